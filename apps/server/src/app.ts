@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import { HttpError } from './lib/errors.ts';
+import { errorDocument } from './jsonapi/errors.ts';
+import dbPlugin from './plugins/db.ts';
+import securityPlugin from './plugins/security.ts';
+import webAppPlugin from './plugins/web-app.ts';
+import healthRoutes from './modules/health/routes.ts';
+
+export interface BuildOptions {
+  config: Config;
+  /** Override the logger (tests pass false). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the whole portal as a Fastify instance without listening: server.ts and tests call it. */
+export async function buildApp({ config, logger }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
+    },
+    trustProxy: config.trustProxy,
+    // The web app sends a fresh Request-Id per call; we log it and echo it back.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    logController: new LogController({
+      requestIdLogLabel: 'requestId',
+      // Probes hit these every few seconds; logging them drowns the useful lines.
+      disableRequestLogging: (request) => request.url === '/healthz' || request.url === '/readyz',
+    }),
+    // Finish in-flight requests on close; idle keep-alive sockets are closed at once.
+    forceCloseConnections: 'idle',
+    bodyLimit: 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.decorate('config', config);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Request-Id', request.id);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.status).type('application/vnd.api+json').send(errorDocument(error));
+    }
+    const status =
+      typeof (error as { statusCode?: unknown }).statusCode === 'number'
+        ? (error as { statusCode: number }).statusCode
+        : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      // 5xx details stay in the log, never in the response.
+      return reply.status(status).type('application/vnd.api+json').send(errorDocument({ status }));
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return reply.status(status).type('application/vnd.api+json').send(errorDocument({ status, message }));
+  });
+
+  await app.register(securityPlugin);
+  await app.register(dbPlugin);
+  await app.register(healthRoutes);
+  await app.register(webAppPlugin);
+  return app;
+}
+
+/** True when the built web app exists (tests of the server alone may run without it). */
+export function webAppBuilt(config: Config): boolean {
+  return fs.existsSync(path.join(config.webDist, 'index.html'));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+  }
+}

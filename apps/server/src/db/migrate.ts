@@ -1,0 +1,24 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { Db } from './client.ts';
+import * as m0001 from './migrations/0001-foundation.ts';
+
+/**
+ * Migrations are code, listed here in order, forward-only. Kysely's migrator takes a lock in the
+ * database, so several instances starting together against PostgreSQL run each migration once.
+ */
+const migrations: Record<string, Migration> = {
+  '0001-foundation': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const name = failed ? ` (${failed.migrationName})` : '';
+    throw new Error(`Database migration failed${name}: ${String(error)}`, { cause: error });
+  }
+  return (results ?? []).map((r) => r.migrationName);
+}

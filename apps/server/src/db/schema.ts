@@ -1,0 +1,120 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+
+/**
+ * The database as Kysely sees it. One interface per table; migrations in ./migrations create them.
+ * Timestamps are `timestamptz`, read back as Date.
+ */
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface UsersTable {
+  /** The numeric uid the spec filters by. */
+  id: Generated<number>;
+  uuid: Generated<string>;
+  email: string;
+  name: string;
+  first_name: string | null;
+  last_name: string | null;
+  /** scrypt hash; null for users who only sign in through an external IdP. */
+  password_hash: string | null;
+  /** Provider administrator: may use the admin area. */
+  is_admin: Generated<boolean>;
+  /** Issuer and subject of an external IdP account linked to this user. */
+  external_issuer: string | null;
+  external_subject: string | null;
+  completed_stories: JSONColumnType<string[], string[] | undefined, string[]>;
+  email_verified: Generated<boolean>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SessionsTable {
+  /** sha256 of the cookie value: a leaked table does not leak live sessions. */
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  /** The IdP's id_token, kept for RP-initiated logout. */
+  id_token: string | null;
+  created_at: CreatedAt;
+  last_seen_at: UpdatedAt;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface LoginStatesTable {
+  state: string;
+  code_verifier: string;
+  nonce: string;
+  return_to: string | null;
+  created_at: CreatedAt;
+}
+
+export interface OidcPayloadsTable {
+  /** `${model}:${id}`: one table serves every oidc-provider model of both issuers. */
+  id: string;
+  model: string;
+  payload: JSONColumnType<Record<string, unknown>>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: Date | string | null;
+  consumed_at: Date | string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: ColumnType<Date, Date | string, Date | string>;
+  count: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: JSONColumnType<object>;
+  updated_at: UpdatedAt;
+}
+
+export interface SiteContentTable {
+  /** e.g. 'block-layout', 'cookies-consent'. */
+  key: string;
+  data: JSONColumnType<object>;
+  updated_at: UpdatedAt;
+}
+
+export interface NewsletterSubscriptionsTable {
+  id: Generated<number>;
+  email: string;
+  created_at: CreatedAt;
+}
+
+export interface PasswordResetsTable {
+  /** sha256 of the token sent by e-mail. */
+  token_hash: string;
+  user_id: number;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: Date | string | null;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  /** 'stored' when no SMTP is configured, 'sent' or 'failed' otherwise. */
+  status: string;
+  error: string | null;
+  created_at: CreatedAt;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_states: LoginStatesTable;
+  oidc_payloads: OidcPayloadsTable;
+  rate_limits: RateLimitsTable;
+  settings: SettingsTable;
+  site_content: SiteContentTable;
+  newsletter_subscriptions: NewsletterSubscriptionsTable;
+  password_resets: PasswordResetsTable;
+  outbox: OutboxTable;
+}

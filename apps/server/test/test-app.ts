@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+
+/**
+ * A real portal for a test file: its own database (a fresh PGlite folder, or a fresh database on
+ * the PostgreSQL server of TEST_DATABASE_URL), listening on a free loopback port so that tests talk
+ * to it over real HTTP.
+ */
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export function testDbKind(): 'pglite' | 'postgres' {
+  return process.env.PORTICO_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === 'object') resolve(address.port);
+        else reject(new Error('no port'));
+      });
+    });
+  });
+}
+
+/** Creates an empty database on the TEST_DATABASE_URL server and returns its URL and a dropper. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `portico_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-test-'));
+  let dropDb: (() => Promise<void>) | undefined;
+  const vars: Record<string, string> = {
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...env,
+  };
+  if (testDbKind() === 'postgres') {
+    const created = await createPostgresDatabase();
+    vars.DATABASE_URL = created.url;
+    dropDb = created.drop;
+  }
+  const config = loadConfig(vars);
+  const app = await buildApp({ config, logger: false });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    app,
+    config,
+    baseUrl: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await dropDb?.();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

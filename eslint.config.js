@@ -1,0 +1,110 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * Import direction (bulletproof-react): shared code (components, lib, config) never imports
+ * features or app; features never import each other or app; the server never imports the web app
+ * and the other way round. Contracts import nothing of ours.
+ */
+const featureBoundaries = {
+  files: ['apps/web/src/features/**/*.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['**/app/**', '**/app'], message: 'Features must not import the app layer.' },
+          {
+            regex: '^\\.\\./\\.\\./[^/]+/',
+            message: 'Features must not import other features; move shared code to components/ or lib/.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+const sharedBoundaries = {
+  files: ['apps/web/src/{components,lib,config}/**/*.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['**/features/**', '**/app/**'], message: 'Shared code must not import features or app.' },
+        ],
+      },
+    ],
+  },
+};
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@portico/server/*', '**/apps/server/**'],
+              message: 'The web app talks to the server over HTTP only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@portico/web/*', '**/apps/web/**'],
+              message: 'The server must not import the web app.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['packages/contracts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@portico/server/*', '@portico/web/*', '**/apps/**'],
+              message: 'Contracts import nothing of ours.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  featureBoundaries,
+  sharedBoundaries,
+);

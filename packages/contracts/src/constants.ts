@@ -1,0 +1,22 @@
+/** Business constants of spec A and B section 9, in one place. */
+export const SITE_ROLES = ['user', 'anonymous'] as const;
+export type SiteRole = (typeof SITE_ROLES)[number];
+
+export const COOKIE_EXPIRY_DAYS = 365;
+export const COOKIE_SAVE_NOTICE_MS = 2000;
+export const ANALYTICS_COOKIES = ['_ga', '_gid', '_gat', 'AMP_TOKEN'] as const;
+export const PRELOADER_REMOVE_MS = 2000;
+export const MESSAGE_TIMEOUT_MS = 10_000;
+export const COPYRIGHT_YEAR = 2019;
+export const DATE_FORMAT = 'DD-MM-YYYY';
+export const PERSIST_VERSION = 1;
+export const DEFAULT_PAGE_SIZE = 5;
+export const ORG_DEFAULT_PAGE_SIZE = 20;
+export const SEARCH_PAGE_SIZE = 10;
+export const BLOG_PAGE_SIZE = 5;
+export const WIDE_SCREEN_MIN_PX = 900;
+export const MOBILE_BREAKPOINT_PX = 767;
+export const ENVIRONMENTS = ['DEVELOPMENT', 'PRODUCTION'] as const;
+export const GRANT_TYPES = ['authorization_code', 'client_credentials'] as const;
+/** Paths that the newsletter sign-up is hidden on (spec B 1). */
+export const NEWSLETTER_HIDDEN_PREFIXES = ['/application', '/apiProduct', '/documentation'] as const;

@@ -1,0 +1,94 @@
+/**
+ * Every user-facing string of the portal, in one catalogue. The spec's exact wording lives here
+ * once: the web app feeds it to i18next as the English resource, the server uses it for the
+ * messages it returns, and tests import it instead of repeating the text.
+ * Keys are grouped by area; a second language is one more object of the same shape.
+ */
+export const en = {
+  site: {
+    title: 'Developers Portal',
+    copyright: '© 2019 Developers Portal. All rights reserved.',
+  },
+  home: {
+    hero: 'CONNECT ON A GLOBAL SCALE',
+    discoverApis: 'DISCOVER APIs',
+    register: 'REGISTER',
+    internalLine: 'This is the developer portal for internal developers.',
+    featuredApis: 'FEATURED APIs',
+    latestPosts: 'LATEST BLOG POSTS',
+  },
+  menu: {
+    home: 'HOME',
+    gettingStarted: 'GETTING STARTED',
+    apiProducts: 'API PRODUCTS',
+    apps: 'APPS',
+    support: 'SUPPORT',
+    blog: 'BLOG',
+    faqs: 'FAQS',
+    search: 'Search',
+    cookieSettings: 'Cookie settings',
+    mainMenu: 'Main menu',
+    openMenu: 'Open menu',
+  },
+  user: {
+    welcome: 'Welcome {{name}}',
+    myProfile: 'My Profile',
+    signOut: 'Sign Out',
+    login: 'LOGIN',
+    signUp: 'SIGN UP',
+  },
+  errors: {
+    notFoundTitle: '404 NOT FOUND',
+    notFoundText: 'We were not able to find this page.',
+    loginToView: 'LOGIN TO VIEW',
+    onlyMembers: 'Only logged in members have access to this page',
+    unauthorized: 'UNAUTHORIZED',
+    notAllowed: 'You are not allowed to view this page.',
+    sessionExpired: 'Your session has expired',
+    browserNotSupported: 'Browser not supported',
+    browserNotSupportedText:
+      'Internet Explorer is not supported. Please use a recent version of Chrome, Firefox, Edge or Safari.',
+    somethingWentWrong: 'Something went wrong.',
+    loginFailed: 'Something went wrong, please try again later.',
+    goHome: 'Go to the home page',
+  },
+  session: {
+    loggingIn: 'Signing you in…',
+    loggingOut: 'Signing you out…',
+  },
+  cookies: {
+    ok: 'OK',
+    analyticsLabel: 'I accept the use of cookies for analytics',
+    settingsTitle: 'Cookie settings',
+    technicalTitle: 'Technical cookies',
+    technicalText:
+      'These cookies are necessary for the site to work and cannot be switched off. The session cookie (its name starts with SESS) keeps you signed in.',
+    analysisTitle: 'Analysis cookies',
+    analysisText:
+      'These optional cookies (_ga, _gat, _gid) help us understand how the site is used so that we can improve it.',
+    save: 'Save',
+    saved: 'Updated cookie preferences successfully.',
+    privacyLink: 'Privacy policy',
+    settingsLink: 'Cookie settings',
+  },
+  newsletter: {
+    title: 'Subscribe to our newsletter',
+    email: 'Email',
+    subscribe: 'SUBSCRIBE',
+    success: 'Thank you for subscribing.',
+    failure: 'We could not subscribe you. Try again later.',
+    required: 'Required',
+    invalidEmail: 'Invalid email',
+  },
+  footer: {
+    privacy: 'Privacy',
+    terms: 'Terms',
+    backToTop: 'Back to top',
+  },
+  form: {
+    required: 'Required',
+    invalidEmail: 'Invalid email',
+  },
+} as const;
+
+export type Messages = typeof en;

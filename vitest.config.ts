@@ -1,0 +1,44 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit tests everywhere, and the server's integration tests twice: on embedded PGlite, and on
+ * PostgreSQL when TEST_DATABASE_URL is set (CI sets it).
+ */
+const integration = ['apps/server/test/**/*.test.ts'];
+const postgres = process.env.TEST_DATABASE_URL;
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['apps/**/src/**/*.test.ts', 'packages/**/src/**/*.test.ts', 'apps/web/src/**/*.test.tsx'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'server-pglite',
+          include: integration,
+          env: { PORTICO_TEST_DB: 'pglite' },
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      ...(postgres
+        ? [
+            {
+              test: {
+                name: 'server-postgres',
+                include: integration,
+                env: { PORTICO_TEST_DB: 'postgres' },
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+              },
+            },
+          ]
+        : []),
+    ],
+  },
+});
