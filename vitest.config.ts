@@ -32,6 +32,8 @@ export default defineConfig({
               test: {
                 name: 'server-postgres',
                 include: integration,
+                // The DATA_DIR lock and crash recovery concern the embedded database only.
+                exclude: ['apps/server/test/data-dir.test.ts'],
                 env: { PORTICO_TEST_DB: 'postgres' },
                 testTimeout: 30_000,
                 hookTimeout: 60_000,

@@ -9,6 +9,11 @@ import dbPlugin from './plugins/db.ts';
 import securityPlugin from './plugins/security.ts';
 import webAppPlugin from './plugins/web-app.ts';
 import healthRoutes from './modules/health/routes.ts';
+import identityPlugin from './modules/identity/plugin.ts';
+import servicesPlugin from './plugins/services.ts';
+import sessionPlugin from './plugins/session.ts';
+import { importContent } from './content/import-content.ts';
+import { importers } from './content/importers.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -47,6 +52,12 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
   });
+  // JSON:API documents are JSON.
+  app.addContentTypeParser(
+    'application/vnd.api+json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof HttpError) {
@@ -67,8 +78,16 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
 
   await app.register(securityPlugin);
   await app.register(dbPlugin);
+  await app.register(servicesPlugin);
+  await app.register(sessionPlugin);
   await app.register(healthRoutes);
+  await app.register(identityPlugin);
+  // Feature modules register here, one line each.
   await app.register(webAppPlugin);
+
+  if (config.importContent) {
+    await importContent(importers, { db: app.db, contentDir: config.contentDir, log: app.log });
+  }
   return app;
 }
 

@@ -55,6 +55,8 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /** False when PUBLIC_URL was not given: then localhost and 127.0.0.1 both work for sign-in. */
+  publicUrlConfigured: boolean;
   dataDir: string;
   databaseUrl: string | undefined;
   secretKey: string | undefined;
@@ -97,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrlConfigured: e.PUBLIC_URL !== undefined,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,

@@ -23,7 +23,7 @@ export interface UsersTable {
   /** Issuer and subject of an external IdP account linked to this user. */
   external_issuer: string | null;
   external_subject: string | null;
-  completed_stories: JSONColumnType<string[], string[] | undefined, string[]>;
+  completed_stories: JSONColumnType<string[]>;
   email_verified: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;

@@ -1,0 +1,5 @@
+import { usersImporter } from '../modules/identity/importer.ts';
+import type { ContentImporter } from './import-content.ts';
+
+/** Importers run in this order on start (users first: later content may name its authors). */
+export const importers: ContentImporter[] = [usersImporter];

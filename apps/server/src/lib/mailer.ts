@@ -1,0 +1,55 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Db } from '../db/client.ts';
+
+/**
+ * Outgoing e-mail. With SMTP_URL messages go out through nodemailer; without it they are kept in
+ * the outbox table, readable by the provider administrator at /admin/outbox, so that a fresh
+ * install works without a mail server. Either way every message is recorded in the outbox.
+ */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(db: Db, options: { smtpUrl: string | undefined; from: string }): Mailer {
+  const transport: Transporter | undefined = options.smtpUrl
+    ? nodemailer.createTransport(options.smtpUrl)
+    : undefined;
+  return {
+    async send(message) {
+      let status = 'stored';
+      let error: string | null = null;
+      if (transport) {
+        try {
+          await transport.sendMail({ from: options.from, ...message });
+          status = 'sent';
+        } catch (err) {
+          status = 'failed';
+          error = err instanceof Error ? err.message : String(err);
+        }
+      }
+      await db
+        .insertInto('outbox')
+        .values({
+          to_address: message.to,
+          subject: message.subject,
+          text_body: message.text,
+          html_body: message.html ?? null,
+          status,
+          error,
+        })
+        .execute();
+      if (status === 'failed') throw new Error(`Could not send e-mail to ${message.to}: ${error}`);
+    },
+    close() {
+      transport?.close();
+    },
+  };
+}

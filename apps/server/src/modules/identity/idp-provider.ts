@@ -1,0 +1,120 @@
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { FastifyInstance } from 'fastify';
+import { createAdapterClass } from '../../oidc/adapter.ts';
+import { loadOrCreateSigningKeys } from '../../oidc/keys.ts';
+import { usersRepo } from './users-repo.ts';
+import { errorPage } from './idp-pages.ts';
+
+/** The built-in identity provider's issuer path and the portal's client at it. */
+export const IDP_PREFIX = '/idp';
+export const PORTAL_CLIENT_ID = 'portico-portal';
+
+/** Origins the portal may be reached at: PUBLIC_URL, plus loopback aliases when it was not set. */
+export function portalOrigins(app: FastifyInstance): string[] {
+  const origins = [app.config.publicUrl];
+  if (!app.config.publicUrlConfigured) {
+    const port = app.config.port;
+    origins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`);
+  }
+  return [...new Set(origins)];
+}
+
+export function portalClientSecret(app: FastifyInstance): string {
+  return app.secretBox.derive('idp-portal-client-secret');
+}
+
+/**
+ * oidc-provider configured as the portal's own OpenID Provider: accounts are our users, storage is
+ * our database, signing keys are generated once and kept encrypted, interaction pages are ours,
+ * and the portal (a first-party client) is never asked for consent.
+ */
+export async function createIdentityProvider(app: FastifyInstance): Promise<Provider> {
+  const users = usersRepo(app.db);
+  const keys = await loadOrCreateSigningKeys(app.db, app.secretBox, 'idp');
+  const origins = portalOrigins(app);
+  const issuer = `${app.config.publicUrl}${IDP_PREFIX}`;
+
+  const configuration: Configuration = {
+    adapter: createAdapterClass(app.db, 'idp'),
+    clients: [
+      {
+        client_id: PORTAL_CLIENT_ID,
+        client_secret: portalClientSecret(app),
+        redirect_uris: origins.map((o) => `${o}/oauth2/callback`),
+        post_logout_redirect_uris: origins.map((o) => `${o}/`),
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    async findAccount(_ctx, sub) {
+      const user = await users.findByUuid(sub);
+      if (!user) return undefined;
+      return {
+        accountId: sub,
+        async claims() {
+          return {
+            sub,
+            email: user.email,
+            email_verified: user.email_verified,
+            name: user.name,
+            given_name: user.first_name ?? undefined,
+            family_name: user.last_name ?? undefined,
+          };
+        },
+      };
+    },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name'],
+    },
+    cookies: { keys: [app.secretBox.derive('idp-cookie-key')] },
+    jwks: { keys },
+    // 'screen=signup' asks our interaction page to open on the sign-up form.
+    extraParams: ['screen'],
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: true },
+      revocation: { enabled: true },
+    },
+    pkce: { required: () => true },
+    interactions: { url: (_ctx, interaction) => `${IDP_PREFIX}/interaction/${interaction.uid}` },
+    // First-party portal: grant the requested OpenID scopes without a consent screen.
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const client = ctx.oidc.client;
+      const session = ctx.oidc.session;
+      if (!client || !session?.accountId) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      if (grantId) {
+        const existing = await ctx.oidc.provider.Grant.find(grantId);
+        if (existing) return existing;
+      }
+      const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope('openid email profile');
+      await grant.save();
+      return grant;
+    },
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+      Session: 14 * 24 * 3600,
+      Grant: 14 * 24 * 3600,
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = errorPage(
+        'Sign-in problem',
+        String(out.error_description ?? out.error ?? 'The sign-in request could not be processed.'),
+        app.config.publicUrl + '/',
+      );
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  // Behind a TLS-terminating proxy the provider must trust X-Forwarded-Proto to build https URLs.
+  provider.proxy = app.config.trustProxy;
+  provider.on('server_error', (_ctx, err) => app.log.error({ err }, 'identity provider error'));
+  return provider;
+}

@@ -1,0 +1,290 @@
+import { createHash, randomBytes } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { z } from 'zod';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { hitRateLimit, resetRateLimit } from '../../lib/rate-limit.ts';
+import { IDP_PREFIX } from './idp-provider.ts';
+import {
+  errorPage,
+  resetPasswordPage,
+  resetRequestPage,
+  signInPage,
+  signUpPage,
+  type SignUpValues,
+} from './idp-pages.ts';
+import { displayName, usersRepo } from './users-repo.ts';
+
+export const IDP_MESSAGES = {
+  invalidCredentials: 'Invalid email or password.',
+  tooManyAttempts: 'Too many sign-in attempts. Try again in 15 minutes.',
+  emailTaken: 'An account with this email already exists.',
+  invalidEmail: 'Enter a valid email address.',
+  passwordTooShort: 'The password must be at least 8 characters long.',
+  namesRequired: 'Enter your first and last name.',
+  interactionExpired: 'Your sign-in has expired. Please start again from the portal.',
+  resetLinkInvalid: 'This password reset link is invalid or has expired.',
+} as const;
+
+const RATE_WINDOW_MS = 15 * 60_000;
+const RESET_TTL_MS = 60 * 60_000;
+
+const signUpSchema = z.object({
+  firstName: z.string().trim().min(1, IDP_MESSAGES.namesRequired).max(100),
+  lastName: z.string().trim().min(1, IDP_MESSAGES.namesRequired).max(100),
+  email: z.email(IDP_MESSAGES.invalidEmail).max(254),
+  password: z.string().min(8, IDP_MESSAGES.passwordTooShort).max(200),
+});
+
+const sha256 = (v: string) => createHash('sha256').update(v).digest('base64url');
+const field = (body: unknown, name: string): string => {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** The built-in identity provider's own pages: sign in, sign up, password reset. */
+export async function identityPageRoutes(app: FastifyInstance, provider: Provider): Promise<void> {
+  const users = usersRepo(app.db);
+
+  await app.register(async (scope) => {
+    await scope.register(formbody);
+    const html = (reply: FastifyReply, page: string, status = 200) =>
+      reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
+
+    const details = async (request: FastifyRequest, reply: FastifyReply) => {
+      try {
+        return await provider.interactionDetails(request.raw, reply.raw);
+      } catch {
+        return undefined;
+      }
+    };
+    const expired = (reply: FastifyReply) =>
+      html(
+        reply,
+        errorPage('Sign-in expired', IDP_MESSAGES.interactionExpired, `${app.config.publicUrl}/login`),
+        400,
+      );
+
+    const finishLogin = async (request: FastifyRequest, reply: FastifyReply, accountId: string) => {
+      reply.hijack();
+      await provider.interactionFinished(
+        request.raw,
+        reply.raw,
+        { login: { accountId, amr: ['pwd'] } },
+        { mergeWithLastSubmission: false },
+      );
+    };
+
+    const hrefs = (uid: string) => ({
+      login: `${IDP_PREFIX}/interaction/${uid}/login`,
+      signup: `${IDP_PREFIX}/interaction/${uid}/signup`,
+      reset: `${IDP_PREFIX}/reset?interaction=${encodeURIComponent(uid)}`,
+      signIn: `${IDP_PREFIX}/interaction/${uid}`,
+    });
+
+    scope.get<{ Params: { uid: string } }>(`${IDP_PREFIX}/interaction/:uid`, async (request, reply) => {
+      const interaction = await details(request, reply);
+      if (!interaction || interaction.uid !== request.params.uid) return expired(reply);
+      const h = hrefs(interaction.uid);
+      if (interaction.params.screen === 'signup') {
+        return html(reply, signUpPage({ action: h.signup, signInHref: `${h.signIn}?screen=signin` }));
+      }
+      return html(reply, signInPage({ action: h.login, signUpHref: h.signup, resetHref: h.reset }));
+    });
+
+    scope.get<{ Params: { uid: string } }>(
+      `${IDP_PREFIX}/interaction/:uid/signup`,
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(reply);
+        const h = hrefs(interaction.uid);
+        return html(reply, signUpPage({ action: h.signup, signInHref: h.signIn }));
+      },
+    );
+
+    scope.post<{ Params: { uid: string } }>(
+      `${IDP_PREFIX}/interaction/:uid/login`,
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(reply);
+        const h = hrefs(interaction.uid);
+        const email = field(request.body, 'email').trim();
+        const password = field(request.body, 'password');
+        const page = (error: string, status: number) =>
+          html(
+            reply,
+            signInPage({ action: h.login, signUpHref: h.signup, resetHref: h.reset, email, error }),
+            status,
+          );
+
+        // Limit attempts per address and per client IP, counted in the database for every instance.
+        const max = app.config.loginRateLimit;
+        const byEmail = await hitRateLimit(app.db, `login:email:${email.toLowerCase()}`, max, RATE_WINDOW_MS);
+        const byIp = await hitRateLimit(app.db, `login:ip:${request.ip}`, max * 5, RATE_WINDOW_MS);
+        if (!byEmail.allowed || !byIp.allowed) {
+          reply.header('Retry-After', String(Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds)));
+          return page(IDP_MESSAGES.tooManyAttempts, 429);
+        }
+        const user = email ? await users.findByEmail(email) : undefined;
+        const ok = user?.password_hash
+          ? await verifyPassword(password, user.password_hash)
+          : (await verifyPassword(password, await dummyPasswordHash()), false);
+        if (!user || !ok) return page(IDP_MESSAGES.invalidCredentials, 401);
+        await resetRateLimit(app.db, `login:email:${email.toLowerCase()}`);
+        return finishLogin(request, reply, user.uuid);
+      },
+    );
+
+    scope.post<{ Params: { uid: string } }>(
+      `${IDP_PREFIX}/interaction/:uid/signup`,
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(reply);
+        const h = hrefs(interaction.uid);
+        const values: SignUpValues = {
+          firstName: field(request.body, 'firstName'),
+          lastName: field(request.body, 'lastName'),
+          email: field(request.body, 'email').trim(),
+        };
+        const page = (error: string, status: number) =>
+          html(reply, signUpPage({ action: h.signup, signInHref: h.signIn, values, error }), status);
+        const parsed = signUpSchema.safeParse({ ...values, password: field(request.body, 'password') });
+        if (!parsed.success) return page(parsed.error.issues[0]?.message ?? IDP_MESSAGES.invalidEmail, 400);
+        const limit = await hitRateLimit(
+          app.db,
+          `signup:ip:${request.ip}`,
+          app.config.loginRateLimit * 3,
+          RATE_WINDOW_MS,
+        );
+        if (!limit.allowed) return page(IDP_MESSAGES.tooManyAttempts, 429);
+        const { firstName, lastName, email, password } = parsed.data;
+        const created = await users.create({
+          email,
+          name: displayName(firstName, lastName, email),
+          firstName,
+          lastName,
+          passwordHash: await hashPassword(password),
+        });
+        if (!created) return page(IDP_MESSAGES.emailTaken, 409);
+        request.log.info({ userId: created.id }, 'user signed up');
+        return finishLogin(request, reply, created.uuid);
+      },
+    );
+
+    // Password reset: a one-hour single-use link sent by e-mail (or to the outbox).
+    scope.get<{ Querystring: { interaction?: string } }>(`${IDP_PREFIX}/reset`, async (request, reply) => {
+      const uid = request.query.interaction;
+      return html(
+        reply,
+        resetRequestPage({
+          action: `${IDP_PREFIX}/reset${uid ? `?interaction=${encodeURIComponent(uid)}` : ''}`,
+          ...(uid ? { signInHref: `${IDP_PREFIX}/interaction/${encodeURIComponent(uid)}` } : {}),
+        }),
+      );
+    });
+
+    scope.post<{ Querystring: { interaction?: string } }>(`${IDP_PREFIX}/reset`, async (request, reply) => {
+      const email = field(request.body, 'email').trim();
+      const uid = request.query.interaction;
+      const signInHref = uid ? `${IDP_PREFIX}/interaction/${encodeURIComponent(uid)}` : undefined;
+      const limit = await hitRateLimit(
+        app.db,
+        `reset:ip:${request.ip}`,
+        app.config.loginRateLimit,
+        RATE_WINDOW_MS,
+      );
+      if (!limit.allowed) {
+        return html(
+          reply,
+          resetRequestPage({ action: `${IDP_PREFIX}/reset`, error: IDP_MESSAGES.tooManyAttempts }),
+          429,
+        );
+      }
+      const user = z.email().safeParse(email).success ? await users.findByEmail(email) : undefined;
+      if (user) {
+        const token = randomBytes(32).toString('base64url');
+        await app.db
+          .insertInto('password_resets')
+          .values({
+            token_hash: sha256(token),
+            user_id: user.id,
+            expires_at: new Date(Date.now() + RESET_TTL_MS),
+            used_at: null,
+          })
+          .execute();
+        const link = `${app.config.publicUrl}${IDP_PREFIX}/reset/${token}`;
+        await app.mailer.send({
+          to: user.email,
+          subject: 'Reset your Developers Portal password',
+          text: `Hello ${user.name},\n\nUse this link within one hour to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this e-mail.`,
+        });
+      }
+      // The same answer whether or not the account exists: no account enumeration.
+      return html(
+        reply,
+        resetRequestPage({
+          action: `${IDP_PREFIX}/reset`,
+          sent: true,
+          ...(signInHref ? { signInHref } : {}),
+        }),
+      );
+    });
+
+    const findReset = (token: string) =>
+      app.db
+        .selectFrom('password_resets')
+        .selectAll()
+        .where('token_hash', '=', sha256(token))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', new Date())
+        .executeTakeFirst();
+
+    scope.get<{ Params: { token: string } }>(`${IDP_PREFIX}/reset/:token`, async (request, reply) => {
+      const home = `${app.config.publicUrl}/`;
+      if (!(await findReset(request.params.token))) {
+        return html(reply, errorPage('Reset your password', IDP_MESSAGES.resetLinkInvalid, home), 400);
+      }
+      return html(
+        reply,
+        resetPasswordPage({ action: `${IDP_PREFIX}/reset/${request.params.token}`, homeHref: home }),
+      );
+    });
+
+    scope.post<{ Params: { token: string } }>(`${IDP_PREFIX}/reset/:token`, async (request, reply) => {
+      const home = `${app.config.publicUrl}/`;
+      const action = `${IDP_PREFIX}/reset/${request.params.token}`;
+      const password = field(request.body, 'password');
+      if (password.length < 8) {
+        return html(
+          reply,
+          resetPasswordPage({ action, homeHref: home, error: IDP_MESSAGES.passwordTooShort }),
+          400,
+        );
+      }
+      const hash = await hashPassword(password);
+      const changed = await app.db.transaction().execute(async (trx) => {
+        const used = await trx
+          .updateTable('password_resets')
+          .set({ used_at: new Date() })
+          .where('token_hash', '=', sha256(request.params.token))
+          .where('used_at', 'is', null)
+          .where('expires_at', '>', new Date())
+          .returning('user_id')
+          .executeTakeFirst();
+        if (!used) return false;
+        await trx
+          .updateTable('users')
+          .set({ password_hash: hash, updated_at: new Date() })
+          .where('id', '=', used.user_id)
+          .execute();
+        // A changed password ends every session of that user.
+        await trx.deleteFrom('sessions').where('user_id', '=', used.user_id).execute();
+        return true;
+      });
+      if (!changed)
+        return html(reply, errorPage('Reset your password', IDP_MESSAGES.resetLinkInvalid, home), 400);
+      return html(reply, resetPasswordPage({ action, homeHref: home, done: true }));
+    });
+  });
+}

@@ -1,0 +1,214 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import * as oidc from 'openid-client';
+import { HttpError } from '../../lib/errors.ts';
+import { IDP_PREFIX } from './idp-provider.ts';
+import type { RelyingParty } from './relying-party.ts';
+import { displayName, usersRepo, type UserRow } from './users-repo.ts';
+
+export const LOGIN_MESSAGES = {
+  stateUnknown: 'This sign-in link has expired or was already used. Please log in again.',
+  failed: 'We could not sign you in. Please try again.',
+  providerError: 'The identity provider refused the sign-in: {{error}}',
+} as const;
+
+/** Where a user may be sent back to after login: a path on this site, never another origin. */
+export function safeReturnTo(value: unknown): string | null {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
+    return null;
+  return value.slice(0, 2000);
+}
+
+export function sessionUserBody(user: UserRow) {
+  return {
+    uid: user.id,
+    uuid: user.uuid,
+    name: user.name,
+    mail: user.email,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    roles: ['user'],
+    isAdmin: user.is_admin,
+    completedStories: user.completed_stories,
+  };
+}
+
+/**
+ * The session calls of spec B section 7: login parameters, the code exchange, login status,
+ * the CSRF token, the current user and logout.
+ */
+export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Promise<void> {
+  const users = usersRepo(app.db);
+
+  app.get('/session/token', async (request, reply) => {
+    return reply
+      .header('Cache-Control', 'no-store')
+      .type('text/plain; charset=utf-8')
+      .send(app.csrfTokenFor(request));
+  });
+
+  app.get('/user/login_status', async (request, reply) => {
+    return reply
+      .header('Cache-Control', 'no-store')
+      .type('application/json')
+      .send(request.user ? '1' : '0');
+  });
+
+  app.get('/session/user', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    if (!request.user) return reply.type('application/json').send('null');
+    const user = await users.findById(request.user.id);
+    return user ? sessionUserBody(user) : null;
+  });
+
+  app.get<{ Querystring: { returnTo?: string; screen?: string } }>(
+    '/openid-connect/authorization-info/generic',
+    async (request, reply) => {
+      const config = await rp.config();
+      const origin = rp.originFor(request);
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const codeVerifier = oidc.randomPKCECodeVerifier();
+      const codeChallenge = await oidc.calculatePKCECodeChallenge(codeVerifier);
+      await app.db
+        .insertInto('login_states')
+        .values({
+          state,
+          nonce,
+          code_verifier: codeVerifier,
+          return_to: safeReturnTo(request.query.returnTo),
+        })
+        .execute();
+      const parameters: Record<string, string> = {
+        client_id: config.clientMetadata().client_id,
+        response_type: 'code',
+        scope: 'openid email profile',
+        redirect_uri: `${origin}/oauth2/callback`,
+        state,
+        nonce,
+        code_challenge: codeChallenge,
+        code_challenge_method: 'S256',
+      };
+      if (request.query.screen === 'signup') {
+        if (rp.builtIn) parameters.screen = 'signup';
+        else parameters.prompt = 'create';
+      }
+      // The built-in provider is reached at the origin the user is on (see portalOrigins).
+      const baseUrl = rp.builtIn
+        ? `${origin}${IDP_PREFIX}/auth`
+        : String(config.serverMetadata().authorization_endpoint);
+      return reply.header('Cache-Control', 'no-store').send({ baseUrl, parameters });
+    },
+  );
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/openid-connect/generic',
+    async (request, reply) => {
+      const { state, error, error_description: errorDescription } = request.query;
+      if (error) {
+        throw new HttpError(
+          400,
+          LOGIN_MESSAGES.providerError.replace('{{error}}', errorDescription ?? error),
+          {
+            code: 'login_failed',
+          },
+        );
+      }
+      if (!state)
+        throw new HttpError(400, LOGIN_MESSAGES.stateUnknown, { code: 'login_failed', parameter: 'state' });
+      // Single use: the state row is deleted as it is read.
+      const saved = await app.db
+        .deleteFrom('login_states')
+        .where('state', '=', state)
+        .returningAll()
+        .executeTakeFirst();
+      if (!saved || Date.now() - new Date(saved.created_at).getTime() > 3600_000) {
+        throw new HttpError(400, LOGIN_MESSAGES.stateUnknown, { code: 'login_failed', parameter: 'state' });
+      }
+      const config = await rp.config();
+      const callbackUrl = new URL(`${rp.originFor(request)}/oauth2/callback`);
+      for (const [k, v] of Object.entries(request.query))
+        if (v !== undefined) callbackUrl.searchParams.set(k, v);
+
+      let claims: oidc.IDToken;
+      let idToken: string | null;
+      try {
+        const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+          pkceCodeVerifier: saved.code_verifier,
+          expectedState: state,
+          expectedNonce: saved.nonce,
+          idTokenExpected: true,
+        });
+        const c = tokens.claims();
+        if (!c) throw new Error('no ID token');
+        claims = c;
+        idToken = tokens.id_token ?? null;
+      } catch (err) {
+        request.log.warn({ err }, 'login code exchange failed');
+        throw new HttpError(400, LOGIN_MESSAGES.failed, { code: 'login_failed' });
+      }
+
+      const user = await resolveUser(claims);
+      if (!user) throw new HttpError(400, LOGIN_MESSAGES.failed, { code: 'login_failed' });
+      const { csrfToken } = await app.startSession(request, reply, user.id, idToken);
+      request.log.info({ userId: user.id }, 'user signed in');
+      return reply
+        .header('Cache-Control', 'no-store')
+        .send({ ...sessionUserBody(user), csrfToken, returnTo: saved.return_to });
+    },
+  );
+
+  async function resolveUser(claims: oidc.IDToken): Promise<UserRow | undefined> {
+    if (rp.builtIn) return users.findByUuid(claims.sub);
+    const email = typeof claims.email === 'string' ? claims.email : undefined;
+    const linked = await users.findByExternal(rp.issuer, claims.sub);
+    if (linked) return linked;
+    // First sign-in through the company IdP: link an existing account with a verified e-mail,
+    // otherwise create one.
+    if (email && claims.email_verified === true) {
+      const byEmail = await users.findByEmail(email);
+      if (byEmail) {
+        await app.db
+          .updateTable('users')
+          .set({ external_issuer: rp.issuer, external_subject: claims.sub })
+          .where('id', '=', byEmail.id)
+          .execute();
+        return { ...byEmail, external_issuer: rp.issuer, external_subject: claims.sub };
+      }
+    }
+    const given = typeof claims.given_name === 'string' ? claims.given_name : null;
+    const family = typeof claims.family_name === 'string' ? claims.family_name : null;
+    const mail = email ?? `${claims.sub}@users.${new URL(rp.issuer).hostname}`;
+    return users.create({
+      email: mail,
+      name: typeof claims.name === 'string' ? claims.name : displayName(given, family, mail),
+      firstName: given,
+      lastName: family,
+      passwordHash: null,
+      externalIssuer: rp.issuer,
+      externalSubject: claims.sub,
+      emailVerified: claims.email_verified === true,
+    });
+  }
+
+  app.get('/user/logout', async (request, reply) => {
+    const user = request.user;
+    await app.endSession(request, reply);
+    // End the built-in provider's browser session as well, so that the next LOGIN asks for the
+    // password again instead of silently signing the same person back in.
+    if (rp.builtIn && user) {
+      const cookieSession = request.cookies._session;
+      await app.db
+        .deleteFrom('oidc_payloads')
+        .where('model', '=', 'idp:Session')
+        .where((eb) =>
+          eb.or([
+            eb(sql`payload->>'accountId'`, '=', user.uuid),
+            ...(cookieSession ? [eb('id', '=', `idp:Session:${cookieSession}`)] : []),
+          ]),
+        )
+        .execute();
+    }
+    return reply.status(204).send();
+  });
+}

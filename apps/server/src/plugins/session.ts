@@ -1,0 +1,206 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import fp from 'fastify-plugin';
+import cookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError, unauthorized } from '../lib/errors.ts';
+
+/**
+ * Sessions: an opaque random cookie named SESS…, httpOnly, SameSite=Lax, Secure over HTTPS; the
+ * database keeps only its sha256, the user and the CSRF token. Every state-changing call must
+ * carry X-CSRF-Token: the session's token, or for anonymous callers a signed token from
+ * GET /session/token. OAuth endpoints (/idp, /oauth) and the sandbox have their own protection.
+ */
+export interface SessionUser {
+  id: number;
+  uuid: string;
+  email: string;
+  name: string;
+  firstName: string | null;
+  lastName: string | null;
+  isAdmin: boolean;
+}
+
+export interface SessionInfo {
+  idHash: string;
+  csrfToken: string;
+  idToken: string | null;
+}
+
+const CSRF_EXEMPT = ['/idp/', '/oauth/', '/sandbox/'];
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const TOUCH_INTERVAL_MS = 5 * 60_000;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+export default fp(
+  async (app) => {
+    const secure = app.config.publicUrl.startsWith('https:');
+    // Drupal names its cookie SESS + a hash of the site; the web app only relies on the prefix.
+    const cookieName = `SESS${createHash('sha256').update(app.config.publicUrl).digest('hex').slice(0, 32)}`;
+    const csrfKey = app.secretBox.derive('anonymous-csrf');
+
+    await app.register(cookie);
+
+    const anonymousCsrfToken = () => {
+      const nonce = randomBytes(16).toString('base64url');
+      return `anon.${nonce}.${createHmac('sha256', csrfKey).update(nonce).digest('base64url')}`;
+    };
+    const validAnonymousToken = (token: string) => {
+      const [kind, nonce, mac] = token.split('.');
+      if (kind !== 'anon' || !nonce || !mac) return false;
+      return safeEqual(mac, createHmac('sha256', csrfKey).update(nonce).digest('base64url'));
+    };
+
+    app.decorate('sessionCookieName', cookieName);
+    app.decorateRequest('user', null);
+    app.decorateRequest('session', null);
+
+    app.addHook('onRequest', async (request) => {
+      const raw = request.cookies[cookieName];
+      if (!raw) return;
+      const idHash = sha256(raw);
+      const row = await app.db
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .select([
+          's.csrf_token',
+          's.id_token',
+          's.last_seen_at',
+          'u.id',
+          'u.uuid',
+          'u.email',
+          'u.name',
+          'u.first_name',
+          'u.last_name',
+          'u.is_admin',
+        ])
+        .where('s.id', '=', idHash)
+        .where('s.expires_at', '>', new Date())
+        .executeTakeFirst();
+      if (!row) return;
+      request.user = {
+        id: row.id,
+        uuid: row.uuid,
+        email: row.email,
+        name: row.name,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        isAdmin: row.is_admin,
+      };
+      request.session = { idHash, csrfToken: row.csrf_token, idToken: row.id_token };
+      if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_INTERVAL_MS) {
+        await app.db
+          .updateTable('sessions')
+          .set({ last_seen_at: new Date() })
+          .where('id', '=', idHash)
+          .execute();
+      }
+    });
+
+    // Checked right after the session is known and before any body is parsed.
+    app.addHook('onRequest', async (request) => {
+      if (!STATE_CHANGING.has(request.method)) return;
+      if (CSRF_EXEMPT.some((p) => request.url.startsWith(p))) return;
+      const header = request.headers['x-csrf-token'];
+      const token = Array.isArray(header) ? header[0] : header;
+      if (!token) {
+        throw new HttpError(403, 'X-CSRF-Token request header is missing', { code: 'csrf' });
+      }
+      const valid = request.session
+        ? safeEqual(token, request.session.csrfToken)
+        : validAnonymousToken(token);
+      if (!valid) throw new HttpError(403, 'X-CSRF-Token request header is invalid', { code: 'csrf' });
+    });
+
+    app.decorate('csrfTokenFor', (request: FastifyRequest) =>
+      request.session ? request.session.csrfToken : anonymousCsrfToken(),
+    );
+
+    /** Starts a new session for the user, ending the one the request came with (rotation at login). */
+    app.decorate(
+      'startSession',
+      async (request: FastifyRequest, reply: FastifyReply, userId: number, idToken: string | null) => {
+        if (request.session) {
+          await app.db.deleteFrom('sessions').where('id', '=', request.session.idHash).execute();
+        }
+        const raw = randomBytes(32).toString('base64url');
+        const csrfToken = randomBytes(24).toString('base64url');
+        const expires = new Date(Date.now() + app.config.sessionTtlMs);
+        await app.db
+          .insertInto('sessions')
+          .values({
+            id: sha256(raw),
+            user_id: userId,
+            csrf_token: csrfToken,
+            id_token: idToken,
+            expires_at: expires,
+          })
+          .execute();
+        reply.setCookie(cookieName, raw, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure,
+          expires,
+        });
+        return { csrfToken };
+      },
+    );
+
+    app.decorate('endSession', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.session) {
+        await app.db.deleteFrom('sessions').where('id', '=', request.session.idHash).execute();
+      }
+      reply.clearCookie(cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+    });
+
+    // Expired sessions and abandoned login states are removed hourly.
+    const sweep = setInterval(() => {
+      const now = new Date();
+      void app.db
+        .deleteFrom('sessions')
+        .where('expires_at', '<', now)
+        .execute()
+        .then(() =>
+          app.db
+            .deleteFrom('login_states')
+            .where('created_at', '<', new Date(now.getTime() - 3600_000))
+            .execute(),
+        )
+        .catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+    }, 3600_000);
+    sweep.unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
+  },
+  { name: 'session', dependencies: ['db', 'services'] },
+);
+
+/** The signed-in user, or a 401 for anonymous callers. */
+export function requireUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessionCookieName: string;
+    csrfTokenFor(request: FastifyRequest): string;
+    startSession(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      userId: number,
+      idToken: string | null,
+    ): Promise<{ csrfToken: string }>;
+    endSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+  interface FastifyRequest {
+    user: SessionUser | null;
+    session: SessionInfo | null;
+  }
+}

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/client.ts';
+import { freePort } from './test-app.ts';
+
+/**
+ * The embedded database's folder under real processes: a second server on the same DATA_DIR is
+ * refused, and a server killed with SIGKILL in the middle of writes leaves a folder that the next
+ * start recovers by itself, with every committed row.
+ */
+const serverEntry = path.resolve(import.meta.dirname, '../src/server.ts');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-datadir-'));
+const children: ChildProcess[] = [];
+
+function start(port: number): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  let out = '';
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    IMPORT_CONTENT: 'false',
+  };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [serverEntry], {
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  children.push(child);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitReady(port: number, timeoutMs = 60_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`server on ${port} did not become ready`);
+}
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('DATA_DIR ownership', () => {
+  it(
+    'refuses a second server on the same folder, then recovers after kill -9',
+    { timeout: 180_000 },
+    async () => {
+      const port = await freePort();
+      const first = start(port);
+      await waitReady(port);
+
+      const secondPort = await freePort();
+      const second = start(secondPort);
+      expect(await second.exited).toBe(75);
+      expect(second.output()).toContain('is in use by another Portico process');
+
+      // Writes in flight: every authorization-info call stores a login state row.
+      let committed = 0;
+      const writer = (async () => {
+        for (let i = 0; i < 400; i++) {
+          try {
+            const res = await fetch(
+              `http://127.0.0.1:${port}/openid-connect/authorization-info/generic?returnTo=/n${i}`,
+            );
+            if (res.ok) committed++;
+          } catch {
+            return;
+          }
+        }
+      })();
+      await new Promise((r) => setTimeout(r, 1500));
+      first.child.kill('SIGKILL');
+      await first.exited;
+      await writer;
+      expect(committed).toBeGreaterThan(0);
+      expect(fs.existsSync(path.join(dataDir, 'pgdata', 'postmaster.pid'))).toBe(true);
+
+      // The next start must not hang on the stale postmaster.pid.
+      const thirdPort = await freePort();
+      const third = start(thirdPort);
+      await waitReady(thirdPort, 60_000);
+      third.child.kill('SIGTERM');
+      expect(await third.exited).toBe(0);
+
+      const handle = await openDatabase({ dataDir });
+      try {
+        const row = await handle.db
+          .selectFrom('login_states')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        expect(Number(row.n)).toBeGreaterThanOrEqual(committed);
+      } finally {
+        await handle.close();
+      }
+    },
+  );
+});

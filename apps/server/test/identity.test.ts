@@ -1,0 +1,226 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './test-app.ts';
+import { TestClient, signIn } from './http-client.ts';
+
+const DEV = { email: 'dev@portico.local', password: 'DevPortal#2026' };
+
+describe('identity: built-in provider, sessions and CSRF', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ LOGIN_RATE_LIMIT: '4' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('signs the demo developer in and brings them back to returnTo', async () => {
+    const c = new TestClient(t.baseUrl);
+    const result = await signIn(c, DEV.email, DEV.password, { returnTo: '/cookie-settings?x=1' });
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({
+      name: 'Dana Developer',
+      mail: DEV.email,
+      roles: ['user'],
+      returnTo: '/cookie-settings?x=1',
+    });
+    const [name] = c.sessionCookie() ?? [];
+    expect(name).toMatch(/^SESS[0-9a-f]{32}$/);
+    expect(await (await c.get('/user/login_status?_format=json')).text()).toBe('1');
+    const me = (await (await c.get('/session/user?_format=json')).json()) as { uid: number; mail: string };
+    expect(me.mail).toBe(DEV.email);
+    const users = (await (
+      await c.get(`/jsonapi/user/user?filter[drupal_internal__uid]=${me.uid}`)
+    ).json()) as {
+      data: { attributes: { mail: string } }[];
+    };
+    expect(users.data[0]?.attributes.mail).toBe(DEV.email);
+  });
+
+  it('sets the session cookie httpOnly and SameSite=Lax', async () => {
+    const c = new TestClient(t.baseUrl);
+    const info = (await (await c.get('/openid-connect/authorization-info/generic')).json()) as {
+      parameters: Record<string, string>;
+    };
+    expect(info.parameters).toMatchObject({
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      scope: 'openid email profile',
+    });
+    // A full sign-in, then look at the raw Set-Cookie of the exchange.
+    const raw = new TestClient(t.baseUrl);
+    await signIn(raw, DEV.email, DEV.password);
+    const again = new TestClient(t.baseUrl);
+    const infoRes = await again.get('/openid-connect/authorization-info/generic');
+    const params = (await infoRes.json()) as { baseUrl: string; parameters: Record<string, string> };
+    const { url } = await again.follow(`${params.baseUrl}?${new URLSearchParams(params.parameters)}`);
+    const posted = await again.postForm(`${new URL(url).pathname}/login`, DEV);
+    const { url: callback } = await again.follow(posted.headers.get('location')!);
+    const exchange = await fetch(`${t.baseUrl}/openid-connect/generic?${new URL(callback).searchParams}`);
+    const setCookie = exchange.headers.getSetCookie().find((l) => l.startsWith('SESS'));
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/i); // plain http here; Secure over https
+  });
+
+  it('refuses a wrong password with the same message as an unknown account', async () => {
+    const wrong = await signIn(new TestClient(t.baseUrl), DEV.email, 'not-the-password');
+    expect(wrong.pageStatus).toBe(401);
+    expect(wrong.pageHtml).toContain('Invalid email or password.');
+    const unknown = await signIn(new TestClient(t.baseUrl), 'nobody@example.com', 'whatever-123');
+    expect(unknown.pageStatus).toBe(401);
+    expect(unknown.pageHtml).toContain('Invalid email or password.');
+  });
+
+  it('limits sign-in attempts per address', async () => {
+    const email = 'ratelimited@example.com';
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await signIn(new TestClient(t.baseUrl), email, 'wrong-password')).pageStatus);
+    expect(statuses.slice(0, 4)).toEqual([401, 401, 401, 401]);
+    expect(statuses[4]).toBe(429);
+  });
+
+  it('rotates the session at login: the previous session id stops working', async () => {
+    const c = new TestClient(t.baseUrl);
+    await signIn(c, DEV.email, DEV.password);
+    const first = c.sessionCookie()!;
+    await signIn(c, DEV.email, DEV.password);
+    const second = c.sessionCookie()!;
+    expect(second[1]).not.toBe(first[1]);
+    const replay = await fetch(`${t.baseUrl}/user/login_status?_format=json`, {
+      headers: { cookie: `${first[0]}=${first[1]}` },
+    });
+    expect(await replay.text()).toBe('0');
+  });
+
+  it('ends the session on the server at logout', async () => {
+    const c = new TestClient(t.baseUrl);
+    await signIn(c, DEV.email, DEV.password);
+    const cookie = c.sessionCookie()!;
+    const out = await c.get('/user/logout?_format=json');
+    expect(out.status).toBe(204);
+    expect(c.sessionCookie()).toBeUndefined();
+    const replay = await fetch(`${t.baseUrl}/user/login_status?_format=json`, {
+      headers: { cookie: `${cookie[0]}=${cookie[1]}` },
+    });
+    expect(await replay.text()).toBe('0');
+    // The provider's own session is gone too: the next login shows the sign-in form again.
+    const info = (await (await c.get('/openid-connect/authorization-info/generic')).json()) as {
+      baseUrl: string;
+      parameters: Record<string, string>;
+    };
+    const { url, res } = await c.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
+    expect(new URL(url).pathname).toMatch(/^\/idp\/interaction\//);
+    expect(await res.text()).toContain('Password');
+  });
+
+  it('requires X-CSRF-Token on state-changing calls', async () => {
+    const c = new TestClient(t.baseUrl);
+    const login = await signIn(c, DEV.email, DEV.password);
+    const uuid = String(login.body.uuid);
+    const doc = {
+      data: {
+        type: 'user--user',
+        id: uuid,
+        relationships: {
+          field_completed_stories: { data: [{ type: 'node--quick_start_story', id: 'story-1' }] },
+        },
+      },
+    };
+    const missing = await c.request(`/jsonapi/user/user/${uuid}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/vnd.api+json' },
+      body: JSON.stringify(doc),
+    });
+    expect(missing.status).toBe(403);
+    expect(((await missing.json()) as { errors: { title: string }[] }).errors[0]?.title).toBe(
+      'X-CSRF-Token request header is missing',
+    );
+    const wrong = await c.request(`/jsonapi/user/user/${uuid}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/vnd.api+json', 'x-csrf-token': 'forged' },
+      body: JSON.stringify(doc),
+    });
+    expect(wrong.status).toBe(403);
+    // An anonymous token does not pass for a signed-in session.
+    const anonToken = await (await fetch(`${t.baseUrl}/session/token`)).text();
+    const anon = await c.request(`/jsonapi/user/user/${uuid}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/vnd.api+json', 'x-csrf-token': anonToken },
+      body: JSON.stringify(doc),
+    });
+    expect(anon.status).toBe(403);
+    const ok = await c.send('PATCH', `/jsonapi/user/user/${uuid}`, doc);
+    expect(ok.status).toBe(200);
+    const me = (await (await c.get('/session/user?_format=json')).json()) as { completedStories: string[] };
+    expect(me.completedStories).toEqual(['story-1']);
+  });
+
+  it('signs up a new account and signs it in', async () => {
+    const c = new TestClient(t.baseUrl);
+    const info = (await (await c.get('/openid-connect/authorization-info/generic?screen=signup')).json()) as {
+      baseUrl: string;
+      parameters: Record<string, string>;
+    };
+    const { url, res } = await c.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
+    expect(await res.text()).toContain('Create account');
+    const path = `${new URL(url).pathname}/signup`;
+    const short = await c.postForm(path, {
+      firstName: 'Sam',
+      lastName: 'New',
+      email: 'sam@example.com',
+      password: 'short',
+    });
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain('The password must be at least 8 characters long.');
+    const taken = await c.postForm(path, {
+      firstName: 'Sam',
+      lastName: 'New',
+      email: 'DEV@portico.local',
+      password: 'long-enough-1',
+    });
+    expect(taken.status).toBe(409);
+    expect(await taken.text()).toContain('An account with this email already exists.');
+    const created = await c.postForm(path, {
+      firstName: 'Sam',
+      lastName: 'New',
+      email: 'sam@example.com',
+      password: 'long-enough-1',
+    });
+    expect(created.status).toBe(303);
+    const { url: callback } = await c.follow(created.headers.get('location')!);
+    const exchange = await c.get(`/openid-connect/generic?${new URL(callback).searchParams}`);
+    expect(exchange.status).toBe(200);
+    expect(await exchange.json()).toMatchObject({ name: 'Sam New', mail: 'sam@example.com' });
+  });
+
+  it('refuses a replayed or unknown login state', async () => {
+    const res = await fetch(`${t.baseUrl}/openid-connect/generic?code=abc&state=unknown`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { errors: { title: string }[] };
+    expect(body.errors[0]?.title).toBe(
+      'This sign-in link has expired or was already used. Please log in again.',
+    );
+  });
+
+  it('resets a forgotten password through the e-mailed link', async () => {
+    const c = new TestClient(t.baseUrl);
+    await c.postForm('/idp/reset', { email: 'sam@example.com' });
+    const mail = await t.app.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('to_address', '=', 'sam@example.com')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    const link = /https?:\/\/\S+\/idp\/reset\/\S+/.exec(mail.text_body)?.[0];
+    expect(link).toBeDefined();
+    const path = new URL(link!).pathname;
+    const changed = await c.postForm(path, { password: 'a-brand-new-secret' });
+    expect(await changed.text()).toContain('Your password has been changed.');
+    const reused = await c.postForm(path, { password: 'another-one-123' });
+    expect(reused.status).toBe(400);
+    expect((await signIn(new TestClient(t.baseUrl), 'sam@example.com', 'a-brand-new-secret')).status).toBe(
+      200,
+    );
+  });
+});
