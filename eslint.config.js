@@ -105,6 +105,11 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Benchmarks and command-line tools report on standard output.
+    files: ['bench/**/*.ts', 'apps/server/src/cli.ts', 'apps/server/src/cli/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
   featureBoundaries,
   sharedBoundaries,
 );

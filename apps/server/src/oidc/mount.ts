@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 
 /**
@@ -15,17 +15,15 @@ export async function mountOidcProvider(
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
-    const forward = async (
-      request: import('fastify').FastifyRequest,
-      reply: import('fastify').FastifyReply,
-    ) => {
+    const forward = async (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.originalUrl = raw.url;
       raw.url = (raw.url ?? '/').slice(prefix.length) || '/';
-      // Security headers set by our hooks are already on reply.raw via reply.header? No: copy them.
+      // Headers our hooks set (security headers, Request-Id) are on the Fastify reply: a hijacked
+      // response bypasses it, so they are copied onto the raw response first.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
-        if (value !== undefined) reply.raw.setHeader(name, value as string);
+        if (value !== undefined) reply.raw.setHeader(name, value);
       }
       handler(raw, reply.raw);
     };
