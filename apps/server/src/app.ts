@@ -52,6 +52,15 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
   });
+  // Graceful shutdown: requests in flight finish, but their keep-alive connections must not hold
+  // the close open (Fastify keeps idle sockets 72 s), so responses sent while closing end them.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
   // JSON:API documents are JSON.
   app.addContentTypeParser(
     'application/vnd.api+json',

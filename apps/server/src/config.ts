@@ -40,6 +40,8 @@ const envSchema = z.object({
     .default('true')
     .transform((v) => v === 'true'),
   CONTENT_DIR: z.string().min(1).optional(),
+  /** The built web app; defaults to apps/web/dist of this checkout. */
+  WEB_DIST: z.string().min(1).optional(),
   /** How many sign-in attempts an address and an IP may make per 15 minutes. */
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   SESSION_TTL_HOURS: z.coerce
@@ -117,6 +119,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contentDir: path.resolve(e.CONTENT_DIR ?? path.join(repoRoot, 'content')),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
-    webDist: path.join(repoRoot, 'apps/web/dist'),
+    webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
   };
 }

@@ -35,6 +35,23 @@ describe('health endpoints', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
+  it('finishes in-flight requests on shutdown and then refuses new connections', async () => {
+    const own = await startTestApp({}, (app) => {
+      app.get('/slow-test-route', async () => {
+        await new Promise((r) => setTimeout(r, 500));
+        return { done: true };
+      });
+    });
+    const inFlight = fetch(`${own.baseUrl}/slow-test-route`);
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = own.close();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await closing;
+    await expect(fetch(`${own.baseUrl}/healthz`)).rejects.toThrow();
+  });
+
   it('answers unknown API paths with a JSON:API 404', async () => {
     const res = await fetch(`${t.baseUrl}/jsonapi/nothing-here`);
     expect(res.status).toBe(404);

@@ -59,7 +59,11 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   };
 }
 
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  /** Adds test-only routes before the app starts listening. */
+  extend?: (app: FastifyInstance) => void,
+): Promise<TestApp> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-test-'));
   let dropDb: (() => Promise<void>) | undefined;
@@ -78,6 +82,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   }
   const config = loadConfig(vars);
   const app = await buildApp({ config, logger: false });
+  extend?.(app);
   await app.listen({ port, host: '127.0.0.1' });
   return {
     app,

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+/** Serving the built web app: history fallback, caching, and API paths kept out of it. */
+describe('web app serving', () => {
+  let t: TestApp;
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-dist-'));
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(
+      path.join(dist, 'index.html'),
+      '<!doctype html><title>Developers Portal</title><div id="root"></div>',
+    );
+    fs.writeFileSync(
+      path.join(dist, 'assets', 'index-abc123.js'),
+      `console.log(${JSON.stringify('x'.repeat(4000))});`,
+    );
+    t = await startTestApp({ WEB_DIST: dist });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('answers client routes with index.html, never cached', async () => {
+    for (const route of [
+      '/',
+      '/apiProducts',
+      '/organization/123/members?x=1',
+      '/oauth2/callback?code=a&state=b',
+    ]) {
+      const res = await fetch(`${t.baseUrl}${route}`);
+      expect(res.status, route).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toContain('<div id="root">');
+    }
+  });
+
+  it('caches hashed assets for a year and compresses them', async () => {
+    const res = await fetch(`${t.baseUrl}/assets/index-abc123.js`, {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('content-encoding')).toMatch(/br|gzip/);
+  });
+
+  it('gives a real 404 for a missing asset and JSON:API 404s for API paths', async () => {
+    expect((await fetch(`${t.baseUrl}/assets/index-gone.js`)).status).toBe(404);
+    const api = await fetch(`${t.baseUrl}/jsonapi/node/nothing`);
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toContain('application/vnd.api+json');
+    const page = await fetch(`${t.baseUrl}/privacy?_format=json`);
+    expect(page.status).toBe(404);
+  });
+});
