@@ -1,5 +1,6 @@
 import { usersImporter } from '../modules/identity/importer.ts';
+import { sandboxUsersImporter } from '../authz-server/sandbox-users.ts';
 import type { ContentImporter } from './import-content.ts';
 
 /** Importers run in this order on start (users first: later content may name its authors). */
-export const importers: ContentImporter[] = [usersImporter];
+export const importers: ContentImporter[] = [usersImporter, sandboxUsersImporter];

@@ -1,6 +1,8 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './client.ts';
 import * as m0001 from './migrations/0001-foundation.ts';
+import * as m0030 from './migrations/0030-oauth-clients.ts';
+import * as m0031 from './migrations/0031-api-calls.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Kysely's migrator takes a lock in the
@@ -8,6 +10,8 @@ import * as m0001 from './migrations/0001-foundation.ts';
  */
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
+  '0030-oauth-clients': m0030,
+  '0031-api-calls': m0031,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -106,6 +106,60 @@ export interface OutboxTable {
   created_at: CreatedAt;
 }
 
+export interface OauthClientsTable {
+  client_id: string;
+  /** Sealed with the secret box; null for a public client. */
+  secret: string | null;
+  application_uuid: string | null;
+  environment: 'DEVELOPMENT' | 'PRODUCTION';
+  grant_types: string[];
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface OauthClientScopesTable {
+  client_id: string;
+  scope: string;
+}
+
+export interface SandboxUsersTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  username: string;
+  password_hash: string;
+  name: string;
+  email: string | null;
+  created_at: CreatedAt;
+}
+
+export interface ApiCallsTable {
+  id: Generated<number>;
+  occurred_at: ColumnType<Date, Date | string, never>;
+  application_uuid: string | null;
+  client_id: string;
+  environment: string;
+  api_alias: string;
+  /** Method and path template, e.g. 'GET /accounts/{accountId}'. */
+  endpoint: string;
+  method: string;
+  status: number;
+  duration_ms: number;
+}
+
+export interface ApiCallDailyTable {
+  day: ColumnType<Date | string, string, string>;
+  client_id: string;
+  endpoint: string;
+  calls: number;
+  success_calls: number;
+  failed_calls: number;
+  min_ms: number;
+  max_ms: number;
+  sum_ms: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -117,4 +171,9 @@ export interface Database {
   newsletter_subscriptions: NewsletterSubscriptionsTable;
   password_resets: PasswordResetsTable;
   outbox: OutboxTable;
+  oauth_clients: OauthClientsTable;
+  oauth_client_scopes: OauthClientScopesTable;
+  sandbox_users: SandboxUsersTable;
+  api_calls: ApiCallsTable;
+  api_call_daily: ApiCallDailyTable;
 }

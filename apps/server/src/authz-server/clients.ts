@@ -1,0 +1,329 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import type { SecretBox } from '../lib/secret-box.ts';
+
+/**
+ * The API authorization server's clients, kept in `oauth_clients`. oidc-provider reads this table
+ * on every lookup (see provider.ts), so a new client, a changed redirect URI or a reset secret
+ * takes effect at once. Secrets are stored sealed with the secret box.
+ */
+export type ClientEnvironment = 'DEVELOPMENT' | 'PRODUCTION';
+export type ClientGrantType = 'authorization_code' | 'client_credentials';
+
+export const GRANT_TYPES: readonly ClientGrantType[] = ['authorization_code', 'client_credentials'];
+
+export interface CreateClientInput {
+  applicationUuid?: string | null;
+  environment: ClientEnvironment;
+  grantTypes: ClientGrantType[];
+  redirectUris?: string[];
+  postLogoutRedirectUris?: string[];
+  /** A public client has no secret and must use PKCE (default: confidential). */
+  public?: boolean;
+  /** Scopes granted to the client directly (clients without an application, tests). */
+  scopes?: string[];
+}
+
+export interface UpdateClientInput {
+  grantTypes?: ClientGrantType[];
+  redirectUris?: string[];
+  postLogoutRedirectUris?: string[];
+  /** Replaces the directly granted scopes when given. */
+  scopes?: string[];
+}
+
+export interface OauthClient {
+  clientId: string;
+  applicationUuid: string | null;
+  environment: ClientEnvironment;
+  grantTypes: ClientGrantType[];
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+  isPublic: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What a scope resolver learns about the client it is asked about. */
+export interface ScopeResolverClient {
+  clientId: string;
+  applicationUuid: string | null;
+  environment: ClientEnvironment;
+}
+
+/**
+ * Returns extra scopes a client may use, e.g. the applications module: the scopes of the products
+ * the application is subscribed to (`scope` for DEVELOPMENT, `scope_production` for PRODUCTION).
+ */
+export type ScopeResolver = (client: ScopeResolverClient, db: Db) => Promise<readonly string[]>;
+
+export class ClientInputError extends Error {
+  override name = 'ClientInputError';
+}
+
+const newClientId = () => randomBytes(16).toString('hex');
+const newSecret = () => randomBytes(32).toString('base64url');
+
+function checkUris(uris: readonly string[], what: string): void {
+  for (const uri of uris) {
+    let url: URL;
+    try {
+      url = new URL(uri);
+    } catch {
+      throw new ClientInputError(`${what} '${uri}' is not an absolute URL`);
+    }
+    if (url.hash) throw new ClientInputError(`${what} '${uri}' must not contain a fragment`);
+  }
+}
+
+function checkInput(grantTypes: readonly string[], redirectUris: readonly string[]): void {
+  if (!grantTypes.length) throw new ClientInputError('at least one grant type is required');
+  for (const g of grantTypes) {
+    if (!GRANT_TYPES.includes(g as ClientGrantType))
+      throw new ClientInputError(`unsupported grant type '${g}'`);
+  }
+  if (grantTypes.includes('authorization_code') && !redirectUris.length) {
+    throw new ClientInputError('the authorization_code grant needs at least one redirect URI');
+  }
+}
+
+function toClient(row: {
+  client_id: string;
+  secret: string | null;
+  application_uuid: string | null;
+  environment: ClientEnvironment;
+  grant_types: string[];
+  redirect_uris: string[];
+  post_logout_redirect_uris: string[];
+  created_at: Date;
+  updated_at: Date;
+}): OauthClient {
+  return {
+    clientId: row.client_id,
+    applicationUuid: row.application_uuid,
+    environment: row.environment,
+    grantTypes: row.grant_types as ClientGrantType[],
+    redirectUris: row.redirect_uris,
+    postLogoutRedirectUris: row.post_logout_redirect_uris,
+    isPublic: row.secret === null,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/**
+ * Client operations on a database handle or a transaction: the applications module creates an
+ * application's clients in the same transaction as the application.
+ */
+export function oauthClientsRepo(db: Db, box: SecretBox) {
+  return {
+    async createClient(input: CreateClientInput): Promise<{ clientId: string; clientSecret: string | null }> {
+      const redirectUris = input.redirectUris ?? [];
+      const postLogoutRedirectUris = input.postLogoutRedirectUris ?? [];
+      checkInput(input.grantTypes, redirectUris);
+      checkUris(redirectUris, 'redirect URI');
+      checkUris(postLogoutRedirectUris, 'post-logout redirect URI');
+      const clientId = newClientId();
+      const clientSecret = input.public ? null : newSecret();
+      await db
+        .insertInto('oauth_clients')
+        .values({
+          client_id: clientId,
+          secret: clientSecret === null ? null : box.encrypt(clientSecret),
+          application_uuid: input.applicationUuid ?? null,
+          environment: input.environment,
+          grant_types: [...new Set(input.grantTypes)],
+          redirect_uris: [...new Set(redirectUris)],
+          post_logout_redirect_uris: [...new Set(postLogoutRedirectUris)],
+        })
+        .execute();
+      const scopes = [...new Set(input.scopes ?? [])];
+      if (scopes.length) {
+        await db
+          .insertInto('oauth_client_scopes')
+          .values(scopes.map((scope) => ({ client_id: clientId, scope })))
+          .execute();
+      }
+      return { clientId, clientSecret };
+    },
+
+    async getClient(clientId: string): Promise<OauthClient | undefined> {
+      const row = await db
+        .selectFrom('oauth_clients')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      return row ? toClient(row) : undefined;
+    },
+
+    async findByApplication(applicationUuid: string): Promise<OauthClient[]> {
+      const rows = await db
+        .selectFrom('oauth_clients')
+        .selectAll()
+        .where('application_uuid', '=', applicationUuid)
+        .orderBy('environment')
+        .execute();
+      return rows.map(toClient);
+    },
+
+    /** Returns false when the client does not exist. */
+    async updateClient(clientId: string, input: UpdateClientInput): Promise<boolean> {
+      const current = await this.getClient(clientId);
+      if (!current) return false;
+      const grantTypes = input.grantTypes ?? current.grantTypes;
+      const redirectUris = input.redirectUris ?? current.redirectUris;
+      const postLogout = input.postLogoutRedirectUris ?? current.postLogoutRedirectUris;
+      checkInput(grantTypes, redirectUris);
+      checkUris(redirectUris, 'redirect URI');
+      checkUris(postLogout, 'post-logout redirect URI');
+      await db
+        .updateTable('oauth_clients')
+        .set({
+          grant_types: [...new Set(grantTypes)],
+          redirect_uris: [...new Set(redirectUris)],
+          post_logout_redirect_uris: [...new Set(postLogout)],
+          updated_at: new Date(),
+        })
+        .where('client_id', '=', clientId)
+        .execute();
+      if (input.scopes) {
+        await db.deleteFrom('oauth_client_scopes').where('client_id', '=', clientId).execute();
+        const scopes = [...new Set(input.scopes)];
+        if (scopes.length) {
+          await db
+            .insertInto('oauth_client_scopes')
+            .values(scopes.map((scope) => ({ client_id: clientId, scope })))
+            .execute();
+        }
+      }
+      return true;
+    },
+
+    /** A new secret; the old one stops working at once. Undefined when the client does not exist. */
+    async resetSecret(clientId: string): Promise<string | undefined> {
+      const secret = newSecret();
+      const updated = await db
+        .updateTable('oauth_clients')
+        .set({ secret: box.encrypt(secret), updated_at: new Date() })
+        .where('client_id', '=', clientId)
+        .returning('client_id')
+        .executeTakeFirst();
+      return updated ? secret : undefined;
+    },
+
+    /** The decrypted secret, for display to the application's authorised members only. */
+    async getClientSecret(clientId: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('oauth_clients')
+        .select('secret')
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      return row?.secret ? box.decrypt(row.secret) : undefined;
+    },
+
+    /** Deletes the client, its scopes and every token, code and grant issued to it. */
+    async deleteClient(clientId: string): Promise<boolean> {
+      const deleted = await db
+        .deleteFrom('oauth_clients')
+        .where('client_id', '=', clientId)
+        .returning('client_id')
+        .executeTakeFirst();
+      if (!deleted) return false;
+      await db
+        .deleteFrom('oidc_payloads')
+        .where('model', 'like', 'oauth:%')
+        .where((eb) => eb(eb.ref('payload', '->>').key('clientId'), '=', clientId))
+        .execute();
+      return true;
+    },
+
+    /** Scopes granted to the client directly (`oauth_client_scopes`). */
+    async directScopes(clientId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('oauth_client_scopes')
+        .select('scope')
+        .where('client_id', '=', clientId)
+        .orderBy('scope')
+        .execute();
+      return rows.map((r) => r.scope);
+    },
+
+    /** The client's stored secret in the form oidc-provider needs (plain), or undefined. */
+    async findForProvider(clientId: string): Promise<(OauthClient & { secret: string | null }) | undefined> {
+      const row = await db
+        .selectFrom('oauth_clients')
+        .selectAll()
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return { ...toClient(row), secret: row.secret ? box.decrypt(row.secret) : null };
+    },
+  };
+}
+
+export type OauthClientsRepo = ReturnType<typeof oauthClientsRepo>;
+
+/** How long the gateway may trust a computed list of allowed scopes. */
+export const ALLOWED_SCOPES_CACHE_MS = 5_000;
+
+/**
+ * The app-wide client service: the repository on the app's database, the pluggable scope
+ * resolvers, and `allowedScopes` = direct scopes UNION every resolver's scopes.
+ */
+export function createClientService(db: Db, box: SecretBox) {
+  const repo = oauthClientsRepo(db, box);
+  const resolvers: ScopeResolver[] = [];
+  const cache = new Map<string, { at: number; value: Promise<ClientAccess | undefined> }>();
+
+  async function computeAccess(clientId: string): Promise<ClientAccess | undefined> {
+    const client = await repo.getClient(clientId);
+    if (!client) return undefined;
+    const scopes = new Set(await repo.directScopes(clientId));
+    const info: ScopeResolverClient = {
+      clientId,
+      applicationUuid: client.applicationUuid,
+      environment: client.environment,
+    };
+    for (const resolve of resolvers) {
+      for (const scope of await resolve(info, db)) if (scope) scopes.add(scope);
+    }
+    return { ...info, scopes: [...scopes].sort() };
+  }
+
+  return {
+    ...repo,
+    /** Adds a source of allowed scopes (e.g. subscriptions); consulted on every uncached lookup. */
+    registerScopeResolver(resolver: ScopeResolver): void {
+      resolvers.push(resolver);
+    },
+    /** Every scope the client may request and use right now (uncached). */
+    async allowedScopes(clientId: string): Promise<string[]> {
+      return (await computeAccess(clientId))?.scopes ?? [];
+    },
+    /**
+     * The client's environment, application and allowed scopes, cached for at most
+     * ALLOWED_SCOPES_CACHE_MS: the gateway calls this on every request.
+     */
+    clientAccess(clientId: string): Promise<ClientAccess | undefined> {
+      const now = Date.now();
+      const hit = cache.get(clientId);
+      if (hit && now - hit.at < ALLOWED_SCOPES_CACHE_MS) return hit.value;
+      const value = computeAccess(clientId);
+      value.catch(() => cache.delete(clientId));
+      if (cache.size > 10_000) cache.clear();
+      cache.set(clientId, { at: now, value });
+      return value;
+    },
+    /** Forgets cached access (tests; after a change that must apply before the cache expires). */
+    clearAccessCache(clientId?: string): void {
+      if (clientId === undefined) cache.clear();
+      else cache.delete(clientId);
+    },
+  };
+}
+
+export interface ClientAccess extends ScopeResolverClient {
+  scopes: string[];
+}
+
+export type ClientService = ReturnType<typeof createClientService>;

@@ -1,0 +1,74 @@
+/**
+ * Server-rendered pages of the sandbox's authorization server (/oauth): the bank customer's
+ * sign-in and the consent to an application's access. Plain HTML forms without JavaScript (the
+ * strict CSP holds), labelled fields, errors announced with role="alert"; every dynamic value
+ * goes through `esc`.
+ */
+const esc = (value: string): string =>
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+
+const STYLE = `
+*{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef3f1;color:#17302a}
+main{max-width:440px;margin:8vh auto;background:#fff;border-radius:10px;box-shadow:0 4px 24px rgba(20,60,50,.12);padding:32px}
+.brand{font-weight:700;color:#1d6b57;letter-spacing:.04em;margin:0 0 6px;font-size:14px;text-transform:uppercase}
+.note{font-size:13px;color:#4f625d;margin:0 0 20px}
+h1{font-size:24px;margin:0 0 20px}label{display:block;font-weight:600;font-size:14px;margin:14px 0 6px}
+input{width:100%;padding:10px 12px;border:1px solid #b5c6c0;border-radius:6px;font-size:16px}
+input:focus{outline:3px solid #8fd1bd;border-color:#1d6b57}
+button{margin-top:22px;width:100%;padding:12px;border:0;border-radius:6px;background:#1d6b57;color:#fff;font-size:16px;font-weight:600;cursor:pointer}
+button.secondary{background:#fff;color:#1d6b57;border:1px solid #1d6b57;margin-top:10px}
+button:focus{outline:3px solid #8fd1bd}.alert{background:#fdecec;color:#8a1c1c;border-radius:6px;padding:10px 12px;margin-bottom:8px}
+ul{padding-left:20px}li{margin:4px 0}code{background:#eef3f1;padding:1px 5px;border-radius:4px}`;
+
+export const SANDBOX_SIGN_IN_TITLE = 'Sandbox bank sign-in';
+
+function layout(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(title)} - Developers Portal sandbox</title><style>${STYLE}</style></head>
+<body><main><p class="brand">Sandbox bank</p><p class="note">A demo bank for trying out APIs: no real accounts or money.</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
+}
+
+const alert = (error?: string) => (error ? `<div class="alert" role="alert">${esc(error)}</div>` : '');
+
+export function sandboxSignInPage(opts: {
+  action: string;
+  clientId: string;
+  username?: string;
+  error?: string;
+}): string {
+  return layout(
+    SANDBOX_SIGN_IN_TITLE,
+    `${alert(opts.error)}
+<p>Application <code>${esc(opts.clientId)}</code> asks you to sign in to your sandbox bank account.</p>
+<form method="post" action="${esc(opts.action)}" novalidate>
+<label for="username">Username</label><input id="username" name="username" autocomplete="username" required autofocus value="${esc(opts.username ?? '')}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form>`,
+  );
+}
+
+export function sandboxConsentPage(opts: {
+  action: string;
+  denyAction: string;
+  clientId: string;
+  customerName: string;
+  scopes: string[];
+}): string {
+  const list = opts.scopes.length
+    ? `<ul>${opts.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>`
+    : '<p>No API scopes: the application only learns that you signed in.</p>';
+  return layout(
+    'Allow access?',
+    `<p>Signed in as <strong>${esc(opts.customerName)}</strong>.</p>
+<p>Application <code>${esc(opts.clientId)}</code> asks for access to:</p>${list}
+<form method="post" action="${esc(opts.action)}"><button type="submit">Allow</button></form>
+<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">Deny</button></form>`,
+  );
+}
+
+export function sandboxErrorPage(title: string, message: string): string {
+  return layout(title, `<div class="alert" role="alert">${esc(message)}</div>`);
+}

@@ -1,0 +1,40 @@
+import fp from 'fastify-plugin';
+import type { JWK } from 'jose';
+import { mountOidcProvider } from '../oidc/mount.ts';
+import { createClientService, type ClientService } from './clients.ts';
+import {
+  OAUTH_PREFIX,
+  createAuthorizationServer,
+  oauthIssuer,
+  publicJwks,
+  sandboxResource,
+} from './provider.ts';
+import { authorizationServerRoutes } from './routes.ts';
+
+/**
+ * The API authorization server at /oauth (tokens for developer applications) and its client
+ * service, shared as `app.oauthClients`; `app.oauthServer` tells the sandbox gateway how to
+ * verify the tokens locally.
+ */
+export default fp(
+  async (app) => {
+    const clients = createClientService(app.db, app.secretBox);
+    const { provider, keys } = await createAuthorizationServer(app, clients);
+    app.decorate('oauthClients', clients);
+    app.decorate('oauthServer', {
+      issuer: oauthIssuer(app),
+      resource: sandboxResource(app),
+      publicKeys: publicJwks(keys),
+    });
+    await authorizationServerRoutes(app, provider);
+    await mountOidcProvider(app, OAUTH_PREFIX, provider);
+  },
+  { name: 'authz-server', dependencies: ['db', 'services'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    oauthClients: ClientService;
+    oauthServer: { issuer: string; resource: string; publicKeys: JWK[] };
+  }
+}

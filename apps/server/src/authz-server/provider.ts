@@ -1,0 +1,216 @@
+import Provider, {
+  errors,
+  type Adapter,
+  type AdapterPayload,
+  type ClientMetadata,
+  type Configuration,
+  type KoaContextWithOIDC,
+  type ResourceServer,
+} from 'oidc-provider';
+import type { FastifyInstance } from 'fastify';
+import type { JWK } from 'jose';
+import { createAdapterClass } from '../oidc/adapter.ts';
+import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
+import type { ClientService } from './clients.ts';
+import { sandboxErrorPage } from './pages.ts';
+import { sandboxUsersRepo } from './sandbox-users.ts';
+
+/** The API authorization server's path, adapter tag and signing-key tag. */
+export const OAUTH_PREFIX = '/oauth';
+export const OAUTH_TAG = 'oauth';
+/** Access tokens live one hour; refresh tokens and grants two weeks. */
+export const ACCESS_TOKEN_TTL = 3600;
+const LONG_TTL = 14 * 24 * 3600;
+
+/** Scopes of the OpenID/OAuth layer itself, never API scopes. */
+const PROTOCOL_SCOPES = new Set(['openid', 'offline_access']);
+
+export const oauthIssuer = (app: FastifyInstance): string => `${app.config.publicUrl}${OAUTH_PREFIX}`;
+/** The one resource (audience) of every access token: the sandbox gateway. */
+export const sandboxResource = (app: FastifyInstance): string => `${app.config.publicUrl}/sandbox`;
+
+/** Client metadata in oidc-provider's form, read from `oauth_clients` on every lookup. */
+async function clientMetadata(clients: ClientService, clientId: string): Promise<ClientMetadata | undefined> {
+  const client = await clients.findForProvider(clientId);
+  if (!client) return undefined;
+  const code = client.grantTypes.includes('authorization_code');
+  const grantTypes: string[] = [...client.grantTypes];
+  // Refresh tokens come with the authorization_code grant (rotated on every use).
+  if (code) grantTypes.push('refresh_token');
+  return {
+    client_id: client.clientId,
+    ...(client.secret === null
+      ? { token_endpoint_auth_method: 'none' }
+      : { client_secret: client.secret, token_endpoint_auth_method: 'client_secret_basic' }),
+    grant_types: grantTypes,
+    response_types: code ? ['code'] : [],
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+  };
+}
+
+/**
+ * oidc-provider's storage: every model in oidc_payloads under the 'oauth' tag, except clients,
+ * which come from our own `oauth_clients` table (so a reset secret applies at once).
+ */
+function createOauthAdapterClass(
+  app: FastifyInstance,
+  clients: ClientService,
+): new (name: string) => Adapter {
+  const Base = createAdapterClass(app.db, OAUTH_TAG);
+  return class OauthAdapter implements Adapter {
+    readonly inner: Adapter;
+    readonly isClient: boolean;
+    constructor(name: string) {
+      this.inner = new Base(name);
+      this.isClient = name === 'Client';
+    }
+    upsert(id: string, payload: AdapterPayload, expiresIn: number) {
+      // Clients are managed by the portal, never registered through the provider.
+      if (this.isClient) return Promise.resolve();
+      return this.inner.upsert(id, payload, expiresIn);
+    }
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.isClient) return (await clientMetadata(clients, id)) as AdapterPayload | undefined;
+      return (await this.inner.find(id)) ?? undefined;
+    }
+    findByUserCode(userCode: string) {
+      return this.inner.findByUserCode(userCode);
+    }
+    findByUid(uid: string) {
+      return this.inner.findByUid(uid);
+    }
+    consume(id: string) {
+      return this.inner.consume(id);
+    }
+    destroy(id: string) {
+      return this.isClient ? Promise.resolve() : this.inner.destroy(id);
+    }
+    revokeByGrantId(grantId: string) {
+      return this.inner.revokeByGrantId(grantId);
+    }
+  };
+}
+
+/** The signing keys' public halves: what the gateway verifies access tokens with. */
+export function publicJwks(keys: JWK[]): JWK[] {
+  return keys.map(({ kty, n, e, crv, x, y, kid, alg, use }) => {
+    const pub: JWK = { kty };
+    Object.assign(pub, { n, e, crv, x, y, kid, alg, use });
+    for (const k of Object.keys(pub) as (keyof JWK)[]) if (pub[k] === undefined) delete pub[k];
+    return pub;
+  });
+}
+
+/**
+ * The API authorization server: a second oidc-provider issuer at /oauth whose clients are the
+ * portal's applications and whose end users are the sandbox bank customers. Grants:
+ * client_credentials, and authorization_code with PKCE (required for public clients) plus rotated
+ * refresh tokens. Access tokens are JWTs for the single resource `${publicUrl}/sandbox`, scoped to
+ * what `allowedScopes(client)` permits at issue time.
+ */
+export async function createAuthorizationServer(
+  app: FastifyInstance,
+  clients: ClientService,
+): Promise<{ provider: Provider; keys: JWK[] }> {
+  const keys = await loadOrCreateSigningKeys(app.db, app.secretBox, OAUTH_TAG);
+  const customers = sandboxUsersRepo(app.db);
+  const resource = sandboxResource(app);
+
+  async function getResourceServerInfo(
+    ctx: KoaContextWithOIDC,
+    indicator: string,
+    client: { clientId: string },
+  ): Promise<ResourceServer> {
+    if (indicator !== resource) throw new errors.InvalidTarget(`unknown resource; use ${resource}`);
+    const allowed = await clients.allowedScopes(client.clientId);
+    const params = ctx.oidc.params as Record<string, unknown> | undefined;
+    const requested = typeof params?.scope === 'string' ? params.scope.split(' ').filter(Boolean) : [];
+    const apiScopes = requested.filter((s) => !PROTOCOL_SCOPES.has(s));
+    const refused = apiScopes.find((s) => !allowed.includes(s));
+    if (refused !== undefined) throw new errors.InvalidScope('requested scope is not allowed', refused);
+    // An omitted scope means every allowed scope (authorization request, client_credentials).
+    const defaults =
+      ctx.oidc.route === 'authorization' ||
+      (ctx.oidc.route === 'token' && params?.grant_type === 'client_credentials');
+    if (params && defaults && !apiScopes.length && allowed.length) {
+      params.scope = [...requested, ...allowed].join(' ');
+    }
+    return {
+      scope: allowed.join(' '),
+      audience: resource,
+      accessTokenTTL: ACCESS_TOKEN_TTL,
+      accessTokenFormat: 'jwt',
+      jwt: { sign: { alg: 'RS256' } },
+    };
+  }
+
+  const configuration: Configuration = {
+    adapter: createOauthAdapterClass(app, clients),
+    clients: [],
+    async findAccount(_ctx, sub) {
+      const customer = await customers.findByUuid(sub);
+      if (!customer) return undefined;
+      return {
+        accountId: sub,
+        async claims() {
+          return { sub, name: customer.name, email: customer.email ?? undefined };
+        },
+      };
+    },
+    claims: { openid: ['sub'], profile: ['name'], email: ['email'] },
+    cookies: {
+      keys: [app.secretBox.derive('oauth-cookie-key')],
+      // Distinct from the identity provider's cookies (same host, different issuer).
+      names: {
+        session: '_oauth_session',
+        interaction: '_oauth_interaction',
+        resume: '_oauth_interaction_resume',
+      },
+    },
+    jwks: { keys },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      // Tokens are for the sandbox, not for a userinfo endpoint: an 'openid' scope must not turn
+      // the access token into an opaque userinfo token.
+      userinfo: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => resource,
+        useGrantedResource: () => true,
+        getResourceServerInfo,
+      },
+    },
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    async issueRefreshToken(_ctx, client, code) {
+      // Rotation (rotateRefreshToken) renews refresh tokens; only a code exchange issues the first.
+      return client.grantTypeAllowed('refresh_token') && code.kind === 'AuthorizationCode';
+    },
+    rotateRefreshToken: true,
+    interactions: { url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}` },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL,
+      ClientCredentials: ACCESS_TOKEN_TTL,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+      RefreshToken: LONG_TTL,
+      Session: LONG_TTL,
+      Grant: LONG_TTL,
+    },
+    async renderError(ctx, out) {
+      ctx.type = 'html';
+      ctx.body = sandboxErrorPage(
+        'Authorization problem',
+        String(out.error_description ?? out.error ?? 'The authorization request could not be processed.'),
+      );
+    },
+  };
+  const provider = new Provider(oauthIssuer(app), configuration);
+  provider.proxy = app.config.trustProxy;
+  provider.on('server_error', (_ctx, err) => app.log.error({ err }, 'authorization server error'));
+  return { provider, keys };
+}

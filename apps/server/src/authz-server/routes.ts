@@ -1,0 +1,176 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type Provider from 'oidc-provider';
+import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
+import { hitRateLimit, resetRateLimit } from '../lib/rate-limit.ts';
+import { OAUTH_PREFIX } from './provider.ts';
+import { sandboxConsentPage, sandboxErrorPage, sandboxSignInPage } from './pages.ts';
+import { sandboxUsersRepo } from './sandbox-users.ts';
+
+export const SANDBOX_MESSAGES = {
+  invalidCredentials: 'Invalid username or password.',
+  tooManyAttempts: 'Too many sign-in attempts. Try again in 15 minutes.',
+  interactionExpired: 'This sign-in has expired. Start again from the application.',
+  denied: 'The customer denied the access request.',
+} as const;
+
+const RATE_WINDOW_MS = 15 * 60_000;
+
+const field = (body: unknown, name: string): string => {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/**
+ * The sandbox authorization server's own pages (customer sign-in and consent) and the spec's
+ * `GET /authorize` alias of the authorization endpoint.
+ */
+export async function authorizationServerRoutes(app: FastifyInstance, provider: Provider): Promise<void> {
+  const customers = sandboxUsersRepo(app.db);
+
+  // The try-out console opens /authorize: the same request at the provider's endpoint.
+  app.get('/authorize', async (request, reply) => {
+    const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+    return reply.redirect(`${OAUTH_PREFIX}/auth${query}`, 302);
+  });
+
+  await app.register(async (scope) => {
+    await scope.register(formbody);
+    const html = (reply: FastifyReply, page: string, status = 200) =>
+      reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
+    const details = async (request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) => {
+      try {
+        const interaction = await provider.interactionDetails(request.raw, reply.raw);
+        return interaction.uid === request.params.uid ? interaction : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const expired = (reply: FastifyReply) =>
+      html(reply, sandboxErrorPage('Sign-in expired', SANDBOX_MESSAGES.interactionExpired), 400);
+    const paths = (uid: string) => ({
+      login: `${OAUTH_PREFIX}/interaction/${uid}/login`,
+      confirm: `${OAUTH_PREFIX}/interaction/${uid}/confirm`,
+      abort: `${OAUTH_PREFIX}/interaction/${uid}/abort`,
+    });
+    const clientIdOf = (params: Record<string, unknown>) =>
+      typeof params.client_id === 'string' ? params.client_id : '';
+
+    scope.get<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/interaction/:uid`, async (request, reply) => {
+      const interaction = await details(request, reply);
+      if (!interaction) return expired(reply);
+      const p = paths(interaction.uid);
+      const clientId = clientIdOf(interaction.params);
+      if (interaction.prompt.name === 'login' || !interaction.session?.accountId) {
+        return html(reply, sandboxSignInPage({ action: p.login, clientId }));
+      }
+      const customer = await customers.findByUuid(interaction.session.accountId);
+      const promptDetails = interaction.prompt.details as {
+        missingOIDCScope?: string[];
+        missingResourceScopes?: Record<string, string[]>;
+      };
+      const scopes = [
+        ...new Set([
+          ...(promptDetails.missingOIDCScope ?? []),
+          ...Object.values(promptDetails.missingResourceScopes ?? {}).flat(),
+        ]),
+      ];
+      return html(
+        reply,
+        sandboxConsentPage({
+          action: p.confirm,
+          denyAction: p.abort,
+          clientId,
+          customerName: customer?.name ?? 'a sandbox customer',
+          scopes,
+        }),
+      );
+    });
+
+    scope.post<{ Params: { uid: string } }>(
+      `${OAUTH_PREFIX}/interaction/:uid/login`,
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction) return expired(reply);
+        const p = paths(interaction.uid);
+        const clientId = clientIdOf(interaction.params);
+        const username = field(request.body, 'username').trim();
+        const password = field(request.body, 'password');
+        const page = (error: string, status: number) =>
+          html(reply, sandboxSignInPage({ action: p.login, clientId, username, error }), status);
+        const max = app.config.loginRateLimit;
+        const key = `sandbox-login:${username.toLowerCase()}`;
+        const byName = await hitRateLimit(app.db, key, max, RATE_WINDOW_MS);
+        const byIp = await hitRateLimit(app.db, `sandbox-login:ip:${request.ip}`, max * 5, RATE_WINDOW_MS);
+        if (!byName.allowed || !byIp.allowed) {
+          reply.header('Retry-After', String(Math.max(byName.retryAfterSeconds, byIp.retryAfterSeconds)));
+          return page(SANDBOX_MESSAGES.tooManyAttempts, 429);
+        }
+        const customer = username ? await customers.findByUsername(username) : undefined;
+        const ok = customer
+          ? await verifyPassword(password, customer.password_hash)
+          : (await verifyPassword(password, await dummyPasswordHash()), false);
+        if (!customer || !ok) return page(SANDBOX_MESSAGES.invalidCredentials, 401);
+        await resetRateLimit(app.db, key);
+        reply.hijack();
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { login: { accountId: customer.uuid, amr: ['pwd'] } },
+          { mergeWithLastSubmission: false },
+        );
+      },
+    );
+
+    scope.post<{ Params: { uid: string } }>(
+      `${OAUTH_PREFIX}/interaction/:uid/confirm`,
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction || interaction.prompt.name !== 'consent' || !interaction.session?.accountId) {
+          return expired(reply);
+        }
+        const promptDetails = interaction.prompt.details as {
+          missingOIDCScope?: string[];
+          missingOIDCClaims?: string[];
+          missingResourceScopes?: Record<string, string[]>;
+        };
+        const grant = interaction.grantId
+          ? await provider.Grant.find(interaction.grantId)
+          : new provider.Grant({
+              accountId: interaction.session.accountId,
+              clientId: clientIdOf(interaction.params),
+            });
+        if (!grant) return expired(reply);
+        if (promptDetails.missingOIDCScope?.length)
+          grant.addOIDCScope(promptDetails.missingOIDCScope.join(' '));
+        if (promptDetails.missingOIDCClaims?.length) grant.addOIDCClaims(promptDetails.missingOIDCClaims);
+        for (const [indicator, scopes] of Object.entries(promptDetails.missingResourceScopes ?? {})) {
+          grant.addResourceScope(indicator, scopes.join(' '));
+        }
+        const grantId = await grant.save();
+        reply.hijack();
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { consent: interaction.grantId ? {} : { grantId } },
+          { mergeWithLastSubmission: true },
+        );
+      },
+    );
+
+    scope.post<{ Params: { uid: string } }>(
+      `${OAUTH_PREFIX}/interaction/:uid/abort`,
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction) return expired(reply);
+        reply.hijack();
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { error: 'access_denied', error_description: SANDBOX_MESSAGES.denied },
+          { mergeWithLastSubmission: false },
+        );
+      },
+    );
+  });
+}
