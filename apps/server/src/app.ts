@@ -10,6 +10,7 @@ import securityPlugin from './plugins/security.ts';
 import webAppPlugin from './plugins/web-app.ts';
 import healthRoutes from './modules/health/routes.ts';
 import identityPlugin from './modules/identity/plugin.ts';
+import organizationsPlugin from './modules/organizations/plugin.ts';
 import authzServerPlugin from './authz-server/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
@@ -93,6 +94,7 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
   await app.register(healthRoutes);
   await app.register(identityPlugin);
   // Feature modules register here, one line each.
+  await app.register(organizationsPlugin);
   await app.register(authzServerPlugin);
   await app.register(webAppPlugin);
 

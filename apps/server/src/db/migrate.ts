@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './client.ts';
 import * as m0001 from './migrations/0001-foundation.ts';
+import * as m0020 from './migrations/0020-organizations.ts';
 import * as m0030 from './migrations/0030-oauth-clients.ts';
 import * as m0031 from './migrations/0031-api-calls.ts';
 
@@ -10,6 +11,7 @@ import * as m0031 from './migrations/0031-api-calls.ts';
  */
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
+  '0020-organizations': m0020,
   '0030-oauth-clients': m0030,
   '0031-api-calls': m0031,
 };
@@ -17,7 +19,9 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // Each issue owns a range of numbers (0020 organizations, 0030 OAuth clients, ...), so a lower
+  // number may land after higher ones were applied: independent migrations run in any order.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

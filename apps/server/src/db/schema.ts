@@ -49,6 +49,60 @@ export interface LoginStatesTable {
   created_at: CreatedAt;
 }
 
+export interface OrganizationsTable {
+  /** The numeric id (drupal_internal__id). */
+  id: Generated<number>;
+  uuid: Generated<string>;
+  title: string;
+  description: Generated<string>;
+  creator_id: number | null;
+  image_file_id: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface OrganizationRolesTable {
+  /** 'organization-admin', 'organization-developer', 'organization-financial', 'organization-le'. */
+  id: string;
+  uuid: Generated<string>;
+  label: string;
+  description: string;
+  permissions: JSONColumnType<string[]>;
+  weight: Generated<number>;
+}
+
+export type MembershipStatus = 'active' | 'pending_invitation' | 'blocked';
+
+export interface MembershipsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  organization_id: number;
+  /** Null for an invitation to an address without an account (matched by lower(email)). */
+  user_id: number | null;
+  email: string;
+  status: MembershipStatus;
+  roles: string[];
+  invited_by: number | null;
+  resent_at: Date | string | null;
+  created_at: CreatedAt;
+  changed_at: UpdatedAt;
+}
+
+export interface FilesTable {
+  /** The numeric fid. */
+  id: Generated<number>;
+  uuid: Generated<string>;
+  organization_id: number;
+  filename: string;
+  mime: string;
+  size: number;
+  /** Where lib/storage.ts keeps the bytes. */
+  storage_key: string;
+  kind: 'image' | 'document';
+  uploaded_by: number | null;
+  created_at: CreatedAt;
+}
+
 export interface OidcPayloadsTable {
   /** `${model}:${id}`: one table serves every oidc-provider model of both issuers. */
   id: string;
@@ -163,6 +217,10 @@ export interface ApiCallDailyTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  organizations: OrganizationsTable;
+  organization_roles: OrganizationRolesTable;
+  memberships: MembershipsTable;
+  files: FilesTable;
   login_states: LoginStatesTable;
   oidc_payloads: OidcPayloadsTable;
   rate_limits: RateLimitsTable;

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/**
+ * Where uploaded files live. One interface, so that the local folder of a single machine
+ * (DATA_DIR/files) can be replaced by S3-compatible object storage when the portal runs as several
+ * instances. Keys are chosen by the server (never from a user's file name): `ab/<uuid>`.
+ *
+ * Database rows and files change together: callers write the file first, insert the row, and
+ * delete the file again when the insert fails; on deletion they remove the rows in a transaction
+ * and the files after it commits (a crash in between leaves an unreferenced file, never a row
+ * without its file).
+ */
+export interface FileStorage {
+  /** Stores the bytes under key atomically: readers see the whole file or none. */
+  put(key: string, data: Buffer): Promise<void>;
+  /** A stream of the bytes, or undefined when there is no such file. */
+  get(key: string): Promise<Readable | undefined>;
+  /** Removes the file; a missing file is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+const KEY = /^[a-z0-9][a-z0-9/_-]{0,200}$/;
+
+function checkKey(key: string): void {
+  if (!KEY.test(key) || key.includes('..') || key.includes('//')) {
+    throw new Error(`Invalid storage key: ${key}`);
+  }
+}
+
+/** A storage key for a new file: sharded by the first two characters of its uuid. */
+export function storageKeyFor(uuid: string): string {
+  return `${uuid.slice(0, 2)}/${uuid}`;
+}
+
+/** Files in a local folder; writes go to a temporary file in the same folder, then rename. */
+export function createLocalStorage(root: string): FileStorage {
+  const tmpDir = path.join(root, '.tmp');
+  fs.mkdirSync(tmpDir, { recursive: true });
+  const fullPath = (key: string) => {
+    checkKey(key);
+    return path.join(root, key);
+  };
+  return {
+    async put(key, data) {
+      const target = fullPath(key);
+      await fsp.mkdir(path.dirname(target), { recursive: true });
+      const tmp = path.join(tmpDir, `${randomBytes(12).toString('hex')}.part`);
+      try {
+        const handle = await fsp.open(tmp, 'wx', 0o600);
+        try {
+          await handle.writeFile(data);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await fsp.rename(tmp, target);
+      } catch (err) {
+        await fsp.rm(tmp, { force: true });
+        throw err;
+      }
+    },
+    async get(key) {
+      const target = fullPath(key);
+      try {
+        const handle = await fsp.open(target, 'r');
+        return handle.createReadStream();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw err;
+      }
+    },
+    async delete(key) {
+      await fsp.rm(fullPath(key), { force: true });
+    },
+  };
+}

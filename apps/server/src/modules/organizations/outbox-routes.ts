@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { forbidden } from '../../lib/errors.ts';
+import { requireUser } from '../../plugins/session.ts';
+import { pageLinks, parsePage, rejectUnknown, type Query } from './query.ts';
+import { baseUrl, sendDocument } from './resources.ts';
+
+/**
+ * `GET /admin-api/outbox`: the messages the portal sent or stored (invitations, password resets),
+ * newest first, for provider administrators (the /admin/outbox page). Without SMTP_URL this is the
+ * only place the e-mails can be read.
+ */
+export async function outboxRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Querystring: Query }>('/admin-api/outbox', async (request, reply) => {
+    const user = requireUser(request);
+    if (!user.isAdmin) throw forbidden('Only provider administrators can read the outbox.');
+    rejectUnknown(request.query, (k) => k === 'page[limit]' || k === 'page[offset]');
+    const page = parsePage(request.query);
+    const { count } = await app.db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
+    const rows = await app.db
+      .selectFrom('outbox')
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const base = baseUrl(request);
+    reply.header('Cache-Control', 'no-store');
+    return sendDocument(reply, 200, {
+      data: rows.map((m) => ({
+        type: 'outbox--message',
+        id: String(m.id),
+        attributes: {
+          id: m.id,
+          to: m.to_address,
+          subject: m.subject,
+          text: m.text_body,
+          html: m.html_body,
+          status: m.status,
+          error: m.error,
+          created: new Date(m.created_at).toISOString(),
+        },
+        links: { self: { href: `${base}/admin-api/outbox/${m.id}` } },
+      })),
+      meta: { count },
+      links: pageLinks(request, page, count),
+    });
+  });
+}

@@ -1,0 +1,681 @@
+import { en } from '@portico/contracts/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_PERMISSIONS } from '../src/modules/organizations/authz.ts';
+import { TestClient } from './http-client.ts';
+import {
+  PASSWORD,
+  accept,
+  body,
+  createOrg,
+  invite,
+  myMembership,
+  orgDocument,
+  signedInUser,
+  upload,
+  type JsonApiErrorBody,
+  type MemberResource,
+  type OrgResource,
+} from './org-fixtures.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+const M = en.organizations;
+const ACTORS = [
+  'anonymous',
+  'stranger',
+  'creator',
+  'owner',
+  'developer',
+  'financial',
+  'legal',
+  'pending',
+] as const;
+type Actor = (typeof ACTORS)[number];
+
+describe('organizations: authorization matrix', () => {
+  let t: TestApp;
+  const c = {} as Record<Actor, TestClient>;
+  let org: OrgResource;
+  let docUrl: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ LOGIN_RATE_LIMIT: '1000' });
+    c.anonymous = new TestClient(t.baseUrl);
+    c.stranger = await signedInUser(t, 'sam.stranger@example.com');
+    c.creator = await signedInUser(t, 'carla.creator@example.com');
+    c.owner = await signedInUser(t, 'otto.owner@example.com');
+    c.developer = await signedInUser(t, 'dev.eloper@example.com');
+    c.financial = await signedInUser(t, 'fin.ance@example.com');
+    c.legal = await signedInUser(t, 'lee.gal@example.com');
+    c.pending = await signedInUser(t, 'pat.pending@example.com');
+    org = await createOrg(c.creator, 'Acme Partners');
+    const roles: [Actor, string][] = [
+      ['owner', 'organization-admin'],
+      ['developer', 'organization-developer'],
+      ['financial', 'organization-financial'],
+      ['legal', 'organization-le'],
+      ['pending', 'organization-developer'],
+    ];
+    for (const [actor, role] of roles) {
+      const email = `${actor === 'owner' ? 'otto.owner' : actor === 'developer' ? 'dev.eloper' : actor === 'financial' ? 'fin.ance' : actor === 'legal' ? 'lee.gal' : 'pat.pending'}@example.com`;
+      expect((await invite(c.creator, org.id, email, [role])).status).toBe(201);
+      if (actor !== 'pending') await accept(c[actor], org.id);
+    }
+    const doc = await upload(c.creator, org.id, 'field_documents', 'readme.txt', 'Hello, partners.');
+    expect(doc.status).toBe(201);
+    docUrl = new URL((await body<{ data: { attributes: { url: string } } }>(doc)).data.attributes.url)
+      .pathname;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** A fresh pending invitation to act upon (remove, edit, resend). */
+  let n = 0;
+  async function freshInvitation(): Promise<MemberResource> {
+    const res = await invite(c.creator, org.id, `target${++n}@example.com`, ['organization-developer']);
+    expect(res.status).toBe(201);
+    return (await body<{ data: MemberResource }>(res)).data;
+  }
+
+  const calls: Record<
+    string,
+    { expect: Record<Actor, number>; run: (client: TestClient) => Promise<Response> }
+  > = {
+    'GET /jsonapi/group/organization': {
+      expect: {
+        anonymous: 401,
+        stranger: 200,
+        creator: 200,
+        owner: 200,
+        developer: 200,
+        financial: 200,
+        legal: 200,
+        pending: 200,
+      },
+      run: (cl) => cl.get('/jsonapi/group/organization'),
+    },
+    'GET /jsonapi/group/organization/{uuid}': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 200,
+        owner: 200,
+        developer: 200,
+        financial: 200,
+        legal: 200,
+        pending: 200,
+      },
+      run: (cl) => cl.get(`/jsonapi/group/organization/${org.id}?include=field_image,field_documents`),
+    },
+    'PATCH /jsonapi/group/organization/{uuid}': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 200,
+        owner: 200,
+        developer: 403,
+        financial: 403,
+        legal: 403,
+        pending: 403,
+      },
+      run: (cl) =>
+        cl.send('PATCH', `/jsonapi/group/organization/${org.id}`, {
+          data: { ...orgDocument('Acme Partners').data, id: org.id },
+        }),
+    },
+    'POST /jsonapi/group/organization/field_documents': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 201,
+        owner: 201,
+        developer: 201,
+        financial: 403,
+        legal: 201,
+        pending: 403,
+      },
+      run: (cl) => upload(cl, org.id, 'field_documents', 'notes.txt', 'Technical notes'),
+    },
+    'POST /jsonapi/group/organization/field_image': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 201,
+        owner: 201,
+        developer: 403,
+        financial: 403,
+        legal: 403,
+        pending: 403,
+      },
+      run: (cl) =>
+        upload(cl, org.id, 'field_image', 'logo.png', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')),
+    },
+    'GET /files/{uuid}/{name} (document)': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 200,
+        owner: 200,
+        developer: 200,
+        financial: 200,
+        legal: 200,
+        pending: 403,
+      },
+      run: (cl) => cl.get(docUrl),
+    },
+    'GET /jsonapi/group_content/organization-group_membership': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 200,
+        owner: 200,
+        developer: 200,
+        financial: 200,
+        legal: 200,
+        pending: 403,
+      },
+      run: (cl) => cl.get(`/jsonapi/group_content/organization-group_membership?filter[gid]=${org.id}`),
+    },
+    'GET /jsonapi/group_role/group_role': {
+      expect: {
+        anonymous: 401,
+        stranger: 200,
+        creator: 200,
+        owner: 200,
+        developer: 200,
+        financial: 200,
+        legal: 200,
+        pending: 200,
+      },
+      run: (cl) => cl.get('/jsonapi/group_role/group_role'),
+    },
+    'POST /phpsdk/organization/invite': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 201,
+        owner: 201,
+        developer: 403,
+        financial: 403,
+        legal: 403,
+        pending: 403,
+      },
+      run: (cl) => invite(cl, org.id, `invitee${++n}@example.com`, ['organization-le']),
+    },
+    'POST /phpsdk/organization/invite-resend': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 200,
+        owner: 200,
+        developer: 403,
+        financial: 403,
+        legal: 403,
+        pending: 403,
+      },
+      run: async (cl) =>
+        cl.send(
+          'POST',
+          '/phpsdk/organization/invite-resend?_format=json',
+          { gid: org.id, membershipId: (await freshInvitation()).id },
+          'application/json',
+        ),
+    },
+    'PATCH membership group_roles': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 200,
+        owner: 200,
+        developer: 403,
+        financial: 403,
+        legal: 403,
+        pending: 403,
+      },
+      run: async (cl) => {
+        const m = await freshInvitation();
+        return cl.send('PATCH', `/jsonapi/group_content/organization-group_membership/${m.id}`, {
+          data: {
+            type: 'group_content--organization-group_membership',
+            id: m.id,
+            relationships: {
+              group_roles: { data: [{ type: 'group_role--group_role', id: 'organization-le' }] },
+            },
+          },
+        });
+      },
+    },
+    "PATCH membership field_status (someone else's invitation)": {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 403,
+        owner: 403,
+        developer: 403,
+        financial: 403,
+        legal: 403,
+        pending: 403,
+      },
+      run: async (cl) => {
+        const m = await freshInvitation();
+        return cl.send('PATCH', `/jsonapi/group_content/organization-group_membership/${m.id}`, {
+          data: {
+            type: 'group_content--organization-group_membership',
+            attributes: { field_status: 'active' },
+          },
+        });
+      },
+    },
+    'DELETE membership (another member)': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 204,
+        owner: 204,
+        developer: 403,
+        financial: 403,
+        legal: 403,
+        pending: 403,
+      },
+      run: async (cl) =>
+        cl.send(
+          'DELETE',
+          `/jsonapi/group_content/organization-group_membership/${(await freshInvitation()).id}`,
+        ),
+    },
+    'DELETE /jsonapi/group/organization/{uuid}/delete_custom (refusals)': {
+      // The allowed callers are checked below on organizations of their own.
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 0,
+        owner: 0,
+        developer: 403,
+        financial: 403,
+        legal: 403,
+        pending: 403,
+      },
+      run: (cl) => cl.send('DELETE', `/jsonapi/group/organization/${org.id}/delete_custom`),
+    },
+  };
+
+  for (const [name, call] of Object.entries(calls)) {
+    it(`${name}: ${ACTORS.map((a) => `${a} ${call.expect[a] || '-'}`).join(', ')}`, async () => {
+      const got: Partial<Record<Actor, number>> = {};
+      const want: Partial<Record<Actor, number>> = {};
+      for (const actor of ACTORS) {
+        if (!call.expect[actor]) continue;
+        want[actor] = call.expect[actor];
+        got[actor] = (await call.run(c[actor])).status;
+      }
+      expect(got).toEqual(want);
+    });
+  }
+
+  it('an unknown organization is a 404 for everyone signed in, even owners of others', async () => {
+    const res = await c.creator.get('/jsonapi/group/organization/00000000-0000-4000-8000-000000000000');
+    expect(res.status).toBe(404);
+  });
+
+  it('owners (creator or not) may delete an organization; the creator cannot be removed', async () => {
+    const second = await createOrg(c.creator, 'Second Org');
+    expect(
+      (await invite(c.creator, second.id, 'otto.owner@example.com', ['organization-admin'])).status,
+    ).toBe(201);
+    await accept(c.owner, second.id);
+    const creatorMembership = await myMembership(c.creator, second.id);
+    const removeCreator = await c.owner.send(
+      'DELETE',
+      `/jsonapi/group_content/organization-group_membership/${creatorMembership!.id}`,
+    );
+    expect(removeCreator.status).toBe(403);
+    expect((await body<JsonApiErrorBody>(removeCreator)).errors[0]?.title).toBe(M.creatorCannotBeRemoved);
+    const leave = await c.creator.send(
+      'DELETE',
+      `/jsonapi/group_content/organization-group_membership/${creatorMembership!.id}`,
+    );
+    expect(leave.status).toBe(403);
+    expect(
+      (await c.owner.send('DELETE', `/jsonapi/group/organization/${second.id}/delete_custom`)).status,
+    ).toBe(204);
+    expect((await c.creator.get(`/jsonapi/group/organization/${second.id}`)).status).toBe(404);
+    const third = await createOrg(c.creator, 'Third Org');
+    expect(
+      (await c.creator.send('DELETE', `/jsonapi/group/organization/${third.id}/delete_custom`)).status,
+    ).toBe(204);
+  });
+
+  it('exposes the caller permissions in meta, equal to the role table', async () => {
+    const got = await body<{ data: OrgResource }>(await c.legal.get(`/jsonapi/group/organization/${org.id}`));
+    expect(got.data.meta.permissions).toEqual([...ROLE_PERMISSIONS['organization-le']].sort());
+    expect(got.data.meta.membership.roles).toEqual(['organization-le']);
+    const pending = await body<{ data: OrgResource }>(
+      await c.pending.get(`/jsonapi/group/organization/${org.id}`),
+    );
+    expect(pending.data.meta.membership.status).toBe('pending_invitation');
+    expect(pending.data.meta.permissions).toEqual([]);
+    // The invitee sees the name, not the documents.
+    expect(pending.data.relationships.field_documents.data).toEqual([]);
+    const creator = await body<{ data: OrgResource }>(
+      await c.creator.get(`/jsonapi/group/organization/${org.id}`),
+    );
+    expect(creator.data.meta.isCreator).toBe(true);
+    expect(creator.data.relationships.field_documents.data.length).toBeGreaterThan(0);
+  });
+
+  it('the roles in the database carry the permissions authz decides with', async () => {
+    const res = await body<{
+      data: { attributes: { drupal_internal__id: string; label: string; permissions: string[] } }[];
+    }>(
+      await c.creator.get(
+        '/jsonapi/group_role/group_role?filter[id][condition][path]=drupal_internal__id&filter[id][condition][operator]=IN' +
+          '&filter[id][condition][value][]=organization-admin&filter[id][condition][value][]=organization-developer' +
+          '&filter[id][condition][value][]=organization-financial&filter[id][condition][value][]=organization-le',
+      ),
+    );
+    expect(res.data.map((r) => [r.attributes.drupal_internal__id, r.attributes.label])).toEqual([
+      ['organization-admin', 'Organization Owner'],
+      ['organization-developer', 'Developer'],
+      ['organization-financial', 'Financial'],
+      ['organization-le', 'Legal'],
+    ]);
+    for (const r of res.data) {
+      const id = r.attributes.drupal_internal__id as keyof typeof ROLE_PERMISSIONS;
+      expect([...r.attributes.permissions].sort()).toEqual([...ROLE_PERMISSIONS[id]].sort());
+    }
+    const one = await body<{ data: unknown[] }>(
+      await c.creator.get('/jsonapi/group_role/group_role?filter[drupal_internal__id]=organization-le'),
+    );
+    expect(one.data).toHaveLength(1);
+    expect((await c.creator.get('/jsonapi/group_role/group_role?filter[label]=x')).status).toBe(400);
+  });
+});
+
+describe('organizations: forms, members and invitations', () => {
+  let t: TestApp;
+  let owner: TestClient;
+  let org: OrgResource;
+
+  beforeAll(async () => {
+    t = await startTestApp({ LOGIN_RATE_LIMIT: '1000' });
+    owner = await signedInUser(t, 'olga.owner@example.com');
+    org = await createOrg(owner, 'Forms Org');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('creates an organization: 201, the creator is its active owner, listed under MY ORGANIZATIONS', async () => {
+    const created = await owner.send(
+      'POST',
+      '/jsonapi/group/organization',
+      orgDocument('  Zeta Org ', 'Line one\nLine <two>'),
+    );
+    expect(created.status).toBe(201);
+    const doc = await body<{ data: OrgResource & { attributes: { field_body: { processed: string } } } }>(
+      created,
+    );
+    expect(doc.data.attributes.label).toBe('Zeta Org');
+    expect(doc.data.attributes.field_body).toMatchObject({
+      value: 'Line one\nLine <two>',
+      format: 'plain_text',
+    });
+    expect(doc.data.attributes.field_body.processed).toBe('<p>Line one<br>\nLine &#60;two&#62;</p>');
+    expect(doc.data.meta.membership).toMatchObject({ status: 'active', roles: ['organization-admin'] });
+    const members = await body<{ data: MemberResource[] }>(
+      await owner.get(`/jsonapi/group_content/organization-group_membership?filter[gid]=${doc.data.id}`),
+    );
+    expect(members.data).toHaveLength(1);
+    expect(members.data[0]?.attributes).toMatchObject({
+      email: 'olga.owner@example.com',
+      userName: 'olga owner',
+      status: 'active',
+      roles: ['organization-admin'],
+      isCreator: true,
+      resentInvitation: false,
+    });
+  });
+
+  it('validates the organization form with the catalogue messages', async () => {
+    const cases: [unknown, string, string][] = [
+      [orgDocument(''), M.titleRequired, '/data/attributes/label'],
+      [orgDocument('   '), M.titleRequired, '/data/attributes/label'],
+      [{ data: { type: 'group--organization', attributes: {} } }, M.titleRequired, '/data/attributes/label'],
+      [orgDocument('x'.repeat(256)), M.titleTooLong, '/data/attributes/label'],
+      [orgDocument('Fine', 'y'.repeat(5001)), M.descriptionTooLong, '/data/attributes/field_body'],
+    ];
+    for (const [doc, title, pointer] of cases) {
+      const res = await owner.send('POST', '/jsonapi/group/organization', doc);
+      expect(res.status).toBe(422);
+      const err = await body<JsonApiErrorBody>(res);
+      expect(err.errors[0]).toMatchObject({ title, source: { pointer } });
+    }
+    const patch = await owner.send('PATCH', `/jsonapi/group/organization/${org.id}`, {
+      data: { type: 'group--organization', id: org.id, attributes: { label: '' } },
+    });
+    expect(patch.status).toBe(422);
+    expect((await body<JsonApiErrorBody>(patch)).errors[0]?.title).toBe(M.titleRequired);
+    const wrongType = await owner.send('POST', '/jsonapi/group/organization', {
+      data: { type: 'node--page' },
+    });
+    expect(wrongType.status).toBe(422);
+  });
+
+  it('lists, pages with links.next and sorts by label and created', async () => {
+    for (const name of ['Bravo', 'alpha', 'Charlie']) await createOrg(owner, name);
+    const first = await body<{
+      data: OrgResource[];
+      links: { next?: { href: string } };
+      meta: { count: number };
+    }>(
+      await owner.get(
+        '/jsonapi/group/organization?sort=label&page[limit]=2&include=field_image,field_documents',
+      ),
+    );
+    expect(first.meta.count).toBeGreaterThanOrEqual(5);
+    expect(first.data.map((o) => o.attributes.label)).toEqual(['alpha', 'Bravo']);
+    expect(first.links.next?.href).toContain('page%5Boffset%5D=2');
+    const next = await body<{ data: OrgResource[] }>(
+      await owner.get(new URL(first.links.next!.href).pathname + new URL(first.links.next!.href).search),
+    );
+    expect(next.data.map((o) => o.attributes.label)).toEqual(['Charlie', 'Forms Org']);
+    const newest = await body<{ data: OrgResource[] }>(
+      await owner.get('/jsonapi/group/organization?sort=-created&page[limit]=1'),
+    );
+    expect(newest.data[0]?.attributes.label).toBe('Charlie');
+    expect((await owner.get('/jsonapi/group/organization?sort=title')).status).toBe(400);
+    expect((await owner.get('/jsonapi/group/organization?include=uid')).status).toBe(400);
+    expect((await owner.get('/jsonapi/group/organization?filter[x]=1')).status).toBe(400);
+  });
+
+  it('validates invitations: e-mail and roles as 422 with source.pointer, existing members as 409', async () => {
+    const badEmail = await invite(owner, org.id, 'not-an-email', ['organization-developer']);
+    expect(badEmail.status).toBe(422);
+    expect((await body<JsonApiErrorBody>(badEmail)).errors).toEqual([
+      expect.objectContaining({ title: M.invalidEmail, source: { pointer: '/email' } }),
+    ]);
+    const noRoles = await invite(owner, org.id, 'someone@example.com', []);
+    expect(noRoles.status).toBe(422);
+    expect((await body<JsonApiErrorBody>(noRoles)).errors).toEqual([
+      expect.objectContaining({ title: M.rolesRequired, source: { pointer: '/group_roles' } }),
+    ]);
+    const both = await invite(owner, org.id, '', []);
+    expect((await body<JsonApiErrorBody>(both)).errors.map((e) => e.title)).toEqual([
+      M.invalidEmail,
+      M.rolesRequired,
+    ]);
+    const unknownRole = await invite(owner, org.id, 'someone@example.com', ['organization-king']);
+    expect(unknownRole.status).toBe(422);
+    const self = await invite(owner, org.id, 'OLGA.owner@example.com', ['organization-developer']);
+    expect(self.status).toBe(409);
+    expect((await body<JsonApiErrorBody>(self)).errors[0]?.title).toBe(M.alreadyMember);
+    expect((await invite(owner, org.id, 'twice@example.com', ['organization-developer'])).status).toBe(201);
+    const twice = await invite(owner, org.id, 'Twice@Example.com', ['organization-developer']);
+    expect(twice.status).toBe(409);
+    expect((await body<JsonApiErrorBody>(twice)).errors[0]?.title).toBe(M.alreadyInvited);
+  });
+
+  it('concurrent invitations of one address create one membership', async () => {
+    const emails = [
+      'race@example.com',
+      'RACE@example.com',
+      'race@EXAMPLE.com',
+      'Race@example.com',
+      'race@example.com',
+    ];
+    const results = await Promise.all(emails.map((e) => invite(owner, org.id, e, ['organization-le'])));
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409]);
+    const rows = await t.app.db
+      .selectFrom('memberships')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', 'race@example.com'))
+      .execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('edits roles: at least one, the creator keeps the owner role; resend marks resentInvitation', async () => {
+    const invited = await body<{ data: MemberResource }>(
+      await invite(owner, org.id, 'roles@example.com', ['organization-le']),
+    );
+    const patchRoles = (id: string, roles: string[]) =>
+      owner.send('PATCH', `/jsonapi/group_content/organization-group_membership/${id}`, {
+        data: {
+          type: 'group_content--organization-group_membership',
+          id,
+          relationships: {
+            group_roles: { data: roles.map((r) => ({ type: 'group_role--group_role', id: r })) },
+          },
+        },
+      });
+    const empty = await patchRoles(invited.data.id, []);
+    expect(empty.status).toBe(422);
+    expect((await body<JsonApiErrorBody>(empty)).errors[0]).toMatchObject({
+      title: M.roleRequired,
+      source: { pointer: '/data/relationships/group_roles' },
+    });
+    const changed = await patchRoles(invited.data.id, ['organization-financial', 'organization-developer']);
+    expect(changed.status).toBe(200);
+    expect((await body<{ data: MemberResource }>(changed)).data.attributes.roles).toEqual([
+      'organization-developer',
+      'organization-financial',
+    ]);
+    const mine = await myMembership(owner, org.id);
+    const dropOwner = await patchRoles(mine!.id, ['organization-developer']);
+    expect(dropOwner.status).toBe(422);
+    expect((await body<JsonApiErrorBody>(dropOwner)).errors[0]?.title).toBe(M.creatorKeepsOwner);
+
+    const resent = await owner.send(
+      'POST',
+      '/phpsdk/organization/invite-resend?_format=json',
+      { gid: org.id, membershipId: invited.data.id },
+      'application/json',
+    );
+    expect(resent.status).toBe(200);
+    const resentDoc = await body<{ data: MemberResource; meta: { message: string } }>(resent);
+    expect(resentDoc.meta.message).toBe(M.invitationSent);
+    expect(resentDoc.data.attributes.resentInvitation).toBe(true);
+    const mails = await t.app.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('to_address', '=', 'roles@example.com')
+      .execute();
+    expect(mails).toHaveLength(2);
+    const resendActive = await owner.send(
+      'POST',
+      '/phpsdk/organization/invite-resend?_format=json',
+      { gid: org.id, membershipId: mine!.id },
+      'application/json',
+    );
+    expect(resendActive.status).toBe(409);
+  });
+
+  it('stores the invitation e-mail in the outbox without SMTP, readable by administrators only', async () => {
+    await invite(owner, org.id, 'outboxed@example.com', ['organization-developer']);
+    const mail = await t.app.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('to_address', '=', 'outboxed@example.com')
+      .executeTakeFirstOrThrow();
+    expect(mail.status).toBe('stored');
+    expect(mail.subject).toBe('You are invited to join Forms Org');
+    expect(mail.text_body).toContain(`${t.config.publicUrl}/organization/${org.id}`);
+    expect(mail.text_body).toContain('Developer');
+    const admin = await signedInUser(t, 'ada.admin@example.com', { admin: true });
+    const page = await body<{
+      data: { attributes: { to: string; subject: string } }[];
+      meta: { count: number };
+    }>(await admin.get('/admin-api/outbox?page[limit]=1'));
+    expect(page.meta.count).toBeGreaterThan(1);
+    expect(page.data).toHaveLength(1);
+    expect((await owner.get('/admin-api/outbox')).status).toBe(403);
+    expect((await new TestClient(t.baseUrl).get('/admin-api/outbox')).status).toBe(401);
+  });
+
+  it('an invitee without an account signs up with that address and finds the invitation', async () => {
+    expect((await invite(owner, org.id, 'Newcomer@Example.com', ['organization-developer'])).status).toBe(
+      201,
+    );
+    const c = new TestClient(t.baseUrl);
+    const info = await body<{ baseUrl: string; parameters: Record<string, string> }>(
+      await c.get('/openid-connect/authorization-info/generic?screen=signup'),
+    );
+    const { url } = await c.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
+    const created = await c.postForm(`${new URL(url).pathname}/signup`, {
+      firstName: 'New',
+      lastName: 'Comer',
+      email: 'newcomer@example.com',
+      password: PASSWORD,
+    });
+    expect(created.status).toBe(303);
+    const { url: callback } = await c.follow(created.headers.get('location')!);
+    const exchange = await c.get(`/openid-connect/generic?${new URL(callback).searchParams}`);
+    expect(exchange.status).toBe(200);
+    c.csrfToken = (await body<{ csrfToken: string }>(exchange)).csrfToken;
+    const membership = await myMembership(c, org.id);
+    expect(membership).toMatchObject({ status: 'pending_invitation', roles: ['organization-developer'] });
+    await accept(c, org.id);
+    const members = await body<{ data: MemberResource[] }>(
+      await owner.get(`/jsonapi/group_content/organization-group_membership?filter[gid]=${org.id}`),
+    );
+    expect(members.data.find((m) => m.attributes.email === 'Newcomer@Example.com')?.attributes).toMatchObject(
+      {
+        status: 'active',
+        userName: 'New Comer',
+      },
+    );
+  });
+
+  it('the invitee may ignore an invitation (deleting it); an owner may cancel one', async () => {
+    const invitee = await signedInUser(t, 'ivy.ignore@example.com');
+    await invite(owner, org.id, 'ivy.ignore@example.com', ['organization-le']);
+    const m = await myMembership(invitee, org.id);
+    expect(
+      (await invitee.send('DELETE', `/jsonapi/group_content/organization-group_membership/${m!.id}`)).status,
+    ).toBe(204);
+    expect(await myMembership(invitee, org.id)).toBeUndefined();
+    expect((await invitee.get(`/jsonapi/group/organization/${org.id}`)).status).toBe(404);
+    const cancelled = await body<{ data: MemberResource }>(
+      await invite(owner, org.id, 'cancel@example.com', ['organization-le']),
+    );
+    expect(
+      (
+        await owner.send(
+          'DELETE',
+          `/jsonapi/group_content/organization-group_membership/${cancelled.data.id}`,
+        )
+      ).status,
+    ).toBe(204);
+    const accept422 = await invitee.send(
+      'PATCH',
+      `/jsonapi/group_content/organization-group_membership/${cancelled.data.id}`,
+      {
+        data: {
+          type: 'group_content--organization-group_membership',
+          attributes: { field_status: 'active' },
+        },
+      },
+    );
+    expect(accept422.status).toBe(404);
+  });
+});
