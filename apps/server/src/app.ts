@@ -12,6 +12,7 @@ import healthRoutes from './modules/health/routes.ts';
 import identityPlugin from './modules/identity/plugin.ts';
 import organizationsPlugin from './modules/organizations/plugin.ts';
 import authzServerPlugin from './authz-server/plugin.ts';
+import gatewayPlugin from './gateway/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import { importContent } from './content/import-content.ts';
@@ -96,6 +97,7 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
   // Feature modules register here, one line each.
   await app.register(organizationsPlugin);
   await app.register(authzServerPlugin);
+  await app.register(gatewayPlugin);
   await app.register(webAppPlugin);
 
   if (config.importContent) {

@@ -1,0 +1,385 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import {
+  HTTP_METHODS,
+  isObject,
+  type JsonSchema,
+  type OpenApiDocument,
+  type Operation,
+  type Parameter,
+  type SecurityRequirement,
+} from './openapi.ts';
+
+/**
+ * One imported API made ready for the sandbox: a router from method and path to operation, and
+ * request validators compiled on first use with Ajv (JSON Schema 2020-12, the dialect of OpenAPI
+ * 3.1). The whole document is registered with Ajv so that the `$ref`s the catalog leaves for
+ * circular schemas resolve.
+ */
+// ajv-formats is CommonJS with a default export that Node's ESM interop wraps once more.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+const DOC_ID = 'urn:portico:sandbox-document';
+
+export interface MatchedOperation {
+  method: string;
+  /** The documented path template, e.g. '/accounts/{accountId}'. */
+  template: string;
+  operation: Operation;
+  pathParams: Record<string, string>;
+  /** Path-item and operation parameters merged (the operation's win). */
+  parameters: Parameter[];
+  security: SecurityRequirement[];
+  compiled: CompiledOperation;
+}
+
+interface Route {
+  method: string;
+  template: string;
+  regex: RegExp;
+  names: string[];
+  literalLength: number;
+  operation: Operation;
+  parameters: Parameter[];
+  compiled: CompiledOperation;
+}
+
+export interface ValidationFailure {
+  status: 400 | 415;
+  description: string;
+  parameter: string;
+  pointer?: string;
+}
+
+interface CompiledOperation {
+  params?: Map<Parameter, ValidateFunction>;
+  body?: Map<string, ValidateFunction>;
+}
+
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Rewrites local `$ref`s of a schema copied out of the document to point into the registered document. */
+function anchorRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(anchorRefs);
+  if (!isObject(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `${DOC_ID}${v}` : anchorRefs(v);
+  }
+  return out;
+}
+
+function newAjv(doc: OpenApiDocument, coerce: boolean): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: false,
+    validateSchema: false,
+    logger: false,
+    coerceTypes: coerce ? 'array' : false,
+    addUsedSchema: false,
+  });
+  addFormats(ajv);
+  // OpenAPI's own formats: numeric widths are checked by the type, the rest are free-form.
+  for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) {
+    ajv.addFormat(format, true);
+  }
+  ajv.addSchema(doc as object, DOC_ID);
+  return ajv;
+}
+
+function mergeParameters(pathItem: Record<string, unknown>, operation: Operation): Parameter[] {
+  const merged = new Map<string, Parameter>();
+  const add = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (const p of list) {
+      if (isObject(p) && typeof p.name === 'string' && typeof p.in === 'string') {
+        merged.set(`${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`, p as unknown as Parameter);
+      }
+    }
+  };
+  add(pathItem.parameters);
+  add(operation.parameters);
+  return [...merged.values()];
+}
+
+function describeError(error: ErrorObject): string {
+  const base = error.message ?? 'is invalid';
+  const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
+  return allowed ? `${base}: ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : base;
+}
+
+function cookieValues(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+const mediaBase = (type: string) => type.split(';')[0]!.trim().toLowerCase();
+const isJsonMedia = (type: string) => /^application\/(.+\+)?json$/.test(mediaBase(type));
+
+function mediaMatches(documented: string, actual: string): boolean {
+  const d = mediaBase(documented);
+  if (d === '*/*' || d === actual) return true;
+  if (d.endsWith('/*')) return actual.startsWith(d.slice(0, -1));
+  return false;
+}
+
+export interface IncomingRequest {
+  method: string;
+  /** Path after /sandbox/<alias>, still percent-encoded. */
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  contentType: string | undefined;
+  /** The raw body, when one was sent. */
+  body: Buffer | undefined;
+}
+
+export class CompiledApi {
+  readonly doc: OpenApiDocument;
+  private readonly routes: Route[] = [];
+  private readonly basePaths: string[];
+  private paramsAjv: Ajv2020 | undefined;
+  private bodyAjv: Ajv2020 | undefined;
+
+  constructor(doc: OpenApiDocument) {
+    this.doc = doc;
+    for (const [template, item] of Object.entries(doc.paths ?? {})) {
+      if (!isObject(item)) continue;
+      const names: string[] = [];
+      const pattern = template
+        .split(/(\{[^}]+\})/)
+        .map((part) => {
+          const m = /^\{([^}]+)\}$/.exec(part);
+          if (!m) return escapeRegex(part);
+          names.push(m[1]!);
+          return '([^/]+)';
+        })
+        .join('');
+      const regex = new RegExp(`^${pattern}/?$`);
+      const literalLength = template.replace(/\{[^}]+\}/g, '').length;
+      for (const method of HTTP_METHODS) {
+        const operation = item[method];
+        if (!isObject(operation)) continue;
+        const op = operation as Operation;
+        this.routes.push({
+          method: method.toUpperCase(),
+          template,
+          regex,
+          names,
+          literalLength,
+          operation: op,
+          parameters: mergeParameters(item, op),
+          compiled: {},
+        });
+      }
+    }
+    // Literal paths win over templated ones ('/accounts/me' before '/accounts/{id}').
+    this.routes.sort((a, b) => a.names.length - b.names.length || b.literalLength - a.literalLength);
+    // Requests may include the path of the documented server URL ('/v1/accounts').
+    this.basePaths = [];
+    for (const server of doc.servers ?? []) {
+      try {
+        const base = new URL(server.url ?? '', 'http://sandbox.invalid').pathname.replace(/\/$/, '');
+        if (base && !this.basePaths.includes(base)) this.basePaths.push(base);
+      } catch {
+        // A server URL with unresolved variables: no base path to strip.
+      }
+    }
+  }
+
+  /** The operation for a method and path, 'method' when only the method is wrong, or undefined. */
+  match(method: string, rawPath: string): MatchedOperation | { allowed: string[] } | undefined {
+    const candidates = [rawPath || '/'];
+    for (const base of this.basePaths) {
+      if (rawPath.startsWith(`${base}/`) || rawPath === base)
+        candidates.push(rawPath.slice(base.length) || '/');
+    }
+    const allowed = new Set<string>();
+    const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
+    for (const path of candidates) {
+      for (const route of this.routes) {
+        const m = route.regex.exec(path);
+        if (!m) continue;
+        if (!wanted.includes(route.method)) {
+          allowed.add(route.method);
+          continue;
+        }
+        const pathParams: Record<string, string> = {};
+        let bad = false;
+        route.names.forEach((name, i) => {
+          try {
+            pathParams[name] = decodeURIComponent(m[i + 1]!);
+          } catch {
+            bad = true;
+          }
+        });
+        if (bad) continue;
+        return {
+          method: route.method,
+          template: route.template,
+          operation: route.operation,
+          pathParams,
+          parameters: route.parameters,
+          security: route.operation.security ?? this.doc.security ?? [],
+          compiled: route.compiled,
+        };
+      }
+      if (allowed.size) return { allowed: [...allowed].sort() };
+    }
+    return undefined;
+  }
+
+  private paramValidator(
+    compiled: CompiledOperation,
+    param: Parameter,
+    schema: JsonSchema,
+  ): ValidateFunction {
+    compiled.params ??= new Map();
+    let validate = compiled.params.get(param);
+    if (!validate) {
+      this.paramsAjv ??= newAjv(this.doc, true);
+      // Wrapped in an object so that Ajv's coercion can replace the value in place.
+      validate = this.paramsAjv.compile({
+        type: 'object',
+        properties: { value: anchorRefs(schema) },
+      });
+      compiled.params.set(param, validate);
+    }
+    return validate;
+  }
+
+  private bodyValidator(compiled: CompiledOperation, type: string, schema: JsonSchema): ValidateFunction {
+    compiled.body ??= new Map();
+    let validate = compiled.body.get(type);
+    if (!validate) {
+      this.bodyAjv ??= newAjv(this.doc, false);
+      validate = this.bodyAjv.compile(anchorRefs(schema) as object);
+      compiled.body.set(type, validate);
+    }
+    return validate;
+  }
+
+  /** Checks parameters and body against the operation; undefined when the request is valid. */
+  validate(match: MatchedOperation, req: IncomingRequest): ValidationFailure | undefined {
+    let cookies: Record<string, string> | undefined;
+    for (const param of match.parameters) {
+      // OpenAPI ignores these header parameters: the protocol defines them.
+      if (param.in === 'header' && IGNORED_HEADERS.has(param.name.toLowerCase())) continue;
+      let raw: unknown;
+      switch (param.in) {
+        case 'path':
+          raw = match.pathParams[param.name];
+          break;
+        case 'query': {
+          const all = req.query.getAll(param.name);
+          raw = all.length > 1 ? all : all[0];
+          break;
+        }
+        case 'header': {
+          const h = req.headers[param.name.toLowerCase()];
+          raw = Array.isArray(h) ? h.join(', ') : h;
+          break;
+        }
+        case 'cookie':
+          cookies ??= cookieValues(req.headers.cookie as string | undefined);
+          raw = cookies[param.name];
+          break;
+        default:
+          continue;
+      }
+      const where = `${param.in} parameter '${param.name}'`;
+      if (raw === undefined || (raw === '' && param.in === 'path')) {
+        if (param.required || param.in === 'path') {
+          return { status: 400, description: `${where} is required`, parameter: param.name };
+        }
+        continue;
+      }
+      let schema: JsonSchema | undefined = param.schema;
+      let value: unknown = raw;
+      const jsonContent = param.content
+        ? Object.entries(param.content).find(([t]) => isJsonMedia(t))?.[1]
+        : undefined;
+      if (jsonContent) {
+        schema = jsonContent.schema;
+        try {
+          value = JSON.parse(String(raw));
+        } catch {
+          return { status: 400, description: `${where} must be valid JSON`, parameter: param.name };
+        }
+      } else if (
+        typeof raw === 'string' &&
+        isObject(schema) &&
+        (schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'))) &&
+        (param.explode === false || param.in !== 'query')
+      ) {
+        // Form style without explode, and simple style: comma-separated values.
+        value = raw === '' ? [] : raw.split(',');
+      }
+      if (schema === undefined) continue;
+      const validate = this.paramValidator(match.compiled, param, schema);
+      const holder = { value };
+      if (!validate(holder)) {
+        const error = validate.errors?.[0];
+        const at = error?.instancePath.replace(/^\/value/, '') ?? '';
+        return {
+          status: 400,
+          description: `${where}${at ? ` item ${at.slice(1)}` : ''} ${error ? describeError(error) : 'is invalid'}`,
+          parameter: param.name,
+        };
+      }
+    }
+
+    const requestBody = match.operation.requestBody;
+    if (!requestBody || !isObject(requestBody.content)) return undefined;
+    const hasBody = req.body !== undefined && req.body.length > 0;
+    if (!hasBody) {
+      return requestBody.required
+        ? { status: 400, description: 'request body is required', parameter: 'body' }
+        : undefined;
+    }
+    const actual = mediaBase(req.contentType ?? 'application/octet-stream');
+    const documented = Object.keys(requestBody.content);
+    const type = documented.find((d) => mediaMatches(d, actual));
+    if (type === undefined) {
+      return {
+        status: 415,
+        description: `content type '${actual}' is not supported; use ${documented.join(' or ')}`,
+        parameter: 'body',
+      };
+    }
+    const schema = requestBody.content[type]?.schema;
+    if (!isJsonMedia(actual) || schema === undefined) return undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(req.body!.toString('utf8'));
+    } catch {
+      return { status: 400, description: 'request body is not valid JSON', parameter: 'body' };
+    }
+    const validate = this.bodyValidator(match.compiled, type, schema);
+    if (!validate(body)) {
+      const error = validate.errors?.[0];
+      const missing = (error?.params as { missingProperty?: string } | undefined)?.missingProperty;
+      const pointer = (error?.instancePath ?? '') + (missing ? `/${missing}` : '');
+      const at = error?.instancePath ? ` property '${error.instancePath.slice(1)}'` : '';
+      return {
+        status: 400,
+        description: `request body${at} ${error ? describeError(error) : 'is invalid'}`,
+        parameter: 'body',
+        pointer: pointer || '/',
+      };
+    }
+    return undefined;
+  }
+
+  /** The security schemes a requirement names, with their scopes, for scope checks. */
+  scheme(name: string) {
+    return this.doc.components?.securitySchemes?.[name];
+  }
+}

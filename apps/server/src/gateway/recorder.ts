@@ -1,0 +1,172 @@
+import { sql } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/client.ts';
+
+export interface CallRecord {
+  occurredAt: Date;
+  applicationUuid: string | null;
+  clientId: string;
+  environment: string;
+  apiAlias: string;
+  /** Method and path template, e.g. 'GET /accounts/{accountId}'. */
+  endpoint: string;
+  method: string;
+  status: number;
+  durationMs: number;
+}
+
+export const FLUSH_INTERVAL_MS = 250;
+export const FLUSH_BATCH = 500;
+/** Records kept while the database is unreachable; beyond this the oldest are dropped. */
+const MAX_PENDING = 50_000;
+
+/**
+ * Gateway calls for analytics, recorded without slowing the call: buffered in memory and written
+ * every 250 ms or every 500 records in one multi-row insert, together with the per-day rollup
+ * (`api_call_daily`), in one transaction. `close()` writes everything still buffered.
+ */
+export function createCallRecorder(db: Db, log: FastifyBaseLogger) {
+  let buffer: CallRecord[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let chain: Promise<void> = Promise.resolve();
+
+  async function write(batch: CallRecord[]): Promise<void> {
+    const daily = new Map<
+      string,
+      {
+        day: string;
+        client_id: string;
+        endpoint: string;
+        calls: number;
+        success: number;
+        failed: number;
+        min: number;
+        max: number;
+        sum: number;
+      }
+    >();
+    for (const r of batch) {
+      const day = r.occurredAt.toISOString().slice(0, 10);
+      const key = `${r.clientId}\n${day}\n${r.endpoint}`;
+      const ok = r.status < 400;
+      const d = daily.get(key);
+      if (d) {
+        d.calls++;
+        if (ok) d.success++;
+        else d.failed++;
+        d.min = Math.min(d.min, r.durationMs);
+        d.max = Math.max(d.max, r.durationMs);
+        d.sum += r.durationMs;
+      } else {
+        daily.set(key, {
+          day,
+          client_id: r.clientId,
+          endpoint: r.endpoint,
+          calls: 1,
+          success: ok ? 1 : 0,
+          failed: ok ? 0 : 1,
+          min: r.durationMs,
+          max: r.durationMs,
+          sum: r.durationMs,
+        });
+      }
+    }
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('api_calls')
+        .values(
+          batch.map((r) => ({
+            occurred_at: r.occurredAt,
+            application_uuid: r.applicationUuid,
+            client_id: r.clientId,
+            environment: r.environment,
+            api_alias: r.apiAlias,
+            endpoint: r.endpoint,
+            method: r.method,
+            status: r.status,
+            duration_ms: r.durationMs,
+          })),
+        )
+        .execute();
+      // Sorted so that concurrent flushes of several instances lock rollup rows in the same order.
+      const rows = [...daily.values()].sort((a, b) =>
+        a.client_id === b.client_id
+          ? a.day === b.day
+            ? a.endpoint.localeCompare(b.endpoint)
+            : a.day.localeCompare(b.day)
+          : a.client_id.localeCompare(b.client_id),
+      );
+      await trx
+        .insertInto('api_call_daily')
+        .values(
+          rows.map((d) => ({
+            day: d.day,
+            client_id: d.client_id,
+            endpoint: d.endpoint,
+            calls: d.calls,
+            success_calls: d.success,
+            failed_calls: d.failed,
+            min_ms: d.min,
+            max_ms: d.max,
+            sum_ms: d.sum,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['client_id', 'day', 'endpoint']).doUpdateSet({
+            calls: sql`api_call_daily.calls + excluded.calls`,
+            success_calls: sql`api_call_daily.success_calls + excluded.success_calls`,
+            failed_calls: sql`api_call_daily.failed_calls + excluded.failed_calls`,
+            min_ms: sql`least(api_call_daily.min_ms, excluded.min_ms)`,
+            max_ms: sql`greatest(api_call_daily.max_ms, excluded.max_ms)`,
+            sum_ms: sql`api_call_daily.sum_ms + excluded.sum_ms`,
+          }),
+        )
+        .execute();
+    });
+  }
+
+  async function flushOnce(): Promise<void> {
+    while (buffer.length) {
+      const batch = buffer.slice(0, FLUSH_BATCH);
+      buffer = buffer.slice(batch.length);
+      try {
+        await write(batch);
+      } catch (err) {
+        // Kept for the next flush (the database may be restarting); bounded.
+        buffer = [...batch, ...buffer].slice(-MAX_PENDING);
+        log.warn({ err, pending: buffer.length }, 'recording gateway calls failed; will retry');
+        return;
+      }
+    }
+  }
+
+  /** Flushes are serialized: a flush waits for the one in progress, then writes what is left. */
+  function flush(): Promise<void> {
+    if (timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    chain = chain.then(flushOnce);
+    return chain;
+  }
+
+  return {
+    record(call: CallRecord): void {
+      buffer.push(call);
+      if (buffer.length >= FLUSH_BATCH) void flush();
+      else if (!timer) {
+        timer = setTimeout(() => void flush(), FLUSH_INTERVAL_MS);
+        timer.unref();
+      }
+    },
+    flush,
+    get pending(): number {
+      return buffer.length;
+    },
+    async close(): Promise<void> {
+      await flush();
+    },
+  };
+}
+
+export type CallRecorder = ReturnType<typeof createCallRecorder>;

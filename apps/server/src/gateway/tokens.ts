@@ -1,0 +1,40 @@
+import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose';
+
+export interface VerifiedToken {
+  clientId: string;
+  subject: string | undefined;
+  scopes: Set<string>;
+}
+
+export class TokenError extends Error {
+  override name = 'TokenError';
+}
+
+/**
+ * Verifies the authorization server's access tokens in-process: signature with its public keys
+ * (no network), issuer, audience (the sandbox resource), type and expiry.
+ */
+export function createTokenVerifier(options: { issuer: string; audience: string; keys: JWK[] }) {
+  const jwks = createLocalJWKSet({ keys: options.keys });
+  return async function verify(token: string): Promise<VerifiedToken> {
+    try {
+      const { payload } = await jwtVerify(token, jwks, {
+        issuer: options.issuer,
+        audience: options.audience,
+        typ: 'at+jwt',
+        algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      });
+      const clientId = typeof payload.client_id === 'string' ? payload.client_id : undefined;
+      if (!clientId) throw new TokenError('the access token names no client');
+      const scope = typeof payload.scope === 'string' ? payload.scope : '';
+      return { clientId, subject: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
+    } catch (err) {
+      if (err instanceof TokenError) throw err;
+      if (err instanceof joseErrors.JWTExpired) throw new TokenError('the access token has expired');
+      if (err instanceof joseErrors.JWTClaimValidationFailed) {
+        throw new TokenError(`the access token is not valid here (${err.claim})`);
+      }
+      throw new TokenError('the access token is malformed or its signature is invalid');
+    }
+  };
+}

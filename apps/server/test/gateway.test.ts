@@ -1,0 +1,502 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../src/db/client.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+/** A tiny bank API, as the catalog stores it: OpenAPI 3.1, dereferenced, circular schemas as $ref. */
+const NODE_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', example: 'root' },
+    children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+  },
+};
+export const ACCOUNTS_API = {
+  openapi: '3.1.0',
+  info: { title: 'Accounts API', version: '1.0.0' },
+  servers: [{ url: 'https://api.bank.example/v1' }],
+  security: [{ bankOAuth: ['accounts:read'] }],
+  components: {
+    securitySchemes: {
+      bankOAuth: {
+        type: 'oauth2',
+        flows: {
+          clientCredentials: {
+            tokenUrl: 'https://bank.example/oauth/token',
+            scopes: { 'accounts:read': 'Read accounts', 'payments:write': 'Make payments' },
+          },
+        },
+      },
+    },
+    schemas: { Node: NODE_SCHEMA },
+  },
+  paths: {
+    '/accounts': {
+      get: {
+        operationId: 'listAccounts',
+        parameters: [
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+          { name: 'status', in: 'query', schema: { type: 'string', enum: ['OPEN', 'CLOSED'] } },
+        ],
+        responses: {
+          '200': {
+            description: 'Accounts',
+            content: {
+              'application/json': {
+                example: { data: [{ accountId: 'acc-1', iban: 'DE89370400440532013000', currency: 'EUR' }] },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/accounts/{accountId}': {
+      parameters: [
+        { name: 'accountId', in: 'path', required: true, schema: { type: 'string', pattern: '^acc-' } },
+      ],
+      get: {
+        operationId: 'getAccount',
+        responses: {
+          '200': {
+            description: 'One account',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['accountId'],
+                  properties: {
+                    accountId: { type: 'string', example: 'acc-1' },
+                    balance: { type: 'number', minimum: 0 },
+                    opened: { type: 'string', format: 'date' },
+                    owner: { type: 'object', properties: { name: { type: 'string' } } },
+                  },
+                },
+              },
+            },
+          },
+          '404': { description: 'Not found' },
+        },
+      },
+    },
+    '/accounts/me': {
+      get: {
+        operationId: 'myAccount',
+        responses: {
+          '200': { description: 'Mine', content: { 'application/json': { example: { accountId: 'me' } } } },
+        },
+      },
+    },
+    '/payments': {
+      post: {
+        operationId: 'createPayment',
+        security: [{ bankOAuth: ['payments:write'] }],
+        parameters: [{ name: 'X-Request-ID', in: 'header', required: true, schema: { type: 'string' } }],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['amount', 'creditorIban'],
+                properties: {
+                  amount: { type: 'number', exclusiveMinimum: 0 },
+                  creditorIban: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Accepted',
+            content: {
+              'application/json': {
+                examples: { accepted: { value: { paymentId: 'pay-1', status: 'ACCEPTED' } } },
+              },
+            },
+          },
+        },
+      },
+    },
+    '/tree': {
+      get: {
+        operationId: 'tree',
+        responses: {
+          '200': {
+            description: 'A circular schema',
+            content: { 'application/json': { schema: NODE_SCHEMA } },
+          },
+        },
+      },
+    },
+    '/status': {
+      get: {
+        operationId: 'status',
+        security: [],
+        parameters: [{ name: 'verbose', in: 'query', schema: { type: 'boolean' } }],
+        responses: {
+          '200': { description: 'Up', content: { 'application/json': { example: { status: 'up' } } } },
+        },
+      },
+    },
+  },
+};
+
+/**
+ * Inserts a processed document the way the catalog does. Until the catalog's migration exists in
+ * this checkout, the test creates a minimal `api_documentations` table itself.
+ */
+export async function insertDocument(db: Db, alias: string, doc: object, hash: string): Promise<void> {
+  await sql`create table if not exists api_documentations (
+    id serial primary key, uuid uuid not null default gen_random_uuid(), alias text not null unique,
+    title text not null, version text, converted jsonb, index jsonb, content_hash text,
+    created_at timestamptz not null default now(), updated_at timestamptz not null default now())`.execute(
+    db,
+  );
+  await sql`insert into api_documentations (alias, title, version, converted, index, content_hash)
+    values (${alias}, ${'Accounts API'}, ${'1.0.0'}, ${JSON.stringify(doc)}::jsonb, ${'{}'}::jsonb, ${hash})
+    on conflict (alias) do update set converted = excluded.converted, content_hash = excluded.content_hash`.execute(
+    db,
+  );
+}
+
+async function clientCredentialsToken(t: TestApp, scopes: string[]) {
+  const { clientId, clientSecret } = await t.app.oauthClients.createClient({
+    environment: 'DEVELOPMENT',
+    grantTypes: ['client_credentials'],
+    scopes,
+  });
+  const res = await fetch(`${t.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret!,
+    }),
+  });
+  const body = (await res.json()) as { access_token: string };
+  expect(res.status).toBe(200);
+  return { clientId, token: body.access_token };
+}
+
+async function call(t: TestApp, path: string, token?: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  const res = await fetch(`${t.baseUrl}${path}`, { ...init, headers });
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, headers: res.headers, body: body as Record<string, unknown> };
+}
+
+describe('sandbox gateway', () => {
+  let t: TestApp;
+  let reader: { token: string; clientId: string };
+  beforeAll(async () => {
+    t = await startTestApp();
+    await insertDocument(t.app.db, 'accounts-api', ACCOUNTS_API, 'hash-1');
+    reader = await clientCredentialsToken(t, ['accounts:read']);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers an operation with its documented example for a valid token', async () => {
+    const res = await call(t, '/sandbox/accounts-api/accounts?limit=5&status=OPEN', reader.token);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toEqual(
+      ACCOUNTS_API.paths['/accounts'].get.responses['200'].content['application/json'].example,
+    );
+    // The documented server's base path may be part of the URL.
+    expect((await call(t, '/sandbox/accounts-api/v1/accounts', reader.token)).status).toBe(200);
+    // A literal path wins over a templated one.
+    expect((await call(t, '/sandbox/accounts-api/accounts/me', reader.token)).body).toEqual({
+      accountId: 'me',
+    });
+  });
+
+  it('generates a body from the schema when there is no example, circular schemas included', async () => {
+    const account = await call(t, '/sandbox/accounts-api/accounts/acc-42', reader.token);
+    expect(account.status).toBe(200);
+    expect(account.body).toEqual({
+      accountId: 'acc-1',
+      balance: 0,
+      opened: '2026-01-15',
+      owner: { name: 'string' },
+    });
+    const tree = await call(t, '/sandbox/accounts-api/tree', reader.token);
+    expect(tree.status).toBe(200);
+    let node = tree.body as { name: string; children?: unknown[] };
+    let depth = 0;
+    while (node.children?.length) {
+      node = node.children[0] as typeof node;
+      depth++;
+    }
+    expect(node.name).toBe('root');
+    expect(depth).toBeGreaterThan(1);
+    expect(depth).toBeLessThan(10);
+    // Prefer: code=404 picks another documented response.
+    const missing = await call(t, '/sandbox/accounts-api/accounts/acc-42', reader.token, {
+      headers: { prefer: 'code=404' },
+    });
+    expect(missing.status).toBe(404);
+  });
+
+  it('asks for a token with 401 and WWW-Authenticate when it is missing or bad', async () => {
+    const none = await call(t, '/sandbox/accounts-api/accounts');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Bearer .*error="invalid_token"/);
+    expect(none.body).toMatchObject({ error: 'invalid_token' });
+    const forged = reader.token.slice(0, -4) + (reader.token.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    const bad = await call(t, '/sandbox/accounts-api/accounts', forged);
+    expect(bad.status).toBe(401);
+    expect(bad.body).toMatchObject({ error: 'invalid_token' });
+    const garbage = await call(t, '/sandbox/accounts-api/accounts', 'not-a-jwt');
+    expect(garbage.status).toBe(401);
+    const basic = await call(t, '/sandbox/accounts-api/accounts', undefined, {
+      headers: { authorization: 'Basic abc' },
+    });
+    expect(basic.status).toBe(401);
+  });
+
+  it('refuses a token without the operation scope with 403 insufficient_scope', async () => {
+    const res = await call(t, '/sandbox/accounts-api/payments', reader.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'r1' },
+      body: JSON.stringify({ amount: 10, creditorIban: 'DE00' }),
+    });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ error: 'insufficient_scope', scope: 'payments:write' });
+    expect(res.headers.get('www-authenticate')).toMatch(/error="insufficient_scope"/);
+  });
+
+  it('validates the request and names the failing parameter', async () => {
+    const limit = await call(t, '/sandbox/accounts-api/accounts?limit=abc', reader.token);
+    expect(limit.status).toBe(400);
+    expect(limit.body).toEqual({
+      error: 'invalid_request',
+      error_description: "query parameter 'limit' must be integer",
+      parameter: 'limit',
+    });
+    const tooBig = await call(t, '/sandbox/accounts-api/accounts?limit=500', reader.token);
+    expect(tooBig.body).toMatchObject({
+      parameter: 'limit',
+      error_description: "query parameter 'limit' must be <= 100",
+    });
+    const status = await call(t, '/sandbox/accounts-api/accounts?status=FROZEN', reader.token);
+    expect(status.body).toMatchObject({ parameter: 'status' });
+    expect(String(status.body.error_description)).toContain('"OPEN", "CLOSED"');
+    const path = await call(t, '/sandbox/accounts-api/accounts/xyz', reader.token);
+    expect(path.body).toMatchObject({ parameter: 'accountId' });
+
+    const payer = await clientCredentialsToken(t, ['payments:write']);
+    const post = (headers: Record<string, string>, body?: string) =>
+      call(t, '/sandbox/accounts-api/payments', payer.token, {
+        method: 'POST',
+        headers,
+        ...(body ? { body } : {}),
+      });
+    const json = { 'content-type': 'application/json', 'x-request-id': 'r1' };
+    const ok = await post(json, JSON.stringify({ amount: 10.5, creditorIban: 'DE00' }));
+    expect(ok.status).toBe(201);
+    expect(ok.body).toEqual({ paymentId: 'pay-1', status: 'ACCEPTED' });
+    const noHeader = await post(
+      { 'content-type': 'application/json' },
+      JSON.stringify({ amount: 1, creditorIban: 'x' }),
+    );
+    expect(noHeader.body).toMatchObject({
+      parameter: 'X-Request-ID',
+      error_description: "header parameter 'X-Request-ID' is required",
+    });
+    const missing = await post(json, JSON.stringify({ amount: 1 }));
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({
+      error: 'invalid_request',
+      error_description: "request body must have required property 'creditorIban'",
+      parameter: 'body',
+      pointer: '/creditorIban',
+    });
+    const wrongType = await post(json, JSON.stringify({ amount: 'ten', creditorIban: 'x' }));
+    expect(wrongType.body).toMatchObject({
+      error_description: "request body property 'amount' must be number",
+    });
+    expect((await post(json, '{not json')).body).toMatchObject({
+      error_description: 'request body is not valid JSON',
+    });
+    expect((await post(json)).body).toMatchObject({ error_description: 'request body is required' });
+    const text = await post({ 'content-type': 'text/plain', 'x-request-id': 'r1' }, 'hello');
+    expect(text.status).toBe(415);
+  });
+
+  it('answers 404 for an unknown alias or path and 405 for an undocumented method', async () => {
+    const alias = await call(t, '/sandbox/no-such-api/accounts', reader.token);
+    expect(alias.status).toBe(404);
+    expect(alias.body).toMatchObject({ error: 'not_found' });
+    expect(String(alias.body.error_description)).toContain("'no-such-api'");
+    expect((await call(t, '/sandbox/accounts-api/nothing/here', reader.token)).status).toBe(404);
+    const method = await call(t, '/sandbox/accounts-api/accounts', reader.token, { method: 'DELETE' });
+    expect(method.status).toBe(405);
+    expect(method.headers.get('allow')).toBe('GET');
+  });
+
+  it('needs no token for operations without security', async () => {
+    const res = await call(t, '/sandbox/accounts-api/status?verbose=true');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'up' });
+    expect((await call(t, '/sandbox/accounts-api/status?verbose=maybe')).status).toBe(400);
+  });
+
+  it('serves the new document as soon as its content hash changes', async () => {
+    const changed = structuredClone(ACCOUNTS_API);
+    changed.paths['/accounts'].get.responses['200'].content['application/json'].example = {
+      data: [{ accountId: 'acc-2', iban: 'NL91ABNA0417164300', currency: 'EUR' }],
+    };
+    await insertDocument(t.app.db, 'accounts-api', changed, 'hash-2');
+    const res = await call(t, '/sandbox/accounts-api/accounts', reader.token);
+    expect((res.body as { data: { accountId: string }[] }).data[0]?.accountId).toBe('acc-2');
+    await insertDocument(t.app.db, 'accounts-api', ACCOUNTS_API, 'hash-1');
+  });
+
+  it('revokes access within 5 seconds when a scope is removed from the client', async () => {
+    const own = await clientCredentialsToken(t, ['accounts:read']);
+    expect((await call(t, '/sandbox/accounts-api/accounts', own.token)).status).toBe(200);
+    await t.app.db.deleteFrom('oauth_client_scopes').where('client_id', '=', own.clientId).execute();
+    const started = Date.now();
+    let status = 200;
+    while (Date.now() - started < 6_000) {
+      status = (await call(t, '/sandbox/accounts-api/accounts', own.token)).status;
+      if (status === 403) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe(403);
+    expect(Date.now() - started).toBeLessThan(5_500);
+  });
+
+  it('accepts tokens from a scope resolver (subscriptions) and follows it at call time', async () => {
+    const subscribed = new Set<string>();
+    t.app.oauthClients.registerScopeResolver(async (client) =>
+      subscribed.has(client.clientId) ? ['accounts:read'] : [],
+    );
+    const { clientId, clientSecret } = await t.app.oauthClients.createClient({
+      applicationUuid: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+      environment: 'PRODUCTION',
+      grantTypes: ['client_credentials'],
+    });
+    subscribed.add(clientId);
+    const res = await fetch(`${t.baseUrl}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret!,
+      }),
+    });
+    const { access_token: token, scope } = (await res.json()) as { access_token: string; scope: string };
+    expect(scope).toBe('accounts:read');
+    expect((await call(t, '/sandbox/accounts-api/accounts', token)).status).toBe(200);
+    subscribed.delete(clientId);
+    t.app.oauthClients.clearAccessCache(clientId);
+    expect((await call(t, '/sandbox/accounts-api/accounts', token)).status).toBe(403);
+  });
+
+  it('records calls in api_calls and the daily rollup', async () => {
+    const rec = await clientCredentialsToken(t, ['accounts:read']);
+    for (let i = 0; i < 3; i++) await call(t, '/sandbox/accounts-api/accounts/acc-7', rec.token);
+    await call(t, '/sandbox/accounts-api/accounts/bad', rec.token);
+    await call(t, '/sandbox/accounts-api/accounts?limit=2', rec.token);
+    await call(t, '/sandbox/accounts-api/status'); // anonymous: no client to attribute it to
+    await t.app.flushCallRecorder();
+    const calls = await t.app.db
+      .selectFrom('api_calls')
+      .selectAll()
+      .where('client_id', '=', rec.clientId)
+      .orderBy('id')
+      .execute();
+    expect(calls.map((c) => [c.endpoint, c.status])).toEqual([
+      ['GET /accounts/{accountId}', 200],
+      ['GET /accounts/{accountId}', 200],
+      ['GET /accounts/{accountId}', 200],
+      ['GET /accounts/{accountId}', 400],
+      ['GET /accounts', 200],
+    ]);
+    expect(calls[0]).toMatchObject({ environment: 'DEVELOPMENT', api_alias: 'accounts-api', method: 'GET' });
+    expect(calls.every((c) => c.duration_ms > 0)).toBe(true);
+    const daily = await t.app.db
+      .selectFrom('api_call_daily')
+      .select([
+        'endpoint',
+        'calls',
+        'success_calls',
+        'failed_calls',
+        'min_ms',
+        'max_ms',
+        'sum_ms',
+        sql<string>`day::text`.as('day'),
+      ])
+      .where('client_id', '=', rec.clientId)
+      .orderBy('endpoint')
+      .execute();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(daily.map((d) => [d.day, d.endpoint, d.calls, d.success_calls, d.failed_calls])).toEqual([
+      [today, 'GET /accounts', 1, 1, 0],
+      [today, 'GET /accounts/{accountId}', 4, 3, 1],
+    ]);
+    const byId = daily[1]!;
+    const durations = calls.slice(0, 4).map((c) => c.duration_ms);
+    expect(byId.min_ms).toBeCloseTo(Math.min(...durations), 3);
+    expect(byId.max_ms).toBeCloseTo(Math.max(...durations), 3);
+    expect(byId.sum_ms).toBeCloseTo(
+      durations.reduce((a, b) => a + b, 0),
+      2,
+    );
+
+    // A second flush adds to the same rollup row.
+    await call(t, '/sandbox/accounts-api/accounts/acc-8', rec.token);
+    await t.app.flushCallRecorder();
+    const again = await t.app.db
+      .selectFrom('api_call_daily')
+      .select(['calls', 'success_calls'])
+      .where('client_id', '=', rec.clientId)
+      .where('endpoint', '=', 'GET /accounts/{accountId}')
+      .executeTakeFirstOrThrow();
+    expect(again).toEqual({ calls: 5, success_calls: 4 });
+  });
+});
+
+describe('sandbox gateway shutdown', () => {
+  it('writes buffered call records when the app closes', async () => {
+    const t = await startTestApp();
+    try {
+      await insertDocument(t.app.db, 'accounts-api', ACCOUNTS_API, 'hash-1');
+      const rec = await clientCredentialsToken(t, ['accounts:read']);
+      for (let i = 0; i < 7; i++) await call(t, '/sandbox/accounts-api/accounts', rec.token);
+      await t.app.close();
+      const handle = await openDatabase({ databaseUrl: t.config.databaseUrl, dataDir: t.config.dataDir });
+      try {
+        const row = await handle.db
+          .selectFrom('api_call_daily')
+          .select('calls')
+          .where('client_id', '=', rec.clientId)
+          .executeTakeFirstOrThrow();
+        expect(row.calls).toBe(7);
+        const raw = await handle.db
+          .selectFrom('api_calls')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('client_id', '=', rec.clientId)
+          .executeTakeFirstOrThrow();
+        expect(Number(raw.n)).toBe(7);
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
