@@ -1,6 +1,7 @@
 import { en } from '@portico/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_PERMISSIONS } from '../src/modules/organizations/authz.ts';
+import { RESENDS_PER_HOUR } from '../src/modules/organizations/membership-routes.ts';
 import { TestClient } from './http-client.ts';
 import {
   PASSWORD,
@@ -135,6 +136,30 @@ describe('organizations: authorization matrix', () => {
         pending: 403,
       },
       run: (cl) => upload(cl, org.id, 'field_documents', 'notes.txt', 'Technical notes'),
+    },
+    'PATCH /jsonapi/group/organization/{uuid} field_documents only': {
+      expect: {
+        anonymous: 401,
+        stranger: 404,
+        creator: 200,
+        owner: 200,
+        developer: 200,
+        financial: 403,
+        legal: 200,
+        pending: 403,
+      },
+      run: async (cl) => {
+        const current = await body<{ data: OrgResource }>(
+          await c.creator.get(`/jsonapi/group/organization/${org.id}`),
+        );
+        return cl.send('PATCH', `/jsonapi/group/organization/${org.id}`, {
+          data: {
+            type: 'group--organization',
+            id: org.id,
+            relationships: { field_documents: { data: current.data.relationships.field_documents.data } },
+          },
+        });
+      },
     },
     'POST /jsonapi/group/organization/field_image': {
       expect: {
@@ -588,6 +613,23 @@ describe('organizations: forms, members and invitations', () => {
       'application/json',
     );
     expect(resendActive.status).toBe(409);
+  });
+
+  it('limits how often one invitation is resent', async () => {
+    const invited = await body<{ data: MemberResource }>(
+      await invite(owner, org.id, 'resend.limit@example.com', ['organization-le']),
+    );
+    const resend = () =>
+      owner.send(
+        'POST',
+        '/phpsdk/organization/invite-resend?_format=json',
+        { gid: org.id, membershipId: invited.data.id },
+        'application/json',
+      );
+    for (let i = 0; i < RESENDS_PER_HOUR; i++) expect((await resend()).status).toBe(200);
+    const limited = await resend();
+    expect(limited.status).toBe(429);
+    expect((await body<JsonApiErrorBody>(limited)).errors[0]?.title).toBe(M.tooManyInvitations);
   });
 
   it('stores the invitation e-mail in the outbox without SMTP, readable by administrators only', async () => {

@@ -105,6 +105,7 @@ export const en = {
     alreadyMember: 'This person is already a member of the organization.',
     alreadyInvited: 'This person has already been invited to the organization.',
     invitationSent: 'Invitation sent',
+    tooManyInvitations: 'Too many invitations. Please try again later.',
     invitationAlreadyAccepted: 'This invitation has already been accepted.',
     onlyInviteeMayAccept: 'Only the invited person can accept this invitation.',
     invalidStatus: 'The membership status can only be set to active.',

@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { MembershipsTable } from '../../db/schema.ts';
 import { HttpError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
+import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { requireUser } from '../../plugins/session.ts';
 import {
   OWNER_ROLE,
@@ -26,6 +27,10 @@ import {
 } from './resources.ts';
 
 const M = en.organizations;
+/** Invitation e-mails go to any address: an account may send this many per hour... */
+export const INVITES_PER_HOUR = 100;
+/** ...and one invitation may be resent this many times per hour. */
+export const RESENDS_PER_HOUR = 5;
 type MembershipRow = Selectable<MembershipsTable>;
 
 /** Pragmatic address check (the web form uses the same rule through zod). */
@@ -51,6 +56,11 @@ function roleRefList(value: z.infer<typeof roleRefs>): string[] {
 
 export async function membershipRoutes(app: FastifyInstance): Promise<void> {
   const db = app.db;
+
+  async function limit(key: string, max: number): Promise<void> {
+    const hit = await hitRateLimit(db, key, max, 3600_000);
+    if (!hit.allowed) throw new HttpError(429, M.tooManyInvitations);
+  }
 
   async function roleRows(): Promise<RoleRow[]> {
     return db.selectFrom('organization_roles').selectAll().orderBy('weight').execute();
@@ -291,6 +301,7 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
     if (!refs.length) errors.push({ title: M.rolesRequired, pointer: '/group_roles' });
     if (errors.length) throw new ApiErrors(422, errors);
     const roles = await resolveRoles(refs, '/group_roles');
+    await limit(`invite:user:${user.id}`, INVITES_PER_HOUR);
     const invitee = await db
       .selectFrom('users')
       .select(['id'])
@@ -366,6 +377,7 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
       .executeTakeFirst();
     if (!target) throw notFound();
     if (target.status !== 'pending_invitation') throw new HttpError(409, M.invitationAlreadyAccepted);
+    await limit(`invite-resend:${target.id}`, RESENDS_PER_HOUR);
     const updated = await db
       .updateTable('memberships')
       .set({ resent_at: new Date(), changed_at: new Date() })
