@@ -135,6 +135,14 @@ describe('API authorization server (/oauth)', () => {
     expect(target.body).toMatchObject({ error: 'invalid_target' });
   });
 
+  it('keeps the spec alias GET /authorize of the authorization endpoint', async () => {
+    const authorize = await fetch(`${t.baseUrl}/authorize?client_id=abc&response_type=code`, {
+      redirect: 'manual',
+    });
+    expect(authorize.status).toBe(302);
+    expect(authorize.headers.get('location')).toBe('/oauth/auth?client_id=abc&response_type=code');
+  });
+
   it('stops accepting the old secret as soon as it is reset', async () => {
     const clients = t.app.oauthClients;
     const { clientId, clientSecret } = await clients.createClient({

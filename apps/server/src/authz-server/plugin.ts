@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { JWK } from 'jose';
+import { sweepExpiredOidcPayloads } from '../oidc/adapter.ts';
 import { mountOidcProvider } from '../oidc/mount.ts';
 import { createClientService, type ClientService } from './clients.ts';
 import {
@@ -28,6 +29,14 @@ export default fp(
     });
     await authorizationServerRoutes(app, provider);
     await mountOidcProvider(app, OAUTH_PREFIX, provider);
+    // Expired codes, sessions, grants and refresh tokens are removed hourly.
+    const sweep = setInterval(() => {
+      sweepExpiredOidcPayloads(app.db).catch((err: unknown) =>
+        app.log.warn({ err }, 'removing expired authorization server records failed'),
+      );
+    }, 3600_000);
+    sweep.unref();
+    app.addHook('onClose', async () => clearInterval(sweep));
   },
   { name: 'authz-server', dependencies: ['db', 'services'] },
 );
