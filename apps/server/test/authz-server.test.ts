@@ -326,6 +326,19 @@ describe('API authorization server (/oauth)', () => {
     );
     expect(new URL(outside.url).searchParams.get('error')).toBe('invalid_scope');
 
+    // Apps on devices may redirect to a custom scheme.
+    const device = await t.app.oauthClients.createClient({
+      environment: 'DEVELOPMENT',
+      grantTypes: ['authorization_code'],
+      redirectUris: ['com.example.bank:/callback'],
+      public: true,
+      scopes: ['accounts:read'],
+    });
+    const native = await browser.follow(
+      `/oauth/auth?${new URLSearchParams({ ...base, client_id: device.clientId, redirect_uri: 'com.example.bank:/callback' })}`,
+    );
+    expect(new URL(native.url).pathname).toMatch(/^\/oauth\/interaction\//);
+
     // Redirect URIs match exactly.
     const mismatch = await browser.follow(
       `/oauth/auth?${new URLSearchParams({ ...base, redirect_uri: `${redirectUri}/other` })}`,

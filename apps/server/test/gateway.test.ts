@@ -345,6 +345,25 @@ describe('sandbox gateway', () => {
     expect(method.headers.get('allow')).toBe('GET');
   });
 
+  it('lets browser apps of any origin call it (CORS, no cookies)', async () => {
+    const preflight = await fetch(`${t.baseUrl}/sandbox/accounts-api/accounts`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:8080',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization');
+    const res = await call(t, '/sandbox/accounts-api/accounts', reader.token, {
+      headers: { origin: 'http://localhost:8080' },
+    });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
   it('needs no token for operations without security', async () => {
     const res = await call(t, '/sandbox/accounts-api/status?verbose=true');
     expect(res.status).toBe(200);

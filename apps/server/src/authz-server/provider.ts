@@ -37,8 +37,11 @@ async function clientMetadata(clients: ClientService, clientId: string): Promise
   const grantTypes: string[] = [...client.grantTypes];
   // Refresh tokens come with the authorization_code grant (rotated on every use).
   if (code) grantTypes.push('refresh_token');
+  // Apps on devices redirect to a custom scheme ('com.bank.app:/callback'): a native client.
+  const native = client.redirectUris.some((uri) => !/^https?:/i.test(uri));
   return {
     client_id: client.clientId,
+    application_type: native ? 'native' : 'web',
     ...(client.secret === null
       ? { token_endpoint_auth_method: 'none' }
       : { client_secret: client.secret, token_endpoint_auth_method: 'client_secret_basic' }),

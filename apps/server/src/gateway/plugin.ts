@@ -88,6 +88,25 @@ export default fp(
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
+      // Browser apps of any origin may call the sandbox: bearer tokens, never cookies.
+      scope.addHook('onRequest', async (request, reply) => {
+        reply.header('Access-Control-Allow-Origin', '*');
+        reply.header('Access-Control-Expose-Headers', 'WWW-Authenticate, Request-Id, Allow');
+        if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
+          const headers = request.headers['access-control-request-headers'];
+          return reply
+            .status(204)
+            .header('Access-Control-Allow-Methods', 'GET, PUT, POST, DELETE, PATCH, HEAD, OPTIONS')
+            .header(
+              'Access-Control-Allow-Headers',
+              typeof headers === 'string' ? headers : 'Authorization, Content-Type',
+            )
+            .header('Access-Control-Max-Age', '600')
+            .send();
+        }
+        return undefined;
+      });
+
       scope.addHook('onResponse', async (request, reply) => {
         const call = calls.get(request);
         if (!call) return;
