@@ -152,6 +152,15 @@ describe('organization files: uploads, content checks, serving and deletion', ()
     });
   });
 
+  it('checks the caller before reading the body', async () => {
+    const stranger = await signedInUser(t, 'stan.stranger@example.com');
+    const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x41);
+    expect((await upload(stranger, org.id, 'field_documents', 'big.txt', big)).status).toBe(404);
+    expect((await upload(new TestClient(t.baseUrl), org.id, 'field_documents', 'big.txt', big)).status).toBe(
+      401,
+    );
+  });
+
   it('refuses an upload without the organization parameter or with an unknown field', async () => {
     owner.csrfToken ??= await (await owner.get('/session/token')).text();
     const noOrg = await owner.request('/jsonapi/group/organization/field_documents', {

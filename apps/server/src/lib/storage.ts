@@ -40,6 +40,16 @@ export function storageKeyFor(uuid: string): string {
 export function createLocalStorage(root: string): FileStorage {
   const tmpDir = path.join(root, '.tmp');
   fs.mkdirSync(tmpDir, { recursive: true });
+  // Partial writes of a process that died mid-upload: nothing refers to them.
+  const stale = Date.now() - 3600_000;
+  for (const name of fs.readdirSync(tmpDir)) {
+    const file = path.join(tmpDir, name);
+    try {
+      if (fs.statSync(file).mtimeMs < stale) fs.rmSync(file, { force: true });
+    } catch {
+      // Removed meanwhile by another instance sharing the folder.
+    }
+  }
   const fullPath = (key: string) => {
     checkKey(key);
     return path.join(root, key);

@@ -407,6 +407,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
   });
 
   // Raw file uploads: POST /jsonapi/group/organization/{field}?organization={uuid}.
+  const uploadChecks = new WeakMap<FastifyRequest, { access: OrgAccess; field: UploadField }>();
   await app.register(async (scope) => {
     scope.addContentTypeParser(
       'application/octet-stream',
@@ -417,6 +418,19 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
       '/jsonapi/group/organization/:field',
       {
         bodyLimit: MAX_UPLOAD_BYTES,
+        // Caller, organization and permission are checked before the body (up to 10 MiB) is read.
+        onRequest: async (request) => {
+          if (!request.user) throw unauthorized();
+          const field = request.params.field;
+          if (!Object.hasOwn(UPLOAD_FIELDS, field)) throw notFound();
+          rejectUnknown(request.query, (k) => k === 'organization');
+          const orgRef = single(request.query, 'organization');
+          if (!orgRef) throw badRequest('Name the organization: ?organization={uuid}.', 'organization');
+          const access = await loadOrgAccess(db, request.user, orgRef);
+          const kind = UPLOAD_FIELDS[field as UploadField].kind;
+          assertCan(access, kind === 'image' ? 'edit group' : 'upload documents');
+          uploadChecks.set(request, { access, field: field as UploadField });
+        },
         errorHandler: (error) => {
           if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
             throw new ApiErrors(413, [
@@ -427,16 +441,9 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
         },
       },
       async (request, reply) => {
-        const user = request.user;
-        if (!user) throw unauthorized();
-        const field = request.params.field;
-        if (!(field in UPLOAD_FIELDS)) throw notFound();
-        rejectUnknown(request.query, (k) => k === 'organization');
-        const orgRef = single(request.query, 'organization');
-        if (!orgRef) throw badRequest('Name the organization: ?organization={uuid}.', 'organization');
-        const access = await loadOrgAccess(db, user, orgRef);
-        const spec = UPLOAD_FIELDS[field as UploadField];
-        assertCan(access, spec.kind === 'image' ? 'edit group' : 'upload documents');
+        const { access, field } = uploadChecks.get(request)!;
+        const user = access.user;
+        const spec = UPLOAD_FIELDS[field];
         const data = request.body;
         if (!Buffer.isBuffer(data))
           throw new HttpError(
@@ -446,7 +453,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
         const fileName = fileNameFromDisposition(request.headers['content-disposition']);
         if (!fileName) throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.fileNameMissing }]);
         const ext = extensionOf(fileName);
-        if (!extensionAllowed(field as UploadField, ext))
+        if (!extensionAllowed(field, ext))
           throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.extensionNotAllowed }]);
         if (data.length === 0) throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.fileEmpty }]);
         if (!contentMatches(ext, data))
