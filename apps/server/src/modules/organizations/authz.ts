@@ -1,6 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import type { Database, MembershipsTable, OrganizationsTable } from '../../db/schema.ts';
+import type { Database, MembershipStatus, MembershipsTable, OrganizationsTable } from '../../db/schema.ts';
 import { HttpError, notFound, unauthorized } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 
@@ -193,7 +193,26 @@ export async function loadOrgAccess(
 
 /** Whether the caller may do `permission` in the organization. */
 export function can(access: OrgAccess, permission: Permission): boolean {
-  return access.membership.status === 'active' && access.permissions.has(permission);
+  return (
+    decide({ signedIn: true, membership: access.membership, isCreator: access.isCreator }, permission) ===
+    'allow'
+  );
+}
+
+/** Who asks, as far as the decision goes. */
+export interface Actor {
+  signedIn: boolean;
+  /** The caller's membership of the organization; null for non-members and unknown organizations. */
+  membership: { status: MembershipStatus; roles: readonly string[] } | null;
+  isCreator: boolean;
+}
+
+/** The decision for one actor and permission: allowed, or the status of the refusal. */
+export function decide(actor: Actor, permission: Permission): 'allow' | 401 | 403 | 404 {
+  if (!actor.signedIn) return 401;
+  if (!actor.membership) return 404;
+  if (actor.membership.status !== 'active') return 403;
+  return permissionsFor(actor.membership.roles, actor.isCreator).has(permission) ? 'allow' : 403;
 }
 
 export const AUTHZ_MESSAGES = {
