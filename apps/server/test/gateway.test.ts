@@ -1,6 +1,8 @@
+import { importJWK, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../src/db/client.ts';
+import { loadOrCreateSigningKeys } from '../src/oidc/keys.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /** A tiny bank API, as the catalog stores it: OpenAPI 3.1, dereferenced, circular schemas as $ref. */
@@ -41,6 +43,7 @@ export const ACCOUNTS_API = {
         responses: {
           '200': {
             description: 'Accounts',
+            headers: { 'X-RateLimit-Remaining': { schema: { type: 'integer', example: 99 } } },
             content: {
               'application/json': {
                 example: { data: [{ accountId: 'acc-1', iban: 'DE89370400440532013000', currency: 'EUR' }] },
@@ -133,7 +136,11 @@ export const ACCOUNTS_API = {
       get: {
         operationId: 'status',
         security: [],
-        parameters: [{ name: 'verbose', in: 'query', schema: { type: 'boolean' } }],
+        parameters: [
+          { name: 'verbose', in: 'query', schema: { type: 'boolean' } },
+          // Not a valid regular expression: the document's fault, never the caller's.
+          { name: 'q', in: 'query', schema: { type: 'string', pattern: '(?<=[' } },
+        ],
         responses: {
           '200': { description: 'Up', content: { 'application/json': { example: { status: 'up' } } } },
         },
@@ -213,6 +220,7 @@ describe('sandbox gateway', () => {
     expect(res.body).toEqual(
       ACCOUNTS_API.paths['/accounts'].get.responses['200'].content['application/json'].example,
     );
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('99');
     // The documented server's base path may be part of the URL.
     expect((await call(t, '/sandbox/accounts-api/v1/accounts', reader.token)).status).toBe(200);
     // A literal path wins over a templated one.
@@ -263,6 +271,45 @@ describe('sandbox gateway', () => {
       headers: { authorization: 'Basic abc' },
     });
     expect(basic.status).toBe(401);
+  });
+
+  it('refuses expired tokens, tokens for another audience or issuer, and tokens of deleted clients', async () => {
+    const [key] = await loadOrCreateSigningKeys(t.app.db, t.app.secretBox, 'oauth');
+    const privateKey = await importJWK(key!, 'RS256');
+    const sign = (claims: { iss?: string; aud?: string }, exp = '1h') =>
+      new SignJWT({ client_id: reader.clientId, scope: 'accounts:read' })
+        .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key!.kid! })
+        .setIssuer(claims.iss ?? t.app.oauthServer.issuer)
+        .setAudience(claims.aud ?? t.app.oauthServer.resource)
+        .setIssuedAt()
+        .setExpirationTime(exp)
+        .sign(privateKey);
+    expect((await call(t, '/sandbox/accounts-api/accounts', await sign({}))).status).toBe(200);
+    const expired = await call(t, '/sandbox/accounts-api/accounts', await sign({}, '-1m'));
+    expect(expired.status).toBe(401);
+    expect(expired.body).toEqual({
+      error: 'invalid_token',
+      error_description: 'the access token has expired',
+    });
+    const audience = await call(
+      t,
+      '/sandbox/accounts-api/accounts',
+      await sign({ aud: 'https://elsewhere.example' }),
+    );
+    expect(audience.status).toBe(401);
+    const issuer = await call(
+      t,
+      '/sandbox/accounts-api/accounts',
+      await sign({ iss: 'https://evil.example' }),
+    );
+    expect(issuer.status).toBe(401);
+
+    const gone = await clientCredentialsToken(t, ['accounts:read']);
+    await t.app.oauthClients.deleteClient(gone.clientId);
+    t.app.oauthClients.clearAccessCache(gone.clientId);
+    const deleted = await call(t, '/sandbox/accounts-api/accounts', gone.token);
+    expect(deleted.status).toBe(401);
+    expect(deleted.body).toMatchObject({ error: 'invalid_token' });
   });
 
   it('refuses a token without the operation scope with 403 insufficient_scope', async () => {
@@ -369,6 +416,7 @@ describe('sandbox gateway', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: 'up' });
     expect((await call(t, '/sandbox/accounts-api/status?verbose=maybe')).status).toBe(400);
+    expect((await call(t, '/sandbox/accounts-api/status?q=anything')).status).toBe(200);
   });
 
   it('serves the new document as soon as its content hash changes', async () => {

@@ -53,8 +53,9 @@ export interface ValidationFailure {
 }
 
 interface CompiledOperation {
-  params?: Map<Parameter, ValidateFunction>;
-  body?: Map<string, ValidateFunction>;
+  /** null: the schema could not be compiled, the value is not validated. */
+  params?: Map<Parameter, ValidateFunction | null>;
+  body?: Map<string, ValidateFunction | null>;
 }
 
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
@@ -148,8 +149,12 @@ export class CompiledApi {
   private paramsAjv: Ajv2020 | undefined;
   private bodyAjv: Ajv2020 | undefined;
 
-  constructor(doc: OpenApiDocument) {
+  /** Told about schemas of the document that cannot be compiled. */
+  onSchemaError: ((what: string, err: unknown) => void) | undefined;
+
+  constructor(doc: OpenApiDocument, onSchemaError?: (what: string, err: unknown) => void) {
     this.doc = doc;
+    this.onSchemaError = onSchemaError;
     for (const [template, item] of Object.entries(doc.paths ?? {})) {
       if (!isObject(item)) continue;
       const names: string[] = [];
@@ -236,31 +241,49 @@ export class CompiledApi {
     return undefined;
   }
 
+  /**
+   * A schema Ajv cannot compile (a JavaScript-incompatible pattern, a dangling $ref) is not held
+   * against the caller: that value goes unvalidated, and the document's fault is logged once.
+   */
+  private compile(ajv: Ajv2020, schema: object, what: string): ValidateFunction | null {
+    try {
+      return ajv.compile(schema);
+    } catch (err) {
+      this.onSchemaError?.(what, err);
+      return null;
+    }
+  }
+
   private paramValidator(
     compiled: CompiledOperation,
     param: Parameter,
     schema: JsonSchema,
-  ): ValidateFunction {
+  ): ValidateFunction | null {
     compiled.params ??= new Map();
     let validate = compiled.params.get(param);
-    if (!validate) {
+    if (validate === undefined) {
       this.paramsAjv ??= newAjv(this.doc, true);
       // Wrapped in an object so that Ajv's coercion can replace the value in place.
-      validate = this.paramsAjv.compile({
-        type: 'object',
-        properties: { value: anchorRefs(schema) },
-      });
+      validate = this.compile(
+        this.paramsAjv,
+        { type: 'object', properties: { value: anchorRefs(schema) } },
+        `${param.in} parameter '${param.name}'`,
+      );
       compiled.params.set(param, validate);
     }
     return validate;
   }
 
-  private bodyValidator(compiled: CompiledOperation, type: string, schema: JsonSchema): ValidateFunction {
+  private bodyValidator(
+    compiled: CompiledOperation,
+    type: string,
+    schema: JsonSchema,
+  ): ValidateFunction | null {
     compiled.body ??= new Map();
     let validate = compiled.body.get(type);
-    if (!validate) {
+    if (validate === undefined) {
       this.bodyAjv ??= newAjv(this.doc, false);
-      validate = this.bodyAjv.compile(anchorRefs(schema) as object);
+      validate = this.compile(this.bodyAjv, anchorRefs(schema) as object, `request body (${type})`);
       compiled.body.set(type, validate);
     }
     return validate;
@@ -325,7 +348,7 @@ export class CompiledApi {
       if (schema === undefined) continue;
       const validate = this.paramValidator(match.compiled, param, schema);
       const holder = { value };
-      if (!validate(holder)) {
+      if (validate && !validate(holder)) {
         const error = validate.errors?.[0];
         const at = error?.instancePath.replace(/^\/value/, '') ?? '';
         return {
@@ -363,7 +386,7 @@ export class CompiledApi {
       return { status: 400, description: 'request body is not valid JSON', parameter: 'body' };
     }
     const validate = this.bodyValidator(match.compiled, type, schema);
-    if (!validate(body)) {
+    if (validate && !validate(body)) {
       const error = validate.errors?.[0];
       const missing = (error?.params as { missingProperty?: string } | undefined)?.missingProperty;
       const pointer = (error?.instancePath ?? '') + (missing ? `/${missing}` : '');

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { CompiledApi } from './compiled-api.ts';
 import type { OpenApiDocument } from './openapi.ts';
@@ -17,11 +18,11 @@ const MAX_CACHED = 50;
  * current hash (one indexed lookup, so every instance sees a re-import at once) and recompiles
  * only when it changed.
  */
-export function createDocumentCache(db: Db) {
+export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
   const catalog = db.withTables<{ api_documentations: ApiDocumentationsTable }>();
   const cache = new Map<string, { hash: string; api: Promise<CompiledApi | undefined> }>();
 
-  async function load(id: number): Promise<CompiledApi | undefined> {
+  async function load(id: number, alias: string): Promise<CompiledApi | undefined> {
     const row = await catalog
       .selectFrom('api_documentations')
       .select('converted')
@@ -29,7 +30,9 @@ export function createDocumentCache(db: Db) {
       .executeTakeFirst();
     const doc = row?.converted;
     if (!doc || typeof doc !== 'object') return undefined;
-    return new CompiledApi(doc);
+    return new CompiledApi(doc, (what, err) =>
+      log?.warn({ alias, err }, `sandbox: a schema of ${what} cannot be compiled; it is not validated`),
+    );
   }
 
   return {
@@ -46,7 +49,7 @@ export function createDocumentCache(db: Db) {
       const hash = row.content_hash ?? `id:${row.id}`;
       const hit = cache.get(alias);
       if (hit && hit.hash === hash) return hit.api;
-      const api = load(row.id);
+      const api = load(row.id, alias);
       api.catch(() => cache.delete(alias));
       cache.delete(alias);
       cache.set(alias, { hash, api });

@@ -1,4 +1,11 @@
-import { isObject, resolvePointer, type JsonSchema, type MediaType, type Operation } from './openapi.ts';
+import {
+  isObject,
+  resolvePointer,
+  type JsonSchema,
+  type MediaType,
+  type Operation,
+  type Response,
+} from './openapi.ts';
 
 /** How deep generated examples go: circular schemas stop here instead of recursing forever. */
 const MAX_DEPTH = 8;
@@ -108,6 +115,23 @@ export interface MockResponse {
   status: number;
   contentType: string | undefined;
   body: unknown;
+  /** Documented response headers with their example values. */
+  headers: Record<string, string>;
+}
+
+const SKIPPED_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection']);
+
+function exampleHeaders(response: Response | undefined, doc: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, header] of Object.entries(response?.headers ?? {})) {
+    if (!header || SKIPPED_HEADERS.has(name.toLowerCase())) continue;
+    const value = 'example' in header ? header.example : exampleFromSchema(header.schema, doc);
+    if (value === undefined || value === null || typeof value === 'object') continue;
+    const text = String(value);
+    // Only values that are valid in an HTTP header.
+    if (/^[\t\x20-\x7e]*$/.test(text)) out[name] = text;
+  }
+  return out;
 }
 
 const isJson = (type: string) => /^application\/(.+\+)?json$/i.test(type.split(';')[0]!.trim());
@@ -154,10 +178,12 @@ export function mockResponse(
     (options.preferCode && keys.includes(options.preferCode) ? options.preferCode : undefined) ??
     success[0] ??
     (keys.includes('default') ? 'default' : keys[0]);
-  if (key === undefined) return { status: 200, contentType: undefined, body: undefined };
+  if (key === undefined) return { status: 200, contentType: undefined, body: undefined, headers: {} };
   const status = statusOf(key);
+  const headers = exampleHeaders(responses[key], doc);
   const picked = pickMedia(responses[key]?.content, options.accept);
-  if (!picked || status === 204 || status === 304) return { status, contentType: undefined, body: undefined };
+  if (!picked || status === 204 || status === 304)
+    return { status, contentType: undefined, body: undefined, headers };
   const { media, type } = picked;
   let body: unknown;
   const named = media.examples ?? {};
@@ -175,7 +201,7 @@ export function mockResponse(
   } else {
     body = exampleFromSchema(media.schema, doc);
   }
-  return { status, contentType: type, body };
+  return { status, contentType: type, body, headers };
 }
 
 /** Serializes a mock body for its content type. */

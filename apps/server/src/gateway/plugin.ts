@@ -68,7 +68,7 @@ function requiredScopes(api: CompiledApi, match: MatchedOperation): string[][] |
  */
 export default fp(
   async (app) => {
-    const documents = createDocumentCache(app.db);
+    const documents = createDocumentCache(app.db, app.log);
     const verify = createTokenVerifier({
       issuer: app.oauthServer.issuer,
       audience: app.oauthServer.resource,
@@ -242,7 +242,7 @@ export default fp(
           preferCode: /(?:^|[,;\s])code=(\w+)/.exec(prefer)?.[1],
           preferExample: /(?:^|[,;\s])example=([\w.-]+)/.exec(prefer)?.[1],
         });
-        reply.status(mock.status).header('Cache-Control', 'no-store');
+        reply.headers(mock.headers).status(mock.status).header('Cache-Control', 'no-store');
         const payload = serializeBody(mock.contentType, mock.body);
         if (payload === undefined || request.method === 'HEAD') return reply.send();
         return reply.type(mock.contentType!).send(payload);
