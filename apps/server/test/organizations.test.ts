@@ -650,6 +650,10 @@ describe('organizations: forms, members and invitations', () => {
     }>(await admin.get('/admin-api/outbox?page[limit]=1'));
     expect(page.meta.count).toBeGreaterThan(1);
     expect(page.data).toHaveLength(1);
+    const one = await admin.get(`/admin-api/outbox/${(page.data[0] as unknown as { id: string }).id}`);
+    expect(one.status).toBe(200);
+    expect((await admin.get('/admin-api/outbox/999999')).status).toBe(404);
+    expect((await owner.get(`/admin-api/outbox/1`)).status).toBe(403);
     expect((await owner.get('/admin-api/outbox')).status).toBe(403);
     expect((await new TestClient(t.baseUrl).get('/admin-api/outbox')).status).toBe(401);
   });

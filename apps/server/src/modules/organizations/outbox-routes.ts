@@ -1,5 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { forbidden } from '../../lib/errors.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Selectable } from 'kysely';
+import type { OutboxTable } from '../../db/schema.ts';
+import { forbidden, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { pageLinks, parsePage, rejectUnknown, type Query } from './query.ts';
 import { baseUrl, sendDocument } from './resources.ts';
@@ -9,10 +11,42 @@ import { baseUrl, sendDocument } from './resources.ts';
  * newest first, for provider administrators (the /admin/outbox page). Without SMTP_URL this is the
  * only place the e-mails can be read.
  */
+function messageResource(base: string, m: Selectable<OutboxTable>) {
+  return {
+    type: 'outbox--message',
+    id: String(m.id),
+    attributes: {
+      id: m.id,
+      to: m.to_address,
+      subject: m.subject,
+      text: m.text_body,
+      html: m.html_body,
+      status: m.status,
+      error: m.error,
+      created: new Date(m.created_at).toISOString(),
+    },
+    links: { self: { href: `${base}/admin-api/outbox/${m.id}` } },
+  };
+}
+
+function requireAdmin(request: FastifyRequest): void {
+  const user = requireUser(request);
+  if (!user.isAdmin) throw forbidden('Only provider administrators can read the outbox.');
+}
+
 export async function outboxRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Params: { id: string } }>('/admin-api/outbox/:id', async (request, reply) => {
+    requireAdmin(request);
+    const id = Number(request.params.id);
+    if (!Number.isInteger(id) || id <= 0) throw notFound();
+    const m = await app.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!m) throw notFound();
+    reply.header('Cache-Control', 'no-store');
+    return sendDocument(reply, 200, { data: messageResource(baseUrl(request), m) });
+  });
+
   app.get<{ Querystring: Query }>('/admin-api/outbox', async (request, reply) => {
-    const user = requireUser(request);
-    if (!user.isAdmin) throw forbidden('Only provider administrators can read the outbox.');
+    requireAdmin(request);
     rejectUnknown(request.query, (k) => k === 'page[limit]' || k === 'page[offset]');
     const page = parsePage(request.query);
     const { count } = await app.db
@@ -30,21 +64,7 @@ export async function outboxRoutes(app: FastifyInstance): Promise<void> {
     const base = baseUrl(request);
     reply.header('Cache-Control', 'no-store');
     return sendDocument(reply, 200, {
-      data: rows.map((m) => ({
-        type: 'outbox--message',
-        id: String(m.id),
-        attributes: {
-          id: m.id,
-          to: m.to_address,
-          subject: m.subject,
-          text: m.text_body,
-          html: m.html_body,
-          status: m.status,
-          error: m.error,
-          created: new Date(m.created_at).toISOString(),
-        },
-        links: { self: { href: `${base}/admin-api/outbox/${m.id}` } },
-      })),
+      data: rows.map((m) => messageResource(base, m)),
       meta: { count },
       links: pageLinks(request, page, count),
     });
