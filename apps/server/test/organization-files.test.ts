@@ -180,6 +180,16 @@ describe('organization files: uploads, content checks, serving and deletion', ()
     });
     expect(await refusal(noName)).toEqual({ status: 422, title: M.uploadFailed, detail: M.fileNameMissing });
     expect((await upload(owner, org.id, 'field_other' as 'field_image', 'a.txt', 'x')).status).toBe(404);
+    const inPath = await owner.request(`/jsonapi/group/organization/${org.id}/field_documents`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/octet-stream',
+        'content-disposition': 'file; filename="path-form.txt"',
+        'x-csrf-token': owner.csrfToken,
+      },
+      body: 'organization named in the path',
+    });
+    expect(inPath.status).toBe(201);
   });
 
   it('serves the organization image publicly; a new image replaces the old file', async () => {

@@ -414,107 +414,109 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
       { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },
       (_request, body, done) => done(null, body),
     );
-    scope.post<{ Params: { field: string }; Querystring: Query }>(
-      '/jsonapi/group/organization/:field',
-      {
-        bodyLimit: MAX_UPLOAD_BYTES,
-        // Caller, organization and permission are checked before the body (up to 10 MiB) is read.
-        onRequest: async (request) => {
-          if (!request.user) throw unauthorized();
-          const field = request.params.field;
-          if (!Object.hasOwn(UPLOAD_FIELDS, field)) throw notFound();
-          rejectUnknown(request.query, (k) => k === 'organization');
-          const orgRef = single(request.query, 'organization');
-          if (!orgRef) throw badRequest('Name the organization: ?organization={uuid}.', 'organization');
-          const access = await loadOrgAccess(db, request.user, orgRef);
-          const kind = UPLOAD_FIELDS[field as UploadField].kind;
-          assertCan(access, kind === 'image' ? 'edit group' : 'upload documents');
-          uploadChecks.set(request, { access, field: field as UploadField });
-        },
-        errorHandler: (error) => {
-          if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-            throw new ApiErrors(413, [
-              { title: M.uploadFailed, detail: M.fileTooLarge, code: 'payload_too_large' },
-            ]);
-          }
-          throw error;
-        },
-      },
-      async (request, reply) => {
-        const { access, field } = uploadChecks.get(request)!;
-        const user = access.user;
-        const spec = UPLOAD_FIELDS[field];
-        const data = request.body;
-        if (!Buffer.isBuffer(data))
-          throw new HttpError(
-            415,
-            'Send the file as the raw body with Content-Type: application/octet-stream.',
-          );
-        const fileName = fileNameFromDisposition(request.headers['content-disposition']);
-        if (!fileName) throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.fileNameMissing }]);
-        const ext = extensionOf(fileName);
-        if (!extensionAllowed(field, ext))
-          throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.extensionNotAllowed }]);
-        if (data.length === 0) throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.fileEmpty }]);
-        if (!contentMatches(ext, data))
-          throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.contentMismatch }]);
-
-        const uuid = randomUUID();
-        const key = storageKeyFor(uuid);
-        await storage.put(key, data);
-        let replacedKeys: string[];
-        let file: FileRow;
-        try {
-          ({ file, replacedKeys } = await db.transaction().execute(async (trx) => {
-            const inserted = await trx
-              .insertInto('files')
-              .values({
-                uuid,
-                organization_id: access.org.id,
-                filename: fileName,
-                mime: MIME_TYPES[ext] ?? 'application/octet-stream',
-                size: data.length,
-                storage_key: key,
-                kind: spec.kind,
-                uploaded_by: user.id,
-              })
-              .returningAll()
-              .executeTakeFirstOrThrow();
-            const keys: string[] = [];
-            if (spec.kind === 'image') {
-              // The new image replaces the organization's image at once; the old file goes.
-              const current = await trx
-                .selectFrom('organizations')
-                .select('image_file_id')
-                .where('id', '=', access.org.id)
-                .forUpdate()
-                .executeTakeFirstOrThrow();
-              await trx
-                .updateTable('organizations')
-                .set({ image_file_id: inserted.id, updated_at: new Date() })
-                .where('id', '=', access.org.id)
-                .execute();
-              if (current.image_file_id !== null) {
-                const old = await trx
-                  .deleteFrom('files')
-                  .where('id', '=', current.image_file_id)
-                  .returning('storage_key')
-                  .execute();
-                keys.push(...old.map((o) => o.storage_key));
-              }
+    // Drupal's two forms: the organization in the query, or in the path before the field.
+    for (const url of ['/jsonapi/group/organization/:field', '/jsonapi/group/organization/:uuid/:field'])
+      scope.post<{ Params: { field: string; uuid?: string }; Querystring: Query }>(
+        url,
+        {
+          bodyLimit: MAX_UPLOAD_BYTES,
+          // Caller, organization and permission are checked before the body (up to 10 MiB) is read.
+          onRequest: async (request) => {
+            if (!request.user) throw unauthorized();
+            const field = request.params.field;
+            if (!Object.hasOwn(UPLOAD_FIELDS, field)) throw notFound();
+            rejectUnknown(request.query, (k) => k === 'organization');
+            const orgRef = request.params.uuid ?? single(request.query, 'organization');
+            if (!orgRef) throw badRequest('Name the organization: ?organization={uuid}.', 'organization');
+            const access = await loadOrgAccess(db, request.user, orgRef);
+            const kind = UPLOAD_FIELDS[field as UploadField].kind;
+            assertCan(access, kind === 'image' ? 'edit group' : 'upload documents');
+            uploadChecks.set(request, { access, field: field as UploadField });
+          },
+          errorHandler: (error) => {
+            if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+              throw new ApiErrors(413, [
+                { title: M.uploadFailed, detail: M.fileTooLarge, code: 'payload_too_large' },
+              ]);
             }
-            return { file: inserted, replacedKeys: keys };
-          }));
-        } catch (err) {
-          // No row, no file: the stored bytes go when the insert fails.
-          await storage.delete(key);
-          throw err;
-        }
-        await removeStored(app, storage, replacedKeys);
-        request.log.info({ fileId: file.id, organizationId: access.org.id }, 'organization file uploaded');
-        return sendDocument(reply, 201, { data: fileResource(baseUrl(request), file) });
-      },
-    );
+            throw error;
+          },
+        },
+        async (request, reply) => {
+          const { access, field } = uploadChecks.get(request)!;
+          const user = access.user;
+          const spec = UPLOAD_FIELDS[field];
+          const data = request.body;
+          if (!Buffer.isBuffer(data))
+            throw new HttpError(
+              415,
+              'Send the file as the raw body with Content-Type: application/octet-stream.',
+            );
+          const fileName = fileNameFromDisposition(request.headers['content-disposition']);
+          if (!fileName) throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.fileNameMissing }]);
+          const ext = extensionOf(fileName);
+          if (!extensionAllowed(field, ext))
+            throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.extensionNotAllowed }]);
+          if (data.length === 0) throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.fileEmpty }]);
+          if (!contentMatches(ext, data))
+            throw new ApiErrors(422, [{ title: M.uploadFailed, detail: M.contentMismatch }]);
+
+          const uuid = randomUUID();
+          const key = storageKeyFor(uuid);
+          await storage.put(key, data);
+          let replacedKeys: string[];
+          let file: FileRow;
+          try {
+            ({ file, replacedKeys } = await db.transaction().execute(async (trx) => {
+              const inserted = await trx
+                .insertInto('files')
+                .values({
+                  uuid,
+                  organization_id: access.org.id,
+                  filename: fileName,
+                  mime: MIME_TYPES[ext] ?? 'application/octet-stream',
+                  size: data.length,
+                  storage_key: key,
+                  kind: spec.kind,
+                  uploaded_by: user.id,
+                })
+                .returningAll()
+                .executeTakeFirstOrThrow();
+              const keys: string[] = [];
+              if (spec.kind === 'image') {
+                // The new image replaces the organization's image at once; the old file goes.
+                const current = await trx
+                  .selectFrom('organizations')
+                  .select('image_file_id')
+                  .where('id', '=', access.org.id)
+                  .forUpdate()
+                  .executeTakeFirstOrThrow();
+                await trx
+                  .updateTable('organizations')
+                  .set({ image_file_id: inserted.id, updated_at: new Date() })
+                  .where('id', '=', access.org.id)
+                  .execute();
+                if (current.image_file_id !== null) {
+                  const old = await trx
+                    .deleteFrom('files')
+                    .where('id', '=', current.image_file_id)
+                    .returning('storage_key')
+                    .execute();
+                  keys.push(...old.map((o) => o.storage_key));
+                }
+              }
+              return { file: inserted, replacedKeys: keys };
+            }));
+          } catch (err) {
+            // No row, no file: the stored bytes go when the insert fails.
+            await storage.delete(key);
+            throw err;
+          }
+          await removeStored(app, storage, replacedKeys);
+          request.log.info({ fileId: file.id, organizationId: access.org.id }, 'organization file uploaded');
+          return sendDocument(reply, 201, { data: fileResource(baseUrl(request), file) });
+        },
+      );
   });
 
   app.delete<{ Params: { uuid: string } }>(
