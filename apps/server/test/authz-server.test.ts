@@ -347,6 +347,44 @@ describe('API authorization server (/oauth)', () => {
     expect(await mismatch.res.text()).toContain('redirect_uri');
   });
 
+  it('passes OpenID scopes through: an id_token for the customer, API scopes in the access token', async () => {
+    const redirectUri = 'https://app.example/oidc';
+    const { clientId, clientSecret } = await t.app.oauthClients.createClient({
+      environment: 'DEVELOPMENT',
+      grantTypes: ['authorization_code'],
+      redirectUris: [redirectUri],
+      scopes: ['accounts:read'],
+    });
+    const { verifier, challenge } = pkcePair();
+    const { location } = await authorize(t, {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid profile accounts:read',
+      nonce: 'n-1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    });
+    const exchanged = await tokenRequest(
+      t.baseUrl,
+      {
+        grant_type: 'authorization_code',
+        code: location.searchParams.get('code')!,
+        redirect_uri: redirectUri,
+        code_verifier: verifier,
+      },
+      { id: clientId, secret: clientSecret! },
+    );
+    expect(exchanged.status).toBe(200);
+    expect(decodeJwt(String(exchanged.body.id_token))).toMatchObject({
+      name: 'Alice Customer',
+      nonce: 'n-1',
+    });
+    const access = decodeJwt(String(exchanged.body.access_token));
+    expect(access.scope).toBe('accounts:read');
+    expect(access.aud).toBe(`${t.config.publicUrl}/sandbox`);
+  });
+
   it('shows an error on the sign-in page for a wrong password and lets the customer deny', async () => {
     const redirectUri = 'https://app.example/deny';
     const { clientId } = await t.app.oauthClients.createClient({

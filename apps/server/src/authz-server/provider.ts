@@ -22,8 +22,8 @@ export const OAUTH_TAG = 'oauth';
 export const ACCESS_TOKEN_TTL = 3600;
 const LONG_TTL = 14 * 24 * 3600;
 
-/** Scopes of the OpenID/OAuth layer itself, never API scopes. */
-const PROTOCOL_SCOPES = new Set(['openid', 'offline_access']);
+/** Scopes of the OpenID/OAuth layer itself (the customer's identity), never API scopes. */
+const PROTOCOL_SCOPES = new Set(['openid', 'offline_access', 'profile', 'email']);
 
 export const oauthIssuer = (app: FastifyInstance): string => `${app.config.publicUrl}${OAUTH_PREFIX}`;
 /** The one resource (audience) of every access token: the sandbox gateway. */

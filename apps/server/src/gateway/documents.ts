@@ -37,11 +37,18 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
 
   return {
     async get(alias: string): Promise<CompiledApi | undefined> {
-      const row = await catalog
-        .selectFrom('api_documentations')
-        .select(['id', 'content_hash'])
-        .where('alias', '=', alias)
-        .executeTakeFirst();
+      let row: { id: number; content_hash: string | null } | undefined;
+      try {
+        row = await catalog
+          .selectFrom('api_documentations')
+          .select(['id', 'content_hash'])
+          .where('alias', '=', alias)
+          .executeTakeFirst();
+      } catch (err) {
+        // No catalog table (yet): no API is imported.
+        if ((err as { code?: unknown }).code === '42P01') return undefined;
+        throw err;
+      }
       if (!row) {
         cache.delete(alias);
         return undefined;
