@@ -11,6 +11,7 @@ import webAppPlugin from './plugins/web-app.ts';
 import healthRoutes from './modules/health/routes.ts';
 import identityPlugin from './modules/identity/plugin.ts';
 import organizationsPlugin from './modules/organizations/plugin.ts';
+import sitePlugin from './modules/site/plugin.ts';
 import authzServerPlugin from './authz-server/plugin.ts';
 import gatewayPlugin from './gateway/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
@@ -95,6 +96,7 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
   await app.register(healthRoutes);
   await app.register(identityPlugin);
   // Feature modules register here, one line each.
+  await app.register(sitePlugin);
   await app.register(organizationsPlugin);
   await app.register(authzServerPlugin);
   await app.register(gatewayPlugin);

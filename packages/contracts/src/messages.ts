@@ -57,7 +57,10 @@ export const en = {
     loggingOut: 'Signing you out…',
   },
   cookies: {
+    popupBody:
+      'This website uses cookies to ensure you get the best experience and top navigation on our website.',
     ok: 'OK',
+    decline: 'Decline',
     analyticsLabel: 'I accept the use of cookies for analytics',
     settingsTitle: 'Cookie settings',
     technicalTitle: 'Technical cookies',

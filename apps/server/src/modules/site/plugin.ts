@@ -1,0 +1,78 @@
+import fp from 'fastify-plugin';
+import { blockLayoutSchema, cookiesConsentSchema, newsletterSchema } from '@portico/contracts/site';
+import { COOKIE_EXPIRY_DAYS } from '@portico/contracts/constants';
+import { en } from '@portico/contracts/messages';
+import { HttpError } from '../../lib/errors.ts';
+import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { siteContentRepo } from './site-content.ts';
+
+/** Sign-ups per client address per hour: enough for people, too few for a script. */
+const NEWSLETTER_LIMIT = 10;
+
+/**
+ * Site content calls of spec B section 7: `/block-layout` (banners, footer), the cookie popup
+ * texts, and the newsletter sign-up of the footer.
+ */
+export default fp(
+  async (app) => {
+    const content = siteContentRepo(app.db);
+
+    app.get('/block-layout', async (_request, reply) => {
+      // An install without content/site still gets a valid, empty layout.
+      const layout = blockLayoutSchema.parse((await content.get('block-layout')) ?? {});
+      return reply.header('Cache-Control', 'public, max-age=60').send(layout);
+    });
+
+    app.get('/phpsdk/cookies-consent', async (_request, reply) => {
+      const stored = await content.get('cookies-consent');
+      const consent = stored ? cookiesConsentSchema.parse(stored) : defaultConsent();
+      return reply.header('Cache-Control', 'public, max-age=60').send(consent);
+    });
+
+    app.post('/api/newsletter', async (request, reply) => {
+      const parsed = newsletterSchema.safeParse(request.body ?? {});
+      if (!parsed.success) {
+        const missing = !(request.body as { email?: unknown } | undefined)?.email;
+        throw new HttpError(400, missing ? en.newsletter.required : en.newsletter.invalidEmail, {
+          code: 'invalid_email',
+          pointer: '/email',
+        });
+      }
+      const limit = await hitRateLimit(app.db, `newsletter:${request.ip}`, NEWSLETTER_LIMIT, 3600_000);
+      if (!limit.allowed) {
+        reply.header('Retry-After', String(limit.retryAfterSeconds));
+        throw new HttpError(429, en.newsletter.failure);
+      }
+      const { email } = parsed.data;
+      if (app.config.newsletterUrl) {
+        // The provider's mailing service takes the address as a form post, like the spec's footer form.
+        const res = await fetch(app.config.newsletterUrl, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ email }),
+          signal: AbortSignal.timeout(10_000),
+        }).catch((err: unknown) => {
+          request.log.warn({ err }, 'newsletter service unreachable');
+          return undefined;
+        });
+        if (!res?.ok) throw new HttpError(502, en.newsletter.failure, { code: 'newsletter_unavailable' });
+      } else {
+        await app.db
+          .insertInto('newsletter_subscriptions')
+          .values({ email })
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
+      return reply.status(201).send({ message: en.newsletter.success });
+    });
+  },
+  { name: 'site', dependencies: ['session', 'db'] },
+);
+
+function defaultConsent() {
+  return {
+    popup: { body: en.cookies.popupBody, accept: en.cookies.ok, dismiss: en.cookies.decline },
+    labelCheckBox: en.cookies.analyticsLabel,
+    expiryDays: COOKIE_EXPIRY_DAYS,
+  };
+}
