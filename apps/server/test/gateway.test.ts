@@ -149,19 +149,10 @@ export const ACCOUNTS_API = {
   },
 };
 
-/**
- * Inserts a processed document the way the catalog does. Until the catalog's migration exists in
- * this checkout, the test creates a minimal `api_documentations` table itself.
- */
+/** Inserts a processed document into the catalog's `api_documentations` (migration 0040-catalog). */
 export async function insertDocument(db: Db, alias: string, doc: object, hash: string): Promise<void> {
-  await sql`create table if not exists api_documentations (
-    id serial primary key, uuid uuid not null default gen_random_uuid(), alias text not null unique,
-    title text not null, version text, converted jsonb, index jsonb, content_hash text,
-    created_at timestamptz not null default now(), updated_at timestamptz not null default now())`.execute(
-    db,
-  );
-  await sql`insert into api_documentations (alias, title, version, converted, index, content_hash)
-    values (${alias}, ${'Accounts API'}, ${'1.0.0'}, ${JSON.stringify(doc)}::jsonb, ${'{}'}::jsonb, ${hash})
+  await sql`insert into api_documentations (alias, title, version, source, source_format, converted, content_hash)
+    values (${alias}, ${'Accounts API'}, ${'1.0.0'}, ${JSON.stringify(doc)}, ${'json'}, ${JSON.stringify(doc)}::jsonb, ${hash})
     on conflict (alias) do update set converted = excluded.converted, content_hash = excluded.content_hash`.execute(
     db,
   );

@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001-foundation.ts';
 import * as m0020 from './migrations/0020-organizations.ts';
 import * as m0030 from './migrations/0030-oauth-clients.ts';
 import * as m0031 from './migrations/0031-api-calls.ts';
+import * as m0040 from './migrations/0040-catalog.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Kysely's migrator takes a lock in the
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0020-organizations': m0020,
   '0030-oauth-clients': m0030,
   '0031-api-calls': m0031,
+  '0040-catalog': m0040,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

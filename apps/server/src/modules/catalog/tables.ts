@@ -1,0 +1,172 @@
+import type { ColumnType, Generated, JSONColumnType } from 'kysely';
+import type { Db } from '../../db/client.ts';
+
+/**
+ * Kysely types of the catalog tables (migration 0040-catalog). Other modules read the catalog
+ * through `catalogDb(app.db)` (or `trx.withTables<CatalogTables>()`), e.g. the applications module
+ * reads `api_products` (uuid, title, version, deprecated, commercial, weight, scope,
+ * scope_production, psd2_certificate_required).
+ */
+
+type Created = ColumnType<Date, Date | string | undefined, never>;
+type Changed = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface ProductCategoriesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  name: string;
+  weight: Generated<number>;
+}
+
+export interface ApiProductsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  title: string;
+  /** Path alias without a leading slash, e.g. 'accounts-api-v1'. */
+  alias: string;
+  /** HTML (sanitized on import). */
+  description: Generated<string>;
+  version: string | null;
+  label: string | null;
+  deprecated: Generated<boolean>;
+  commercial: Generated<boolean>;
+  disable_documentation: Generated<boolean>;
+  weight: Generated<number>;
+  image_url: string | null;
+  image_alt: string | null;
+  header_image_url: string | null;
+  overview_display: string | null;
+  /** Space-separated OAuth scopes granted for DEVELOPMENT (sandbox) clients of subscribed apps. */
+  scope: Generated<string>;
+  /** Space-separated OAuth scopes granted for PRODUCTION clients. */
+  scope_production: Generated<string>;
+  psd2_certificate_required: Generated<boolean>;
+  category_id: number | null;
+  advantages_header_title: string | null;
+  advantages_header_body: string | null;
+  comparison_table_id: number | null;
+  created: Created;
+  changed: Changed;
+}
+
+export interface ApiDocumentationsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  /** Also the sandbox path segment: /sandbox/<alias>. */
+  alias: string;
+  title: string;
+  api_id: string | null;
+  version: string | null;
+  deprecated: Generated<boolean>;
+  /** The document as imported. */
+  source: string;
+  source_format: 'json' | 'yaml';
+  source_filename: string | null;
+  /** e.g. 'swagger 2.0', 'openapi 3.0.3'. */
+  source_spec_version: string | null;
+  /** OpenAPI 3.1, dereferenced, circular references left as local `$ref`. */
+  converted: JSONColumnType<Record<string, unknown>, Record<string, unknown> | string | null> | null;
+  operation_index: JSONColumnType<object, object | string | null> | null;
+  content_hash: string | null;
+  tour: JSONColumnType<object, object | string | null> | null;
+  bot_enabled: Generated<boolean>;
+  bot_url: string | null;
+  plan: Generated<string>;
+  created: Created;
+  changed: Changed;
+}
+
+export interface ApiProductDocumentationsTable {
+  product_id: number;
+  documentation_id: number;
+  weight: Generated<number>;
+}
+
+export interface ProductFeaturesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  product_id: number;
+  title: string;
+  description: Generated<string>;
+  icon_url: string | null;
+  weight: Generated<number>;
+}
+
+export interface ProductAdvantagesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  product_id: number;
+  title: string;
+  description: Generated<string>;
+  weight: Generated<number>;
+}
+
+export interface RelatedProductsTable {
+  product_id: number;
+  related_product_id: number;
+  weight: Generated<number>;
+}
+
+export interface ComparisonTablesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  /** Stable key used by content imports. */
+  key: string;
+  title: string;
+  created: Created;
+  changed: Changed;
+}
+
+export type ComparisonRowType = 'comparison_category' | 'comparison_text_row' | 'comparison_boolean_row';
+
+export interface ComparisonRowsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  table_id: number;
+  type: ComparisonRowType;
+  title: string;
+  /** One value per product column ('1' means yes in boolean rows). */
+  values: JSONColumnType<string[], string[] | string, string[] | string>;
+  weight: Generated<number>;
+}
+
+export interface ComparisonTableProductsTable {
+  id: Generated<number>;
+  table_id: number;
+  product_id: number | null;
+  title: string | null;
+  weight: Generated<number>;
+}
+
+export interface ChangeLogEntriesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  product_id: number;
+  version: string;
+  /** `date` column; read back as a Date (midnight UTC) or 'YYYY-MM-DD' depending on the driver. */
+  release_date: ColumnType<Date | string | null, string | null | undefined, string | null>;
+  notes: Generated<string>;
+  created: Created;
+}
+
+// A type literal, not an interface: withTables wants an index-compatible record.
+export type CatalogTables = {
+  product_categories: ProductCategoriesTable;
+  api_products: ApiProductsTable;
+  api_documentations: ApiDocumentationsTable;
+  api_product_documentations: ApiProductDocumentationsTable;
+  product_features: ProductFeaturesTable;
+  product_advantages: ProductAdvantagesTable;
+  related_products: RelatedProductsTable;
+  comparison_tables: ComparisonTablesTable;
+  comparison_rows: ComparisonRowsTable;
+  comparison_table_products: ComparisonTableProductsTable;
+  change_log_entries: ChangeLogEntriesTable;
+};
+
+/** The database with the catalog tables known to Kysely. */
+export function catalogDb(db: Db) {
+  return db.withTables<CatalogTables>();
+}
+
+export type CatalogDb = ReturnType<typeof catalogDb>;
