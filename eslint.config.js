@@ -17,7 +17,8 @@ const featureBoundaries = {
         patterns: [
           { group: ['**/app/**', '**/app'], message: 'Features must not import the app layer.' },
           {
-            regex: '^\\.\\./\\.\\./[^/]+/',
+            // From features/<name>/file.tsx a sibling feature is '../<other>/'; shared code is '../../lib/'.
+            regex: '^\\.\\./[^./][^/]*/',
             message: 'Features must not import other features; move shared code to components/ or lib/.',
           },
         ],

@@ -1,18 +1,20 @@
-import '@mantine/core/styles.css';
-import { MantineProvider, Title, Container, Text } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { PRELOADER_REMOVE_MS } from '@portico/contracts/constants';
+import { App } from './app/app';
+import { isInternetExplorer, renderBrowserNotSupported } from './features/errors/browser-not-supported';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
-createRoot(root).render(
-  <StrictMode>
-    <MantineProvider>
-      <Container py="xl">
-        <Title order={1}>CONNECT ON A GLOBAL SCALE</Title>
-        <Text>Developers Portal</Text>
-      </Container>
-    </MantineProvider>
-  </StrictMode>,
-);
+if (isInternetExplorer(navigator.userAgent)) {
+  renderBrowserNotSupported(root);
+} else {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+  // The preloader covers the first paint; it goes 2 s after render (spec B 2.14).
+  setTimeout(() => document.getElementById('preloader')?.remove(), PRELOADER_REMOVE_MS);
+}

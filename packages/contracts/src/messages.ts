@@ -16,6 +16,8 @@ export const en = {
     internalLine: 'This is the developer portal for internal developers.',
     featuredApis: 'FEATURED APIs',
     latestPosts: 'LATEST BLOG POSTS',
+    previousSlide: 'Previous slide',
+    nextSlide: 'Next slide',
   },
   menu: {
     home: 'HOME',
@@ -45,6 +47,7 @@ export const en = {
     unauthorized: 'UNAUTHORIZED',
     notAllowed: 'You are not allowed to view this page.',
     sessionExpired: 'Your session has expired',
+    sessionExpiredText: 'Please log in again to continue.',
     browserNotSupported: 'Browser not supported',
     browserNotSupportedText:
       'Internet Explorer is not supported. Please use a recent version of Chrome, Firefox, Edge or Safari.',
@@ -125,6 +128,13 @@ export const en = {
     inviteSubject: 'You are invited to join {{organization}}',
     inviteText:
       '{{inviter}} invited you to join the organization {{organization}} on the Developers Portal as {{roles}}.\n\nOpen {{link}} to accept or ignore the invitation. If you have no account yet, sign up with this e-mail address first.',
+  },
+  profile: {
+    email: 'E-mail',
+    firstName: 'First name',
+    lastName: 'Last name',
+    save: 'Save',
+    saved: 'Your profile has been saved.',
   },
   form: {
     required: 'Required',

@@ -1,0 +1,37 @@
+import { Box } from '@mantine/core';
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { ErrorBoundary } from '../../components/error-boundary';
+import { Loading } from '../../components/ui/loading';
+import { CookiePopup } from '../../features/cookies/cookie-popup';
+import { SessionExpiredModal } from '../../features/auth/session-expired-modal';
+import { BackToTop } from './back-to-top';
+import { Footer } from './footer';
+import { Header } from './header';
+import classes from './layout.module.css';
+import { SessionSync } from './session-sync';
+
+/** The frame of every page: header, the page (lazy, behind an error boundary), footer, popups. */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  return (
+    <div className={classes.page}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <SessionSync />
+      <Header />
+      <Box component="main" id="main" className={classes.main} tabIndex={-1}>
+        <ErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </Box>
+      <Footer />
+      <BackToTop />
+      <CookiePopup />
+      <SessionExpiredModal />
+    </div>
+  );
+}

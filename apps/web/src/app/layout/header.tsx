@@ -1,0 +1,49 @@
+import { Anchor, Box, Burger, Container, Drawer, Group } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { paths } from '../../config/paths';
+import classes from './layout.module.css';
+import { MainMenu } from './main-menu';
+import { UserArea } from './user-area';
+
+/** Site header: top bar with the cookie settings link and the user area, then the main menu. */
+export function Header() {
+  const { t } = useTranslation();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  return (
+    <Box component="header" className={classes.header}>
+      <Box className={classes.topBar}>
+        <Container size="xl" py={6}>
+          <Group justify="flex-end" gap="lg">
+            <Anchor component={Link} to={paths.cookieSettings} size="sm">
+              {t('menu.cookieSettings')}
+            </Anchor>
+            <UserArea />
+          </Group>
+        </Container>
+      </Box>
+      <Container size="xl" py="sm">
+        <Group justify="space-between" wrap="nowrap">
+          <Link to={paths.home} className={classes.brand}>
+            {t('site.title')}
+          </Link>
+          <Box component="nav" aria-label={t('menu.mainMenu')} className={classes.desktopOnly}>
+            <MainMenu />
+          </Box>
+          <Burger
+            className={classes.mobileOnly}
+            opened={opened}
+            onClick={toggle}
+            aria-label={t('menu.openMenu')}
+          />
+        </Group>
+      </Container>
+      <Drawer opened={opened} onClose={close} title={t('site.title')} size="xs">
+        <nav aria-label={t('menu.mainMenu')}>
+          <MainMenu vertical onNavigate={close} />
+        </nav>
+      </Drawer>
+    </Box>
+  );
+}

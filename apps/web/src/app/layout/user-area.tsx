@@ -1,0 +1,48 @@
+import { Anchor, Button, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { loginPath, paths } from '../../config/paths';
+import { logout } from '../../lib/session';
+import { useUser } from '../../lib/store';
+
+/** 'Welcome name', My Profile and Sign Out; LOGIN and SIGN UP for visitors (spec B 2.14). */
+export function UserArea() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const here = location.pathname + location.search;
+
+  if (user.isLoggedIn) {
+    return (
+      <Group gap="md" wrap="nowrap">
+        <Text size="sm" fw={600}>
+          {t('user.welcome', { name: user.name ?? '' })}
+        </Text>
+        <Anchor component={Link} to={paths.profile} size="sm">
+          {t('user.myProfile')}
+        </Anchor>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          onClick={() => {
+            void logout().finally(() => navigate(paths.home));
+          }}
+        >
+          {t('user.signOut')}
+        </Button>
+      </Group>
+    );
+  }
+  const returnTo = here.startsWith(paths.login) || here.startsWith(paths.loginCallback) ? '/' : here;
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button component={Link} to={loginPath(returnTo)} variant="subtle" size="compact-sm">
+        {t('user.login')}
+      </Button>
+      <Button component={Link} to={loginPath(returnTo, 'signup')} size="compact-sm">
+        {t('user.signUp')}
+      </Button>
+    </Group>
+  );
+}

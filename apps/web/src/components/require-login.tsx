@@ -1,0 +1,49 @@
+import { Button, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { SITE_ROLES } from '@portico/contracts/constants';
+import { loginPath } from '../config/paths';
+import { useUser } from '../lib/store';
+
+/**
+ * The route guard of spec B 2.1: only the site roles user and anonymous pass; a page that needs
+ * a signed-in user shows UNAUTHORIZED with a 'LOGIN TO VIEW' link back to this very path.
+ */
+export function RequireLogin({ children }: { children: ReactNode }) {
+  const user = useUser();
+  if (!user.roles.every((r) => (SITE_ROLES as readonly string[]).includes(r))) return <NotAllowed />;
+  if (!user.isLoggedIn) return <LoginToView />;
+  return children;
+}
+
+/** Pages open to everyone still refuse unknown roles. */
+export function RoleGuard({ children }: { children: ReactNode }) {
+  const user = useUser();
+  if (!user.roles.every((r) => (SITE_ROLES as readonly string[]).includes(r))) return <NotAllowed />;
+  return children;
+}
+
+export function LoginToView() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  return (
+    <Stack align="center" py={60} gap="md" data-testid="login-to-view">
+      <Title order={1}>{t('errors.unauthorized')}</Title>
+      <Text>{t('errors.onlyMembers')}</Text>
+      <Button component={Link} to={loginPath(location.pathname + location.search)}>
+        {t('errors.loginToView')}
+      </Button>
+    </Stack>
+  );
+}
+
+function NotAllowed() {
+  const { t } = useTranslation();
+  return (
+    <Stack align="center" py={60}>
+      <Title order={1}>{t('errors.unauthorized')}</Title>
+      <Text>{t('errors.notAllowed')}</Text>
+    </Stack>
+  );
+}

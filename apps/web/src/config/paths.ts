@@ -1,0 +1,31 @@
+/** Every route path of the web app, defined once (spec A 2, spec B 2.1). */
+export const paths = {
+  home: '/',
+  notFound: '/404',
+  login: '/login',
+  loginCallback: '/oauth2/callback',
+  redocCallback: '/oauth2/redoc-callback',
+  cookieSettings: '/cookie-settings',
+  privacy: '/privacy',
+  terms: '/terms',
+  started: '/started',
+  blog: '/blog',
+  faq: '/faq-page',
+  search: '/search',
+  support: '/support',
+  apiProducts: '/apiProducts',
+  apiProduct: (id: string, viewMode?: string) => `/apiProduct/${id}${viewMode ? `/${viewMode}` : ''}`,
+  documentation: (id: string) => `/documentation/${id}`,
+  organizations: '/organizations',
+  organization: (id: string) => `/organization/${id}`,
+  profile: '/profile',
+} as const;
+
+/** The login page with a return path (spec B 2.1 'LOGIN TO VIEW'). */
+export function loginPath(returnTo: string, screen?: 'signup'): string {
+  const q = new URLSearchParams();
+  if (returnTo && returnTo !== '/') q.set('returnTo', returnTo);
+  if (screen) q.set('screen', screen);
+  const s = q.toString();
+  return s ? `${paths.login}?${s}` : paths.login;
+}

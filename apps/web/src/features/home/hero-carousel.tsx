@@ -1,0 +1,76 @@
+import { ActionIcon, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { CarouselItem } from '@portico/contracts/site';
+import { loginPath, paths } from '../../config/paths';
+import { useIsLoggedIn } from '../../lib/store';
+import classes from './home.module.css';
+
+/**
+ * The home hero (spec B 1, 2.2): 'CONNECT ON A GLOBAL SCALE', DISCOVER APIs and, for visitors,
+ * REGISTER; behind it a carousel that advances after each item's visibleFor seconds and wraps.
+ */
+export function HeroCarousel({ items }: { items: CarouselItem[] }) {
+  const { t } = useTranslation();
+  const loggedIn = useIsLoggedIn();
+  const [index, setIndex] = useState(0);
+  const current = items.length ? items[index % items.length] : undefined;
+
+  useEffect(() => {
+    if (!current || items.length < 2) return;
+    const timer = setTimeout(() => setIndex((i) => (i + 1) % items.length), current.visibleFor * 1000);
+    return () => clearTimeout(timer);
+  }, [current, items.length]);
+
+  const step = (delta: number) => setIndex((i) => (i + delta + items.length) % items.length);
+
+  return (
+    <Box
+      component="section"
+      className={classes.hero}
+      aria-roledescription="carousel"
+      aria-label={t('home.hero')}
+      style={current ? { backgroundImage: `url(${current.image_url})` } : undefined}
+    >
+      <Stack gap="md" className={classes.heroContent}>
+        <Title order={1} className={classes.heroTitle}>
+          {t('home.hero')}
+        </Title>
+        {current && (
+          <div aria-live="polite" aria-atomic="true">
+            <Text fw={700} size="lg">
+              {current.title}
+            </Text>
+            <Text>{current.text}</Text>
+          </div>
+        )}
+        {!loggedIn && <Text>{t('home.internalLine')}</Text>}
+        <Group gap="sm">
+          <Button component={Link} to={paths.apiProducts} size="md">
+            {t('home.discoverApis')}
+          </Button>
+          {!loggedIn && (
+            <Button component={Link} to={loginPath('/', 'signup')} size="md" variant="white">
+              {t('home.register')}
+            </Button>
+          )}
+        </Group>
+        {items.length > 1 && (
+          <Group gap="xs">
+            <ActionIcon variant="white" onClick={() => step(-1)} aria-label={t('home.previousSlide')}>
+              <IconChevronLeft size={18} />
+            </ActionIcon>
+            <Text size="sm">
+              {(index % items.length) + 1} / {items.length}
+            </Text>
+            <ActionIcon variant="white" onClick={() => step(1)} aria-label={t('home.nextSlide')}>
+              <IconChevronRight size={18} />
+            </ActionIcon>
+          </Group>
+        )}
+      </Stack>
+    </Box>
+  );
+}

@@ -1,0 +1,85 @@
+import { apiRequest } from './api-client';
+import { useAppStore, type SessionUserBody } from './store';
+
+/**
+ * The session calls of spec B 7 and the login flow of spec B 4: the return path is remembered
+ * with the state nonce, the browser goes to the identity provider, and the callback exchanges
+ * the code for a session.
+ */
+export async function fetchLoginStatus(): Promise<boolean> {
+  const status = await apiRequest<number | string>('/user/login_status', {
+    query: { _format: 'json' },
+    format: 'json',
+  });
+  return String(status) === '1';
+}
+
+export async function fetchSessionUser(): Promise<SessionUserBody | null> {
+  return apiRequest<SessionUserBody | null>('/session/user', { format: 'json' });
+}
+
+interface AuthorizationInfo {
+  baseUrl: string;
+  parameters: Record<string, string>;
+}
+
+export async function startLogin(returnTo: string, screen?: string): Promise<void> {
+  const info = await apiRequest<AuthorizationInfo>('/openid-connect/authorization-info/generic', {
+    format: 'json',
+    query: { returnTo, screen },
+  });
+  const state = info.parameters.state;
+  if (state) useAppStore.getState().rememberRedirect(state, returnTo);
+  window.location.assign(`${info.baseUrl}?${new URLSearchParams(info.parameters).toString()}`);
+}
+
+interface LoginResponse extends SessionUserBody {
+  csrfToken: string;
+  returnTo: string | null;
+}
+
+/** Completes the login; returns where to go next (the remembered path for this state, or /). */
+export async function completeLogin(query: URLSearchParams): Promise<string> {
+  const res = await apiRequest<LoginResponse>('/openid-connect/generic', {
+    format: 'json',
+    query: Object.fromEntries(query),
+  });
+  const store = useAppStore.getState();
+  const state = query.get('state') ?? '';
+  const remembered = store.takeRedirect(state);
+  store.loggedIn(res, res.csrfToken);
+  return safePath(res.returnTo ?? remembered ?? '/');
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await apiRequest('/user/logout', { query: { _format: 'json' }, format: 'json' });
+  } finally {
+    // Even when the call fails (offline), the browser forgets the user.
+    useAppStore.getState().loggedOut();
+  }
+}
+
+/**
+ * Compares the browser's idea of the session with the server's (spec B 2.1: on entry the guard
+ * fetches the token and the login status). A session that ended on the server opens the expiry
+ * modal; one started in another tab is picked up.
+ */
+export async function syncSession(): Promise<void> {
+  const store = useAppStore.getState();
+  const [token, loggedIn] = await Promise.all([
+    apiRequest<string>('/session/token', { format: 'json' }),
+    fetchLoginStatus(),
+  ]);
+  store.setToken(token);
+  if (!loggedIn && store.applicationUser.isLoggedIn) store.sessionEnded();
+  if (loggedIn && !store.applicationUser.isLoggedIn) {
+    const user = await fetchSessionUser();
+    if (user) store.loggedIn(user, token);
+  }
+}
+
+/** Only same-site paths: a return path never leads to another site. */
+export function safePath(path: string): string {
+  return path.startsWith('/') && !path.startsWith('//') ? path : '/';
+}

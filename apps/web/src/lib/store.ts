@@ -1,0 +1,197 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import { PERSIST_VERSION } from '@portico/contracts/constants';
+
+/**
+ * Client state (spec B 3 'Current user', 4 'Persistence'): only applicationUser, tryout and
+ * cookies are persisted (version 1, with a migration hook). Server data lives in TanStack Query,
+ * not here. On logout the persisted state is reset except the cookie choices.
+ */
+export interface ApplicationUser {
+  isLoggedIn: boolean;
+  manuallyLoggedOut: boolean;
+  /** The session's CSRF token (GET /session/token). */
+  token: string | null;
+  name: string | null;
+  mail: string | null;
+  uid: number | null;
+  uuid: string | null;
+  /** As the server sent them: the route guard refuses any role other than user and anonymous. */
+  roles: string[];
+  isAdmin: boolean;
+  completedStories: string[];
+  /** Return paths keyed by the login state nonce. */
+  redirects: Record<string, string>;
+  /** The text of the last login response when it was a string, or its error message. */
+  loginError: string | null;
+}
+
+export interface TryoutHistoryItem {
+  uuid: string;
+  documentationId: string;
+  method: string;
+  path: string;
+  description: string;
+  form: {
+    header: Record<string, string>;
+    query: Record<string, string>;
+    path: Record<string, string>;
+    body: string;
+  };
+  response: { status: number; data: unknown } | null;
+  created: number;
+  favorite: boolean;
+  imported: boolean;
+  fromTour: boolean;
+}
+
+export interface TryoutState {
+  history: TryoutHistoryItem[];
+}
+
+export interface CookiesState {
+  /** 'accept' or 'dismiss' once the visitor answered the popup; null shows it. */
+  cookiesConsentAction: 'accept' | 'dismiss' | null;
+  cookiesEnabled: { analytics: boolean };
+}
+
+export interface SessionUserBody {
+  uid: number;
+  uuid: string;
+  name: string;
+  mail: string;
+  roles: string[];
+  isAdmin: boolean;
+  completedStories: string[];
+}
+
+interface AppState {
+  applicationUser: ApplicationUser;
+  tryout: TryoutState;
+  cookies: CookiesState;
+  /** Not persisted: the 'Your session has expired' modal. */
+  sessionExpired: boolean;
+  setToken(token: string): void;
+  rememberRedirect(state: string, returnTo: string): void;
+  takeRedirect(state: string): string | undefined;
+  loggedIn(user: SessionUserBody, token: string): void;
+  loginFailed(message: string): void;
+  /** The server says the session is gone (expiry or logout elsewhere). */
+  sessionEnded(): void;
+  loggedOut(): void;
+  setSessionExpired(open: boolean): void;
+  setCookieConsent(action: 'accept' | 'dismiss', analytics: boolean): void;
+  setTryout(update: (t: TryoutState) => TryoutState): void;
+  setCompletedStories(stories: string[]): void;
+}
+
+export const initialApplicationUser: ApplicationUser = {
+  isLoggedIn: false,
+  manuallyLoggedOut: false,
+  token: null,
+  name: null,
+  mail: null,
+  uid: null,
+  uuid: null,
+  roles: ['anonymous'],
+  isAdmin: false,
+  completedStories: [],
+  redirects: {},
+  loginError: null,
+};
+const initialTryout: TryoutState = { history: [] };
+const initialCookies: CookiesState = { cookiesConsentAction: null, cookiesEnabled: { analytics: false } };
+
+export const useAppStore = create<AppState>()(
+  persist(
+    (set, get) => ({
+      applicationUser: initialApplicationUser,
+      tryout: initialTryout,
+      cookies: initialCookies,
+      sessionExpired: false,
+      setToken: (token) => set((s) => ({ applicationUser: { ...s.applicationUser, token } })),
+      rememberRedirect: (state, returnTo) =>
+        set((s) => ({
+          applicationUser: {
+            ...s.applicationUser,
+            redirects: { ...s.applicationUser.redirects, [state]: returnTo },
+          },
+        })),
+      takeRedirect: (state) => {
+        const { redirects } = get().applicationUser;
+        const target = redirects[state];
+        const rest = { ...redirects };
+        delete rest[state];
+        set((s) => ({ applicationUser: { ...s.applicationUser, redirects: rest } }));
+        return target;
+      },
+      loggedIn: (user, token) =>
+        set((s) => ({
+          sessionExpired: false,
+          applicationUser: {
+            ...s.applicationUser,
+            isLoggedIn: true,
+            manuallyLoggedOut: false,
+            loginError: null,
+            token,
+            name: user.name,
+            mail: user.mail,
+            uid: user.uid,
+            uuid: user.uuid,
+            roles: user.roles,
+            isAdmin: user.isAdmin,
+            completedStories: user.completedStories,
+          },
+        })),
+      loginFailed: (message) =>
+        set((s) => ({ applicationUser: { ...s.applicationUser, isLoggedIn: false, loginError: message } })),
+      sessionEnded: () =>
+        set((s) => ({
+          // The manual-logout flag decides whether the expiry modal shows (spec B 2.2).
+          sessionExpired: !s.applicationUser.manuallyLoggedOut && s.applicationUser.isLoggedIn,
+          applicationUser: {
+            ...initialApplicationUser,
+            manuallyLoggedOut: s.applicationUser.manuallyLoggedOut,
+          },
+          tryout: initialTryout,
+        })),
+      loggedOut: () =>
+        set({
+          sessionExpired: false,
+          applicationUser: { ...initialApplicationUser, manuallyLoggedOut: true },
+          tryout: initialTryout,
+        }),
+      setSessionExpired: (open) => set({ sessionExpired: open }),
+      setCookieConsent: (action, analytics) =>
+        set({ cookies: { cookiesConsentAction: action, cookiesEnabled: { analytics } } }),
+      setTryout: (update) => set((s) => ({ tryout: update(s.tryout) })),
+      setCompletedStories: (stories) =>
+        set((s) => ({ applicationUser: { ...s.applicationUser, completedStories: stories } })),
+    }),
+    {
+      name: 'portico',
+      version: PERSIST_VERSION,
+      storage: createJSONStorage(() => localStorage),
+      partialize: (s) => ({ applicationUser: s.applicationUser, tryout: s.tryout, cookies: s.cookies }),
+      // Version 1 is the first persisted shape; older or unknown data starts fresh but keeps the
+      // cookie choice, which the visitor should not be asked for again.
+      migrate: (persisted, version) => {
+        const old = (persisted ?? {}) as Partial<Pick<AppState, 'cookies'>>;
+        if (version < 1) return { cookies: old.cookies ?? initialCookies };
+        return persisted as Pick<AppState, 'applicationUser' | 'tryout' | 'cookies'>;
+      },
+      merge: (persisted, current) => {
+        const p = (persisted ?? {}) as Partial<AppState>;
+        return {
+          ...current,
+          applicationUser: { ...current.applicationUser, ...p.applicationUser },
+          tryout: { ...current.tryout, ...p.tryout },
+          cookies: { ...current.cookies, ...p.cookies },
+        };
+      },
+    },
+  ),
+);
+
+export const useUser = () => useAppStore((s) => s.applicationUser);
+export const useIsLoggedIn = () => useAppStore((s) => s.applicationUser.isLoggedIn);

@@ -1,0 +1,44 @@
+import { expect, test } from '@playwright/test';
+import { en } from '@portico/contracts/messages';
+
+test('an unknown path shows the 404 page with its status-code marker', async ({ page }) => {
+  await page.goto('/no-such-page-here');
+  await expect(page.getByRole('heading', { name: en.errors.notFoundTitle })).toBeVisible();
+  await expect(page.getByText(en.errors.notFoundText)).toBeVisible();
+  await expect(page.locator('meta[name="status-code"]')).toHaveAttribute('content', '404');
+
+  await page.goto('/404');
+  await expect(page.getByRole('heading', { name: en.errors.notFoundTitle })).toBeVisible();
+});
+
+test('/news goes to /blog and the /partner prefix is stripped', async ({ page }) => {
+  await page.goto('/partner/cookie-settings');
+  await expect(page).toHaveURL(/\/cookie-settings$/);
+  await page.goto('/news');
+  await expect(page).toHaveURL(/\/blog$/);
+});
+
+test('the footer comes from the block layout and the newsletter stores a sign-up', async ({ page }) => {
+  await page.goto('/');
+  const footer = page.getByRole('contentinfo');
+  await expect(footer.getByRole('link', { name: en.footer.privacy, exact: true })).toBeVisible();
+  await expect(footer.getByText(en.site.copyright)).toBeVisible();
+
+  const form = page.getByRole('form', { name: en.newsletter.title });
+  await form.getByLabel(en.newsletter.email).fill('not-an-address');
+  await form.getByRole('button', { name: en.newsletter.subscribe }).click();
+  await expect(form.getByText(en.newsletter.invalidEmail)).toBeVisible();
+  await form.getByLabel(en.newsletter.email).fill(`news-${Date.now()}@example.com`);
+  await form.getByRole('button', { name: en.newsletter.subscribe }).click();
+  await expect(form.getByText(en.newsletter.success)).toBeVisible();
+});
+
+test('Internet Explorer gets the browser-not-supported page', async ({ browser }) => {
+  const context = await browser.newContext({
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0) like Gecko',
+  });
+  const page = await context.newPage();
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: en.errors.browserNotSupported })).toBeVisible();
+  await context.close();
+});
