@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import type { OperationIndex } from '@portico/contracts/catalog';
+import s2o from 'swagger2openapi';
+import { buildOperationIndex, isObj, type Obj } from './operations.ts';
+import { parseSource, type SourceFormat } from './parse.ts';
+import { locateProblems, OpenApiImportError } from './problems.ts';
+import { withPublicUrls } from './public-urls.ts';
+import { upgrade30To31 } from './upgrade.ts';
+import { detectVersion, PARSER_OPTIONS, validateDocument } from './validate.ts';
+
+export interface ProcessOptions {
+  /** The documentation alias: the sandbox answers at `${publicUrl}/sandbox/<alias>`. */
+  alias: string;
+  publicUrl: string;
+  /** Helps tell JSON from YAML and appears in messages. */
+  filename?: string;
+}
+
+export interface ProcessedDocument {
+  sourceFormat: SourceFormat;
+  /** What the source was: 'swagger 2.0', 'openapi 3.0.3', 'openapi 3.1.0'. */
+  sourceSpecVersion: string;
+  /** OpenAPI 3.1, dereferenced; circular references stay `$ref` to components. */
+  converted: Obj;
+  operationIndex: OperationIndex;
+  contentHash: string;
+  info: { title: string | null; version: string | null; description: string | null };
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/** sha256 of the converted document as stored. */
+export function hashDocument(doc: unknown): string {
+  return createHash('sha256').update(JSON.stringify(doc)).digest('hex');
+}
+
+/**
+ * The import pipeline: read JSON or YAML, validate the document as written (so problems point
+ * into the author's own text), convert Swagger 2.0 (swagger2openapi) and OpenAPI 3.0 (upgrade.ts)
+ * to 3.1, point servers and OAuth URLs at this portal, dereference (circular references stay
+ * `$ref`), hash, and index the operations. Throws OpenApiImportError with located problems.
+ */
+export async function processOpenApi(source: string, options: ProcessOptions): Promise<ProcessedDocument> {
+  try {
+    const { format, doc } = parseSource(source, options.filename);
+    const version = detectVersion(doc);
+    await validateDocument(doc);
+
+    let v3: Obj;
+    if (version.kind === 'swagger') {
+      try {
+        const result = await s2o.convertObj(
+          doc as never,
+          { patch: true, warnOnly: true, resolve: false } as never,
+        );
+        v3 = result.openapi as unknown as Obj;
+      } catch (err) {
+        throw new OpenApiImportError('The Swagger 2.0 document cannot be converted.', [
+          { path: '', message: (err as Error).message.split('\n')[0]! },
+        ]);
+      }
+      upgrade30To31(v3);
+    } else if (version.version.startsWith('3.0')) {
+      v3 = upgrade30To31(doc);
+    } else {
+      v3 = doc;
+    }
+
+    const pointed = withPublicUrls(v3, options.publicUrl, options.alias);
+    const converted = (await SwaggerParser.dereference(pointed as never, PARSER_OPTIONS)) as unknown as Obj;
+    const contentHash = hashDocument(converted);
+    const info = isObj(converted.info) ? converted.info : {};
+    return {
+      sourceFormat: format,
+      sourceSpecVersion: `${version.kind} ${version.version}`,
+      converted,
+      operationIndex: buildOperationIndex(converted, options.alias, contentHash),
+      contentHash,
+      info: { title: str(info.title), version: str(info.version), description: str(info.description) },
+    };
+  } catch (err) {
+    if (err instanceof OpenApiImportError) {
+      throw new OpenApiImportError(err.message.split('\n')[0]!, locateProblems(source, err.problems));
+    }
+    throw err;
+  }
+}

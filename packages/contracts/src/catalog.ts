@@ -1,0 +1,133 @@
+/**
+ * Shapes of the catalog's documentation calls (apps/server/src/modules/catalog/README.md), shared
+ * by the server that builds them and the web app's API reference that renders them.
+ */
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+
+/** One operation in the index: enough for the list and deep links, no schemas. */
+export interface OperationSummary {
+  /** Stable within a document: the operationId when usable, else e.g. 'get-accounts-accountId'. */
+  key: string;
+  method: HttpMethod;
+  path: string;
+  summary: string | null;
+  operationId: string | null;
+  deprecated: boolean;
+  /** False when the operation needs no token (`security: []`). */
+  secured: boolean;
+  /** OAuth 2 / OpenID Connect scopes of its first security requirement. */
+  scopes: string[];
+}
+
+export interface OperationTagGroup {
+  name: string;
+  description: string | null;
+  operations: OperationSummary[];
+}
+
+export interface OAuthFlowSummary {
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  refreshUrl?: string;
+  scopes: Record<string, string>;
+}
+
+export interface SecuritySchemeSummary {
+  name: string;
+  type: string;
+  description: string | null;
+  /** apiKey: header, query or cookie; http: the scheme (bearer, basic). */
+  in?: string;
+  paramName?: string;
+  scheme?: string;
+  bearerFormat?: string;
+  openIdConnectUrl?: string;
+  flows?: Partial<
+    Record<'implicit' | 'password' | 'clientCredentials' | 'authorizationCode', OAuthFlowSummary>
+  >;
+}
+
+/** GET /api/apidocs/{alias}/index */
+export interface OperationIndex {
+  alias: string;
+  title: string;
+  version: string | null;
+  /** CommonMark from info.description. */
+  description: string | null;
+  servers: string[];
+  contentHash: string;
+  operationCount: number;
+  tags: OperationTagGroup[];
+  securitySchemes: SecuritySchemeSummary[];
+}
+
+/** JSON schema as found in the converted document; circular parts stay `{ $ref }` (see `refs`). */
+export type JsonSchema = { [key: string]: unknown } | boolean;
+
+export interface ParameterDetail {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required: boolean;
+  deprecated: boolean;
+  description: string | null;
+  schema: JsonSchema | null;
+  style?: string;
+  explode?: boolean;
+  example?: unknown;
+  examples?: Record<string, unknown>;
+}
+
+export interface MediaTypeDetail {
+  schema: JsonSchema | null;
+  example?: unknown;
+  examples?: Record<string, { summary?: string; description?: string; value?: unknown }>;
+}
+
+export interface RequestBodyDetail {
+  description: string | null;
+  required: boolean;
+  content: Record<string, MediaTypeDetail>;
+}
+
+export interface ResponseDetail {
+  status: string;
+  description: string | null;
+  headers: Record<string, { description: string | null; schema: JsonSchema | null }>;
+  content: Record<string, MediaTypeDetail>;
+}
+
+/** One alternative of the operation's security: every scheme named must be satisfied. */
+export type SecurityRequirementDetail = { scheme: string; type: string; scopes: string[] }[];
+
+export interface CodeSample {
+  /** 'curl', 'javascript', 'python', 'java', 'node'. */
+  id: string;
+  label: string;
+  /** For syntax highlighting: 'bash', 'javascript', 'python', 'java'. */
+  language: string;
+  code: string;
+}
+
+/** GET /api/apidocs/{alias}/operations/{operationKey} */
+export interface OperationDetail extends OperationSummary {
+  description: string | null;
+  tags: string[];
+  server: string;
+  parameters: ParameterDetail[];
+  requestBody: RequestBodyDetail | null;
+  responses: ResponseDetail[];
+  /** Empty when no token is needed. */
+  security: SecurityRequirementDetail[];
+  samples: CodeSample[];
+  /** Targets of every `$ref` left in this operation (circular schemas), by pointer. */
+  refs: Record<string, JsonSchema>;
+}
+
+/** A problem of an imported OpenAPI document: a JSON pointer into it, and the line when known. */
+export interface DocumentProblem {
+  path: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
