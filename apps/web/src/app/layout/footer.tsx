@@ -1,13 +1,16 @@
 import { Anchor, Box, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { NEWSLETTER_HIDDEN_PREFIXES } from '@portico/contracts/constants';
 import type { SiteLink } from '@portico/contracts/site';
-import { HtmlContent } from '../../components/ui/html-content';
 import { paths } from '../../config/paths';
 import { useBlockLayout } from '../../lib/site-content';
 import classes from './layout.module.css';
-import { NewsletterForm } from './newsletter-form';
+
+// Below the fold, and they bring zod (the shared e-mail rule) and DOMPurify: loaded after the page.
+const NewsletterForm = lazy(() => import('./newsletter-form'));
+const BottomBanners = lazy(() => import('./bottom-banners'));
 
 function SiteAnchor({ link }: { link: SiteLink }) {
   return link.external ? (
@@ -30,21 +33,9 @@ export function Footer() {
   return (
     <>
       {layout && layout.bottomBanners.length > 0 && (
-        <Box component="section" aria-label="Steps" py="xl" bg="var(--mantine-color-default-hover)">
-          <Container size="xl">
-            <SimpleGrid cols={{ base: 1, sm: layout.bottomBanners.length }}>
-              {layout.bottomBanners.map((b) => (
-                <Stack key={b.title} gap={4}>
-                  {b.image_url && <img src={b.image_url} alt="" height={48} />}
-                  <Title order={2} size="h4">
-                    {b.title}
-                  </Title>
-                  <HtmlContent html={b.description} />
-                </Stack>
-              ))}
-            </SimpleGrid>
-          </Container>
-        </Box>
+        <Suspense fallback={null}>
+          <BottomBanners banners={layout.bottomBanners} />
+        </Suspense>
       )}
       <Box component="footer" className={classes.footer} py="xl">
         <Container size="xl">
@@ -59,7 +50,11 @@ export function Footer() {
                 ))}
               </Stack>
             ))}
-            {showNewsletter && <NewsletterForm />}
+            {showNewsletter && (
+              <Suspense fallback={null}>
+                <NewsletterForm />
+              </Suspense>
+            )}
           </SimpleGrid>
           <Group justify="space-between" mt="xl" gap="md">
             <Group gap="md">

@@ -6,7 +6,7 @@ import { newsletterSchema } from '@portico/contracts/site';
 import { apiRequest, messageOf } from '../../lib/api-client';
 
 /** Newsletter sign-up in the footer (spec B 1, 5: e-mail required). */
-export function NewsletterForm() {
+export default function NewsletterForm() {
   const { t } = useTranslation();
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState(false);
