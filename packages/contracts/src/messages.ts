@@ -2,8 +2,12 @@
  * Every user-facing string of the portal, in one catalogue. The spec's exact wording lives here
  * once: the web app feeds it to i18next as the English resource, the server uses it for the
  * messages it returns, and tests import it instead of repeating the text.
- * Keys are grouped by area; a second language is one more object of the same shape.
+ * Keys are grouped by area; a second language is one more object of the same shape. Large areas
+ * live in messages/<area>.ts, each owned by one feature, and are composed here.
  */
+import { organizationsMessages } from './messages/organizations.ts';
+import { productsMessages } from './messages/products.ts';
+
 export const en = {
   site: {
     title: 'Developers Portal',
@@ -91,44 +95,8 @@ export const en = {
     terms: 'Terms',
     backToTop: 'Back to top',
   },
-  organizations: {
-    listTitle: 'MY ORGANIZATIONS',
-    createTitle: 'CREATE ORGANIZATION',
-    editTitle: 'EDIT ORGANIZATION',
-    createButton: 'CREATE AN ORGANIZATION',
-    deleteButton: 'DELETE ORGANIZATION',
-    inviteButton: 'INVITE MEMBER',
-    backToOverview: 'BACK TO OVERVIEW',
-    titleRequired: 'Required',
-    titleTooLong: 'Must be 255 characters or less',
-    descriptionTooLong: 'Must be 5000 characters or less',
-    invalidEmail: 'Please enter a valid email',
-    rolesRequired: 'Select one or more roles for this member',
-    roleRequired: 'Select at least one role',
-    unknownRole: 'Unknown organization role: {{role}}',
-    creatorKeepsOwner: 'The creator of the organization always keeps the Organization Owner role.',
-    creatorCannotBeRemoved: 'The creator of the organization cannot be removed.',
-    alreadyMember: 'This person is already a member of the organization.',
-    alreadyInvited: 'This person has already been invited to the organization.',
-    invitationSent: 'Invitation sent',
-    tooManyInvitations: 'Too many invitations. Please try again later.',
-    invitationAlreadyAccepted: 'This invitation has already been accepted.',
-    onlyInviteeMayAccept: 'Only the invited person can accept this invitation.',
-    invalidStatus: 'The membership status can only be set to active.',
-    uploadFailed: 'Could not upload file',
-    extensionNotAllowed: 'Please check that the file extension is allowed.',
-    contentMismatch: 'The content of the file does not match its extension.',
-    fileTooLarge: 'The file is larger than the 10 MB limit.',
-    fileEmpty: 'The file is empty.',
-    fileNameMissing: 'Send the file name in a Content-Disposition header: file; filename="name.pdf".',
-    deleteNotAllowed: 'This action is not allowed. You should contact {{email}}',
-    deleteWarning: 'Applications connected to this organization will stop working.',
-    cannotBeUndone: 'This action cannot be undone.',
-    somethingWentWrong: 'Something went wrong try again later.',
-    inviteSubject: 'You are invited to join {{organization}}',
-    inviteText:
-      '{{inviter}} invited you to join the organization {{organization}} on the Developers Portal as {{roles}}.\n\nOpen {{link}} to accept or ignore the invitation. If you have no account yet, sign up with this e-mail address first.',
-  },
+  organizations: organizationsMessages,
+  products: productsMessages,
   profile: {
     email: 'E-mail',
     firstName: 'First name',

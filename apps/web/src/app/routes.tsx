@@ -1,6 +1,9 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import type { FeatureRoute } from '../config/feature-route';
 import { paths } from '../config/paths';
+import { organizationsRoutes } from '../features/organizations/routes';
+import { productsRoutes } from '../features/products/routes';
 import { AppLayout } from './layout/app-layout';
 
 // Every page is its own chunk (spec: keep the first page's JavaScript small).
@@ -25,6 +28,9 @@ function NewsToBlog() {
   return <Navigate to={rest ? `${paths.blog}/${rest}` : paths.blog} replace />;
 }
 
+/** Routes contributed by features, one list per feature. */
+const featureRoutes: FeatureRoute[] = [...organizationsRoutes, ...productsRoutes];
+
 export function AppRoutes() {
   return (
     <Routes>
@@ -38,6 +44,9 @@ export function AppRoutes() {
         <Route path="/partner/*" element={<StripPartner />} />
         <Route path="/partner" element={<StripPartner />} />
         <Route path="/news/*" element={<NewsToBlog />} />
+        {featureRoutes.map((r) => (
+          <Route key={r.path} path={r.path} element={r.element} />
+        ))}
         <Route path="*" element={<BasicPage />} />
       </Route>
     </Routes>
