@@ -1,19 +1,23 @@
 import { Box } from '@mantine/core';
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
+import { useAppStore } from '../../lib/store';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { Loading } from '../../components/ui/loading';
 import { CookiePopup } from '../../features/cookies/cookie-popup';
-import { SessionExpiredModal } from '../../features/auth/session-expired-modal';
 import { BackToTop } from './back-to-top';
 import { Footer } from './footer';
 import { Header } from './header';
 import classes from './layout.module.css';
 import { SessionSync } from './session-sync';
 
+// Rarely needed: loaded only when the session expires.
+const SessionExpiredModal = lazy(() => import('../../features/auth/session-expired-modal'));
+
 /** The frame of every page: header, the page (lazy, behind an error boundary), footer, popups. */
 export function AppLayout() {
   const { pathname } = useLocation();
+  const sessionExpired = useAppStore((s) => s.sessionExpired);
   return (
     <div className={classes.page}>
       <a href="#main" className="skip-link">
@@ -31,7 +35,11 @@ export function AppLayout() {
       <Footer />
       <BackToTop />
       <CookiePopup />
-      <SessionExpiredModal />
+      {sessionExpired && (
+        <Suspense fallback={null}>
+          <SessionExpiredModal />
+        </Suspense>
+      )}
     </div>
   );
 }

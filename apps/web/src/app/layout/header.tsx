@@ -1,5 +1,6 @@
-import { Anchor, Box, Burger, Container, Drawer, Group } from '@mantine/core';
+import { Anchor, Box, Burger, Container, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
@@ -7,10 +8,14 @@ import classes from './layout.module.css';
 import { MainMenu } from './main-menu';
 import { UserArea } from './user-area';
 
+const MobileMenu = lazy(() => import('./mobile-menu'));
+
 /** Site header: top bar with the cookie settings link and the user area, then the main menu. */
 export function Header() {
   const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Mounted from the first opening on, so the drawer can animate closed.
+  const [wanted, setWanted] = useState(false);
   return (
     <Box component="header" className={classes.header}>
       <Box className={classes.topBar}>
@@ -34,16 +39,19 @@ export function Header() {
           <Burger
             className={classes.mobileOnly}
             opened={opened}
-            onClick={toggle}
+            onClick={() => {
+              setWanted(true);
+              toggle();
+            }}
             aria-label={t('menu.openMenu')}
           />
         </Group>
       </Container>
-      <Drawer opened={opened} onClose={close} title={t('site.title')} size="xs">
-        <nav aria-label={t('menu.mainMenu')}>
-          <MainMenu vertical onNavigate={close} />
-        </nav>
-      </Drawer>
+      {wanted && (
+        <Suspense fallback={null}>
+          <MobileMenu opened={opened} onClose={close} />
+        </Suspense>
+      )}
     </Box>
   );
 }

@@ -5,7 +5,7 @@ import { loginPath } from '../../config/paths';
 import { useAppStore } from '../../lib/store';
 
 /** 'Your session has expired' with LOGIN (spec B 2.2, 8), when the session ended without a manual logout. */
-export function SessionExpiredModal() {
+export default function SessionExpiredModal() {
   const { t } = useTranslation();
   const open = useAppStore((s) => s.sessionExpired);
   const close = useAppStore((s) => s.setSessionExpired);
