@@ -1,10 +1,14 @@
 import { Anchor, Container, Group } from '@mantine/core';
 import { useBlockLayout } from '../../lib/site-content';
+import { useIsLoggedIn } from '../../lib/store';
+import { FeaturedApis } from './featured-apis';
 import { HeroCarousel } from './hero-carousel';
+import { StartSteps } from './start-steps';
 
-/** Home (spec B 2.2). Featured APIs and the blog teaser join when the catalog and blog land. */
+/** Home (spec B 2.2): hero, awards; for signed-in users the featured APIs and the START steps. */
 export default function HomePage() {
   const layout = useBlockLayout().data;
+  const loggedIn = useIsLoggedIn();
   return (
     <>
       <HeroCarousel items={layout?.carousel ?? []} />
@@ -19,6 +23,8 @@ export default function HomePage() {
           </Group>
         </Container>
       )}
+      {loggedIn && <FeaturedApis />}
+      {loggedIn && <StartSteps />}
     </>
   );
 }
