@@ -69,6 +69,10 @@ export const en = {
     loginFailed: 'Something went wrong, please try again later.',
     goHome: 'Go to the home page',
   },
+  tryout: {
+    authorizationFailed: 'Something went wrong please try again',
+    popupOnly: 'This page completes an authorization started from the API documentation; you can close it.',
+  },
   session: {
     loggingIn: 'Signing you in…',
     loggingOut: 'Signing you out…',

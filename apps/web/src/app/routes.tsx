@@ -10,6 +10,7 @@ import { AppLayout } from './layout/app-layout';
 const HomePage = lazy(() => import('../features/home/home-page'));
 const LoginPage = lazy(() => import('../features/auth/login-page'));
 const CallbackPage = lazy(() => import('../features/auth/callback-page'));
+const RedocCallbackPage = lazy(() => import('../features/auth/redoc-callback-page'));
 const CookieSettingsPage = lazy(() => import('../features/cookies/cookie-settings-page'));
 const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
 const ProfilePage = lazy(() => import('../features/profile/profile-page'));
@@ -38,6 +39,7 @@ export function AppRoutes() {
         <Route index element={<HomePage />} />
         <Route path={paths.login} element={<LoginPage />} />
         <Route path={paths.loginCallback} element={<CallbackPage />} />
+        <Route path={paths.redocCallback} element={<RedocCallbackPage />} />
         <Route path={paths.cookieSettings} element={<CookieSettingsPage />} />
         <Route path={paths.profile} element={<ProfilePage />} />
         <Route path={paths.notFound} element={<NotFoundPage />} />
