@@ -34,3 +34,15 @@ export function errorDocument(error: HttpError | { status: number; message?: str
   }
   return { jsonapi: { version: '1.0' }, errors: [entry] };
 }
+
+/**
+ * A query string the JSON:API layer cannot accept (bad syntax, unknown field, operator or value).
+ * Always a 400 whose error names the offending parameter in source.parameter, e.g.
+ * `filter[x][condition][operator]`, `page[limit]` or `sort`, so a client can tell what to fix.
+ */
+export class JsonApiQueryError extends HttpError {
+  constructor(parameter: string, detail: string) {
+    super(400, detail, { code: 'invalid_query', parameter });
+    this.name = 'JsonApiQueryError';
+  }
+}
