@@ -42,3 +42,15 @@ test('Internet Explorer gets the browser-not-supported page', async ({ browser }
   await expect(page.getByRole('heading', { name: en.errors.browserNotSupported })).toBeVisible();
   await context.close();
 });
+
+test('/oauth2/redoc-callback hands code and state to the window that opened it', async ({ page }) => {
+  await page.goto('/cookie-settings');
+  const received = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        window.addEventListener('message', (e: MessageEvent) => resolve(e.data), { once: true });
+        window.open('/oauth2/redoc-callback?code=abc123&state=s1', 'authorize', 'width=600,height=640');
+      }),
+  );
+  expect(received).toEqual({ type: 'portico:redoc-callback', code: 'abc123', error: null, state: 's1' });
+});
