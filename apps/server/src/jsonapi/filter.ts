@@ -76,7 +76,8 @@ export function emptyFilter(): FilterGroup {
 /** One query-string value as Fastify hands it over: repeated keys become arrays. */
 export type RawValue = string | string[];
 
-const PATH = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+/** Field names joined by dots; a name starts with a letter, digit or underscore (JSON:API member names). */
+const PATH = /^[A-Za-z0-9_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_][A-Za-z0-9_-]*)*$/;
 const SEGMENTS = /^filter((?:\[[^[\]]*\])+)$/;
 
 export function isFieldPath(path: string): boolean {

@@ -56,26 +56,27 @@ export interface ParseQueryOptions {
   unknownParameters?: 'reject' | 'ignore';
 }
 
-const NAME = /^[A-Za-z0-9_-]+$/;
+const NAME = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 /** The largest offset we accept: well inside PostgreSQL's bigint and JavaScript's safe integers. */
 export const MAX_OFFSET = 2 ** 40;
 
 /** Flattens a parsed query (flat bracket keys or nested objects) into [key, value] entries in order. */
 export function flattenQuery(query: unknown): Array<[string, RawValue]> {
   const out: Array<[string, RawValue]> = [];
-  const add = (key: string, value: unknown) => {
+  // Inside a nested object an array is a list (`value[]`); at the top a repeated flat key.
+  const add = (key: string, value: unknown, nested: boolean) => {
     if (value === undefined || value === null) return;
     if (typeof value === 'string') out.push([key, value]);
     else if (typeof value === 'number' || typeof value === 'boolean') out.push([key, String(value)]);
     else if (Array.isArray(value)) {
       if (value.length === 0) return;
-      if (value.every((v) => typeof v === 'string')) out.push([key, value as string[]]);
-      else value.forEach((v, i) => add(`${key}[${typeof v === 'object' ? i : ''}]`, v));
+      if (value.every((v) => typeof v === 'string')) out.push([nested ? `${key}[]` : key, value as string[]]);
+      else value.forEach((v, i) => add(`${key}[${typeof v === 'object' ? i : ''}]`, v, true));
     } else if (typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
+      for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v, true);
     }
   };
-  if (query && typeof query === 'object') for (const [k, v] of Object.entries(query)) add(k, v);
+  if (query && typeof query === 'object') for (const [k, v] of Object.entries(query)) add(k, v, false);
   return out;
 }
 
@@ -187,6 +188,7 @@ export function parseJsonApiQuery(query: unknown, options: ParseQueryOptions): J
     } else if (key === '_format') {
       single(key, value);
     } else if (options.unknownParameters !== 'ignore') {
+      if (key === '') throw new JsonApiQueryError(key, 'The query has a parameter without a name.');
       throw new JsonApiQueryError(key, `The query parameter ${key} is not supported here.`);
     }
   }

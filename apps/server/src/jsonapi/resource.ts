@@ -34,6 +34,14 @@ const ORDERED: readonly FilterOperator[] = FILTER_OPERATORS.filter(
   (op) => !['STARTS_WITH', 'CONTAINS', 'ENDS_WITH'].includes(op),
 );
 
+// A Map, not an object literal: 'constructor' must not parse as a value.
+const BOOLEANS = new Map([
+  ['1', true],
+  ['true', true],
+  ['0', false],
+  ['false', false],
+]);
+
 /** The value kinds of the usual columns. */
 export const values = {
   text: { expected: 'text', parse: (raw: string) => raw, operators: FILTER_OPERATORS },
@@ -50,7 +58,7 @@ export const values = {
   /** Drupal sends booleans as 1 / 0. */
   boolean: {
     expected: '1, 0, true or false',
-    parse: (raw: string) => ({ '1': true, true: true, '0': false, false: false })[raw.toLowerCase()],
+    parse: (raw: string) => BOOLEANS.get(raw.toLowerCase()),
     operators: EQUALITY,
   },
   uuid: {
