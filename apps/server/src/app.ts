@@ -12,8 +12,10 @@ import healthRoutes from './modules/health/routes.ts';
 import identityPlugin from './modules/identity/plugin.ts';
 import organizationsPlugin from './modules/organizations/plugin.ts';
 import sitePlugin from './modules/site/plugin.ts';
+import catalogPlugin from './modules/catalog/plugin.ts';
 import authzServerPlugin from './authz-server/plugin.ts';
 import gatewayPlugin from './gateway/plugin.ts';
+import applicationsPlugin from './modules/applications/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import { importContent } from './content/import-content.ts';
@@ -98,12 +100,19 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
   // Feature modules register here, one line each.
   await app.register(sitePlugin);
   await app.register(organizationsPlugin);
+  await app.register(catalogPlugin);
   await app.register(authzServerPlugin);
   await app.register(gatewayPlugin);
+  await app.register(applicationsPlugin);
   await app.register(webAppPlugin);
 
   if (config.importContent) {
-    await importContent(importers, { db: app.db, contentDir: config.contentDir, log: app.log });
+    await importContent(importers, {
+      db: app.db,
+      contentDir: config.contentDir,
+      log: app.log,
+      publicUrl: config.publicUrl,
+    });
   }
   return app;
 }

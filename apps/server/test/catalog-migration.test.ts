@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from './test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // Empty catalog: no demo content.
+  t = await startTestApp({ IMPORT_CONTENT: 'false' });
 });
 afterAll(() => t.close());
 

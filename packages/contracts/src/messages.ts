@@ -5,6 +5,7 @@
  * Keys are grouped by area; a second language is one more object of the same shape. Large areas
  * live in messages/<area>.ts, each owned by one feature, and are composed here.
  */
+import { catalogMessages } from './messages/catalog.ts';
 import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
 
@@ -111,6 +112,7 @@ export const en = {
   },
   organizations: organizationsMessages,
   products: productsMessages,
+  catalog: catalogMessages,
   profile: {
     email: 'E-mail',
     firstName: 'First name',

@@ -19,6 +19,8 @@ export interface ContentContext {
   db: Db;
   contentDir: string;
   log: FastifyBaseLogger;
+  /** The portal's public URL (imported OpenAPI documents point their sandbox server at it). */
+  publicUrl?: string;
   /** Reads a file under content/, or returns undefined when it does not exist. */
   read(relativePath: string): string | undefined;
 }

@@ -1,7 +1,13 @@
 import { usersImporter } from '../modules/identity/importer.ts';
 import { sandboxUsersImporter } from '../authz-server/sandbox-users.ts';
 import { siteImporter } from '../modules/site/importer.ts';
+import { catalogImporter } from '../modules/catalog/importer.ts';
 import type { ContentImporter } from './import-content.ts';
 
 /** Importers run in this order on start (users first: later content may name its authors). */
-export const importers: ContentImporter[] = [usersImporter, sandboxUsersImporter, siteImporter];
+export const importers: ContentImporter[] = [
+  usersImporter,
+  sandboxUsersImporter,
+  siteImporter,
+  catalogImporter,
+];

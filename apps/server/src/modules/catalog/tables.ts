@@ -64,7 +64,7 @@ export interface ApiDocumentationsTable {
   source_filename: string | null;
   /** e.g. 'swagger 2.0', 'openapi 3.0.3'. */
   source_spec_version: string | null;
-  /** OpenAPI 3.1, dereferenced, circular references left as local `$ref`. */
+  /** OpenAPI 3.1, dereferenced, circular references left as local `$ref` (a `json` column: key order kept). */
   converted: JSONColumnType<Record<string, unknown>, Record<string, unknown> | string | null> | null;
   operation_index: JSONColumnType<object, object | string | null> | null;
   content_hash: string | null;

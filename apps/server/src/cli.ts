@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { openDatabase } from './db/client.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { DocumentationInputError } from './modules/catalog/store.ts';
+import { importApi } from './modules/catalog/import-api.ts';
+import { formatProblem, OpenApiImportError } from './modules/catalog/openapi/index.ts';
+
+/**
+ * Portal administration from the command line: `npm run portal -- <command>`. Uses the same
+ * environment as the server (DATA_DIR or DATABASE_URL, PUBLIC_URL).
+ */
+
+const USAGE = `Usage: npm run portal -- <command> [options]
+
+Commands:
+  import-api <file> --product <alias> [--alias <docAlias>] [--title <title>] [--api-id <id>]
+             [--plan <text>] [--deprecated]
+      Imports an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; JSON or YAML) as an API
+      documentation, answered in the sandbox at /sandbox/<docAlias>, and links it to the product
+      (created when it does not exist). Re-importing the same alias replaces the document.
+`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+async function importApiCommand(args: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        product: { type: 'string' },
+        alias: { type: 'string' },
+        title: { type: 'string' },
+        'api-id': { type: 'string' },
+        plan: { type: 'string' },
+        deprecated: { type: 'boolean' },
+      },
+    });
+  } catch (err) {
+    fail(`${(err as Error).message}\n\n${USAGE}`, 2);
+  }
+  const { values, positionals } = parsed;
+  const [file, ...extra] = positionals;
+  if (!file || extra.length) fail(`import-api needs exactly one file.\n\n${USAGE}`, 2);
+  if (!values.product) fail(`import-api needs --product <alias>.\n\n${USAGE}`, 2);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    fail(`Cannot read ${file}: ${(err as Error).message}`);
+  }
+
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, 78);
+    throw err;
+  }
+  let handle;
+  try {
+    handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  } catch (err) {
+    if (err instanceof DataDirInUseError)
+      fail(`${err.message}\nStop the server first, or use DATABASE_URL.`, 75);
+    throw err;
+  }
+  try {
+    await migrateToLatest(handle.db);
+    const result = await importApi(
+      handle.db,
+      { name: file, text },
+      {
+        product: values.product,
+        alias: values.alias,
+        title: values.title,
+        apiId: values['api-id'],
+        plan: values.plan,
+        deprecated: values.deprecated,
+      },
+      config.publicUrl,
+    );
+    const { documentation: d, product: p } = result;
+    const index = d.processed?.operationIndex;
+    const lines = [
+      `${d.status === 'created' ? 'Imported' : d.status === 'updated' ? 'Updated' : 'Unchanged:'} ${d.title} as '${d.alias}'` +
+        (d.processed ? ` (${d.processed.sourceSpecVersion} → OpenAPI 3.1)` : ''),
+    ];
+    if (index) {
+      lines.push(
+        `  ${index.operationCount} operations in ${index.tags.length} groups: ${index.tags.map((t) => t.name).join(', ')}`,
+      );
+    }
+    lines.push(
+      `  ${p.created ? 'Created product' : 'Product'} '${p.alias}' (${p.title}, ${p.uuid})`,
+      `  Documentation: ${config.publicUrl}/documentation/${d.alias}`,
+      `  Sandbox:       ${config.publicUrl}/sandbox/${d.alias}`,
+    );
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } catch (err) {
+    if (err instanceof OpenApiImportError) {
+      const [summary] = err.message.split('\n');
+      fail(`${file}: ${summary}\n${err.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
+    }
+    if (err instanceof DocumentationInputError) fail(err.message);
+    throw err;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'import-api':
+      return importApiCommand(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      fail(`Unknown command '${command}'.\n\n${USAGE}`, 2);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,271 @@
+import { en } from '@portico/contracts/messages';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { stringify as toYaml } from 'yaml';
+import { collectionDocument, requestUrl, resourceDocument, sendDocument } from '../../jsonapi/document.ts';
+import type { ResourceObject } from '../../jsonapi/document.ts';
+import { fetchCollection } from '../../jsonapi/kysely.ts';
+import { parseJsonApiQuery } from '../../jsonapi/query.ts';
+import { checkFields, checkIncludes, values, type ResourceDescription } from '../../jsonapi/resource.ts';
+import { HttpError } from '../../lib/errors.ts';
+import { operationDetail } from './openapi/details.ts';
+import { PAGE, SPARSE_FIELDS, originOf } from './product-routes.ts';
+import {
+  DOCUMENTATION_COLUMNS,
+  documentationRow,
+  findDocumentation,
+  loadDocumentationRelations,
+  loadProductRelations,
+  type ProductRow,
+} from './repo.ts';
+import { changeLogResource, documentationResource, productImages, productResource } from './resources.ts';
+import { catalogDb, type CatalogTables } from './tables.ts';
+import { normalizeAlias } from './versions.ts';
+
+const M = en.catalog;
+const DOC_INCLUDES = ['field_products', 'field_products.field_image', 'field_change_log'];
+const MAX_PARSED = 8;
+
+type DocDb = CatalogTables & { d: CatalogTables['api_documentations'] };
+
+const documentationCollection: ResourceDescription<DocDb, 'd'> = {
+  type: 'node--api_documentation',
+  fields: {
+    id: { sql: 'd.uuid', value: values.uuid, sort: false },
+    title: { sql: 'd.title', value: values.text },
+    'path.alias': { sql: { expression: () => sql`'/' || d.alias` }, value: values.text, sort: false },
+    field_api_id: { sql: 'd.api_id', value: values.text },
+    field_deprecated: { sql: 'd.deprecated', value: values.boolean, sort: false },
+    'field_products.id': {
+      sql: {
+        exists: (eb, test) =>
+          eb.exists(
+            eb
+              .selectFrom('api_product_documentations as fpd')
+              .innerJoin('api_products as fp', 'fp.id', 'fpd.product_id')
+              .select(sql`1`.as('one'))
+              .whereRef('fpd.documentation_id', '=', 'd.id')
+              .where(() => test(sql.ref('fp.uuid'))),
+          ),
+      },
+      value: values.uuid,
+    },
+    created: { sql: 'd.created', value: values.timestamp },
+    changed: { sql: 'd.changed', value: values.timestamp },
+  },
+  tiebreaker: 'd.id',
+  defaultSort: [{ path: 'title', direction: 'ASC' }],
+  includes: DOC_INCLUDES,
+  sparseFields: SPARSE_FIELDS,
+};
+
+function etagMatches(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  return typeof header === 'string' && header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/** Parsed converted documents by alias and hash, for operation details (parsing is the slow part). */
+function parsedDocuments(app: FastifyInstance) {
+  const db = catalogDb(app.db);
+  const cache = new Map<string, { hash: string; doc: Promise<Record<string, unknown> | undefined> }>();
+  return async (alias: string, hash: string): Promise<Record<string, unknown> | undefined> => {
+    const hit = cache.get(alias);
+    if (hit && hit.hash === hash) return hit.doc;
+    const doc = db
+      .selectFrom('api_documentations')
+      .select(sql<string | null>`converted::text`.as('text'))
+      .where('alias', '=', alias)
+      .executeTakeFirst()
+      .then((row) => (row?.text ? (JSON.parse(row.text) as Record<string, unknown>) : undefined));
+    doc.catch(() => cache.delete(alias));
+    cache.delete(alias);
+    cache.set(alias, { hash, doc });
+    while (cache.size > MAX_PARSED) cache.delete(cache.keys().next().value!);
+    return doc;
+  };
+}
+
+export async function documentationRoutes(app: FastifyInstance): Promise<void> {
+  const db = catalogDb(app.db);
+  const parsed = parsedDocuments(app);
+
+  async function included(
+    base: string,
+    include: readonly string[],
+    rel: Awaited<ReturnType<typeof loadDocumentationRelations>>,
+  ): Promise<ResourceObject[] | undefined> {
+    if (!include.length) return undefined;
+    const out: ResourceObject[] = [];
+    const products = new Map<number, ProductRow>();
+    for (const list of rel.products.values()) for (const p of list) products.set(p.id, p);
+    if (include.includes('field_products') || include.includes('field_products.field_image')) {
+      const productRel = await loadProductRelations(app.db, [...products.values()]);
+      for (const p of products.values()) {
+        out.push(productResource(base, p, productRel));
+        if (include.includes('field_products.field_image'))
+          out.push(...productImages(base, p, 'field_image'));
+      }
+    }
+    if (include.includes('field_change_log')) {
+      for (const list of rel.changeLog.values())
+        for (const e of list) out.push(changeLogResource(base, e, e.product_uuid));
+    }
+    return out;
+  }
+
+  app.get('/jsonapi/node/api_documentation', async (request, reply) => {
+    const query = parseJsonApiQuery(request.query, PAGE);
+    const { rows, count } = await fetchCollection(
+      app.db,
+      db.selectFrom('api_documentations as d').select(DOCUMENTATION_COLUMNS),
+      documentationCollection,
+      query,
+    );
+    const docs = rows.map((r) => documentationRow(r));
+    const rel = await loadDocumentationRelations(app.db, docs);
+    const base = originOf(request);
+    return sendDocument(
+      reply,
+      collectionDocument({
+        url: requestUrl(request),
+        data: docs.map((d) =>
+          documentationResource(base, d, {
+            products: rel.products.get(d.id) ?? [],
+            changeLog: rel.changeLog.get(d.id) ?? [],
+          }),
+        ),
+        count,
+        page: query.page,
+        included: await included(base, query.include, rel),
+        fields: query.fields,
+      }),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/jsonapi/node/api_documentation/:id', async (request, reply) => {
+    const query = parseJsonApiQuery(request.query, { ...PAGE, unknownParameters: 'ignore' });
+    checkIncludes({ type: 'node--api_documentation', includes: DOC_INCLUDES }, query.include);
+    checkFields({ sparseFields: SPARSE_FIELDS }, query.fields);
+    const doc = await findDocumentation(app.db, request.params.id);
+    if (!doc) throw new HttpError(404, M.documentationNotFound);
+    const rel = await loadDocumentationRelations(app.db, [doc]);
+    const base = originOf(request);
+    return sendDocument(
+      reply,
+      resourceDocument({
+        url: requestUrl(request),
+        data: documentationResource(base, doc, {
+          products: rel.products.get(doc.id) ?? [],
+          changeLog: rel.changeLog.get(doc.id) ?? [],
+        }),
+        included: await included(base, query.include, rel),
+        fields: query.fields,
+      }),
+    );
+  });
+
+  /** The converted document (spec B 7): by alias first, then by api id or uuid. */
+  app.get<{ Querystring: { api?: string; alias?: string } }>('/api/swagger', async (request, reply) => {
+    const alias = typeof request.query.alias === 'string' ? normalizeAlias(request.query.alias) : '';
+    const api = typeof request.query.api === 'string' ? request.query.api.trim() : '';
+    if (!alias && !api) throw new HttpError(404, M.swaggerNotFound);
+    const candidates = await db
+      .selectFrom('api_documentations')
+      .select(['id', 'alias', 'api_id', 'content_hash'])
+      .where((eb) =>
+        eb.or([
+          ...(alias ? [eb('alias', '=', alias)] : []),
+          ...(api ? [eb('api_id', '=', api), eb(sql`uuid::text`, '=', api.toLowerCase())] : []),
+        ]),
+      )
+      .execute();
+    const row = candidates.find((c) => alias && c.alias === alias) ?? candidates[0];
+    if (!row) throw new HttpError(404, M.swaggerNotFound);
+    return sendStored(request, reply, row.id, row.content_hash, 'converted');
+  });
+
+  async function byAlias(alias: string) {
+    const row = await db
+      .selectFrom('api_documentations')
+      .select(['id', 'alias', 'content_hash', 'source_format', 'source_filename'])
+      .where('alias', '=', normalizeAlias(alias))
+      .executeTakeFirst();
+    if (!row) throw new HttpError(404, M.swaggerNotFound);
+    return row;
+  }
+
+  async function sendStored(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: number,
+    hash: string | null,
+    column: 'converted' | 'operation_index',
+    attachment?: string,
+  ) {
+    const etag = `"${hash ?? `id-${id}`}${column === 'converted' ? '' : '-index'}"`;
+    reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+    if (etagMatches(request, etag)) return reply.status(304).send();
+    const stored = await db
+      .selectFrom('api_documentations')
+      .select(sql<string | null>`${sql.ref(column)}::text`.as('text'))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!stored?.text) throw new HttpError(404, M.swaggerNotFound);
+    if (attachment) reply.header('Content-Disposition', `attachment; filename="${attachment}"`);
+    return reply.type('application/json; charset=utf-8').send(stored.text);
+  }
+
+  app.get<{ Params: { alias: string } }>('/api/apidocs/:alias/index', async (request, reply) => {
+    const row = await byAlias(request.params.alias);
+    return sendStored(request, reply, row.id, row.content_hash, 'operation_index');
+  });
+
+  app.get<{ Params: { alias: string; key: string } }>(
+    '/api/apidocs/:alias/operations/:key',
+    async (request, reply) => {
+      const row = await byAlias(request.params.alias);
+      const doc = await parsed(row.alias, row.content_hash ?? '');
+      if (!doc) throw new HttpError(404, M.swaggerNotFound);
+      const detail = operationDetail(doc, request.params.key);
+      if (!detail) throw new HttpError(404, M.operationNotFound);
+      const etag = `"${row.content_hash ?? ''}-${request.params.key}"`;
+      reply.header('ETag', etag).header('Cache-Control', 'no-cache');
+      if (etagMatches(request, etag)) return reply.status(304).send();
+      return detail;
+    },
+  );
+
+  app.get<{ Params: { alias: string } }>('/api/apidocs/:alias/download/original', async (request, reply) => {
+    const row = await byAlias(request.params.alias);
+    const source = await db
+      .selectFrom('api_documentations')
+      .select('source')
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    const ext = row.source_format === 'yaml' ? 'yaml' : 'json';
+    const name = (row.source_filename ?? `${row.alias}.${ext}`).replace(/[^A-Za-z0-9._-]/g, '_');
+    return reply
+      .header('Content-Disposition', `attachment; filename="${name}"`)
+      .type(ext === 'yaml' ? 'application/yaml; charset=utf-8' : 'application/json; charset=utf-8')
+      .send(source.source);
+  });
+
+  app.get<{ Params: { alias: string; format: string } }>(
+    '/api/apidocs/:alias/download/:format',
+    async (request, reply) => {
+      const { format } = request.params;
+      if (format !== 'openapi.json' && format !== 'openapi.yaml') throw new HttpError(404, M.swaggerNotFound);
+      const row = await byAlias(request.params.alias);
+      const file = `${row.alias.replace(/[^A-Za-z0-9._-]/g, '_')}.openapi.${format === 'openapi.json' ? 'json' : 'yaml'}`;
+      if (format === 'openapi.json') {
+        return sendStored(request, reply, row.id, row.content_hash, 'converted', file);
+      }
+      const doc = await parsed(row.alias, row.content_hash ?? '');
+      if (!doc) throw new HttpError(404, M.swaggerNotFound);
+      return reply
+        .header('Content-Disposition', `attachment; filename="${file}"`)
+        .type('application/yaml; charset=utf-8')
+        .send(toYaml(doc, { aliasDuplicateObjects: false, lineWidth: 0 }));
+    },
+  );
+}

@@ -1,0 +1,49 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import { HttpError } from '../../lib/errors.ts';
+import { documentationRoutes } from './documentation-routes.ts';
+import { productRoutes } from './product-routes.ts';
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+};
+
+/**
+ * The catalog (README.md): API products, categories, comparison tables, changelogs and API
+ * documentations as JSON:API, the OpenAPI documents and their reference index. Public reads only:
+ * content comes from content/ and the import-api command.
+ */
+export default fp(
+  async (app) => {
+    await app.register(async (scope) => {
+      await productRoutes(scope);
+      await documentationRoutes(scope);
+
+      // Product images and feature icons of the content folder (content/catalog/images).
+      const imageDir = path.join(app.config.contentDir, 'catalog', 'images');
+      scope.get<{ Params: { name: string } }>('/catalog/images/:name', async (request, reply) => {
+        const { name } = request.params;
+        const type = IMAGE_TYPES[path.extname(name).toLowerCase()];
+        if (!type || !/^[A-Za-z0-9._-]+$/.test(name)) throw new HttpError(404, 'Not found');
+        let body: Buffer;
+        try {
+          body = await fs.readFile(path.join(imageDir, name));
+        } catch {
+          throw new HttpError(404, 'Not found');
+        }
+        // SVGs are served as images, never as documents that could run script.
+        return reply
+          .type(type)
+          .header('Cache-Control', 'public, max-age=3600')
+          .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
+          .send(body);
+      });
+    });
+  },
+  { name: 'catalog', dependencies: ['services'] },
+);

@@ -1,0 +1,442 @@
+import { en } from '@portico/contracts/messages';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import {
+  collectionDocument,
+  requestUrl,
+  resourceDocument,
+  sendDocument,
+  type ResourceObject,
+} from '../../jsonapi/document.ts';
+import type { FilterGroup } from '../../jsonapi/filter.ts';
+import { fetchCollection } from '../../jsonapi/kysely.ts';
+import { parseJsonApiQuery, type JsonApiQuery } from '../../jsonapi/query.ts';
+import { checkFields, checkIncludes, values, type ResourceDescription } from '../../jsonapi/resource.ts';
+import { HttpError } from '../../lib/errors.ts';
+import {
+  findProduct,
+  loadComparisonTable,
+  loadProductRelations,
+  newestOfFamily,
+  resolveProductAlias,
+  UUID,
+  type ProductRelations,
+  type ProductRow,
+} from './repo.ts';
+import {
+  advantageResource,
+  categoryResource,
+  changeLogResource,
+  comparisonRowResource,
+  comparisonTableResource,
+  documentationResource,
+  featureResource,
+  productImages,
+  productResource,
+} from './resources.ts';
+import { catalogDb, type CatalogTables } from './tables.ts';
+
+const M = en.catalog;
+export const PAGE = { defaultLimit: 50, maxLimit: 50 } as const;
+
+const FILE_FIELDS = ['filename', 'uri', 'url', 'filemime'];
+const PRODUCT_FIELDS = [
+  'drupal_internal__nid',
+  'title',
+  'body',
+  'path',
+  'field_version',
+  'field_label',
+  'field_deprecated',
+  'field_commercial_product',
+  'field_disable_documentation',
+  'field_weight',
+  'field_overview_display',
+  'field_scope',
+  'field_scope_production',
+  'field_psd2_certificate_required',
+  'field_advantages_header',
+  'created',
+  'changed',
+  'field_image',
+  'field_header_image',
+  'field_category',
+  'field_endpoints',
+  'field_documentation',
+  'field_features',
+  'field_advantages',
+  'field_related_products',
+  'field_comparison_table',
+];
+const CATEGORY_FIELDS = ['drupal_internal__tid', 'name', 'weight'];
+const DOCUMENTATION_FIELDS = [
+  'drupal_internal__nid',
+  'title',
+  'path',
+  'alias',
+  'field_api_id',
+  'field_version',
+  'field_deprecated',
+  'field_plan',
+  'field_tour',
+  'field_bot_enabled',
+  'field_bot_url',
+  'field_source_format',
+  'field_source_spec_version',
+  'operation_count',
+  'content_hash',
+  'url',
+  'docUrl',
+  'sandbox_url',
+  'created',
+  'changed',
+  'field_products',
+  'field_change_log',
+];
+export const SPARSE_FIELDS = {
+  'node--api_product': PRODUCT_FIELDS,
+  'file--file': FILE_FIELDS,
+  'taxonomy_term--product_categories': CATEGORY_FIELDS,
+  'node--api_documentation': DOCUMENTATION_FIELDS,
+  'paragraph--feature': ['title', 'field_description', 'field_icon', 'weight'],
+  'paragraph--advantage': ['title', 'field_description', 'weight'],
+  'node--comparison_table': [
+    'drupal_internal__nid',
+    'title',
+    'field_product_names',
+    'field_product_ids',
+    'created',
+    'changed',
+    'field_rows',
+    'field_products',
+  ],
+  'paragraph--comparison_category': ['title', 'weight'],
+  'paragraph--comparison_text_row': ['title', 'field_values', 'weight'],
+  'paragraph--comparison_boolean_row': ['title', 'field_values', 'weight'],
+  'node--change_log': [
+    'drupal_internal__nid',
+    'field_version',
+    'field_release_date',
+    'field_notes',
+    'created',
+    'field_product',
+  ],
+} as const;
+
+const DETAIL_INCLUDES = [
+  'field_image',
+  'field_header_image',
+  'field_category',
+  'field_endpoints',
+  'field_documentation',
+  'field_features',
+  'field_advantages',
+  'field_related_products',
+  'field_related_products.field_image',
+  'field_comparison_table',
+  'field_comparison_table.field_rows',
+];
+
+function productListQuery(app: FastifyInstance) {
+  return catalogDb(app.db)
+    .selectFrom('api_products as p')
+    .leftJoin('product_categories as c', 'c.id', 'p.category_id')
+    .selectAll('p');
+}
+
+type ListDb = CatalogTables & { p: CatalogTables['api_products']; c: CatalogTables['product_categories'] };
+
+export const productCollection: ResourceDescription<ListDb, 'p' | 'c'> = {
+  type: 'node--api_product',
+  fields: {
+    id: { sql: 'p.uuid', value: values.uuid, sort: false },
+    title: { sql: 'p.title', value: values.text },
+    'path.alias': { sql: { expression: () => sql`'/' || p.alias` }, value: values.text, sort: false },
+    field_deprecated: { sql: 'p.deprecated', value: values.boolean, sort: false },
+    field_commercial_product: { sql: 'p.commercial', value: values.boolean, sort: false },
+    field_label: { sql: 'p.label', value: values.text },
+    field_weight: { sql: 'p.weight', value: values.integer },
+    'field_category.id': { sql: 'c.uuid', value: values.uuid, sort: false },
+    'field_category.name': { sql: 'c.name', value: values.text },
+    created: { sql: 'p.created', value: values.timestamp },
+    changed: { sql: 'p.changed', value: values.timestamp },
+  },
+  tiebreaker: 'p.id',
+  defaultSort: [
+    { path: 'field_weight', direction: 'ASC' },
+    { path: 'title', direction: 'ASC' },
+  ],
+  includes: ['field_image', 'field_header_image', 'field_category'],
+  sparseFields: SPARSE_FIELDS,
+};
+
+function mentions(group: FilterGroup, path: string): boolean {
+  return group.children.some((c) => (c.kind === 'group' ? mentions(c, path) : c.path === path));
+}
+
+/** Included resources of products for the requested include paths. */
+async function productIncludes(
+  app: FastifyInstance,
+  base: string,
+  products: ProductRow[],
+  rel: ProductRelations,
+  include: readonly string[],
+): Promise<ResourceObject[]> {
+  const wanted = new Set(include);
+  const out: ResourceObject[] = [];
+  for (const p of products) {
+    if (wanted.has('field_image')) out.push(...productImages(base, p, 'field_image'));
+    if (wanted.has('field_header_image')) out.push(...productImages(base, p, 'field_header_image'));
+    if (wanted.has('field_category') && p.category_id !== null) {
+      const c = rel.categories.get(p.category_id);
+      if (c) out.push(categoryResource(base, c));
+    }
+    const docs = rel.documentations.get(p.id) ?? [];
+    if (wanted.has('field_endpoints') || wanted.has('field_documentation')) {
+      const list = wanted.has('field_endpoints') ? docs : docs.slice(0, 1);
+      for (const d of list) out.push(documentationResource(base, d, { products: [p], changeLog: [] }));
+    }
+    if (wanted.has('field_features')) out.push(...(rel.features.get(p.id) ?? []).map(featureResource));
+    if (wanted.has('field_advantages')) out.push(...(rel.advantages.get(p.id) ?? []).map(advantageResource));
+    if (wanted.has('field_related_products') || wanted.has('field_related_products.field_image')) {
+      const related = rel.related.get(p.id) ?? [];
+      if (related.length) {
+        const relatedRel = await loadProductRelations(app.db, related);
+        for (const r of related) {
+          out.push(productResource(base, r, relatedRel));
+          if (wanted.has('field_related_products.field_image'))
+            out.push(...productImages(base, r, 'field_image'));
+        }
+      }
+    }
+    if (
+      (wanted.has('field_comparison_table') || wanted.has('field_comparison_table.field_rows')) &&
+      p.comparison_table_id !== null
+    ) {
+      const table = rel.comparisonTables.get(p.comparison_table_id);
+      if (table) {
+        const { columns, rows } = await loadComparisonTable(app.db, table.id);
+        out.push(comparisonTableResource(base, table, columns, rows));
+        if (wanted.has('field_comparison_table.field_rows')) out.push(...rows.map(comparisonRowResource));
+      }
+    }
+  }
+  return out;
+}
+
+export function originOf(request: FastifyRequest): string {
+  return requestUrl(request).origin;
+}
+
+/** A query for a single resource: only include and fields apply. */
+function singleQuery(request: FastifyRequest, type: string, includes: readonly string[]): JsonApiQuery {
+  const query = parseJsonApiQuery(request.query, { ...PAGE, unknownParameters: 'ignore' });
+  checkIncludes({ type, includes }, query.include);
+  checkFields({ sparseFields: SPARSE_FIELDS }, query.fields);
+  return query;
+}
+
+export async function productRoutes(app: FastifyInstance): Promise<void> {
+  const db = catalogDb(app.db);
+
+  app.get('/jsonapi/node/api_product', async (request, reply) => {
+    const query = parseJsonApiQuery(request.query, PAGE);
+    let qb = productListQuery(app);
+    // Lists leave deprecated versions out unless the caller filters on them (spec B 2.10).
+    if (!mentions(query.filter, 'field_deprecated')) qb = qb.where('p.deprecated', '=', false);
+    const { rows, count } = await fetchCollection(app.db, qb, productCollection, query);
+    const base = originOf(request);
+    const rel = await loadProductRelations(app.db, rows);
+    return sendDocument(
+      reply,
+      collectionDocument({
+        url: requestUrl(request),
+        data: rows.map((p) => productResource(base, p, rel)),
+        count,
+        page: query.page,
+        included: query.include.length
+          ? await productIncludes(app, base, rows, rel, query.include)
+          : undefined,
+        fields: query.fields,
+      }),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/jsonapi/node/api_product/:id', async (request, reply) => {
+    const query = singleQuery(request, 'node--api_product', DETAIL_INCLUDES);
+    const product = await findProduct(app.db, request.params.id);
+    if (!product) throw new HttpError(404, M.productNotFound);
+    const base = originOf(request);
+    const rel = await loadProductRelations(app.db, [product]);
+    return sendDocument(
+      reply,
+      resourceDocument({
+        url: requestUrl(request),
+        data: productResource(base, product, rel),
+        included: query.include.length
+          ? await productIncludes(app, base, [product], rel, query.include)
+          : undefined,
+        fields: query.fields,
+      }),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/jsonapi/node/comparison_table/:id', async (request, reply) => {
+    const query = singleQuery(request, 'node--comparison_table', ['field_rows', 'field_products']);
+    if (!UUID.test(request.params.id)) throw new HttpError(404, M.comparisonTableNotFound);
+    const table = await db
+      .selectFrom('comparison_tables')
+      .selectAll()
+      .where('uuid', '=', request.params.id.toLowerCase())
+      .executeTakeFirst();
+    if (!table) throw new HttpError(404, M.comparisonTableNotFound);
+    const base = originOf(request);
+    const { columns, rows } = await loadComparisonTable(app.db, table.id);
+    const included: ResourceObject[] = [];
+    if (query.include.includes('field_rows')) included.push(...rows.map(comparisonRowResource));
+    if (query.include.includes('field_products')) {
+      const products = columns.flatMap((c) => (c.product ? [c.product] : []));
+      const rel = await loadProductRelations(app.db, products);
+      included.push(...products.map((p) => productResource(base, p, rel)));
+    }
+    return sendDocument(
+      reply,
+      resourceDocument({
+        url: requestUrl(request),
+        data: comparisonTableResource(base, table, columns, rows),
+        included: query.include.length ? included : undefined,
+        fields: query.fields,
+      }),
+    );
+  });
+
+  type LogDb = CatalogTables & {
+    e: CatalogTables['change_log_entries'];
+    p: CatalogTables['api_products'];
+  };
+  const changeLogCollection: ResourceDescription<LogDb, 'e' | 'p'> = {
+    type: 'node--change_log',
+    fields: {
+      'field_product.id': { sql: 'p.uuid', value: values.uuid, sort: false },
+      'field_product.path.alias': {
+        sql: { expression: () => sql`'/' || p.alias` },
+        value: values.text,
+        sort: false,
+      },
+      field_version: { sql: 'e.version', value: values.text },
+      field_release_date: { sql: 'e.release_date', value: values.timestamp },
+      created: { sql: 'e.created', value: values.timestamp },
+    },
+    tiebreaker: 'e.id',
+    defaultSort: [{ path: 'field_release_date', direction: 'DESC' }],
+    includes: ['field_product'],
+    sparseFields: SPARSE_FIELDS,
+  };
+  app.get('/jsonapi/node/change_log', async (request, reply) => {
+    const query = parseJsonApiQuery(request.query, PAGE);
+    const qb = db
+      .selectFrom('change_log_entries as e')
+      .innerJoin('api_products as p', 'p.id', 'e.product_id')
+      .selectAll('e')
+      .select('p.uuid as product_uuid');
+    const { rows, count } = await fetchCollection(app.db, qb, changeLogCollection, query);
+    const base = originOf(request);
+    let included: ResourceObject[] | undefined;
+    if (query.include.includes('field_product')) {
+      const products = await db
+        .selectFrom('api_products')
+        .selectAll()
+        .where('id', 'in', [...new Set(rows.map((r) => r.product_id)), -1])
+        .execute();
+      const rel = await loadProductRelations(app.db, products);
+      included = products.map((p) => productResource(base, p, rel));
+    }
+    return sendDocument(
+      reply,
+      collectionDocument({
+        url: requestUrl(request),
+        data: rows.map((r) => changeLogResource(base, r, r.product_uuid)),
+        count,
+        page: query.page,
+        included,
+        fields: query.fields,
+      }),
+    );
+  });
+
+  type CategoryDb = CatalogTables & { t: CatalogTables['product_categories'] };
+  const categoryCollection: ResourceDescription<CategoryDb, 't'> = {
+    type: 'taxonomy_term--product_categories',
+    fields: {
+      id: { sql: 't.uuid', value: values.uuid, sort: false },
+      name: { sql: 't.name', value: values.text },
+      weight: { sql: 't.weight', value: values.integer },
+    },
+    tiebreaker: 't.id',
+    defaultSort: [
+      { path: 'weight', direction: 'ASC' },
+      { path: 'name', direction: 'ASC' },
+    ],
+    sparseFields: SPARSE_FIELDS,
+  };
+  app.get('/jsonapi/taxonomy_term/product_categories', async (request, reply) => {
+    const query = parseJsonApiQuery(request.query, PAGE);
+    const { rows, count } = await fetchCollection(
+      app.db,
+      db.selectFrom('product_categories as t').selectAll('t'),
+      categoryCollection,
+      query,
+    );
+    const base = originOf(request);
+    return sendDocument(
+      reply,
+      collectionDocument({
+        url: requestUrl(request),
+        data: rows.map((c) => categoryResource(base, c)),
+        count,
+        page: query.page,
+        fields: query.fields,
+      }),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>(
+    '/jsonapi/taxonomy_term/product_categories/:id',
+    async (request, reply) => {
+      const query = singleQuery(request, 'taxonomy_term--product_categories', []);
+      if (!UUID.test(request.params.id)) throw new HttpError(404, 'Category not found');
+      const row = await db
+        .selectFrom('product_categories')
+        .selectAll()
+        .where('uuid', '=', request.params.id.toLowerCase())
+        .executeTakeFirst();
+      if (!row) throw new HttpError(404, 'Category not found');
+      return sendDocument(
+        reply,
+        resourceDocument({
+          url: requestUrl(request),
+          data: categoryResource(originOf(request), row),
+          fields: query.fields,
+        }),
+      );
+    },
+  );
+
+  app.get<{ Querystring: { pathAlias?: string } }>('/phpsdk/products/getProductUuid', async (request) => {
+    const alias = typeof request.query.pathAlias === 'string' ? request.query.pathAlias : '';
+    if (!alias.trim()) throw new HttpError(400, 'pathAlias is required', { parameter: 'pathAlias' });
+    const product = await resolveProductAlias(app.db, alias);
+    if (!product) throw new HttpError(404, M.productNotFound);
+    return { data: { uuid: product.uuid } };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/products/:id/newest-version', async (request) => {
+    const product = await findProduct(app.db, request.params.id);
+    if (!product) throw new HttpError(404, M.productNotFound);
+    const newest = await newestOfFamily(app.db, product);
+    if (!newest) throw new HttpError(404, M.noNewerVersion);
+    return {
+      data: { uuid: newest.uuid, title: newest.title, alias: `/${newest.alias}`, version: newest.version },
+    };
+  });
+}
