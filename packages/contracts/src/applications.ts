@@ -1,26 +1,11 @@
 import { z } from 'zod';
+import { applicationsMessages } from './messages/applications.ts';
 
 /**
  * Rules of the application and go-live forms (spec A sections 3, 5 and 8), written once and used
- * by the web forms and the server routes alike.
+ * by the web forms and the server routes alike. The texts live in messages/applications.ts.
  */
-export const APPLICATION_MESSAGES = {
-  required: 'Required',
-  descriptionTooLong: 'Must be 1000 characters or less',
-  grantTypeRequired: 'You must select at least one Grant Type',
-  invalidEmail: 'Invalid email',
-  cannotEdit: 'You cannot edit a production application.',
-  cannotDelete: 'You cannot delete a production application.',
-  cannotUnsubscribe: 'You cannot unsubscribe a production application.',
-  noSubscription: 'You need an active subscription to use this app.',
-  subscribeFailed: 'Something went wrong. Please try again',
-  unsubscribeFailed: 'Something went wrong. Try again later',
-  certificateFallback: 'An error has occured please try again later!',
-  goLiveFailed: 'An error occurred: {{message}}',
-  copySecret: 'Please copy your client secret and keep it safe!',
-  goLiveBanner:
-    'Your application is currently disabled. The provider will get in touch with you to complete the go-live process.',
-} as const;
+export const APPLICATION_MESSAGES = applicationsMessages;
 
 export const APPLICATION_DESCRIPTION_MAX = 1000;
 export const GRANT_TYPE_VALUES = ['authorization_code', 'client_credentials'] as const;
@@ -37,12 +22,16 @@ export function stripTags(html: string): string {
     .trim();
 }
 
-const uri = z.string().trim().pipe(z.url('Enter a valid URL'));
+const uri = z.string().trim().pipe(z.url(APPLICATION_MESSAGES.invalidUrl));
 
 /** The application form as the web app holds it (spec A 3 'Application form'). */
 export const applicationFormSchema = z
   .object({
-    title: z.string().trim().min(1, APPLICATION_MESSAGES.required).max(255),
+    title: z
+      .string()
+      .trim()
+      .min(1, APPLICATION_MESSAGES.required)
+      .max(255, APPLICATION_MESSAGES.titleTooLong),
     description: z
       .string()
       .max(APPLICATION_DESCRIPTION_MAX, APPLICATION_MESSAGES.descriptionTooLong)
@@ -60,7 +49,7 @@ export type ApplicationForm = z.infer<typeof applicationFormSchema>;
 
 /** The attributes the create and edit calls send (spec A 7). */
 export const applicationAttributesSchema = z.object({
-  title: z.string().trim().min(1, APPLICATION_MESSAGES.required).max(255),
+  title: z.string().trim().min(1, APPLICATION_MESSAGES.required).max(255, APPLICATION_MESSAGES.titleTooLong),
   field_description: z
     .union([z.string(), z.object({ value: z.string(), format: z.string().optional() })])
     .transform((v) => (typeof v === 'string' ? v : v.value))
@@ -107,3 +96,132 @@ export const GO_LIVE_FIELDS = {
   siteUrl: 'field_site_url_download_location',
   useCases: 'field_use_cases',
 } as const satisfies Record<keyof GoLiveForm, string>;
+
+/** POST /api/application with an application payload: create (spec A 7, the terminal's call). */
+export const applicationPayloadSchema = z.object({
+  title: z.string().trim().min(1, APPLICATION_MESSAGES.required).max(255, APPLICATION_MESSAGES.titleTooLong),
+  organization: z.union([z.string(), z.number()]).transform(String),
+  description: z
+    .string()
+    .max(APPLICATION_DESCRIPTION_MAX, APPLICATION_MESSAGES.descriptionTooLong)
+    .refine((v) => stripTags(v).length > 1, APPLICATION_MESSAGES.required),
+  allowedGrantTypes: z
+    .array(z.enum(GRANT_TYPE_VALUES))
+    .min(1, APPLICATION_MESSAGES.grantTypeRequired)
+    .transform((v) => [...new Set(v)]),
+  oAuthRedirectUri: z.array(uri).max(20).default([]),
+  postLogoutRedirectUri: z.array(uri).max(20).default([]),
+});
+export type ApplicationPayload = z.infer<typeof applicationPayloadSchema>;
+
+/** POST /api/application with type subscribe or unsubscribe (spec A 7, B 7). */
+export const subscriptionRequestSchema = z.object({
+  type: z.enum(['subscribe', 'unsubscribe']),
+  application: z.union([z.string().min(1), z.number()]).transform(String),
+  product: z.union([z.string().min(1), z.number()]).transform(String),
+});
+
+/** POST /secret/reset and /secret/delete (spec A 7). */
+export const secretRequestSchema = z.object({
+  application: z.union([z.string().min(1), z.number()]).transform(String),
+  environment: z
+    .enum(APPLICATION_STATUSES, { message: APPLICATION_MESSAGES.unknownEnvironment })
+    .default('DEVELOPMENT'),
+});
+
+/** POST /admin-api/go-live/{id}/reject. */
+export const goLiveRejectSchema = z.object({
+  reason: z
+    .string({ message: APPLICATION_MESSAGES.reasonRequired })
+    .trim()
+    .min(1, APPLICATION_MESSAGES.reasonRequired)
+    .max(2000, APPLICATION_MESSAGES.reasonTooLong),
+});
+
+export const GO_LIVE_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type GoLiveStatus = (typeof GO_LIVE_STATUSES)[number];
+
+/** A subscribed product as the application view lists it (spec A 3 'Subscription'). */
+export interface Subscription {
+  uuid: string;
+  nid: number;
+  title: string;
+  version: string | null;
+  deprecated: boolean;
+  /** '/accounts-api-v1' */
+  alias: string;
+  psd2CertificateRequired: boolean;
+  /** Space-separated scopes the product grants to DEVELOPMENT / PRODUCTION clients. */
+  scope: string;
+  scopeProduction: string;
+  /** The product's API documentations, each with the product's scopes. */
+  apiEndpoints: { uuid: string; title: string; alias: string; scope: string; scope_production: string }[];
+}
+
+/**
+ * The application as the web app holds it (spec A 3 'Application'): the items of
+ * GET /phpsdk/organization/apps, the answer of POST /api/application and `meta.application` of
+ * the JSON:API resource.
+ */
+export interface Application {
+  uuid: string;
+  nid: number;
+  title: string;
+  /** Sanitized HTML as stored. */
+  description: string;
+  descriptionProcessed: string;
+  created: string;
+  changed: string;
+  allowedGrantTypes: GrantType[];
+  oauthRedirectUri: string[];
+  postLogoutRedirectUri: string[];
+  imageUrl: string | null;
+  clientId: { development: string | null; production: string | null };
+  /** The DEVELOPMENT secret; null without the permission or after /secret/delete. */
+  clientSecret: string | null;
+  clientSecrets: { development: string | null; production: string | null };
+  applicationStatus: ApplicationStatus;
+  goLive: {
+    status: GoLiveStatus | null;
+    requestId: string | null;
+    reason: string | null;
+    requestedAt: string | null;
+    decidedAt: string | null;
+  };
+  subscriptionIds: string[];
+  subscriptions: Subscription[];
+  organizationId: string;
+  organization: { uuid: string; id: number; title: string };
+  /** What the caller may do with this application. */
+  permissions: {
+    update: boolean;
+    delete: boolean;
+    goLive: boolean;
+    viewSecret: boolean;
+    viewAnalytics: boolean;
+  };
+}
+
+/** One row of GET /phpsdk/app-analytics/aggregates (spec A 3 'Analytics per endpoint'). */
+export interface EndpointAggregate {
+  endpoint: string;
+  minExecutionTime: number;
+  avgExecutionTime: number;
+  maxExecutionTime: number;
+  successCalls: number;
+  failedCalls: number;
+  totalCalls: number;
+}
+
+/** One row of GET /phpsdk/app-analytics/sumAggregates: per endpoint and day. */
+export interface DailyEndpointAggregate extends EndpointAggregate {
+  /** 'YYYY-MM-DD' (UTC). */
+  referenceDate: string;
+}
+
+/** PSD certificate validation result (spec A 3). */
+export interface CertificateValidation {
+  isValid: boolean;
+  message: string;
+  certRequired: boolean;
+}

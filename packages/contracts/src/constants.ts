@@ -20,3 +20,15 @@ export const ENVIRONMENTS = ['DEVELOPMENT', 'PRODUCTION'] as const;
 export const GRANT_TYPES = ['authorization_code', 'client_credentials'] as const;
 /** Paths that the newsletter sign-up is hidden on (spec B 1). */
 export const NEWSLETTER_HIDDEN_PREFIXES = ['/application', '/apiProduct', '/documentation'] as const;
+
+/** Applications (spec A 9). */
+export const TABLE_SEARCH_DEBOUNCE_MS = 200;
+export const SEARCH_HIGHLIGHT_MIN_LENGTH = 3;
+export const APPLICATIONS_PAGE_SIZE = 20;
+export const ANALYTICS_DEFAULT_RANGE_MONTHS = 1;
+/** Longest fromDate..toDate range the analytics calls accept. */
+export const ANALYTICS_MAX_RANGE_DAYS = 366;
+export const ANALYTICS_CHART_HEIGHTS_PX = { endpoints: 600, daily: 400 } as const;
+export const APPLICANT_TYPES = ['Personal', 'Company'] as const;
+/** The try-out console's redirect URI, relative to the portal's base path. */
+export const REDOC_CALLBACK_PATH = 'oauth2/redoc-callback';

@@ -6,6 +6,7 @@
  * live in messages/<area>.ts, each owned by one feature, and are composed here.
  */
 import { catalogMessages } from './messages/catalog.ts';
+import { applicationsMessages } from './messages/applications.ts';
 import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
 
@@ -111,6 +112,7 @@ export const en = {
     backToTop: 'Back to top',
   },
   organizations: organizationsMessages,
+  applications: applicationsMessages,
   products: productsMessages,
   catalog: catalogMessages,
   profile: {

@@ -6,6 +6,7 @@ import * as m0030 from './migrations/0030-oauth-clients.ts';
 import * as m0031 from './migrations/0031-api-calls.ts';
 import * as m0040 from './migrations/0040-catalog.ts';
 import * as m0041 from './migrations/0041-catalog-json.ts';
+import * as m0050 from './migrations/0050-applications.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Kysely's migrator takes a lock in the
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0031-api-calls': m0031,
   '0040-catalog': m0040,
   '0041-catalog-json': m0041,
+  '0050-applications': m0050,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

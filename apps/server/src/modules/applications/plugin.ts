@@ -1,0 +1,73 @@
+import { en } from '@portico/contracts/messages';
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { organizationDeleteGuards, type OrganizationDeleteGuard } from '../organizations/authz.ts';
+import { ApiErrors, sendApiErrors } from '../organizations/resources.ts';
+import { analyticsRoutes } from './analytics-routes.ts';
+import { applicationRoutes } from './application-routes.ts';
+import { credentialRoutes } from './credential-routes.ts';
+import { goLiveRoutes } from './golive-routes.ts';
+import { reviewRoutes } from './review-routes.ts';
+import { deleteApplication, subscribedScopes } from './service.ts';
+import { appDb } from './tables.ts';
+
+/**
+ * Applications, credentials, subscriptions, go-live and its review, analytics (issue 5). Hooks
+ * into two other modules: the authorization server asks this module for the scopes of an
+ * application's clients, and the organizations module asks it before deleting an organization.
+ */
+export default fp(
+  async (app) => {
+    // A client's allowed scopes = the scopes of the products its application is subscribed to.
+    app.oauthClients.registerScopeResolver(async (client, db) =>
+      client.applicationUuid ? subscribedScopes(db, client.applicationUuid, client.environment) : [],
+    );
+
+    // Refuses while an application is in PRODUCTION; otherwise the applications and their OAuth
+    // clients go with the organization, in its transaction.
+    const guard: OrganizationDeleteGuard = async (trx, org) => {
+      const apps = await appDb(trx)
+        .selectFrom('applications')
+        .selectAll()
+        .where('organization_id', '=', org.id)
+        .execute();
+      if (apps.some((a) => a.status === 'PRODUCTION'))
+        return en.organizations.deleteNotAllowed.replace('{{email}}', app.config.supportEmail);
+      for (const a of apps) {
+        for (const clientId of await deleteApplication(trx, app.secretBox, a))
+          app.oauthClients.clearAccessCache(clientId);
+      }
+      return null;
+    };
+    organizationDeleteGuards.push(guard);
+    // The guard list is per process; tests build several apps in one.
+    app.addHook('onClose', async () => {
+      const at = organizationDeleteGuards.indexOf(guard);
+      if (at >= 0) organizationDeleteGuards.splice(at, 1);
+    });
+
+    await app.register(async (scope) => {
+      // Form errors carry several entries (one per field).
+      scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
+        if (error instanceof ApiErrors) return sendApiErrors(reply, error);
+        throw error;
+      });
+      // DELETE calls of the web app may carry a JSON content type without a body: accept that.
+      const json = scope.getDefaultJsonParser('error', 'error');
+      for (const type of ['application/json', 'application/vnd.api+json']) {
+        scope.removeContentTypeParser(type);
+        scope.addContentTypeParser(type, { parseAs: 'string' }, (request, raw, done) => {
+          if (raw === '' && (request.method === 'DELETE' || request.method === 'POST'))
+            return done(null, undefined);
+          return json(request, String(raw), done);
+        });
+      }
+      await applicationRoutes(scope);
+      await credentialRoutes(scope);
+      await goLiveRoutes(scope);
+      await reviewRoutes(scope);
+      await analyticsRoutes(scope);
+    });
+  },
+  { name: 'applications', dependencies: ['session', 'services', 'organizations', 'authz-server'] },
+);

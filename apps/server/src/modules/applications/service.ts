@@ -1,0 +1,270 @@
+import { en } from '@portico/contracts/messages';
+import { sql } from 'kysely';
+import { ClientInputError, oauthClientsRepo, type ClientGrantType } from '../../authz-server/clients.ts';
+import type { Db } from '../../db/client.ts';
+import { HttpError } from '../../lib/errors.ts';
+import type { SecretBox } from '../../lib/secret-box.ts';
+import { UUID } from '../organizations/authz.ts';
+import { ApiErrors, type ErrorEntry } from '../organizations/resources.ts';
+import { appDb, type ApplicationRow, type Environment, type ProductRow } from './tables.ts';
+
+/**
+ * Application writes. Each function takes a database handle that is usually a transaction, so an
+ * application, its subscriptions and its OAuth clients change together.
+ */
+const M = en.applications;
+
+export interface ApplicationFields {
+  title: string;
+  /** Sanitized HTML. */
+  description: string;
+  grantTypes: ClientGrantType[];
+  redirectUris: string[];
+  postLogoutRedirectUris: string[];
+}
+
+/** Where each field's errors point in the request that carried it. */
+export interface FieldPointers {
+  grantTypes: string;
+  redirectUris: string;
+  postLogoutRedirectUris: string;
+}
+
+/**
+ * The authorization server's own client rules, checked first so that the caller gets a field
+ * error instead of a failed client write: the code grant needs a redirect URI, no URI may carry
+ * a fragment.
+ */
+export function checkClientRules(fields: ApplicationFields, pointers: FieldPointers): void {
+  const errors: ErrorEntry[] = [];
+  if (fields.grantTypes.includes('authorization_code') && !fields.redirectUris.length)
+    errors.push({ title: M.redirectUriRequired, pointer: pointers.redirectUris });
+  if (fields.redirectUris.some((u) => u.includes('#')))
+    errors.push({ title: M.redirectUriFragment, pointer: pointers.redirectUris });
+  if (fields.postLogoutRedirectUris.some((u) => u.includes('#')))
+    errors.push({ title: M.redirectUriFragment, pointer: pointers.postLogoutRedirectUris });
+  if (errors.length) throw new ApiErrors(422, errors);
+}
+
+/** A client write the pre-check did not foresee is still the caller's input: 422, never 500. */
+async function clientWrite<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (err instanceof ClientInputError) throw new HttpError(422, err.message);
+    throw err;
+  }
+}
+
+export async function createApplication(
+  db: Db,
+  box: SecretBox,
+  input: ApplicationFields & { organizationId: number; createdBy: number; productIds: number[] },
+): Promise<ApplicationRow> {
+  const row = await appDb(db)
+    .insertInto('applications')
+    .values({
+      organization_id: input.organizationId,
+      title: input.title,
+      description: input.description,
+      grant_types: input.grantTypes,
+      redirect_uris: input.redirectUris,
+      post_logout_redirect_uris: input.postLogoutRedirectUris,
+      created_by: input.createdBy,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await clientWrite(() =>
+    oauthClientsRepo(db, box).createClient({
+      applicationUuid: row.uuid,
+      environment: 'DEVELOPMENT',
+      grantTypes: input.grantTypes,
+      redirectUris: input.redirectUris,
+      postLogoutRedirectUris: input.postLogoutRedirectUris,
+    }),
+  );
+  if (input.productIds.length) await replaceSubscriptions(db, row, input.productIds);
+  return row;
+}
+
+/** Changes the application and copies grant types and URIs to every client it has. */
+export async function updateApplication(
+  db: Db,
+  box: SecretBox,
+  app: ApplicationRow,
+  fields: ApplicationFields,
+): Promise<ApplicationRow> {
+  const row = await appDb(db)
+    .updateTable('applications')
+    .set({
+      title: fields.title,
+      description: fields.description,
+      grant_types: fields.grantTypes,
+      redirect_uris: fields.redirectUris,
+      post_logout_redirect_uris: fields.postLogoutRedirectUris,
+      changed: new Date(),
+    })
+    .where('id', '=', app.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const repo = oauthClientsRepo(db, box);
+  for (const client of await repo.findByApplication(app.uuid)) {
+    await clientWrite(() =>
+      repo.updateClient(client.clientId, {
+        grantTypes: fields.grantTypes,
+        redirectUris: fields.redirectUris,
+        postLogoutRedirectUris: fields.postLogoutRedirectUris,
+      }),
+    );
+  }
+  return row;
+}
+
+/** Deletes the application, its subscriptions and every OAuth client with its tokens. */
+export async function deleteApplication(db: Db, box: SecretBox, app: ApplicationRow): Promise<string[]> {
+  const repo = oauthClientsRepo(db, box);
+  const clients = await repo.findByApplication(app.uuid);
+  for (const client of clients) await repo.deleteClient(client.clientId);
+  await appDb(db).deleteFrom('applications').where('id', '=', app.id).execute();
+  return clients.map((c) => c.clientId);
+}
+
+/** Products by uuid or numeric id, in the order given; unknown ones are a 404 naming the product. */
+export async function resolveProducts(db: Db, refs: readonly string[]): Promise<ProductRow[]> {
+  const ids = refs.filter((r) => /^\d{1,9}$/.test(r)).map(Number);
+  const uuids = refs.filter((r) => UUID.test(r)).map((r) => r.toLowerCase());
+  const rows =
+    ids.length || uuids.length
+      ? await appDb(db)
+          .selectFrom('api_products')
+          .selectAll()
+          .where((eb) =>
+            eb.or([
+              ...(ids.length ? [eb('id', 'in', ids)] : []),
+              ...(uuids.length ? [eb('uuid', 'in', uuids)] : []),
+            ]),
+          )
+          .execute()
+      : [];
+  return refs.map((ref) => {
+    const found = rows.find((p) => p.uuid === ref.toLowerCase() || String(p.id) === ref);
+    if (!found) throw new HttpError(404, M.unknownProduct, { code: 'unknown_product' });
+    return found;
+  });
+}
+
+/** Deprecated and commercial products are not offered for subscription (spec A 2, 9). */
+export function assertSubscribable(product: ProductRow, pointer?: string): void {
+  if (product.deprecated)
+    throw new ApiErrors(422, [{ title: M.productDeprecated, ...(pointer ? { pointer } : {}) }]);
+  if (product.commercial)
+    throw new ApiErrors(422, [{ title: M.productCommercial, ...(pointer ? { pointer } : {}) }]);
+}
+
+/** Numeric ids of the products the application is subscribed to. */
+export async function subscribedProductIds(db: Db, applicationId: number): Promise<number[]> {
+  const rows = await appDb(db)
+    .selectFrom('subscriptions')
+    .select('product_id')
+    .where('application_id', '=', applicationId)
+    .execute();
+  return rows.map((r) => r.product_id);
+}
+
+/** Makes the subscriptions exactly these products; returns whether anything changed. */
+export async function replaceSubscriptions(
+  db: Db,
+  app: ApplicationRow,
+  productIds: number[],
+): Promise<boolean> {
+  const wanted = new Set(productIds);
+  const current = new Set(await subscribedProductIds(db, app.id));
+  const add = [...wanted].filter((id) => !current.has(id));
+  const remove = [...current].filter((id) => !wanted.has(id));
+  const adb = appDb(db);
+  if (remove.length)
+    await adb
+      .deleteFrom('subscriptions')
+      .where('application_id', '=', app.id)
+      .where('product_id', 'in', remove)
+      .execute();
+  if (add.length)
+    await adb
+      .insertInto('subscriptions')
+      .values(add.map((product_id) => ({ application_id: app.id, product_id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  return add.length > 0 || remove.length > 0;
+}
+
+export async function subscribe(db: Db, app: ApplicationRow, product: ProductRow): Promise<boolean> {
+  const inserted = await appDb(db)
+    .insertInto('subscriptions')
+    .values({ application_id: app.id, product_id: product.id })
+    .onConflict((oc) => oc.doNothing())
+    .returning('product_id')
+    .execute();
+  return inserted.length > 0;
+}
+
+export async function unsubscribe(db: Db, app: ApplicationRow, product: ProductRow): Promise<boolean> {
+  const deleted = await appDb(db)
+    .deleteFrom('subscriptions')
+    .where('application_id', '=', app.id)
+    .where('product_id', '=', product.id)
+    .returning('product_id')
+    .execute();
+  return deleted.length > 0;
+}
+
+/** The client id of the application's client in one environment. */
+export async function clientIdOf(
+  db: Db,
+  appUuid: string,
+  environment: Environment,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('oauth_clients')
+    .select('client_id')
+    .where('application_uuid', '=', appUuid)
+    .where('environment', '=', environment)
+    .executeTakeFirst();
+  return row?.client_id;
+}
+
+/** Marks whether the secret of an environment was deleted (shown as null until a reset). */
+export async function setSecretDeleted(
+  db: Db,
+  app: ApplicationRow,
+  environment: Environment,
+  deleted: boolean,
+) {
+  await appDb(db)
+    .updateTable('applications')
+    .set(
+      environment === 'PRODUCTION'
+        ? { production_secret_deleted: deleted, changed: new Date() }
+        : { development_secret_deleted: deleted, changed: new Date() },
+    )
+    .where('id', '=', app.id)
+    .execute();
+}
+
+/** The scopes of the products the application is subscribed to, for one environment. */
+export async function subscribedScopes(
+  db: Db,
+  applicationUuid: string,
+  environment: Environment,
+): Promise<string[]> {
+  const column = environment === 'PRODUCTION' ? 'p.scope_production' : 'p.scope';
+  const rows = await appDb(db)
+    .selectFrom('subscriptions as s')
+    .innerJoin('applications as a', 'a.id', 's.application_id')
+    .innerJoin('api_products as p', 'p.id', 's.product_id')
+    .select(sql<string>`${sql.ref(column)}`.as('scope'))
+    .where('a.uuid', '=', applicationUuid)
+    .execute();
+  const scopes = new Set<string>();
+  for (const row of rows) for (const s of row.scope.split(/[\s,]+/)) if (s) scopes.add(s);
+  return [...scopes].sort();
+}
