@@ -18,6 +18,20 @@ export const paths = {
   documentation: (id: string) => `/documentation/${id}`,
   organizations: '/organizations',
   organization: (id: string) => `/organization/${id}`,
+  organizationCreate: '/organization/create',
+  organizationEdit: (id: string) => `/organization/${id}/edit`,
+  organizationMembers: (id: string) => `/organization/${id}/members`,
+  organizationContent: (id: string) => `/organization/${id}/content`,
+  organizationContentAdd: (id: string) => `/organization/${id}/content/add`,
+  /** The organizations list in create-application mode: a row leads to the create form (spec A 2). */
+  organizationsForNewApplication: '/organizations?createApplication=1',
+  /** Spec A 2: an application's link from an organization carries the organization query parameter. */
+  applicationInOrganization: (id: string, organizationId: string) =>
+    `/application/${id}?organization=${encodeURIComponent(organizationId)}`,
+  applicationCreateIn: (organizationId: string) =>
+    `/application?organization=${encodeURIComponent(organizationId)}`,
+  adminOutbox: '/admin/outbox',
+  adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   profile: '/profile',
 } as const;
 
