@@ -162,7 +162,13 @@ export async function validateDocument(doc: Obj): Promise<void> {
       problems = [{ path: (ref && findRef(doc, ref)) || '', message: e.message.split('\n')[0]! }];
     } else {
       const message = e.message.replace(/^Validation failed\.\s*/, '').split('\n')[0]!;
-      problems = [{ path: pointerInMessage(doc, message), message }];
+      // swagger-parser's own checks before the schema: say which field they mean.
+      const field = /^API version number/.test(message)
+        ? '/info/version'
+        : /^(Swagger|Openapi) version number/.test(message)
+          ? `/${message.startsWith('Swagger') ? 'swagger' : 'openapi'}`
+          : pointerInMessage(doc, message);
+      problems = [{ path: field, message }];
     }
     throw new OpenApiImportError('The document is not a valid OpenAPI description.', problems);
   }
