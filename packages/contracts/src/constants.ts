@@ -21,6 +21,22 @@ export const GRANT_TYPES = ['authorization_code', 'client_credentials'] as const
 /** Paths that the newsletter sign-up is hidden on (spec B 1). */
 export const NEWSLETTER_HIDDEN_PREFIXES = ['/application', '/apiProduct', '/documentation'] as const;
 
+// API products and documentation (spec B 9).
+/** Products per page of the /apiProducts list (the spec leaves the size open). */
+export const PRODUCTS_PAGE_SIZE = 6;
+/** Card description length; between the two widths below it is cut shorter. */
+export const CARD_DESCRIPTION_MAX = 100;
+export const CARD_DESCRIPTION_MAX_MEDIUM = 50;
+export const CARD_MEDIUM_MIN_PX = 767;
+export const CARD_MEDIUM_MAX_PX = 1590;
+/** A card title word longer than this is cut. */
+export const CARD_TITLE_WORD_MAX = 17;
+/** The deprecated-version popup: shown 20 s, 0.5 s transition. */
+export const POPUP_MS = 20_000;
+export const POPUP_TRANSITION_MS = 500;
+/** The title of the documentation whose page has no breadcrumb. */
+export const GET_TOKEN_API_TITLE = 'Get Token API';
+
 /** Applications (spec A 9). */
 export const TABLE_SEARCH_DEBOUNCE_MS = 200;
 export const SEARCH_HIGHLIGHT_MIN_LENGTH = 3;

@@ -1,0 +1,101 @@
+import type { OperationDetail, OperationIndex } from '@portico/contracts/catalog';
+import { useQuery } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api-client';
+import type { Document, Resource } from './api-jsonapi';
+import type { ChangelogAttributes, ProductAttributes } from './api-products';
+import { retryServerErrors } from './api-products';
+
+/** `node--api_documentation` attributes (catalog README). */
+export interface DocumentationAttributes {
+  title: string;
+  alias: string;
+  path: { alias: string | null } | null;
+  field_api_id: string | null;
+  field_version: string | null;
+  field_deprecated: boolean;
+  field_plan: string | null;
+  field_tour: unknown;
+  field_bot_enabled: boolean;
+  field_bot_url: string | null;
+  field_source_format: string | null;
+  url: string;
+  docUrl: string;
+}
+export type Documentation = Resource<DocumentationAttributes>;
+export type { ChangelogAttributes, ProductAttributes };
+
+export const documentationKeys = {
+  one: (idOrAlias: string) => ['documentation', idOrAlias] as const,
+  ofProduct: (productId: string) => ['documentation', 'of-product', productId] as const,
+  index: (alias: string) => ['documentation', 'index', alias] as const,
+  operation: (alias: string, key: string, hash: string) =>
+    ['documentation', 'operation', alias, key, hash] as const,
+};
+
+/**
+ * One documentation by uuid or alias (spec B 5: the server tries the uuid, then the alias), with
+ * its products (and their images) and the changelog entries of those products.
+ */
+export function useDocumentation(idOrAlias: string) {
+  return useQuery({
+    queryKey: documentationKeys.one(idOrAlias),
+    queryFn: () =>
+      apiRequest<Document<Documentation>>(
+        `/jsonapi/node/api_documentation/${encodeURIComponent(idOrAlias)}`,
+        {
+          query: { include: 'field_products,field_products.field_image,field_change_log' },
+        },
+      ),
+    retry: retryServerErrors,
+  });
+}
+
+/** The API documentations of one product, for the product's documentation view. */
+export function useProductDocumentations(productId: string | undefined) {
+  return useQuery({
+    queryKey: documentationKeys.ofProduct(productId ?? ''),
+    queryFn: () =>
+      apiRequest<Document<Documentation[]>>('/jsonapi/node/api_documentation', {
+        query: { 'filter[field_products.id]': productId },
+      }),
+    enabled: Boolean(productId),
+    retry: retryServerErrors,
+  });
+}
+
+/** The operation index: tags, operations, servers and security schemes, no schemas. */
+export function useOperationIndex(alias: string | undefined) {
+  return useQuery({
+    queryKey: documentationKeys.index(alias ?? ''),
+    queryFn: () =>
+      apiRequest<OperationIndex>(`/api/apidocs/${encodeURIComponent(alias ?? '')}/index`, { format: 'json' }),
+    enabled: Boolean(alias),
+    retry: retryServerErrors,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** One operation's details, loaded when it is expanded; the content hash keys the cache. */
+export function useOperation(alias: string, key: string, contentHash: string) {
+  return useQuery({
+    queryKey: documentationKeys.operation(alias, key, contentHash),
+    queryFn: () =>
+      apiRequest<OperationDetail>(
+        `/api/apidocs/${encodeURIComponent(alias)}/operations/${encodeURIComponent(key)}`,
+        { format: 'json' },
+      ),
+    retry: retryServerErrors,
+    staleTime: Infinity,
+  });
+}
+
+/** Where the original and the converted document are downloaded (the server's links). */
+export function downloadLinks(doc: Documentation): { original: string; json: string; yaml: string } {
+  const base = `/api/apidocs/${encodeURIComponent(doc.attributes.alias)}/download`;
+  const json = doc.links?.converted?.href ?? `${base}/openapi.json`;
+  return {
+    original: doc.links?.original?.href ?? `${base}/original`,
+    json,
+    yaml: json.replace(/openapi\.json$/, 'openapi.yaml'),
+  };
+}

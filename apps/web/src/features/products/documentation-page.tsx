@@ -1,0 +1,158 @@
+import { Alert, Anchor, Badge, Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { NotFound } from '../../components/not-found';
+import { RoleGuard } from '../../components/require-login';
+import { Loading } from '../../components/ui/loading';
+import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
+import { PageTitle } from '../../components/ui/page-title';
+import { paths } from '../../config/paths';
+import { ApiError, messageOf } from '../../lib/api-client';
+import { downloadLinks, useDocumentation } from './api-documentation';
+import { Included, relatedIds } from './api-jsonapi';
+import type { ChangelogAttributes, ProductAttributes } from './api-products';
+import { ChangelogList } from './changelog-list';
+import { ApiReference } from './reference/api-reference';
+import { aliasSlug } from './text';
+import { SubscribePanel } from './subscribe-panel';
+
+/** /documentation/:apiDocumentationId (spec B 2.12): a uuid, else the documentation's alias. */
+export default function DocumentationPage() {
+  return (
+    <RoleGuard>
+      <DocumentationScreen />
+    </RoleGuard>
+  );
+}
+
+function DocumentationScreen() {
+  const { t } = useTranslation();
+  const { apiDocumentationId = '' } = useParams();
+  const [params, setParams] = useSearchParams();
+  const doc = useDocumentation(apiDocumentationId);
+
+  if (doc.error instanceof ApiError && doc.error.status === 404) return <NotFound />;
+  if (doc.isError) {
+    return (
+      <Container size="xl" py="xl">
+        <Alert color="red" role="alert">
+          {messageOf(doc.error, t('catalog.swaggerNotFound'))}
+        </Alert>
+      </Container>
+    );
+  }
+  if (!doc.data) return <Loading />;
+
+  const d = doc.data.data;
+  const a = d.attributes;
+  const included = new Included(doc.data.included);
+  const products = included.many<ProductAttributes>(d, 'field_products');
+  const choices = products.map((p) => ({ id: p.id, title: p.attributes.title }));
+  // The product: the one named in the address, else the only one; several need a choice.
+  const asked = params.get('product');
+  const chosen = products.find((p) => p.id === asked) ?? (products.length === 1 ? products[0] : undefined);
+  const shown = chosen ?? products[0];
+  const chooseProduct = (id: string) => {
+    const next = new URLSearchParams(params);
+    next.set('product', id);
+    setParams(next, { replace: true, preventScrollReset: true });
+  };
+
+  const changelog = included
+    .many<ChangelogAttributes>(d, 'field_change_log')
+    .filter((e) => !chosen || relatedIds(e, 'field_product').includes(chosen.id));
+  const links = downloadLinks(d);
+  const productSlug = shown ? aliasSlug(shown.attributes.path?.alias) || shown.id : null;
+  const format = (a.field_source_format ?? 'json').toUpperCase();
+
+  return (
+    <Container size="xl" py="xl">
+      {a.title !== GET_TOKEN_API_TITLE && shown && productSlug && (
+        <PageBreadcrumbs
+          items={[
+            { title: t('products.breadcrumbProducts'), to: paths.apiProducts },
+            { title: shown.attributes.title, to: paths.apiProduct(productSlug) },
+            {
+              title: t('products.breadcrumbDocumentation'),
+              to: paths.apiProduct(productSlug, 'documentation'),
+            },
+            { title: a.title },
+          ]}
+        />
+      )}
+      <Grid gap="xl" mb="xl">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Stack gap="md">
+            <Group gap="sm" align="center">
+              <PageTitle mb={0}>{t('products.documentationTitle', { title: a.title })}</PageTitle>
+              {a.field_deprecated && (
+                <Badge color="red" size="lg" data-testid="deprecated-tag">
+                  {t('products.deprecatedTag')}
+                </Badge>
+              )}
+            </Group>
+            {a.field_version && <Text c="dimmed">{t('products.version', { version: a.field_version })}</Text>}
+            <div>
+              <Title order={2} size="h5" mb="xs" id="open-api-documentations">
+                {t('products.openApiDocumentations')}
+              </Title>
+              <Group gap="xs" role="group" aria-labelledby="open-api-documentations">
+                <Button
+                  component="a"
+                  href={links.original}
+                  download
+                  variant="default"
+                  leftSection={<IconDownload size={16} />}
+                >
+                  {t('products.downloadOriginal', { format })}
+                </Button>
+                <Button
+                  component="a"
+                  href={links.json}
+                  download
+                  variant="default"
+                  leftSection={<IconDownload size={16} />}
+                >
+                  {t('products.downloadJson')}
+                </Button>
+                <Button
+                  component="a"
+                  href={links.yaml}
+                  download
+                  variant="default"
+                  leftSection={<IconDownload size={16} />}
+                >
+                  {t('products.downloadYaml')}
+                </Button>
+              </Group>
+            </div>
+            {a.field_bot_enabled && a.field_bot_url && (
+              <Anchor href={a.field_bot_url} target="_blank" rel="noopener noreferrer">
+                {t('products.chatBot')}
+              </Anchor>
+            )}
+            {changelog.length > 0 && (
+              <section aria-labelledby="doc-changelog">
+                <Title order={2} size="h4" id="doc-changelog" mb="sm">
+                  {t('products.changelog')}
+                </Title>
+                <ChangelogList entries={changelog} />
+              </section>
+            )}
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <SubscribePanel
+            products={choices}
+            productId={chosen?.id ?? null}
+            onChooseProduct={chooseProduct}
+            plan={a.field_plan || t('catalog.defaultPlan')}
+          />
+        </Grid.Col>
+      </Grid>
+      <ApiReference alias={a.alias} />
+    </Container>
+  );
+}

@@ -1,0 +1,335 @@
+import { ActionIcon, Alert, Anchor, Badge, Box, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import type { OperationIndex, OperationSummary } from '@portico/contracts/catalog';
+import { IconLink, IconLock, IconSearch } from '@tabler/icons-react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Loading } from '../../../components/ui/loading';
+import { messageOf } from '../../../lib/api-client';
+import { useOperationIndex } from '../api-documentation';
+import { OperationDetails } from './operation-details';
+import { buildRows, operationHash, operationKeyFromHash, type ReferenceRow } from './operation-rows';
+import classes from './reference.module.css';
+
+const METHOD_COLORS: Record<string, string> = {
+  get: 'green',
+  post: 'blue',
+  put: 'orange',
+  patch: 'teal',
+  delete: 'red',
+};
+
+/**
+ * The interactive reference (spec B 2.12), rendered from the server's operation index: operations
+ * grouped by tag in a virtualized list (a spec with thousands of operations renders a screenful),
+ * details loaded when an operation is expanded, a search box, and deep links '#operation/<key>'
+ * that open and scroll to an operation.
+ */
+export function ApiReference({ alias }: { alias: string }) {
+  const { t } = useTranslation();
+  const index = useOperationIndex(alias);
+  if (index.isPending) return <Loading />;
+  if (index.isError) {
+    // Spec B 8: the documentation page shows the error; 'Swagger not found' when there is no spec.
+    return (
+      <Alert color="red" role="alert" data-testid="reference-error">
+        {messageOf(index.error, t('catalog.swaggerNotFound'))}
+      </Alert>
+    );
+  }
+  return <Reference index={index.data} />;
+}
+
+function Reference({ index }: { index: OperationIndex }) {
+  const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
+  const rows = useMemo(() => buildRows(index, deferredSearch), [index, deferredSearch]);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  const [language, setLanguage] = useState<string | null>(null);
+
+  const listRef = useRef<HTMLDivElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  // The list sits below the page header, whose height changes as its parts load.
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const update = () => setScrollMargin(Math.round(el.getBoundingClientRect().top + window.scrollY));
+    update();
+    const observer = new ResizeObserver(update);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: (i) => (rows[i]?.kind === 'tag' ? 72 : expanded.has(rows[i]?.id ?? '') ? 900 : 46),
+    overscan: 10,
+    scrollMargin,
+    getItemKey: (i) => rows[i]?.id ?? i,
+  });
+
+  const toggle = useCallback((row: ReferenceRow & { kind: 'op' }) => {
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (next.has(row.id)) next.delete(row.id);
+      else {
+        next.add(row.id);
+        // The address names the open operation (without a history entry or a jump).
+        window.history.replaceState(window.history.state, '', operationHash(row.op.key));
+      }
+      return next;
+    });
+  }, []);
+
+  // Deep links: on load and whenever the hash names an operation, open it and scroll to it.
+  const openFromHash = useCallback(() => {
+    const key = operationKeyFromHash(window.location.hash);
+    if (!key) return;
+    let at = rows.findIndex((r) => r.kind === 'op' && r.op.key === key);
+    if (at < 0 && deferredSearch) {
+      // The search hides it: clear the search, the next render will find it.
+      setSearch('');
+      return;
+    }
+    if (at < 0) return;
+    const row = rows[at]!;
+    setExpanded((prev) => (prev.has(row.id) ? prev : new Set(prev).add(row.id)));
+    at = Math.max(0, at);
+    requestAnimationFrame(() => virtualizer.scrollToIndex(at, { align: 'start' }));
+  }, [rows, deferredSearch, virtualizer]);
+
+  const openedOnce = useRef(false);
+  useEffect(() => {
+    if (!openedOnce.current && scrollMargin > 0) {
+      openedOnce.current = true;
+      openFromHash();
+    }
+  }, [openFromHash, scrollMargin]);
+  useEffect(() => {
+    window.addEventListener('hashchange', openFromHash);
+    return () => window.removeEventListener('hashchange', openFromHash);
+  }, [openFromHash]);
+
+  const tagStarts = useMemo(
+    () => rows.flatMap((r, i) => (r.kind === 'tag' ? [{ name: r.tag.name, index: i }] : [])),
+    [rows],
+  );
+  const shownCount = rows.filter((r) => r.kind === 'op').length;
+
+  return (
+    <section aria-labelledby="api-reference" data-testid="api-reference">
+      <ReferenceHeader index={index} />
+      <Box pos="sticky" top={0} bg="var(--mantine-color-body)" py="sm" style={{ zIndex: 2 }}>
+        <Group align="flex-end" wrap="wrap">
+          <TextInput
+            label={t('products.searchOperations')}
+            placeholder={t('products.searchPlaceholder')}
+            leftSection={<IconSearch size={16} />}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            type="search"
+            style={{ flex: '1 1 280px' }}
+          />
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {t('products.operationsCount', { count: shownCount })}
+          </Text>
+        </Group>
+        {tagStarts.length > 1 && (
+          <Group gap="xs" mt="xs" component="nav" aria-label={t('products.reference')}>
+            {tagStarts.map((tag) => (
+              <Anchor
+                key={tag.name}
+                component="button"
+                type="button"
+                size="sm"
+                onClick={() => virtualizer.scrollToIndex(tag.index, { align: 'start' })}
+              >
+                {tag.name}
+              </Anchor>
+            ))}
+          </Group>
+        )}
+      </Box>
+      {rows.length === 0 && <Text py="md">{t('products.noOperations')}</Text>}
+      <div ref={listRef} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index];
+          if (!row) return null;
+          return (
+            <div
+              key={item.key}
+              data-index={item.index}
+              ref={virtualizer.measureElement}
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                width: '100%',
+                transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)`,
+              }}
+            >
+              {row.kind === 'tag' ? (
+                <TagHeading name={row.tag.name} description={row.tag.description} />
+              ) : (
+                <OperationRow
+                  row={row}
+                  alias={index.alias}
+                  contentHash={index.contentHash}
+                  open={expanded.has(row.id)}
+                  onToggle={toggle}
+                  language={language}
+                  onLanguageChange={setLanguage}
+                />
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
+
+function ReferenceHeader({ index }: { index: OperationIndex }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="sm" mb="md">
+      <Group gap="sm">
+        <Title order={2} id="api-reference">
+          {t('products.reference')}
+        </Title>
+        {index.version && <Badge variant="outline">{index.version}</Badge>}
+      </Group>
+      {index.description && (
+        <Text size="sm" className={classes.prose}>
+          {index.description}
+        </Text>
+      )}
+      {index.servers.length > 0 && (
+        <div>
+          <Text size="sm" fw={600}>
+            {t('products.servers')}
+          </Text>
+          {index.servers.map((s) => (
+            <Text key={s} size="sm" ff="monospace">
+              {s}
+            </Text>
+          ))}
+        </div>
+      )}
+      {index.securitySchemes.length > 0 && (
+        <div>
+          <Text size="sm" fw={600}>
+            {t('products.authentication')}
+          </Text>
+          {index.securitySchemes.map((s) => (
+            <Box key={s.name} mb={4}>
+              <Text size="sm">
+                <Text span fw={600}>
+                  {s.name}
+                </Text>{' '}
+                ({s.type}
+                {s.scheme ? `, ${s.scheme}` : ''}
+                {s.in ? `, ${s.in} ${s.paramName ?? ''}` : ''})
+              </Text>
+              {Object.entries(s.flows ?? {}).map(([flow, f]) => (
+                <Text key={flow} size="xs" c="dimmed" ff="monospace">
+                  {flow}: {f?.tokenUrl ?? f?.authorizationUrl ?? ''}
+                  {f && Object.keys(f.scopes).length > 0 ? ` [${Object.keys(f.scopes).join(', ')}]` : ''}
+                </Text>
+              ))}
+            </Box>
+          ))}
+        </div>
+      )}
+    </Stack>
+  );
+}
+
+function TagHeading({ name, description }: { name: string; description: string | null }) {
+  return (
+    <div className={classes.tagHeader}>
+      <Title order={3} size="h4" data-testid="operation-tag">
+        {name}
+      </Title>
+      {description && (
+        <Text size="sm" c="dimmed">
+          {description}
+        </Text>
+      )}
+    </div>
+  );
+}
+
+function OperationRow({
+  row,
+  alias,
+  contentHash,
+  open,
+  onToggle,
+  language,
+  onLanguageChange,
+}: {
+  row: ReferenceRow & { kind: 'op' };
+  alias: string;
+  contentHash: string;
+  open: boolean;
+  onToggle: (row: ReferenceRow & { kind: 'op' }) => void;
+  language: string | null;
+  onLanguageChange: (id: string) => void;
+}) {
+  const { t } = useTranslation();
+  const op: OperationSummary = row.op;
+  const panelId = `operation-panel-${row.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+  return (
+    <div className={classes.operation} data-testid="operation" data-operation={op.key}>
+      <Group gap={0} wrap="nowrap">
+        <button
+          type="button"
+          className={classes.operationHeader}
+          aria-expanded={open}
+          aria-controls={open ? panelId : undefined}
+          onClick={() => onToggle(row)}
+        >
+          <Badge
+            className={classes.method}
+            color={METHOD_COLORS[op.method] ?? 'gray'}
+            variant="filled"
+            radius="sm"
+          >
+            {op.method.toUpperCase()}
+          </Badge>
+          <span className={`${classes.path} ${op.deprecated ? classes.deprecatedPath : ''}`}>{op.path}</span>
+          {op.deprecated && (
+            <Badge color="orange" variant="light" size="sm">
+              {t('products.deprecatedOperation')}
+            </Badge>
+          )}
+          {op.secured && <IconLock size={14} aria-hidden="true" color="var(--mantine-color-dimmed)" />}
+          {op.summary && <span className={classes.summary}>{op.summary}</span>}
+        </button>
+        <ActionIcon
+          component="a"
+          href={operationHash(op.key)}
+          variant="subtle"
+          color="gray"
+          aria-label={`${t('products.operationLink')}: ${op.method.toUpperCase()} ${op.path}`}
+          mx={4}
+        >
+          <IconLink size={16} />
+        </ActionIcon>
+      </Group>
+      {open && (
+        <div id={panelId}>
+          <OperationDetails
+            alias={alias}
+            operationKey={op.key}
+            contentHash={contentHash}
+            language={language}
+            onLanguageChange={onLanguageChange}
+          />
+        </div>
+      )}
+    </div>
+  );
+}
