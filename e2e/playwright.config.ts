@@ -9,6 +9,8 @@ export const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({
   testDir: './tests',
+  // One folder per port: runs on different ports (several people at once) never clear each other's traces.
+  outputDir: `./test-results/${port}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,
