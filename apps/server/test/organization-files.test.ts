@@ -292,21 +292,21 @@ describe('organization files: uploads, content checks, serving and deletion', ()
 
   it('refuses to delete an organization with an application in PRODUCTION', async () => {
     const live = await createOrg(owner, 'Live Org');
-    // The applications module comes later: the built-in guard looks for its table.
-    await sql`create table applications (id serial primary key, organization_id integer not null, status text not null)`.execute(
+    // The built-in guard reads the applications table (migration 0050): one application in PRODUCTION.
+    await sql`insert into applications (organization_id, title, grant_types, status)
+      values (${live.attributes.drupal_internal__id}, 'Live App', ${['client_credentials']}, 'PRODUCTION')`.execute(
       t.app.db,
     );
     try {
-      await sql`insert into applications (organization_id, status) values (${live.attributes.drupal_internal__id}, 'PRODUCTION')`.execute(
-        t.app.db,
-      );
       const res = await owner.send('DELETE', `/jsonapi/group/organization/${live.id}/delete_custom`);
       expect(res.status).toBe(409);
       expect((await body<JsonApiErrorBody>(res)).errors[0]?.title).toBe(
         M.deleteNotAllowed.replace('{{email}}', t.config.supportEmail),
       );
       expect((await owner.get(`/jsonapi/group/organization/${live.id}`)).status).toBe(200);
-      await sql`update applications set status = 'DEVELOPMENT'`.execute(t.app.db);
+      await sql`update applications set status = 'DEVELOPMENT' where organization_id = ${live.attributes.drupal_internal__id}`.execute(
+        t.app.db,
+      );
       // Guards pushed by other modules run too.
       organizationDeleteGuards.push(async (_trx, o) => (o.uuid === live.id ? 'Held by a test guard.' : null));
       const held = await owner.send('DELETE', `/jsonapi/group/organization/${live.id}/delete_custom`);
@@ -317,7 +317,9 @@ describe('organization files: uploads, content checks, serving and deletion', ()
         (await owner.send('DELETE', `/jsonapi/group/organization/${live.id}/delete_custom`)).status,
       ).toBe(204);
     } finally {
-      await sql`drop table applications`.execute(t.app.db);
+      await sql`delete from applications where organization_id = ${live.attributes.drupal_internal__id}`.execute(
+        t.app.db,
+      );
     }
   });
 });
