@@ -13,6 +13,7 @@ import {
   goLive,
   insertProduct,
   makeWorld,
+  sandbox,
   subscription,
   type Actor,
   type AppResource,
@@ -291,9 +292,16 @@ describe('applications: OAuth clients follow the application', () => {
   });
 
   it('removes the client on delete: the credentials and an earlier token stop working', async () => {
+    const product = await insertProduct(t.app.db, {
+      alias: 'delete-api-v1',
+      scope: 'accounts:read',
+      documentation: 'delete-bank',
+    });
     const a = await createApp(w.c.creator, w.org.id);
+    expect((await subscription(w.c.creator, 'subscribe', a.uuid, product.uuid)).status).toBe(200);
     const before = await clientCredentials(t, a.clientId.development!, a.clientSecret!);
     expect(before.status).toBe(200);
+    expect((await sandbox(t, 'delete-bank/accounts', before.body.access_token!)).status).toBe(200);
     const res = await w.c.creator.send('DELETE', `/jsonapi/node/application/${a.uuid}`);
     expect(res.status).toBe(204);
     expect(await t.app.oauthClients.getClient(a.clientId.development!)).toBeUndefined();
@@ -301,6 +309,8 @@ describe('applications: OAuth clients follow the application', () => {
     expect(after.status).toBe(401);
     expect(after.body.error).toBe('invalid_client');
     expect(await t.app.oauthClients.clientAccess(a.clientId.development!)).toBeUndefined();
+    const gone = await sandbox(t, 'delete-bank/accounts', before.body.access_token!);
+    expect(gone).toMatchObject({ status: 401, body: { error: 'invalid_token' } });
     expect((await w.c.creator.get(`/jsonapi/node/application/${a.uuid}`)).status).toBe(404);
   });
 

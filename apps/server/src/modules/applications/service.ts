@@ -1,9 +1,9 @@
 import { en } from '@portico/contracts/messages';
-import { sql } from 'kysely';
 import { ClientInputError, oauthClientsRepo, type ClientGrantType } from '../../authz-server/clients.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/errors.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import { productScopes } from '../catalog/scopes.ts';
 import { UUID } from '../organizations/authz.ts';
 import { ApiErrors, type ErrorEntry } from '../organizations/resources.ts';
 import { appDb, type ApplicationRow, type Environment, type ProductRow } from './tables.ts';
@@ -250,21 +250,24 @@ export async function setSecretDeleted(
     .execute();
 }
 
-/** The scopes of the products the application is subscribed to, for one environment. */
+/**
+ * The scopes of the products the application is subscribed to, for one environment: the scope
+ * resolver of the authorization server (the catalog owns how a product's scopes are read).
+ */
 export async function subscribedScopes(
   db: Db,
   applicationUuid: string,
   environment: Environment,
 ): Promise<string[]> {
-  const column = environment === 'PRODUCTION' ? 'p.scope_production' : 'p.scope';
   const rows = await appDb(db)
     .selectFrom('subscriptions as s')
     .innerJoin('applications as a', 'a.id', 's.application_id')
-    .innerJoin('api_products as p', 'p.id', 's.product_id')
-    .select(sql<string>`${sql.ref(column)}`.as('scope'))
+    .select('s.product_id')
     .where('a.uuid', '=', applicationUuid)
     .execute();
-  const scopes = new Set<string>();
-  for (const row of rows) for (const s of row.scope.split(/[\s,]+/)) if (s) scopes.add(s);
-  return [...scopes].sort();
+  return productScopes(
+    db,
+    rows.map((r) => r.product_id),
+    environment,
+  );
 }
