@@ -6,6 +6,7 @@ import * as m0030 from './migrations/0030-oauth-clients.ts';
 import * as m0031 from './migrations/0031-api-calls.ts';
 import * as m0040 from './migrations/0040-catalog.ts';
 import * as m0041 from './migrations/0041-catalog-json.ts';
+import * as m0042 from './migrations/0042-api-operations.ts';
 import * as m0050 from './migrations/0050-applications.ts';
 
 /**
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0031-api-calls': m0031,
   '0040-catalog': m0040,
   '0041-catalog-json': m0041,
+  '0042-api-operations': m0042,
   '0050-applications': m0050,
 };
 

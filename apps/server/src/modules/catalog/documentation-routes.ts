@@ -8,7 +8,6 @@ import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { checkFields, checkIncludes, values, type ResourceDescription } from '../../jsonapi/resource.ts';
 import { HttpError } from '../../lib/errors.ts';
-import { operationDetail } from './openapi/details.ts';
 import { PAGE, SPARSE_FIELDS, originOf } from './product-routes.ts';
 import {
   DOCUMENTATION_COLUMNS,
@@ -24,7 +23,6 @@ import { normalizeAlias } from './versions.ts';
 
 const M = en.catalog;
 const DOC_INCLUDES = ['field_products', 'field_products.field_image', 'field_change_log'];
-const MAX_PARSED = 8;
 
 type DocDb = CatalogTables & { d: CatalogTables['api_documentations'] };
 
@@ -64,30 +62,8 @@ function etagMatches(request: FastifyRequest, etag: string): boolean {
   return typeof header === 'string' && header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
-/** Parsed converted documents by alias and hash, for operation details (parsing is the slow part). */
-function parsedDocuments(app: FastifyInstance) {
-  const db = catalogDb(app.db);
-  const cache = new Map<string, { hash: string; doc: Promise<Record<string, unknown> | undefined> }>();
-  return async (alias: string, hash: string): Promise<Record<string, unknown> | undefined> => {
-    const hit = cache.get(alias);
-    if (hit && hit.hash === hash) return hit.doc;
-    const doc = db
-      .selectFrom('api_documentations')
-      .select(sql<string | null>`converted::text`.as('text'))
-      .where('alias', '=', alias)
-      .executeTakeFirst()
-      .then((row) => (row?.text ? (JSON.parse(row.text) as Record<string, unknown>) : undefined));
-    doc.catch(() => cache.delete(alias));
-    cache.delete(alias);
-    cache.set(alias, { hash, doc });
-    while (cache.size > MAX_PARSED) cache.delete(cache.keys().next().value!);
-    return doc;
-  };
-}
-
 export async function documentationRoutes(app: FastifyInstance): Promise<void> {
   const db = catalogDb(app.db);
-  const parsed = parsedDocuments(app);
 
   async function included(
     base: string,
@@ -220,18 +196,22 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
     return sendStored(request, reply, row.id, row.content_hash, 'operation_index');
   });
 
+  // Details were computed at import (store.ts): one indexed read, whatever the document's size.
   app.get<{ Params: { alias: string; key: string } }>(
     '/api/apidocs/:alias/operations/:key',
     async (request, reply) => {
       const row = await byAlias(request.params.alias);
-      const doc = await parsed(row.alias, row.content_hash ?? '');
-      if (!doc) throw new HttpError(404, M.swaggerNotFound);
-      const detail = operationDetail(doc, request.params.key);
-      if (!detail) throw new HttpError(404, M.operationNotFound);
-      const etag = `"${row.content_hash ?? ''}-${request.params.key}"`;
+      const etag = `"${row.content_hash ?? ''}-${encodeURIComponent(request.params.key)}"`;
       reply.header('ETag', etag).header('Cache-Control', 'no-cache');
       if (etagMatches(request, etag)) return reply.status(304).send();
-      return detail;
+      const op = await db
+        .selectFrom('api_operations')
+        .select(sql<string>`detail::text`.as('text'))
+        .where('documentation_id', '=', row.id)
+        .where('key', '=', request.params.key)
+        .executeTakeFirst();
+      if (!op) throw new HttpError(404, M.operationNotFound);
+      return reply.type('application/json; charset=utf-8').send(op.text);
     },
   );
 
@@ -260,8 +240,13 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
       if (format === 'openapi.json') {
         return sendStored(request, reply, row.id, row.content_hash, 'converted', file);
       }
-      const doc = await parsed(row.alias, row.content_hash ?? '');
-      if (!doc) throw new HttpError(404, M.swaggerNotFound);
+      const stored = await db
+        .selectFrom('api_documentations')
+        .select(sql<string | null>`converted::text`.as('text'))
+        .where('id', '=', row.id)
+        .executeTakeFirst();
+      if (!stored?.text) throw new HttpError(404, M.swaggerNotFound);
+      const doc: unknown = JSON.parse(stored.text);
       return reply
         .header('Content-Disposition', `attachment; filename="${file}"`)
         .type('application/yaml; charset=utf-8')

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { aliasFamily, hasVersionSuffix, newestVersion, normalizeAlias, sameFamily } from './versions.ts';
 import {
@@ -27,6 +27,9 @@ export type DocumentationRow = Omit<Selectable<ApiDocumentationsTable>, 'source'
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The operation count from the stored index, without reading the index itself. */
+const OPERATION_COUNT = sql<number | null>`(d.operation_index->>'operationCount')::int`.as('operation_count');
+
 export const DOCUMENTATION_COLUMNS = [
   'd.id',
   'd.uuid',
@@ -38,7 +41,6 @@ export const DOCUMENTATION_COLUMNS = [
   'd.source_format',
   'd.source_filename',
   'd.source_spec_version',
-  'd.operation_index',
   'd.content_hash',
   'd.tour',
   'd.bot_enabled',
@@ -46,14 +48,13 @@ export const DOCUMENTATION_COLUMNS = [
   'd.plan',
   'd.created',
   'd.changed',
+  OPERATION_COUNT,
 ] as const;
 
-/** Drops the stored index (large) and keeps its operation count. */
-export function documentationRow(row: Record<string, unknown>): DocumentationRow {
-  const { operation_index: index, ...rest } = row as DocumentationRow & { operation_index: unknown };
-  const count =
-    index && typeof index === 'object' && 'operationCount' in index ? Number(index.operationCount) : 0;
-  return { ...rest, operation_index: null, operation_count: count } as DocumentationRow;
+export function documentationRow(
+  row: Omit<DocumentationRow, 'operation_index' | 'operation_count'> & { operation_count: number | null },
+): DocumentationRow {
+  return { ...row, operation_index: null, operation_count: Number(row.operation_count ?? 0) };
 }
 
 /** What a product's relationships point at, loaded for a page of products at once. */

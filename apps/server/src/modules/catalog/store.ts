@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import { processOpenApi, sandboxUrl, type ProcessedDocument } from './openapi/index.ts';
+import {
+  locateOperations,
+  operationDetail,
+  processOpenApi,
+  sandboxUrl,
+  type ProcessedDocument,
+} from './openapi/index.ts';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
 
@@ -33,6 +39,26 @@ export interface SavedDocumentation {
 }
 
 export class DocumentationInputError extends Error {}
+
+/**
+ * Replaces a documentation's stored operation details (the reference reads one row per opened
+ * operation). Written in chunks: a large API has over a thousand operations.
+ */
+export async function writeOperations(db: Db, documentationId: number, converted: Record<string, unknown>) {
+  const c = catalogDb(db);
+  await c.deleteFrom('api_operations').where('documentation_id', '=', documentationId).execute();
+  const rows = locateOperations(converted).map((op) => ({
+    documentation_id: documentationId,
+    key: op.key,
+    detail: JSON.stringify(operationDetail(converted, op.key)),
+  }));
+  for (let i = 0; i < rows.length; i += 100) {
+    await c
+      .insertInto('api_operations')
+      .values(rows.slice(i, i + 100))
+      .execute();
+  }
+}
 
 /**
  * Imports one OpenAPI document as a documentation (upsert by alias). The document is processed
@@ -93,11 +119,14 @@ export async function saveDocumentation(
     : {};
 
   if (existing) {
-    await c
-      .updateTable('api_documentations')
-      .set({ ...meta, ...documentColumns, changed: new Date() })
-      .where('id', '=', existing.id)
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      await catalogDb(trx)
+        .updateTable('api_documentations')
+        .set({ ...meta, ...documentColumns, changed: new Date() })
+        .where('id', '=', existing.id)
+        .execute();
+      if (processed) await writeOperations(trx, existing.id, processed.converted);
+    });
     return {
       id: existing.id,
       uuid: existing.uuid,
@@ -107,22 +136,26 @@ export async function saveDocumentation(
       processed,
     };
   }
-  const created = await c
-    .insertInto('api_documentations')
-    .values({
-      alias,
-      ...meta,
-      source: input.source,
-      source_format: processed!.sourceFormat,
-      source_filename: input.filename ?? null,
-      source_spec_version: processed!.sourceSpecVersion,
-      converted: JSON.stringify(processed!.converted),
-      operation_index: JSON.stringify(processed!.operationIndex),
-      content_hash: processed!.contentHash,
-    })
-    .onConflict((oc) => oc.column('alias').doNothing())
-    .returning(['id', 'uuid'])
-    .executeTakeFirst();
+  const created = await db.transaction().execute(async (trx) => {
+    const row = await catalogDb(trx)
+      .insertInto('api_documentations')
+      .values({
+        alias,
+        ...meta,
+        source: input.source,
+        source_format: processed!.sourceFormat,
+        source_filename: input.filename ?? null,
+        source_spec_version: processed!.sourceSpecVersion,
+        converted: JSON.stringify(processed!.converted),
+        operation_index: JSON.stringify(processed!.operationIndex),
+        content_hash: processed!.contentHash,
+      })
+      .onConflict((oc) => oc.column('alias').doNothing())
+      .returning(['id', 'uuid'])
+      .executeTakeFirst();
+    if (row) await writeOperations(trx, row.id, processed!.converted);
+    return row;
+  });
   if (!created) {
     // Another instance imported the same alias at the same moment: theirs stands.
     return saveDocumentation(db, input, publicUrl);
@@ -162,15 +195,18 @@ export async function repointDocuments(db: Db, publicUrl: string): Promise<numbe
       publicUrl,
       filename: row.source_filename ?? undefined,
     });
-    await c
-      .updateTable('api_documentations')
-      .set({
-        converted: JSON.stringify(processed.converted),
-        operation_index: JSON.stringify(processed.operationIndex),
-        content_hash: processed.contentHash,
-      })
-      .where('alias', '=', row.alias)
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      await catalogDb(trx)
+        .updateTable('api_documentations')
+        .set({
+          converted: JSON.stringify(processed.converted),
+          operation_index: JSON.stringify(processed.operationIndex),
+          content_hash: processed.contentHash,
+        })
+        .where('id', '=', stale.id)
+        .execute();
+      await writeOperations(trx, stale.id, processed.converted);
+    });
     n++;
   }
   return n;

@@ -76,6 +76,13 @@ export interface ApiDocumentationsTable {
   changed: Changed;
 }
 
+/** One operation's OperationDetail (migration 0042-api-operations). */
+export interface ApiOperationsTable {
+  documentation_id: number;
+  key: string;
+  detail: JSONColumnType<object, string, string>;
+}
+
 export interface ApiProductDocumentationsTable {
   product_id: number;
   documentation_id: number;
@@ -155,6 +162,7 @@ export type CatalogTables = {
   api_products: ApiProductsTable;
   api_documentations: ApiDocumentationsTable;
   api_product_documentations: ApiProductDocumentationsTable;
+  api_operations: ApiOperationsTable;
   product_features: ProductFeaturesTable;
   product_advantages: ProductAdvantagesTable;
   related_products: RelatedProductsTable;
