@@ -55,7 +55,7 @@ export function DeleteOrganization({ organization }: { organization: Organizatio
       <Modal opened={open} onClose={close} title={t('organizations.deleteTitle')} centered>
         {refusal ? (
           <Text data-testid="delete-organization-text">
-            {refusal} {t('organizations.cannotBeUndone')}
+            {/[.!?]$/.test(refusal) ? refusal : `${refusal}.`} {t('organizations.cannotBeUndone')}
           </Text>
         ) : (
           <>
