@@ -2,6 +2,8 @@ import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import type { FeatureRoute } from '../config/feature-route';
 import { paths } from '../config/paths';
+import { adminGoLiveRoutes } from '../features/admin-go-live/routes';
+import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import { productsRoutes } from '../features/products/routes';
 import { AppLayout } from './layout/app-layout';
@@ -30,7 +32,12 @@ function NewsToBlog() {
 }
 
 /** Routes contributed by features, one list per feature. */
-const featureRoutes: FeatureRoute[] = [...organizationsRoutes, ...productsRoutes];
+const featureRoutes: FeatureRoute[] = [
+  ...organizationsRoutes,
+  ...productsRoutes,
+  ...applicationsRoutes,
+  ...adminGoLiveRoutes,
+];
 
 export function AppRoutes() {
   return (

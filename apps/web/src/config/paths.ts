@@ -32,6 +32,12 @@ export const paths = {
     `/application?organization=${encodeURIComponent(organizationId)}`,
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
+  /** Route patterns of the application screens (features/applications/routes.tsx). */
+  applicationCreateRoute: '/application',
+  applicationViewRoute: '/application/:applicationId',
+  applicationEditRoute: '/application/:applicationId/edit',
+  goLiveRoute: '/goLive/:applicationId',
+  adminGoLive: '/admin/go-live',
   profile: '/profile',
 } as const;
 

@@ -1,0 +1,167 @@
+import { Alert, Badge, Button, Container, Grid, Group, List, Stack, Text, Title } from '@mantine/core';
+import type { Application } from '@portico/contracts/applications';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { RequireLogin } from '../../components/require-login';
+import { HtmlContent } from '../../components/ui/html-content';
+import { Loading } from '../../components/ui/loading';
+import { PageTitle } from '../../components/ui/page-title';
+import { paths } from '../../config/paths';
+import { Credentials } from './credentials';
+import { DeleteApplication } from './delete-application';
+import { GoLiveButton } from './go-live-button';
+import { LoadFailed, MissingOrganization } from './page-states';
+import { useAnalyticsEnabled, useApplication, useOrganizationParam } from './queries';
+import { Subscriptions } from './subscriptions';
+
+const AnalyticsSection = lazy(() => import('./analytics-section'));
+
+/** /application/:applicationId?organization=: the application view (spec A 2). */
+export default function ApplicationViewPage() {
+  return (
+    <RequireLogin>
+      <ApplicationView />
+    </RequireLogin>
+  );
+}
+
+function ApplicationView() {
+  const { applicationId = '' } = useParams();
+  const organization = useOrganizationParam();
+  const query = useApplication(applicationId, organization);
+  const production = query.data?.applicationStatus === 'PRODUCTION';
+  // Spec A 2: analytics only when enabled and the application is in production.
+  const analytics = useAnalyticsEnabled(production && Boolean(query.data?.permissions.viewAnalytics));
+  if (!organization) return <MissingOrganization />;
+  if (query.isPending) return <Loading />;
+  if (query.isError) return <LoadFailed error={query.error} />;
+  const app = query.data;
+  return (
+    <Container size="xl" py="xl">
+      <Details app={app} organization={organization} />
+      {production && app.permissions.viewAnalytics && analytics.data === true && (
+        <Suspense fallback={<Loading />}>
+          <AnalyticsSection app={app} />
+        </Suspense>
+      )}
+    </Container>
+  );
+}
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack gap={4}>
+      <Title order={3} size="h5">
+        {label}
+      </Title>
+      {children}
+    </Stack>
+  );
+}
+
+function UriList({ uris }: { uris: string[] }) {
+  const { t } = useTranslation();
+  if (!uris.length)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('applications.ui.none')}
+      </Text>
+    );
+  return (
+    <List size="sm" spacing={2}>
+      {uris.map((u) => (
+        <List.Item key={u} style={{ wordBreak: 'break-all' }}>
+          {u}
+        </List.Item>
+      ))}
+    </List>
+  );
+}
+
+function Details({ app, organization }: { app: Application; organization: string }) {
+  const { t } = useTranslation();
+  const production = app.applicationStatus === 'PRODUCTION';
+  const grantLabels = {
+    authorization_code: t('applications.ui.authorizationCode'),
+    client_credentials: t('applications.ui.clientCredentials'),
+  };
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start" wrap="wrap">
+        <Stack gap={4}>
+          <Button
+            component={Link}
+            to={paths.organization(app.organizationId)}
+            variant="subtle"
+            px={0}
+            size="compact-sm"
+          >
+            {t('applications.ui.allApps')}
+          </Button>
+          <Group gap="sm" align="center">
+            <PageTitle mb={0}>{app.title}</PageTitle>
+            <Badge color={production ? 'green' : 'blue'} size="lg" data-testid="application-status">
+              {app.applicationStatus}
+            </Badge>
+          </Group>
+          <Text size="sm" c="dimmed">
+            {app.organization.title}
+          </Text>
+        </Stack>
+        <Group gap="xs">
+          {app.permissions.update && !production && (
+            <Button
+              component={Link}
+              to={`/application/${app.uuid}/edit?organization=${encodeURIComponent(organization)}`}
+              variant="default"
+            >
+              {t('applications.ui.edit')}
+            </Button>
+          )}
+          {app.permissions.delete && <DeleteApplication app={app} />}
+          {app.permissions.goLive && !production && <GoLiveButton app={app} organization={organization} />}
+        </Group>
+      </Group>
+      {app.goLive.status === 'pending' && (
+        <Alert color="yellow" role="status" data-testid="go-live-banner">
+          {t('applications.goLiveBanner')}
+        </Alert>
+      )}
+      {app.goLive.status === 'rejected' && app.goLive.reason && (
+        <Alert color="red" data-testid="go-live-rejected">
+          {t('applications.ui.goLiveRejected', { reason: app.goLive.reason })}
+        </Alert>
+      )}
+      <Grid gap="xl">
+        <Grid.Col span={{ base: 12, md: 5 }} order={{ base: 2, md: 1 }}>
+          <Subscriptions app={app} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }} order={{ base: 1, md: 2 }}>
+          <Stack gap="md">
+            <Field label={t('applications.ui.status')}>
+              <Text size="sm">{app.applicationStatus}</Text>
+            </Field>
+            <Field label={t('applications.ui.description')}>
+              <HtmlContent html={app.descriptionProcessed || app.description} />
+            </Field>
+            <Field label={t('applications.ui.grantTypes')}>
+              <List size="sm">
+                {app.allowedGrantTypes.map((g) => (
+                  <List.Item key={g}>{grantLabels[g]}</List.Item>
+                ))}
+              </List>
+            </Field>
+            <Field label={t('applications.ui.redirectUris')}>
+              <UriList uris={app.oauthRedirectUri} />
+            </Field>
+            <Field label={t('applications.ui.postLogoutRedirectUris')}>
+              <UriList uris={app.postLogoutRedirectUri} />
+            </Field>
+            <Credentials app={app} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
