@@ -1,0 +1,8 @@
+import { lazy } from 'react';
+import type { FeatureRoute } from '../../config/feature-route';
+import { paths } from '../../config/paths';
+
+const AdminGoLivePage = lazy(() => import('./admin-go-live-page'));
+
+/** The provider's review of go-live requests (issue 5: administrators only). */
+export const adminGoLiveRoutes: FeatureRoute[] = [{ path: paths.adminGoLive, element: <AdminGoLivePage /> }];
