@@ -18,6 +18,7 @@ import { startTestApp, type TestApp } from './test-app.ts';
 
 const M = en.applications;
 
+// Demo content is left out: the tests insert the catalog rows they need (and start much faster).
 let t: TestApp;
 let w: World;
 let live: Application;
@@ -35,7 +36,7 @@ async function call(path: string, token: string, headers: Record<string, string>
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_RATE_LIMIT: '1000' });
+  t = await startTestApp({ LOGIN_RATE_LIMIT: '1000', IMPORT_CONTENT: 'false' });
   w = await makeWorld(t, new TestClient(t.baseUrl));
   const product = await insertProduct(t.app.db, {
     alias: 'stats-accounts-v1',

@@ -20,12 +20,13 @@ import { startTestApp, type TestApp } from './test-app.ts';
 
 const M = en.applications;
 
+// Demo content is left out: the tests insert the catalog rows they need (and start much faster).
 let t: TestApp;
 let w: World;
 let plain: { uuid: string };
 let psd2: { uuid: string };
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_RATE_LIMIT: '1000' });
+  t = await startTestApp({ LOGIN_RATE_LIMIT: '1000', IMPORT_CONTENT: 'false' });
   w = await makeWorld(t, new TestClient(t.baseUrl));
   plain = await insertProduct(t.app.db, {
     alias: 'live-accounts-v1',

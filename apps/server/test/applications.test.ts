@@ -25,10 +25,11 @@ import { startTestApp, type TestApp } from './test-app.ts';
 const M = en.applications;
 
 // One portal and one organization for the whole file: signing in every role is the slow part.
+// Demo content is left out: the tests insert the catalog rows they need (and start much faster).
 let t: TestApp;
 let w: World;
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_RATE_LIMIT: '1000' });
+  t = await startTestApp({ LOGIN_RATE_LIMIT: '1000', IMPORT_CONTENT: 'false' });
   w = await makeWorld(t, new TestClient(t.baseUrl));
 });
 afterAll(async () => {

@@ -6,6 +6,7 @@ import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import { UUID } from '../organizations/authz.ts';
+import { ApiErrors } from '../organizations/resources.ts';
 import { appDb, type ApplicationRow, type GoLiveRequestRow } from './tables.ts';
 
 /**
@@ -30,6 +31,14 @@ export async function submitGoLive(
     throw new HttpError(409, app.golive_status === 'pending' ? M.goLivePending : M.alreadyProduction, {
       code: 'golive_conflict',
     });
+  // Checked again under the lock: an unsubscription waits for it too.
+  const subscribed = await appDb(db)
+    .selectFrom('subscriptions')
+    .select('product_id')
+    .where('application_id', '=', app.id)
+    .executeTakeFirst();
+  if (!subscribed)
+    throw new ApiErrors(422, [{ title: M.noSubscription, pointer: '/data/relationships/field_application' }]);
   const { form } = input;
   const request = await appDb(db)
     .insertInto('go_live_requests')
