@@ -168,6 +168,9 @@ describe('product detail', () => {
       'accounts-v1',
       'get-token',
     ]);
+    // Included documentations carry all their products (Get Token belongs to four).
+    const getToken = byType('node--api_documentation').find((x) => x.attributes.alias === 'get-token')!;
+    expect(getToken.relationships!.field_products!.data).toHaveLength(4);
     expect(d.data.relationships!.field_documentation!.data).toMatchObject({
       type: 'node--api_documentation',
     });

@@ -16,6 +16,7 @@ import { HttpError } from '../../lib/errors.ts';
 import {
   findProduct,
   loadComparisonTable,
+  loadDocumentationRelations,
   loadProductRelations,
   newestOfFamily,
   resolveProductAlias,
@@ -194,7 +195,15 @@ async function productIncludes(
     const docs = rel.documentations.get(p.id) ?? [];
     if (wanted.has('field_endpoints') || wanted.has('field_documentation')) {
       const list = wanted.has('field_endpoints') ? docs : docs.slice(0, 1);
-      for (const d of list) out.push(documentationResource(base, d, { products: [p], changeLog: [] }));
+      const docRel = await loadDocumentationRelations(app.db, list);
+      for (const d of list) {
+        out.push(
+          documentationResource(base, d, {
+            products: docRel.products.get(d.id) ?? [],
+            changeLog: docRel.changeLog.get(d.id) ?? [],
+          }),
+        );
+      }
     }
     if (wanted.has('field_features')) out.push(...(rel.features.get(p.id) ?? []).map(featureResource));
     if (wanted.has('field_advantages')) out.push(...(rel.advantages.get(p.id) ?? []).map(advantageResource));
