@@ -24,7 +24,7 @@ import { startTestApp, type TestApp } from './test-app.ts';
 
 const M = en.applications;
 
-// One portal and one organization for the whole file: signing in every role is the slow part.
+// One portal and one organization for the whole file.
 // Demo content is left out: the tests insert the catalog rows they need (and start much faster).
 let t: TestApp;
 let w: World;
