@@ -150,3 +150,12 @@ export async function createProductionApplication(page: Page, organizationId: st
   expect(goLive.status()).toBe(201);
   return applicationId;
 }
+
+/** Invites an address through the API with the page's (owner's) session. */
+export async function inviteByApi(page: Page, organizationId: string, email: string, roles: string[]) {
+  const res = await page.request.post('/phpsdk/organization/invite', {
+    headers: { ...(await writeHeaders(page)), 'Content-Type': 'application/json' },
+    data: { gid: organizationId, email, group_roles: roles },
+  });
+  expect(res.status()).toBe(201);
+}

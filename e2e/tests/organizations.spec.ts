@@ -6,6 +6,7 @@ import {
   chooseFiles,
   createOrganizationByApi,
   createProductionApplication,
+  inviteByApi,
   exeFile,
   fakePdf,
   pdfFile,
@@ -30,6 +31,7 @@ const invitee = account('Ivan', `Invitee${suffix}`, uniqueEmail('invitee'));
 const orgName = `Acme ${suffix}`;
 const renamed = `Acme Rockets ${suffix}`;
 let orgId = '';
+let zetaId = '';
 
 let ownerContext: BrowserContext;
 let ownerPage: Page;
@@ -95,7 +97,7 @@ test('an owner creates an organization with an image and lands on its page', asy
 test('MY ORGANIZATIONS sorts by NAME and CREATED, and leads to the create-application form in that mode', async () => {
   const page = ownerPage;
   const zeta = `Zeta ${suffix}`;
-  const zetaId = await createOrganizationByApi(page, zeta);
+  zetaId = await createOrganizationByApi(page, zeta);
   await page.goto('/organizations');
   const names = page.getByRole('table').getByRole('row').locator('td:first-child a');
   await expect(names).toHaveText([orgName, zeta]);
@@ -188,7 +190,7 @@ test('the owner invites a member with roles; the form checks e-mails and roles',
   await expect(dialog).toBeHidden();
 });
 
-test('the invitee signs up, finds the invitation and accepts it from the banner', async ({ browser }) => {
+test('the invitee signs up, accepts one invitation from the banner and ignores another', async ({ browser }) => {
   const [context, page] = await newPage(browser);
   try {
     await signUp(page, invitee);
@@ -207,6 +209,16 @@ test('the invitee signs up, finds the invitation and accepts it from the banner'
     await expect(page.getByRole('heading', { name: M.applicationsTitle })).toBeVisible();
     // A developer may not delete the organization.
     await expect(page.getByRole('button', { name: M.deleteButton })).toHaveCount(0);
+
+    // A second invitation, ignored: the membership goes and so does the organization from the list.
+    await inviteByApi(ownerPage, zetaId, invitee.email, ['organization-financial']);
+    await page.goto('/organizations');
+    const zeta = `Zeta ${suffix}`;
+    await page.getByRole('row').filter({ hasText: zeta }).getByRole('link', { name: zeta }).click();
+    await page.getByRole('button', { name: M.ignoreInvitation }).click();
+    await expect(page).toHaveURL(/\/organizations$/);
+    await expect(page.getByRole('link', { name: orgName })).toBeVisible();
+    await expect(page.getByRole('link', { name: zeta })).toHaveCount(0);
   } finally {
     await context.close();
   }
@@ -382,7 +394,10 @@ test('the provider administrator reads the invitation in the outbox; others are 
     await signIn(adminPage, demoAdmin.email, demoAdmin.password);
     await adminPage.goto('/admin/outbox');
     await expect(adminPage.getByRole('heading', { name: M.outboxTitle })).toBeVisible();
-    const rows = adminPage.getByRole('row').filter({ hasText: invitee.email });
+    const rows = adminPage
+      .getByRole('row')
+      .filter({ hasText: invitee.email })
+      .filter({ hasText: `You are invited to join ${orgName}` });
     // The invitation and its resend.
     await expect(rows).toHaveCount(2);
     await rows
