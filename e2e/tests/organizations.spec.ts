@@ -190,7 +190,9 @@ test('the owner invites a member with roles; the form checks e-mails and roles',
   await expect(dialog).toBeHidden();
 });
 
-test('the invitee signs up, accepts one invitation from the banner and ignores another', async ({ browser }) => {
+test('the invitee signs up, accepts one invitation from the banner and ignores another', async ({
+  browser,
+}) => {
   const [context, page] = await newPage(browser);
   try {
     await signUp(page, invitee);
