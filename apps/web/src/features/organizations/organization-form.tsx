@@ -125,7 +125,6 @@ export function OrganizationForm({ organization }: { organization?: Organization
           onBlur={() => setTouched((s) => ({ ...s, title: true }))}
           error={errorOf('title')}
           required
-          maxLength={1000}
         />
         <Textarea
           label={t('organizations.fieldDescription')}
