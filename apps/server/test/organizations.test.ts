@@ -13,6 +13,7 @@ import {
   orgDocument,
   signedInUser,
   upload,
+  PNG_1X1,
   type JsonApiErrorBody,
   type MemberResource,
   type OrgResource,
@@ -20,6 +21,11 @@ import {
 import { startTestApp, type TestApp } from './test-app.ts';
 
 const M = en.organizations;
+
+/** A 400 from the shared JSON:API layer: the parameter at fault in source.parameter. */
+interface QueryErrorBody {
+  errors: { status: string; code: string; title: string; source?: { parameter?: string } }[];
+}
 const ACTORS = [
   'anonymous',
   'stranger',
@@ -412,7 +418,21 @@ describe('organizations: authorization matrix', () => {
       await c.creator.get('/jsonapi/group_role/group_role?filter[drupal_internal__id]=organization-le'),
     );
     expect(one.data).toHaveLength(1);
-    expect((await c.creator.get('/jsonapi/group_role/group_role?filter[label]=x')).status).toBe(400);
+    // Filters come from the role description (drupal_internal__id, id, label, weight).
+    const legal = await body<{ data: { attributes: { drupal_internal__id: string } }[] }>(
+      await c.creator.get('/jsonapi/group_role/group_role?filter[label]=Legal'),
+    );
+    expect(legal.data.map((r) => r.attributes.drupal_internal__id)).toEqual(['organization-le']);
+    const reversed = await body<{ data: { attributes: { drupal_internal__id: string } }[] }>(
+      await c.creator.get('/jsonapi/group_role/group_role?sort=-weight'),
+    );
+    expect(reversed.data.map((r) => r.attributes.drupal_internal__id)[0]).toBe('organization-le');
+    const unknown = await c.creator.get('/jsonapi/group_role/group_role?filter[permissions]=x');
+    expect(unknown.status).toBe(400);
+    expect((await body<QueryErrorBody>(unknown)).errors[0]).toMatchObject({
+      code: 'invalid_query',
+      source: { parameter: 'filter[permissions]' },
+    });
   });
 });
 
@@ -723,5 +743,272 @@ describe('organizations: forms, members and invitations', () => {
       },
     );
     expect(accept422.status).toBe(404);
+  });
+});
+
+describe('organizations: JSON:API queries (filters, sorts and paging of the shared layer)', () => {
+  let t: TestApp;
+  let owner: TestClient;
+  let other: TestClient;
+  let ownerUuid: string;
+  const orgs = new Map<string, OrgResource>();
+  const org = (label: string): OrgResource => {
+    const found = orgs.get(label);
+    if (!found) throw new Error(`no organization ${label}`);
+    return found;
+  };
+
+  type List = {
+    data: OrgResource[];
+    meta: { count: number };
+    links: { self: { href: string }; next?: { href: string }; prev?: { href: string } };
+  };
+  const labels = (list: { data: OrgResource[] }) => list.data.map((o) => o.attributes.label);
+  const list = async (client: TestClient, query: string) => {
+    const res = await client.get(`/jsonapi/group/organization?${query}`);
+    expect(res.status).toBe(200);
+    return body<List>(res);
+  };
+  /** A 400 of the shared layer naming `parameter`. */
+  const rejects = async (client: TestClient, url: string, parameter: string) => {
+    const res = await client.get(url);
+    expect(res.status, url).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/vnd.api+json');
+    const error = (await body<QueryErrorBody>(res)).errors[0];
+    expect(error, url).toMatchObject({ status: '400', code: 'invalid_query', source: { parameter } });
+    expect(error?.title.length).toBeGreaterThan(0);
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp({ LOGIN_RATE_LIMIT: '1000' });
+    owner = await signedInUser(t, 'quinn.query@example.com');
+    other = await signedInUser(t, 'oscar.other@example.com');
+    for (const name of ['Acme Bank', 'acme labs', 'Zeta Works']) orgs.set(name, await createOrg(owner, name));
+    // An organization of someone else that invites the owner: listed, but not created by them.
+    orgs.set('Other Org', await createOrg(other, 'Other Org'));
+    expect(
+      (await invite(other, org('Other Org').id, 'quinn.query@example.com', ['organization-le'])).status,
+    ).toBe(201);
+    // Not the owner's at all: never listed, whatever the filter.
+    orgs.set('Hidden Acme', await createOrg(other, 'Hidden Acme'));
+    ownerUuid = org('Acme Bank').relationships.uid.data!.id;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('filters the organization list by label (any operator, case-insensitive), id and creator', async () => {
+    expect(labels(await list(owner, ''))).toEqual(['Acme Bank', 'acme labs', 'Other Org', 'Zeta Works']);
+    const contains = await list(owner, 'filter[label][operator]=CONTAINS&filter[label][value]=ACME');
+    expect(labels(contains)).toEqual(['Acme Bank', 'acme labs']);
+    expect(contains.meta.count).toBe(2);
+    expect(labels(await list(owner, `filter[label]=${encodeURIComponent('acme BANK')}`))).toEqual([
+      'Acme Bank',
+    ]);
+    expect(
+      labels(
+        await list(
+          owner,
+          'filter[s][condition][path]=label&filter[s][condition][operator]=STARTS_WITH&filter[s][condition][value]=z',
+        ),
+      ),
+    ).toEqual(['Zeta Works']);
+    expect(labels(await list(owner, `filter[id]=${org('Zeta Works').id}`))).toEqual(['Zeta Works']);
+    expect(
+      labels(
+        await list(owner, `filter[drupal_internal__id]=${org('acme labs').attributes.drupal_internal__id}`),
+      ),
+    ).toEqual(['acme labs']);
+    expect(labels(await list(owner, `filter[uid.id]=${ownerUuid}`))).toEqual([
+      'Acme Bank',
+      'acme labs',
+      'Zeta Works',
+    ]);
+    expect(
+      labels(
+        await list(
+          owner,
+          'filter[field_body.value][operator]=ENDS_WITH&filter[field_body.value][value]=works',
+        ),
+      ),
+    ).toEqual(['Zeta Works']);
+    // OR groups and lists.
+    const either = await list(
+      owner,
+      'filter[g][group][conjunction]=OR' +
+        '&filter[a][condition][path]=label&filter[a][condition][value]=zeta works&filter[a][condition][memberOf]=g' +
+        `&filter[b][condition][path]=id&filter[b][condition][operator]=IN&filter[b][condition][value][]=${org('Other Org').id}&filter[b][condition][memberOf]=g`,
+    );
+    expect(labels(either)).toEqual(['Other Org', 'Zeta Works']);
+    // A filter never widens the list beyond the caller's memberships and invitations.
+    expect((await list(owner, `filter[id]=${org('Hidden Acme').id}`)).data).toEqual([]);
+    expect(labels(await list(other, 'filter[label][operator]=CONTAINS&filter[label][value]=acme'))).toEqual([
+      'Hidden Acme',
+    ]);
+  });
+
+  it('filters by created and changed, sorts by any sortable field', async () => {
+    const created = (o: OrgResource) =>
+      (o as unknown as { attributes: { created: string } }).attributes.created;
+    const all = (await list(owner, 'sort=created')).data;
+    expect(all.map((o) => o.attributes.label)).toEqual(['Acme Bank', 'acme labs', 'Zeta Works', 'Other Org']);
+    const since = encodeURIComponent(created(all[2]!));
+    expect(labels(await list(owner, `filter[created][operator]=>=&filter[created][value]=${since}`))).toEqual(
+      ['Other Org', 'Zeta Works'],
+    );
+    expect(labels(await list(owner, 'sort=-label'))).toEqual([
+      'Zeta Works',
+      'Other Org',
+      'acme labs',
+      'Acme Bank',
+    ]);
+    expect(labels(await list(owner, 'sort=-drupal_internal__id&page[limit]=1'))).toEqual(['Other Org']);
+    expect(labels(await list(owner, 'sort=-changed,label&page[limit]=1'))).toHaveLength(1);
+  });
+
+  it('pages with the filter kept in links; page[limit] above 50 is lowered to 50, 0 gives only the count', async () => {
+    const first = await list(owner, 'filter[label][operator]=CONTAINS&filter[label][value]=e&page[limit]=2');
+    expect(first.meta.count).toBe(4);
+    expect(first.data).toHaveLength(2);
+    const next = new URL(first.links.next!.href);
+    expect(next.searchParams.get('filter[label][value]')).toBe('e');
+    expect(next.searchParams.get('page[offset]')).toBe('2');
+    const second = await body<List>(await owner.get(next.pathname + next.search));
+    expect(labels(second)).toEqual(['Other Org', 'Zeta Works']);
+    expect(second.links.next).toBeUndefined();
+    expect(new URL(second.links.prev!.href).searchParams.get('page[offset]')).toBe('0');
+    // Lowered, as Drupal does (this was a 400 before the shared layer): the links carry 50.
+    const big = await list(owner, 'page[limit]=500&page[offset]=1');
+    expect(big.data).toHaveLength(3);
+    expect(new URL(big.links.prev!.href).searchParams.get('page[limit]')).toBe('50');
+    const none = await list(owner, 'page[limit]=0');
+    expect(none.data).toEqual([]);
+    expect(none.meta.count).toBe(4);
+  });
+
+  it('applies sparse fieldsets to the organizations and the included files', async () => {
+    expect((await upload(owner, org('Acme Bank').id, 'field_image', 'logo.png', PNG_1X1)).status).toBe(201);
+    const sparse = await body<{
+      data: {
+        attributes?: Record<string, unknown>;
+        relationships?: Record<string, unknown>;
+        meta: unknown;
+      }[];
+      included: { attributes: Record<string, unknown> }[];
+    }>(
+      await owner.get(
+        '/jsonapi/group/organization?filter[label]=acme%20bank&include=field_image' +
+          '&fields[group--organization]=label,field_image&fields[file--file]=url',
+      ),
+    );
+    expect(Object.keys(sparse.data[0]!.attributes!)).toEqual(['label']);
+    expect(Object.keys(sparse.data[0]!.relationships!)).toEqual(['field_image']);
+    expect(sparse.data[0]!.meta).toBeDefined();
+    expect(Object.keys(sparse.included[0]!.attributes)).toEqual(['url']);
+    const one = await body<{ data: { attributes: Record<string, unknown> } }>(
+      await owner.get(`/jsonapi/group/organization/${org('Acme Bank').id}?fields[group--organization]=label`),
+    );
+    expect(one.data.attributes).toEqual({ label: 'Acme Bank' });
+  });
+
+  it('answers an invalid organization query with a 400 naming the parameter', async () => {
+    const base = '/jsonapi/group/organization';
+    await rejects(owner, `${base}?filter[x]=1`, 'filter[x]');
+    await rejects(
+      owner,
+      `${base}?filter[x][condition][path]=title&filter[x][condition][value]=a`,
+      'filter[x][condition][path]',
+    );
+    await rejects(
+      owner,
+      `${base}?filter[drupal_internal__id][operator]=CONTAINS&filter[drupal_internal__id][value]=1`,
+      'filter[drupal_internal__id][operator]',
+    );
+    await rejects(owner, `${base}?filter[created]=yesterday`, 'filter[created]');
+    await rejects(owner, `${base}?filter[id]=not-a-uuid`, 'filter[id]');
+    await rejects(owner, `${base}?sort=title`, 'sort');
+    await rejects(owner, `${base}?sort=field_body.value`, 'sort');
+    await rejects(owner, `${base}?include=uid`, 'include');
+    await rejects(owner, `${base}?page[limit]=-1`, 'page[limit]');
+    await rejects(owner, `${base}?page[offset]=x`, 'page[offset]');
+    await rejects(owner, `${base}?fields[node--page]=title`, 'fields[node--page]');
+    await rejects(owner, `${base}?fields[group--organization]=secret`, 'fields[group--organization]');
+    await rejects(owner, `${base}?q=acme`, 'q');
+    // The single organization: include and fields apply; filter and sort are checked too.
+    const one = `${base}/${org('Acme Bank').id}`;
+    await rejects(owner, `${one}?include=uid`, 'include');
+    await rejects(owner, `${one}?sort=title`, 'sort');
+    await rejects(owner, `${one}?foo=1`, 'foo');
+    // Access is decided first: a stranger's bad query is still a 404.
+    expect((await other.get(`${base}/${org('Zeta Works').id}?include=uid`)).status).toBe(404);
+    expect((await new TestClient(t.baseUrl).get(`${base}?filter[x]=1`)).status).toBe(401);
+  });
+
+  it('filters and sorts the members of an organization; gid is required and checked', async () => {
+    const acme = org('Acme Bank');
+    for (const email of ['m1@example.com', 'm2@example.com'])
+      expect((await invite(owner, acme.id, email, ['organization-developer'])).status).toBe(201);
+    const members = async (query: string) => {
+      const res = await owner.get(`/jsonapi/group_content/organization-group_membership?${query}`);
+      expect(res.status, query).toBe(200);
+      return body<{ data: MemberResource[]; meta: { count: number } }>(res);
+    };
+    const emails = (doc: { data: MemberResource[] }) => doc.data.map((m) => m.attributes.email);
+    expect(emails(await members(`filter[gid]=${acme.id}`))).toEqual([
+      'quinn.query@example.com',
+      'm1@example.com',
+      'm2@example.com',
+    ]);
+    expect(
+      emails(await members(`filter[gid.id]=${acme.id}&filter[status]=pending_invitation&sort=-created`)),
+    ).toEqual(['m2@example.com', 'm1@example.com']);
+    expect(
+      emails(
+        await members(`filter[gid]=${acme.id}&filter[email][operator]=STARTS_WITH&filter[email][value]=M1`),
+      ),
+    ).toEqual(['m1@example.com']);
+    expect(emails(await members(`filter[gid]=${acme.id}&filter[entity_id.id]=${ownerUuid}`))).toEqual([
+      'quinn.query@example.com',
+    ]);
+    const paged = await members(`filter[gid]=${acme.id}&page[limit]=1&page[offset]=1`);
+    expect(paged.meta.count).toBe(3);
+    expect(emails(paged)).toEqual(['m1@example.com']);
+
+    const url = '/jsonapi/group_content/organization-group_membership';
+    await rejects(owner, url, 'filter[gid]');
+    await rejects(owner, `${url}?filter[gid]=acme`, 'filter[gid]');
+    await rejects(
+      owner,
+      `${url}?filter[gid][operator]=IN&filter[gid][value][]=${acme.id}`,
+      'filter[gid][operator]',
+    );
+    await rejects(
+      owner,
+      `${url}?filter[o][group][conjunction]=OR&filter[a][condition][path]=gid&filter[a][condition][value]=${acme.id}&filter[a][condition][memberOf]=o`,
+      'filter[gid]',
+    );
+    await rejects(owner, `${url}?filter[gid]=${acme.id}&filter[roles]=x`, 'filter[roles]');
+    await rejects(owner, `${url}?filter[gid]=${acme.id}&filter[status]=gone`, 'filter[status]');
+    await rejects(owner, `${url}?filter[gid]=${acme.id}&sort=email,-userName`, 'sort');
+    // Someone else's organization stays a 404.
+    expect((await other.get(`${url}?filter[gid]=${acme.id}`)).status).toBe(404);
+  });
+
+  it('filters and sorts the outbox for administrators', async () => {
+    const admin = await signedInUser(t, 'ada.admin@example.com', { admin: true });
+    type Outbox = { data: { attributes: { to: string; status: string } }[]; meta: { count: number } };
+    const all = await body<Outbox>(await admin.get('/admin-api/outbox'));
+    expect(all.meta.count).toBeGreaterThanOrEqual(3);
+    const m1 = await body<Outbox>(await admin.get('/admin-api/outbox?filter[to]=m1@example.com'));
+    expect(m1.data.map((m) => m.attributes.to)).toEqual(['m1@example.com']);
+    const oldest = await body<Outbox>(await admin.get('/admin-api/outbox?sort=created&page[limit]=1'));
+    expect(oldest.data[0]?.attributes.to).toBe('quinn.query@example.com');
+    expect((await body<Outbox>(await admin.get('/admin-api/outbox?filter[status]=stored'))).meta.count).toBe(
+      all.meta.count,
+    );
+    await rejects(admin, '/admin-api/outbox?filter[status]=lost', 'filter[status]');
+    await rejects(admin, '/admin-api/outbox?filter[html]=x', 'filter[html]');
+    await rejects(admin, '/admin-api/outbox?page[size]=1', 'page[size]');
+    expect((await owner.get('/admin-api/outbox?filter[html]=x')).status).toBe(403);
   });
 });

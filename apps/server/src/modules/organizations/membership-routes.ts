@@ -3,7 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { MembershipsTable } from '../../db/schema.ts';
-import { HttpError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
+import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
+import { checkQuery } from '../../jsonapi/resource.ts';
+import { fetchCollection } from '../../jsonapi/kysely.ts';
+import { parseJsonApiQuery } from '../../jsonapi/query.ts';
+import { HttpError, notFound, unauthorized } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { requireUser } from '../../plugins/session.ts';
 import {
@@ -16,15 +20,15 @@ import {
   type OrgAccess,
   type RoleId,
 } from './authz.ts';
-import { pageLinks, parsePage, rejectUnknown, single, type Query } from './query.ts';
 import {
-  ApiErrors,
-  baseUrl,
-  membershipResource,
-  roleResource,
-  sendDocument,
-  type RoleRow,
-} from './resources.ts';
+  MEMBER_PAGE,
+  allRoles,
+  memberCollection,
+  membersOf,
+  organizationOf,
+  roleCollection,
+} from './collections.ts';
+import { ApiErrors, baseUrl, membershipResource, roleResource, type RoleRow } from './resources.ts';
 
 const M = en.organizations;
 /** Invitation e-mails go to any address: an account may send this many per hour... */
@@ -79,7 +83,11 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
     return ROLE_IDS.filter((r) => out.has(r));
   }
 
-  async function memberDocument(request: FastifyRequest, access: OrgAccess, members: MembershipRow[]) {
+  async function memberDocument(
+    request: FastifyRequest,
+    access: OrgAccess,
+    members: MembershipRow[],
+  ): Promise<ResourceObject[]> {
     const userIds = members.map((m) => m.user_id).filter((x): x is number => x !== null);
     const users = userIds.length
       ? await db
@@ -137,36 +145,23 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
   }
 
   /** Members and invitations of one organization: GET ...?filter[gid]={uuid}. */
-  app.get<{ Querystring: Query }>(
-    '/jsonapi/group_content/organization-group_membership',
-    async (request, reply) => {
-      if (!request.user) throw unauthorized();
-      const q = request.query;
-      rejectUnknown(q, (k) => ['filter[gid]', 'filter[gid.id]', 'page[limit]', 'page[offset]'].includes(k));
-      const gid = single(q, 'filter[gid]') ?? single(q, 'filter[gid.id]');
-      if (!gid)
-        throw badRequest('Filter the memberships by organization: filter[gid]={uuid}.', 'filter[gid]');
-      const page = parsePage(q, 50);
-      const access = await loadOrgAccess(db, request.user, gid);
-      assertCan(access, 'view members');
-      const all = db.selectFrom('memberships').where('organization_id', '=', access.org.id);
-      const { count } = await all
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .executeTakeFirstOrThrow();
-      const rows = await all
-        .selectAll()
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
-      return sendDocument(reply, 200, {
+  app.get('/jsonapi/group_content/organization-group_membership', async (request, reply) => {
+    if (!request.user) throw unauthorized();
+    const query = parseJsonApiQuery(request.query, MEMBER_PAGE);
+    checkQuery(memberCollection, query);
+    const access = await loadOrgAccess(db, request.user, organizationOf(query.filter));
+    assertCan(access, 'view members');
+    const { rows, count } = await fetchCollection(db, membersOf(db, access.org.id), memberCollection, query);
+    return sendDocument(
+      reply,
+      collectionDocument({
+        url: requestUrl(request),
         data: await memberDocument(request, access, rows),
-        meta: { count },
-        links: pageLinks(request, page, count),
-      });
-    },
-  );
+        count,
+        page: query.page,
+      }),
+    );
+  });
 
   const patchSchema = z.object({
     data: z.object({
@@ -240,7 +235,7 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
       if (!updated) throw notFound();
       if (changes.status) request.log.info({ membershipId: target.id }, 'invitation accepted');
       const [resource] = await memberDocument(request, access, [updated]);
-      return sendDocument(reply, 200, { data: resource });
+      return sendDocument(reply, { data: resource ?? null });
     },
   );
 
@@ -261,17 +256,21 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  /** The four organization roles; ?filter by their ids is accepted in Drupal's forms. */
-  app.get<{ Querystring: Query }>('/jsonapi/group_role/group_role', async (request, reply) => {
+  /** The four organization roles; the web filters them by id (drupal_internal__id IN ...). */
+  app.get('/jsonapi/group_role/group_role', async (request, reply) => {
     if (!request.user) throw unauthorized();
-    const wanted = roleFilter(request.query);
-    const rows = (await roleRows()).filter((r) => !wanted || wanted.has(r.id) || wanted.has(r.uuid));
+    const query = parseJsonApiQuery(request.query, MEMBER_PAGE);
+    const { rows, count } = await fetchCollection(db, allRoles(db), roleCollection, query);
     const base = baseUrl(request);
-    return sendDocument(reply, 200, {
-      data: rows.map((r) => roleResource(base, r)),
-      meta: { count: rows.length },
-      links: { self: { href: `${base}${request.url}` } },
-    });
+    return sendDocument(
+      reply,
+      collectionDocument({
+        url: requestUrl(request),
+        data: rows.map((r) => roleResource(base, r)),
+        count,
+        page: query.page,
+      }),
+    );
   });
 
   const inviteSchema = z.object({
@@ -344,7 +343,7 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
     request.log.info({ membershipId: created.id, organizationId: access.org.id }, 'member invited');
     const mailSent = await sendInvitation(request, access, created);
     const [resource] = await memberDocument(request, access, [created]);
-    return sendDocument(reply, 201, { data: resource, meta: { mailSent } });
+    return sendDocument(reply, { data: resource ?? null, meta: { mailSent } }, 201);
   });
 
   const resendSchema = z.object({
@@ -386,50 +385,6 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
       .executeTakeFirstOrThrow();
     const mailSent = await sendInvitation(request, access, updated);
     const [resource] = await memberDocument(request, access, [updated]);
-    return sendDocument(reply, 200, { data: resource, meta: { message: M.invitationSent, mailSent } });
+    return sendDocument(reply, { data: resource ?? null, meta: { message: M.invitationSent, mailSent } });
   });
-}
-
-/**
- * The role filter of `GET /jsonapi/group_role/group_role`: short form
- * `filter[drupal_internal__id]=x` (or `[value][]`), or the condition form with path
- * `drupal_internal__id` / `id` and operator `IN` / `=`. Undefined means no filter.
- */
-export function roleFilter(query: Query): Set<string> | undefined {
-  const values = new Set<string>();
-  let any = false;
-  const conditions = new Map<string, { path?: string; operator?: string; values: string[] }>();
-  const list = (v: string | string[] | undefined) => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
-  for (const [key, raw] of Object.entries(query)) {
-    if (key === '_format') continue;
-    const short = /^filter\[(drupal_internal__id|id)\](?:\[value\](?:\[\d*\])?)?$/.exec(key);
-    if (short) {
-      any = true;
-      for (const v of list(raw)) values.add(v);
-      continue;
-    }
-    const cond = /^filter\[([^\]]+)\]\[condition\]\[(path|operator|value)\](?:\[\d*\])?$/.exec(key);
-    if (cond) {
-      const entry = conditions.get(cond[1]!) ?? { values: [] };
-      if (cond[2] === 'path') entry.path = single(query, key);
-      else if (cond[2] === 'operator') entry.operator = single(query, key);
-      else entry.values.push(...list(raw));
-      conditions.set(cond[1]!, entry);
-      continue;
-    }
-    throw badRequest(`The query parameter ${key} is not supported here.`, key);
-  }
-  for (const [name, c] of conditions) {
-    if (c.path !== 'drupal_internal__id' && c.path !== 'id')
-      throw badRequest(
-        'Roles can be filtered by drupal_internal__id only.',
-        `filter[${name}][condition][path]`,
-      );
-    const op = (c.operator ?? '=').toUpperCase();
-    if (op !== 'IN' && op !== '=')
-      throw badRequest('Use the operator IN or =.', `filter[${name}][condition][operator]`);
-    any = true;
-    for (const v of c.values) values.add(v);
-  }
-  return any ? values : undefined;
 }

@@ -4,6 +4,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
+import {
+  collectionDocument,
+  requestUrl,
+  resourceDocument,
+  sendDocument,
+  type JsonApiDocument,
+  type ResourceObject,
+} from '../../jsonapi/document.ts';
+import { fetchCollection } from '../../jsonapi/kysely.ts';
+import { parseJsonApiQuery, type JsonApiQuery } from '../../jsonapi/query.ts';
 import { HttpError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
 import { storageKeyFor, type FileStorage } from '../../lib/storage.ts';
 import { requireUser } from '../../plugins/session.ts';
@@ -21,13 +31,18 @@ import {
   type OrganizationDeleteGuard,
   type OrganizationRow,
 } from './authz.ts';
-import { pageLinks, parseInclude, parsePage, parseSort, rejectUnknown, single, type Query } from './query.ts';
+import {
+  ORGANIZATION_PAGE,
+  myOrganizations,
+  organizationCollection,
+  singleOrganizationQuery,
+  uploadOrganizationParameter,
+} from './collections.ts';
 import {
   ApiErrors,
   baseUrl,
   fileResource,
   organizationResource,
-  sendDocument,
   type ErrorEntry,
   type FileRow,
 } from './resources.ts';
@@ -45,7 +60,6 @@ import {
 const M = en.organizations;
 export const TITLE_MAX = 255;
 export const DESCRIPTION_MAX = 5000;
-const INCLUDES = ['field_image', 'field_documents'] as const;
 
 /** Deletes stored files after the transaction that removed their rows has committed. */
 async function removeStored(app: FastifyInstance, storage: FileStorage, keys: string[]): Promise<void> {
@@ -177,71 +191,50 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
     });
   }
 
+  /** The included files for `include` (undefined when nothing is included; the document drops duplicates). */
   function included(
     base: string,
-    include: Set<string>,
+    include: readonly string[],
     items: { image: FileRow | null; documents?: FileRow[] }[],
-  ) {
-    const out = new Map<string, ReturnType<typeof fileResource>>();
+  ): ResourceObject[] | undefined {
+    if (!include.length) return undefined;
+    const out: ResourceObject[] = [];
     for (const item of items) {
-      if (include.has('field_image') && item.image) out.set(item.image.uuid, fileResource(base, item.image));
-      if (include.has('field_documents'))
-        for (const d of item.documents ?? []) out.set(d.uuid, fileResource(base, d));
+      if (include.includes('field_image') && item.image) out.push(fileResource(base, item.image));
+      if (include.includes('field_documents'))
+        out.push(...(item.documents ?? []).map((d) => fileResource(base, d)));
     }
-    return [...out.values()];
+    return out;
   }
 
-  async function singleDocument(request: FastifyRequest, access: OrgAccess, include: Set<string>) {
+  /** One organization; links.self is its own URL (also after POST and PATCH). */
+  async function singleDocument(
+    request: FastifyRequest,
+    access: OrgAccess,
+    query: Pick<JsonApiQuery, 'include' | 'fields'>,
+  ): Promise<JsonApiDocument> {
     const extras = (await extrasFor([access.org], () => access))(access.org);
     const base = baseUrl(request);
-    return {
+    return resourceDocument({
+      url: new URL(`${base}/jsonapi/group/organization/${access.org.uuid}`),
       data: organizationResource(base, access.org, extras),
-      ...(include.size ? { included: included(base, include, [extras]) } : {}),
-      links: { self: { href: `${base}/jsonapi/group/organization/${access.org.uuid}` } },
-    };
+      included: included(base, query.include, [extras]),
+      fields: query.fields,
+    });
   }
+  const noIncludes = { include: [], fields: {} };
 
   /** The caller's organizations: active memberships and pending invitations (flagged in meta). */
-  app.get<{ Querystring: Query }>('/jsonapi/group/organization', async (request, reply) => {
+  app.get('/jsonapi/group/organization', async (request, reply) => {
     const user = requireUser(request);
-    const q = request.query;
-    rejectUnknown(q, (k) => ['include', 'sort', 'page[limit]', 'page[offset]'].includes(k));
-    const include = parseInclude(q, INCLUDES);
-    const sort = parseSort(q, ['label', 'created', 'changed'] as const, { field: 'label', desc: false });
-    const page = parsePage(q);
+    const query = parseJsonApiQuery(request.query, ORGANIZATION_PAGE);
     await linkInvitations(db, user);
-    const mine = db
-      .selectFrom('memberships as m')
-      .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-      .where('m.user_id', '=', user.id)
-      .where('m.status', 'in', ['active', 'pending_invitation']);
-    const { count } = await mine
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    const direction = sort.desc ? 'desc' : 'asc';
-    const rows = await mine
-      .selectAll('o')
-      .select([
-        'm.id as m_id',
-        'm.uuid as m_uuid',
-        'm.status as m_status',
-        'm.roles as m_roles',
-        'm.user_id as m_user_id',
-        'm.email as m_email',
-        'm.invited_by as m_invited_by',
-        'm.resent_at as m_resent_at',
-        'm.created_at as m_created_at',
-        'm.changed_at as m_changed_at',
-      ])
-      .$call((qb) =>
-        sort.field === 'label'
-          ? qb.orderBy(sql`lower(o.title)`, direction)
-          : qb.orderBy(sort.field === 'created' ? 'o.created_at' : 'o.updated_at', direction),
-      )
-      .orderBy('o.id', direction)
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute();
+    const { rows, count } = await fetchCollection(
+      db,
+      myOrganizations(db, user.id),
+      organizationCollection,
+      query,
+    );
     const accessById = new Map<number, OrgAccess>();
     const orgs: OrganizationRow[] = rows.map((r) => {
       const org: OrganizationRow = {
@@ -280,25 +273,26 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
     const extrasOf = await extrasFor(orgs, (o) => accessById.get(o.id)!);
     const base = baseUrl(request);
     const all = orgs.map(extrasOf);
-    return sendDocument(reply, 200, {
-      data: orgs.map((o, i) => organizationResource(base, o, all[i]!)),
-      ...(include.size ? { included: included(base, include, all) } : {}),
-      meta: { count },
-      links: pageLinks(request, page, count),
-    });
+    return sendDocument(
+      reply,
+      collectionDocument({
+        url: requestUrl(request),
+        data: orgs.map((o, i) => organizationResource(base, o, all[i]!)),
+        count,
+        page: query.page,
+        included: included(base, query.include, all),
+        fields: query.fields,
+      }),
+    );
   });
 
-  app.get<{ Params: { uuid: string }; Querystring: Query }>(
-    '/jsonapi/group/organization/:uuid',
-    async (request, reply) => {
-      const access = await loadOrgAccess(db, request.user, request.params.uuid);
-      rejectUnknown(request.query, (k) => k === 'include');
-      const include = parseInclude(request.query, INCLUDES);
-      // A pending invitee sees the name and the invitation (meta.membership), to accept or ignore it.
-      if (access.membership.status !== 'pending_invitation') assertCan(access, 'view group');
-      return sendDocument(reply, 200, await singleDocument(request, access, include));
-    },
-  );
+  app.get<{ Params: { uuid: string } }>('/jsonapi/group/organization/:uuid', async (request, reply) => {
+    const access = await loadOrgAccess(db, request.user, request.params.uuid);
+    const query = singleOrganizationQuery(request.query);
+    // A pending invitee sees the name and the invitation (meta.membership), to accept or ignore it.
+    if (access.membership.status !== 'pending_invitation') assertCan(access, 'view group');
+    return sendDocument(reply, await singleDocument(request, access, query));
+  });
 
   app.post('/jsonapi/group/organization', async (request, reply) => {
     const user = requireUser(request);
@@ -327,7 +321,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
     });
     request.log.info({ organizationId: org.id }, 'organization created');
     const access = await loadOrgAccess(db, user, org);
-    return sendDocument(reply, 201, await singleDocument(request, access, new Set()));
+    return sendDocument(reply, await singleDocument(request, access, noIncludes), 201);
   });
 
   app.patch<{ Params: { uuid: string } }>('/jsonapi/group/organization/:uuid', async (request, reply) => {
@@ -403,7 +397,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
     });
     await removeStored(app, storage, removedKeys);
     const fresh = await loadOrgAccess(db, access.user, org.uuid);
-    return sendDocument(reply, 200, await singleDocument(request, fresh, new Set()));
+    return sendDocument(reply, await singleDocument(request, fresh, noIncludes));
   });
 
   // Raw file uploads: POST /jsonapi/group/organization/{field}?organization={uuid}.
@@ -416,7 +410,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
     );
     // Drupal's two forms: the organization in the query, or in the path before the field.
     for (const url of ['/jsonapi/group/organization/:field', '/jsonapi/group/organization/:uuid/:field'])
-      scope.post<{ Params: { field: string; uuid?: string }; Querystring: Query }>(
+      scope.post<{ Params: { field: string; uuid?: string } }>(
         url,
         {
           bodyLimit: MAX_UPLOAD_BYTES,
@@ -425,8 +419,8 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
             if (!request.user) throw unauthorized();
             const field = request.params.field;
             if (!Object.hasOwn(UPLOAD_FIELDS, field)) throw notFound();
-            rejectUnknown(request.query, (k) => k === 'organization');
-            const orgRef = request.params.uuid ?? single(request.query, 'organization');
+            const orgParameter = uploadOrganizationParameter(request.query);
+            const orgRef = request.params.uuid ?? orgParameter;
             if (!orgRef) throw badRequest('Name the organization: ?organization={uuid}.', 'organization');
             const access = await loadOrgAccess(db, request.user, orgRef);
             const kind = UPLOAD_FIELDS[field as UploadField].kind;
@@ -514,7 +508,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
           }
           await removeStored(app, storage, replacedKeys);
           request.log.info({ fileId: file.id, organizationId: access.org.id }, 'organization file uploaded');
-          return sendDocument(reply, 201, { data: fileResource(baseUrl(request), file) });
+          return sendDocument(reply, { data: fileResource(baseUrl(request), file) }, 201);
         },
       );
   });

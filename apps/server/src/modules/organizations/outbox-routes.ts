@@ -1,17 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { OutboxTable } from '../../db/schema.ts';
+import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
+import { fetchCollection } from '../../jsonapi/kysely.ts';
+import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { forbidden, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { pageLinks, parsePage, rejectUnknown, type Query } from './query.ts';
-import { baseUrl, sendDocument } from './resources.ts';
+import { ORGANIZATION_PAGE, outboxCollection, outboxMessages } from './collections.ts';
+import { baseUrl } from './resources.ts';
 
 /**
  * `GET /admin-api/outbox`: the messages the portal sent or stored (invitations, password resets),
  * newest first, for provider administrators (the /admin/outbox page). Without SMTP_URL this is the
  * only place the e-mails can be read.
  */
-function messageResource(base: string, m: Selectable<OutboxTable>) {
+function messageResource(base: string, m: Selectable<OutboxTable>): ResourceObject {
   return {
     type: 'outbox--message',
     id: String(m.id),
@@ -42,31 +45,23 @@ export async function outboxRoutes(app: FastifyInstance): Promise<void> {
     const m = await app.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
     if (!m) throw notFound();
     reply.header('Cache-Control', 'no-store');
-    return sendDocument(reply, 200, { data: messageResource(baseUrl(request), m) });
+    return sendDocument(reply, { data: messageResource(baseUrl(request), m) });
   });
 
-  app.get<{ Querystring: Query }>('/admin-api/outbox', async (request, reply) => {
+  app.get('/admin-api/outbox', async (request, reply) => {
     requireAdmin(request);
-    rejectUnknown(request.query, (k) => k === 'page[limit]' || k === 'page[offset]');
-    const page = parsePage(request.query);
-    const { count } = await app.db
-      .selectFrom('outbox')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    const rows = await app.db
-      .selectFrom('outbox')
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute();
+    const query = parseJsonApiQuery(request.query, ORGANIZATION_PAGE);
+    const { rows, count } = await fetchCollection(app.db, outboxMessages(app.db), outboxCollection, query);
     const base = baseUrl(request);
     reply.header('Cache-Control', 'no-store');
-    return sendDocument(reply, 200, {
-      data: rows.map((m) => messageResource(base, m)),
-      meta: { count },
-      links: pageLinks(request, page, count),
-    });
+    return sendDocument(
+      reply,
+      collectionDocument({
+        url: requestUrl(request),
+        data: rows.map((m) => messageResource(base, m)),
+        count,
+        page: query.page,
+      }),
+    );
   });
 }

@@ -1,12 +1,19 @@
 import type { FastifyRequest } from 'fastify';
+import { pageLinks as sharedPageLinks, requestUrl, type Links } from '../../jsonapi/document.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './resources.ts';
 
 /**
- * The few pieces of Drupal's JSON:API query syntax these routes accept. Anything else is a 400,
- * never silently ignored. (Replace with the shared parser of src/jsonapi/ once it exists.)
+ * @deprecated Hand-rolled query helpers from before the shared JSON:API layer. The organizations
+ * module no longer uses them (its lists are resource descriptions in collections.ts); only the
+ * applications module still imports this file. New code: `parseJsonApiQuery` (extraParameters,
+ * page options), `checkIncludes` and `pageLinks` of src/jsonapi/. Delete this file once the
+ * applications routes have moved. Behaviour kept as it was for them: a `page[limit]` above 50 is
+ * a 400 here, where the shared parser lowers it to the maximum.
  */
 export type Query = Record<string, string | string[] | undefined>;
+
+const DEFAULT_PAGE_LIMIT = 20;
+const MAX_PAGE_LIMIT = 50;
 
 export function single(query: Query, key: string): string | undefined {
   const v = query[key];
@@ -36,23 +43,13 @@ export function parsePage(
   return { limit, offset };
 }
 
-/** Links of a page: self, and next / prev when there are more. */
+/** Links of a page: the shared layer's `pageLinks` for the request URL. */
 export function pageLinks(
   request: FastifyRequest,
   page: { limit: number; offset: number },
   count: number,
-): Record<string, { href: string }> {
-  const url = new URL(request.url, `${request.protocol}://${request.host}`);
-  const at = (offset: number) => {
-    const u = new URL(url);
-    u.searchParams.set('page[offset]', String(offset));
-    u.searchParams.set('page[limit]', String(page.limit));
-    return { href: u.toString() };
-  };
-  const links: Record<string, { href: string }> = { self: { href: url.toString() } };
-  if (page.offset + page.limit < count) links.next = at(page.offset + page.limit);
-  if (page.offset > 0) links.prev = at(Math.max(0, page.offset - page.limit));
-  return links;
+): Links {
+  return sharedPageLinks(requestUrl(request), page, count);
 }
 
 export function parseInclude<T extends string>(query: Query, allowed: readonly T[]): Set<T> {

@@ -1,26 +1,35 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { FilesTable, MembershipsTable, OrganizationRolesTable } from '../../db/schema.ts';
+import {
+  JSONAPI_MEDIA_TYPE,
+  JSONAPI_VERSION,
+  requestUrl,
+  sendDocument as sendJsonApiDocument,
+  type JsonApiDocument,
+  type ResourceObject,
+} from '../../jsonapi/document.ts';
+import type { JsonApiError } from '../../jsonapi/errors.ts';
 import type { OrgAccess, OrganizationRow } from './authz.ts';
 
 /**
- * JSON:API resources of this module, one small function per resource type, so that switching to
- * the shared serializer of src/jsonapi/ later is a local change.
+ * JSON:API resource objects of this module, one small function per resource type; the documents
+ * around them come from the shared layer (src/jsonapi/document.ts).
  */
 export type FileRow = Selectable<FilesTable>;
 export type RoleRow = Selectable<OrganizationRolesTable>;
 
-export const JSONAPI = { version: '1.0' } as const;
-
+/** The origin the client addressed (honours trustProxy): the base of every link. */
 export function baseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.host}`;
+  return requestUrl(request).origin;
 }
 
+/**
+ * @deprecated The old argument order, kept for the applications module until it moves to
+ * `sendDocument(reply, doc, status)` of src/jsonapi/document.ts, which this calls.
+ */
 export function sendDocument(reply: FastifyReply, status: number, document: object) {
-  return reply
-    .status(status)
-    .type('application/vnd.api+json')
-    .send({ jsonapi: JSONAPI, ...document });
+  return sendJsonApiDocument(reply, document as Omit<JsonApiDocument, 'jsonapi'>, status);
 }
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -31,7 +40,7 @@ export function fileUrl(base: string, file: FileRow): string {
 }
 
 /** `file--file`: Drupal's attribute names plus the spec's (fid, uuid, url, fileName, fileSize). */
-export function fileResource(base: string, file: FileRow) {
+export function fileResource(base: string, file: FileRow): ResourceObject {
   const url = fileUrl(base, file);
   return {
     type: 'file--file',
@@ -67,7 +76,11 @@ export interface OrganizationExtras {
 }
 
 /** `group--organization` with the caller's membership and permissions in meta. */
-export function organizationResource(base: string, org: OrganizationRow, extras: OrganizationExtras) {
+export function organizationResource(
+  base: string,
+  org: OrganizationRow,
+  extras: OrganizationExtras,
+): ResourceObject {
   const self = `${base}/jsonapi/group/organization/${org.uuid}`;
   const { access } = extras;
   return {
@@ -120,7 +133,7 @@ export function membershipResource(
   base: string,
   m: Selectable<MembershipsTable>,
   { user, creatorId, orgUuid, roleUuids }: MemberExtras,
-) {
+): ResourceObject {
   const isCreator = creatorId !== null && m.user_id === creatorId;
   const roles =
     isCreator && !m.roles.includes('organization-admin') ? [...m.roles, 'organization-admin'] : m.roles;
@@ -159,7 +172,7 @@ export function membershipResource(
 }
 
 /** `group_role--group_role`. */
-export function roleResource(base: string, role: RoleRow) {
+export function roleResource(base: string, role: RoleRow): ResourceObject {
   return {
     type: 'group_role--group_role',
     id: role.uuid,
@@ -198,23 +211,19 @@ export class ApiErrors extends Error {
 }
 
 export function sendApiErrors(reply: FastifyReply, error: ApiErrors) {
-  return sendDocument(reply, error.status, {
-    errors: error.entries.map((e) => ({
-      status: String(error.status),
-      code: e.code ?? (error.status === 422 ? 'unprocessable' : 'error'),
-      title: e.title,
-      detail: e.detail ?? e.title,
-      ...(e.pointer || e.parameter
-        ? {
-            source: {
-              ...(e.pointer ? { pointer: e.pointer } : {}),
-              ...(e.parameter ? { parameter: e.parameter } : {}),
-            },
-          }
-        : {}),
-    })),
-  });
+  const errors = error.entries.map((e): JsonApiError => ({
+    status: String(error.status),
+    code: e.code ?? (error.status === 422 ? 'unprocessable' : 'error'),
+    title: e.title,
+    detail: e.detail ?? e.title,
+    ...(e.pointer || e.parameter
+      ? {
+          source: {
+            ...(e.pointer ? { pointer: e.pointer } : {}),
+            ...(e.parameter ? { parameter: e.parameter } : {}),
+          },
+        }
+      : {}),
+  }));
+  return reply.status(error.status).type(JSONAPI_MEDIA_TYPE).send({ jsonapi: JSONAPI_VERSION, errors });
 }
-
-export const DEFAULT_PAGE_LIMIT = 20;
-export const MAX_PAGE_LIMIT = 50;
