@@ -21,6 +21,7 @@ export default defineConfig({
         '/session',
         '/idp',
         '/oauth',
+        '/admin-api',
         '/sandbox',
         '/secret',
         '/openid-connect',

@@ -1,4 +1,16 @@
-import { Alert, Badge, Button, Container, Grid, Group, List, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Container,
+  Grid,
+  Group,
+  List,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import type { Application } from '@portico/contracts/applications';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -90,15 +102,9 @@ function Details({ app, organization }: { app: Application; organization: string
     <Stack gap="lg">
       <Group justify="space-between" align="flex-start" wrap="wrap">
         <Stack gap={4}>
-          <Button
-            component={Link}
-            to={paths.organization(app.organizationId)}
-            variant="subtle"
-            px={0}
-            size="compact-sm"
-          >
+          <Anchor component={Link} to={paths.organization(app.organizationId)} size="sm">
             {t('applications.ui.allApps')}
-          </Button>
+          </Anchor>
           <Group gap="sm" align="center">
             <PageTitle mb={0}>{app.title}</PageTitle>
             <Badge color={production ? 'green' : 'blue'} size="lg" data-testid="application-status">
