@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { TestClient, signIn } from './http-client.ts';
+import { createUser, signedInUser } from './org-fixtures.ts';
 
 const DEV = { email: 'dev@portico.local', password: 'DevPortal#2026' };
 
@@ -222,5 +223,105 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     expect((await signIn(new TestClient(t.baseUrl), 'sam@example.com', 'a-brand-new-secret')).status).toBe(
       200,
     );
+  });
+});
+
+describe('identity: GET /jsonapi/user/user on the shared JSON:API layer', () => {
+  let t: TestApp;
+  let me: TestClient;
+  let mine: { uid: number; uuid: string };
+  let theirs: { uid: number; uuid: string };
+
+  type Users = {
+    data: {
+      id: string;
+      attributes: { drupal_internal__uid: number; name: string; mail?: string };
+      relationships: Record<string, unknown>;
+    }[];
+    meta: { count: number };
+    links: { self: { href: string } };
+  };
+  const users = async (client: TestClient, query: string) => {
+    const res = await client.get(`/jsonapi/user/user?${query}`);
+    expect(res.status, query).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/vnd.api+json');
+    return (await res.json()) as Users;
+  };
+  const rejects = async (query: string, parameter: string) => {
+    const res = await me.get(`/jsonapi/user/user${query ? `?${query}` : ''}`);
+    expect(res.status, query).toBe(400);
+    const body = (await res.json()) as {
+      errors: { code: string; title: string; source?: { parameter?: string } }[];
+    };
+    expect(body.errors[0], query).toMatchObject({ code: 'invalid_query', source: { parameter } });
+    return body.errors[0]!.title;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp({ LOGIN_RATE_LIMIT: '1000' });
+    me = await signedInUser(t, 'uma.user@example.com');
+    const other = await createUser(t, 'otto.other@example.com');
+    theirs = { uid: other.id, uuid: other.uuid };
+    const session = (await (await me.get('/session/user?_format=json')).json()) as { uid: number };
+    const row = await t.app.db
+      .selectFrom('users')
+      .select(['id', 'uuid'])
+      .where('id', '=', session.uid)
+      .executeTakeFirstOrThrow();
+    mine = { uid: row.id, uuid: row.uuid };
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('finds a user by uid, uuid or name; only the user sees their own e-mail', async () => {
+    const self = await users(me, `filter[drupal_internal__uid]=${mine.uid}`);
+    expect(self.data).toHaveLength(1);
+    expect(self.data[0]).toMatchObject({
+      id: mine.uuid,
+      attributes: { name: 'uma user', mail: 'uma.user@example.com' },
+    });
+    expect(self.data[0]!.relationships).toHaveProperty('field_completed_stories');
+    expect(self.meta.count).toBe(1);
+    expect(self.links.self.href).toContain('/jsonapi/user/user?');
+    const other = await users(me, `filter[id]=${theirs.uuid}`);
+    expect(other.data.map((u) => u.attributes.drupal_internal__uid)).toEqual([theirs.uid]);
+    expect(other.data[0]!.attributes.mail).toBeUndefined();
+    expect(other.data[0]!.relationships).toEqual({});
+    const byName = await users(me, 'filter[name][operator]=CONTAINS&filter[name][value]=OTTO');
+    expect(byName.data.map((u) => u.id)).toEqual([theirs.uuid]);
+    const both = await users(
+      me,
+      `filter[u][condition][path]=drupal_internal__uid&filter[u][condition][operator]=IN` +
+        `&filter[u][condition][value][]=${theirs.uid}&filter[u][condition][value][]=${mine.uid}&sort=-drupal_internal__uid`,
+    );
+    expect(both.data.map((u) => u.attributes.drupal_internal__uid)).toEqual(
+      [mine.uid, theirs.uid].sort((a, b) => b - a),
+    );
+    expect(both.data.find((u) => u.id === mine.uuid)?.attributes.mail).toBe('uma.user@example.com');
+    expect(both.data.find((u) => u.id === theirs.uuid)?.attributes.mail).toBeUndefined();
+    // Anonymous callers see display names only; an unknown uid is an empty list.
+    const anonymous = await users(new TestClient(t.baseUrl), `filter[drupal_internal__uid]=${mine.uid}`);
+    expect(anonymous.data[0]?.attributes.mail).toBeUndefined();
+    expect((await users(me, 'filter[drupal_internal__uid]=999999')).data).toEqual([]);
+  });
+
+  it('answers other filters and bad values with a 400 naming the parameter', async () => {
+    expect(await rejects('', 'filter')).toBe('Filter the users by uid: filter[drupal_internal__uid]=<uid>.');
+    await rejects('filter[mail]=uma.user@example.com', 'filter[mail]');
+    await rejects('filter[uid]=1', 'filter[uid]');
+    await rejects(
+      'filter[x][condition][path]=mail&filter[x][condition][value]=a',
+      'filter[x][condition][path]',
+    );
+    await rejects('filter[drupal_internal__uid]=abc', 'filter[drupal_internal__uid]');
+    await rejects('filter[id]=42', 'filter[id]');
+    await rejects(
+      'filter[drupal_internal__uid][operator]=CONTAINS&filter[drupal_internal__uid][value]=1',
+      'filter[drupal_internal__uid][operator]',
+    );
+    await rejects(`filter[drupal_internal__uid]=${mine.uid}&sort=mail`, 'sort');
+    await rejects(`filter[drupal_internal__uid]=${mine.uid}&include=user_picture`, 'include');
+    await rejects(`filter[drupal_internal__uid]=${mine.uid}&foo=1`, 'foo');
   });
 });

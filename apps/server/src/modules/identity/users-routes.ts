@@ -1,16 +1,38 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { HttpError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
+import type { Database } from '../../db/schema.ts';
+import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
+import { JsonApiQueryError } from '../../jsonapi/errors.ts';
+import { fetchCollection } from '../../jsonapi/kysely.ts';
+import { parseJsonApiQuery } from '../../jsonapi/query.ts';
+import { values, type ResourceDescription } from '../../jsonapi/resource.ts';
+import { HttpError, forbidden, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
 import type { UserRow } from './users-repo.ts';
 
 /**
- * `GET /jsonapi/user/user` filtered by uid and `PATCH /jsonapi/user/user/{uuid}` (completed
- * Quick Start stories and names). A user sees their own e-mail; others see only the display name.
+ * `GET /jsonapi/user/user` filtered by uid, uuid or name, and `PATCH /jsonapi/user/user/{uuid}`
+ * (completed Quick Start stories and names). A user sees their own e-mail; others see only the
+ * display name.
  */
-function userResource(user: UserRow, request: FastifyRequest) {
+
+/** The filters of the user list: the web asks for the signed-in user by uid. */
+export const userCollection: ResourceDescription<Database, 'users'> = {
+  type: 'user--user',
+  fields: {
+    drupal_internal__uid: { sql: 'users.id', value: values.integer },
+    id: { sql: 'users.uuid', value: values.uuid, sort: false },
+    name: { sql: 'users.name', value: values.text },
+  },
+  tiebreaker: 'users.id',
+  defaultSort: [{ path: 'drupal_internal__uid', direction: 'ASC' }],
+};
+
+const USER_PAGE = { defaultLimit: 50, maxLimit: 50 };
+
+function userResource(user: UserRow, request: FastifyRequest): ResourceObject {
   const self = request.user?.id === user.id || request.user?.isAdmin === true;
-  const base = `${request.protocol}://${request.host}/jsonapi/user/user/${user.uuid}`;
+  const base = `${requestUrl(request).origin}/jsonapi/user/user/${user.uuid}`;
   return {
     type: 'user--user',
     id: user.uuid,
@@ -40,8 +62,6 @@ function userResource(user: UserRow, request: FastifyRequest) {
   };
 }
 
-const UID_FILTERS = ['filter[drupal_internal__uid]', 'filter[uid]', 'filter[uid][value]'];
-
 const patchSchema = z.object({
   data: z.object({
     type: z.literal('user--user'),
@@ -66,27 +86,27 @@ const patchSchema = z.object({
 });
 
 export async function userRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Querystring: Record<string, string | undefined> }>(
-    '/jsonapi/user/user',
-    async (request, reply) => {
-      const key = UID_FILTERS.find((k) => request.query[k] !== undefined);
-      const unknown = Object.keys(request.query).filter((k) => k !== '_format' && !UID_FILTERS.includes(k));
-      if (unknown.length)
-        throw badRequest(`The query parameter ${unknown[0]} is not supported here.`, unknown[0]);
-      if (!key) throw badRequest('Filter the users by uid: filter[drupal_internal__uid]=<uid>.', 'filter');
-      const uid = Number(request.query[key]);
-      if (!Number.isInteger(uid) || uid <= 0)
-        throw badRequest('The uid must be a positive whole number.', key);
-      const user = await app.db.selectFrom('users').selectAll().where('id', '=', uid).executeTakeFirst();
-      const data = user ? [userResource(user, request)] : [];
-      return reply.type('application/vnd.api+json').send({
-        jsonapi: { version: '1.0' },
-        data,
-        meta: { count: data.length },
-        links: { self: { href: `${request.protocol}://${request.host}${request.url}` } },
-      });
-    },
-  );
+  app.get('/jsonapi/user/user', async (request, reply) => {
+    const query = parseJsonApiQuery(request.query, USER_PAGE);
+    // A lookup, not a directory: the caller names whom they look for.
+    if (!query.filter.children.length)
+      throw new JsonApiQueryError('filter', 'Filter the users by uid: filter[drupal_internal__uid]=<uid>.');
+    const { rows, count } = await fetchCollection(
+      app.db,
+      app.db.selectFrom('users').selectAll('users'),
+      userCollection,
+      query,
+    );
+    return sendDocument(
+      reply,
+      collectionDocument({
+        url: requestUrl(request),
+        data: rows.map((user) => userResource(user, request)),
+        count,
+        page: query.page,
+      }),
+    );
+  });
 
   app.patch<{ Params: { uuid: string } }>('/jsonapi/user/user/:uuid', async (request, reply) => {
     const me = requireUser(request);
@@ -119,8 +139,6 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       .where('id', '=', target.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return reply
-      .type('application/vnd.api+json')
-      .send({ jsonapi: { version: '1.0' }, data: userResource(updated, request) });
+    return sendDocument(reply, { data: userResource(updated, request) });
   });
 }
