@@ -130,7 +130,7 @@ function Review() {
 function RequestCard({ request }: { request: GoLiveRequest }) {
   const { t } = useTranslation();
   const a = request.attributes;
-  const appTitle = a.application?.title ?? a.title;
+  const appTitle = a.application?.title ?? a.applicationTitle ?? a.title;
   const fields: [string, string][] = [
     [t('applications.ui.developerType'), a.form.developerType],
     [t('applications.ui.firstName'), a.form.firstName],
@@ -155,7 +155,8 @@ function RequestCard({ request }: { request: GoLiveRequest }) {
             {a.title}
           </Title>
           <Text size="sm">
-            {t('applications.ui.application')}: {a.application?.title ?? t('applications.ui.applicationGone')}
+            {t('applications.ui.application')}: {appTitle}
+            {!a.application && ` (${t('applications.ui.applicationGone')})`}
             {a.organization && (
               <>
                 {' · '}

@@ -47,6 +47,8 @@ export interface GoLiveRequest {
         created: string;
       }[];
     } | null;
+    /** Kept after the application is deleted. */
+    applicationTitle?: string;
     requestedBy: { uuid: string; name: string; email: string } | null;
     decidedBy: { uuid: string; name: string; email: string } | null;
   };
