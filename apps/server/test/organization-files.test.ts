@@ -173,6 +173,30 @@ describe('organization files: uploads, content checks, serving and deletion', ()
       body: 'text',
     });
     expect(noOrg.status).toBe(400);
+    expect((await body<JsonApiErrorBody>(noOrg)).errors[0]?.title).toBe(
+      'Name the organization: ?organization={uuid}.',
+    );
+    // Other query parameters: a 400 of the shared JSON:API layer naming the parameter.
+    for (const [query, parameter] of [
+      [`organization=${org.id}&include=field_image`, 'include'],
+      [`organization=${org.id}&filter[x]=1`, 'filter[x]'],
+      [`organization=${org.id}&organization=${org.id}`, 'organization'],
+      [`organization=${org.id}&foo=1`, 'foo'],
+    ] as const) {
+      const res = await owner.request(`/jsonapi/group/organization/field_documents?${query}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-disposition': 'file; filename="a.txt"',
+          'x-csrf-token': owner.csrfToken,
+        },
+        body: 'text',
+      });
+      expect(res.status, query).toBe(400);
+      const error = (await body<{ errors: { code: string; source?: { parameter?: string } }[] }>(res))
+        .errors[0];
+      expect(error, query).toMatchObject({ code: 'invalid_query', source: { parameter } });
+    }
     const noName = await owner.request(`/jsonapi/group/organization/field_documents?organization=${org.id}`, {
       method: 'POST',
       headers: { 'content-type': 'application/octet-stream', 'x-csrf-token': owner.csrfToken },
