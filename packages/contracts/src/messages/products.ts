@@ -111,6 +111,7 @@ export const productsMessages = {
   loadingOperation: 'Loading operation',
   operationLink: 'Link to this operation',
   showSchema: 'Show the schema',
+  hideSchema: 'Hide the schema',
   circular: 'circular reference',
   oneOf: 'One of',
   anyOf: 'Any of',

@@ -41,6 +41,8 @@ interface NodeProps {
 }
 
 const MAX_DEPTH = 40;
+/** Levels shown open at first; deeper ones open on demand (and render only then). */
+const OPEN_DEPTH = 3;
 
 function SchemaNode({ schema, refs, depth, ancestors, name, required, root }: NodeProps) {
   const { t } = useTranslation();
@@ -80,10 +82,10 @@ function SchemaNode({ schema, refs, depth, ancestors, name, required, root }: No
       )}
       {obj && <NodeFacts schema={obj} />}
       {children.length > 0 &&
-        (root || depth < 1 ? (
+        (root ? (
           <ul className={classes.schemaTree}>{children}</ul>
         ) : (
-          <Expandable summary={t('products.showSchema')}>
+          <Expandable summary={t('products.showSchema')} initiallyOpen={depth < OPEN_DEPTH}>
             <ul className={classes.schemaTree}>{children}</ul>
           </Expandable>
         ))}
@@ -189,11 +191,21 @@ function NodeFacts({ schema }: { schema: SchemaObject }) {
 }
 
 /** A native disclosure whose content is created only once it is opened. */
-function Expandable({ summary, children }: { summary: string; children: ReactNode }) {
-  const [open, setOpen] = useState(false);
+function Expandable({
+  summary,
+  initiallyOpen,
+  children,
+}: {
+  summary: string;
+  initiallyOpen: boolean;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const hideLabel = t('products.hideSchema');
+  const [open, setOpen] = useState(initiallyOpen);
   return (
     <details className={classes.expandable} open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>{summary}</summary>
+      <summary>{open ? hideLabel : summary}</summary>
       {open && children}
     </details>
   );
@@ -226,17 +238,25 @@ function childGroups(
     }
   }
   const items = schema.items as JsonSchema | undefined;
-  if (items !== undefined && hasStructure(items, refs)) {
-    out.push(
-      <SchemaNode
-        key="items"
-        name={t('products.itemsOf')}
-        schema={items}
-        refs={refs}
-        depth={next}
-        ancestors={ancestors}
-      />,
-    );
+  if (items !== undefined) {
+    // An array of objects reads best as the object's fields right under the array.
+    const itemObj = asObject(items);
+    const itemRef = refOf(itemObj);
+    const target = itemRef ? (ancestors.includes(itemRef) ? null : asObject(refs[itemRef])) : itemObj;
+    if (target && (target.properties || target.oneOf || target.anyOf || target.allOf)) {
+      out.push(...childGroups(target, refs, depth, itemRef ? [...ancestors, itemRef] : ancestors, t));
+    } else if (hasStructure(items, refs)) {
+      out.push(
+        <SchemaNode
+          key="items"
+          name={t('products.itemsOf')}
+          schema={items}
+          refs={refs}
+          depth={next}
+          ancestors={ancestors}
+        />,
+      );
+    }
   }
   const additional = schema.additionalProperties as JsonSchema | undefined;
   if (additional !== undefined && additional !== false && typeof additional === 'object') {
