@@ -45,6 +45,5 @@ export const ANALYTICS_DEFAULT_RANGE_MONTHS = 1;
 /** Longest fromDate..toDate range the analytics calls accept. */
 export const ANALYTICS_MAX_RANGE_DAYS = 366;
 export const ANALYTICS_CHART_HEIGHTS_PX = { endpoints: 600, daily: 400 } as const;
-export const APPLICANT_TYPES = ['Personal', 'Company'] as const;
 /** The try-out console's redirect URI, relative to the portal's base path. */
 export const REDOC_CALLBACK_PATH = 'oauth2/redoc-callback';

@@ -107,7 +107,7 @@ export const applicationsMessages = {
     hide: 'Hide',
     copy: 'Copy',
     copied: 'Copied',
-    resetSecret: 'Reset client secret',
+    resetSecret: 'Reset Secret',
     resetSecretConfirm: 'Reset the client secret of {{title}}? The current secret stops working at once.',
     newSecret: 'New client secret',
     deleteTitle: 'Delete application',
@@ -124,7 +124,7 @@ export const applicationsMessages = {
     unsubscribeConfirm:
       'Unsubscribe {{title}} from {{product}}? Its tokens lose the product’s scopes at once.',
     scopes: 'Scopes',
-    apiTitle: 'API',
+    apiTitle: 'API title',
     developmentScope: 'Development scope',
     productionScope: 'Production scope',
     addProducts: 'Add API products',
