@@ -27,7 +27,7 @@ export const SANDBOX_SIGN_IN_TITLE = 'Sandbox bank sign-in';
 
 function layout(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)} - Developers Portal sandbox</title><style>${STYLE}</style></head>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${esc(title)} - Developers Portal sandbox</title><style>${STYLE}</style></head>
 <body><main><p class="brand">Sandbox bank</p><p class="note">A demo bank for trying out APIs: no real accounts or money.</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 

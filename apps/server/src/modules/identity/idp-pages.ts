@@ -24,7 +24,7 @@ button:focus{outline:3px solid #8ab4f8}.alert{background:#fdecec;color:#8a1c1c;b
 
 function layout(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)} - Developers Portal</title><style>${STYLE}</style></head>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${esc(title)} - Developers Portal</title><style>${STYLE}</style></head>
 <body><main><p class="brand">Developers Portal</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
