@@ -1,5 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { Application } from '@portico/contracts/applications';
+import { en } from '@portico/contracts/messages';
 import { uniqueEmail } from './session.ts';
 
 /**
@@ -11,13 +12,13 @@ import { uniqueEmail } from './session.ts';
 export async function signUp(page: Page, firstName: string, lastName: string): Promise<string> {
   const email = uniqueEmail(firstName.toLowerCase());
   await page.goto('/');
-  await page.getByRole('link', { name: 'SIGN UP' }).click();
+  await page.getByRole('link', { name: en.user.signUp }).click();
   await page.waitForURL(/\/idp\/interaction\//);
-  await page.getByLabel('First name').fill(firstName);
-  await page.getByLabel('Last name').fill(lastName);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('Secret#Passw0rd');
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByLabel(en.identity.firstNameLabel).fill(firstName);
+  await page.getByLabel(en.identity.lastNameLabel).fill(lastName);
+  await page.getByLabel(en.identity.emailLabel).fill(email);
+  await page.getByLabel(en.identity.passwordLabel).fill('Secret#Passw0rd');
+  await page.getByRole('button', { name: en.identity.createAccountButton }).click();
   await expect(page.getByText(`Welcome ${firstName} ${lastName}`)).toBeVisible();
   return email;
 }

@@ -19,11 +19,11 @@ export async function signUp(page: Page, who: Account): Promise<void> {
   await page.goto('/');
   await page.getByRole('link', { name: en.user.signUp }).click();
   await page.waitForURL(/\/idp\/interaction\//);
-  await page.getByLabel('First name').fill(who.firstName);
-  await page.getByLabel('Last name').fill(who.lastName);
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByLabel(en.identity.firstNameLabel).fill(who.firstName);
+  await page.getByLabel(en.identity.lastNameLabel).fill(who.lastName);
+  await page.getByLabel(en.identity.emailLabel).fill(who.email);
+  await page.getByLabel(en.identity.passwordLabel).fill(who.password);
+  await page.getByRole('button', { name: en.identity.createAccountButton }).click();
   await expect(page.getByText(`Welcome ${who.firstName} ${who.lastName}`)).toBeVisible();
 }
 

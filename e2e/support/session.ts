@@ -13,9 +13,9 @@ export const demoAdmin = { email: 'admin@portico.local', password: 'AdminPortal#
 export async function signInAtProvider(page: Page, email: string, password: string): Promise<void> {
   // The portal page has an Email field too (newsletter): wait until the provider's page is shown.
   await page.waitForURL(/\/idp\/interaction\//);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel(en.identity.emailLabel).fill(email);
+  await page.getByLabel(en.identity.passwordLabel).fill(password);
+  await page.getByRole('button', { name: en.identity.signInButton }).click();
 }
 
 /** Signs in through the portal's LOGIN link, as a user would, and waits for the welcome line. */

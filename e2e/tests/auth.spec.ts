@@ -7,12 +7,12 @@ test.describe('sign up, sign in and sign out', () => {
     await page.goto('/');
     await page.getByRole('link', { name: en.user.signUp }).click();
     await page.waitForURL(/\/idp\/interaction\//);
-    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
-    await page.getByLabel('First name').fill('Sam');
-    await page.getByLabel('Last name').fill('Signup');
-    await page.getByLabel('Email').fill(uniqueEmail('signup'));
-    await page.getByLabel('Password').fill('Secret#Passw0rd');
-    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByRole('heading', { name: en.identity.signUpTitle })).toBeVisible();
+    await page.getByLabel(en.identity.firstNameLabel).fill('Sam');
+    await page.getByLabel(en.identity.lastNameLabel).fill('Signup');
+    await page.getByLabel(en.identity.emailLabel).fill(uniqueEmail('signup'));
+    await page.getByLabel(en.identity.passwordLabel).fill('Secret#Passw0rd');
+    await page.getByRole('button', { name: en.identity.createAccountButton }).click();
     await expect(page.getByText('Welcome Sam Signup')).toBeVisible();
     await expect(page.getByRole('button', { name: en.user.signOut })).toBeVisible();
     await expect(page).toHaveURL(/\/$/);

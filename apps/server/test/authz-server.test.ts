@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { en } from '@portico/contracts/messages';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { TestClient } from './http-client.ts';
 
@@ -221,8 +222,8 @@ describe('API authorization server (/oauth)', () => {
       code_challenge: challenge,
       code_challenge_method: 'S256',
     });
-    expect(pages[0]).toContain('Sandbox bank sign-in');
-    expect(pages[1]).toContain('Allow access?');
+    expect(pages[0]).toContain(en.sandboxAuth.signInTitle);
+    expect(pages[1]).toContain(en.sandboxAuth.consentTitle);
     expect(pages[1]).toContain('accounts:read');
     expect(pages[1]).not.toContain('payments:write');
     expect(`${location.origin}${location.pathname}`).toBe(redirectUri);
@@ -411,7 +412,7 @@ describe('API authorization server (/oauth)', () => {
       password: 'nope-nope',
     });
     expect(wrong.status).toBe(401);
-    expect(await wrong.text()).toContain('Invalid username or password.');
+    expect(await wrong.text()).toContain(en.sandboxAuth.invalidCredentials);
     const ok = await browser.postForm(`${path}/login`, ALICE);
     const consent = await browser.follow(ok.headers.get('location')!);
     const denied = await browser.postForm(`${new URL(consent.url).pathname}/abort`, {});

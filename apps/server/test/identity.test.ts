@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { en } from '@portico/contracts/messages';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { TestClient, signIn } from './http-client.ts';
 import { createUser, signedInUser } from './org-fixtures.ts';
@@ -66,10 +67,10 @@ describe('identity: built-in provider, sessions and CSRF', () => {
   it('refuses a wrong password with the same message as an unknown account', async () => {
     const wrong = await signIn(new TestClient(t.baseUrl), DEV.email, 'not-the-password');
     expect(wrong.pageStatus).toBe(401);
-    expect(wrong.pageHtml).toContain('Invalid email or password.');
+    expect(wrong.pageHtml).toContain(en.identity.invalidCredentials);
     const unknown = await signIn(new TestClient(t.baseUrl), 'nobody@example.com', 'whatever-123');
     expect(unknown.pageStatus).toBe(401);
-    expect(unknown.pageHtml).toContain('Invalid email or password.');
+    expect(unknown.pageHtml).toContain(en.identity.invalidCredentials);
   });
 
   it('limits sign-in attempts per address', async () => {
@@ -112,7 +113,7 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     };
     const { url, res } = await c.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
     expect(new URL(url).pathname).toMatch(/^\/idp\/interaction\//);
-    expect(await res.text()).toContain('Password');
+    expect(await res.text()).toContain(en.identity.passwordLabel);
   });
 
   it('requires X-CSRF-Token on state-changing calls', async () => {
@@ -164,7 +165,7 @@ describe('identity: built-in provider, sessions and CSRF', () => {
       parameters: Record<string, string>;
     };
     const { url, res } = await c.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
-    expect(await res.text()).toContain('Create account');
+    expect(await res.text()).toContain(en.identity.createAccountButton);
     const path = `${new URL(url).pathname}/signup`;
     const short = await c.postForm(path, {
       firstName: 'Sam',
@@ -173,7 +174,7 @@ describe('identity: built-in provider, sessions and CSRF', () => {
       password: 'short',
     });
     expect(short.status).toBe(400);
-    expect(await short.text()).toContain('The password must be at least 8 characters long.');
+    expect(await short.text()).toContain(en.identity.passwordTooShort);
     const taken = await c.postForm(path, {
       firstName: 'Sam',
       lastName: 'New',
@@ -181,7 +182,7 @@ describe('identity: built-in provider, sessions and CSRF', () => {
       password: 'long-enough-1',
     });
     expect(taken.status).toBe(409);
-    expect(await taken.text()).toContain('An account with this email already exists.');
+    expect(await taken.text()).toContain(en.identity.emailTaken);
     const created = await c.postForm(path, {
       firstName: 'Sam',
       lastName: 'New',
@@ -199,9 +200,7 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     const res = await fetch(`${t.baseUrl}/openid-connect/generic?code=abc&state=unknown`);
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: { title: string }[] };
-    expect(body.errors[0]?.title).toBe(
-      'This sign-in link has expired or was already used. Please log in again.',
-    );
+    expect(body.errors[0]?.title).toBe(en.identity.loginStateUnknown);
   });
 
   it('resets a forgotten password through the e-mailed link', async () => {
@@ -217,7 +216,7 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     expect(link).toBeDefined();
     const path = new URL(link!).pathname;
     const changed = await c.postForm(path, { password: 'a-brand-new-secret' });
-    expect(await changed.text()).toContain('Your password has been changed.');
+    expect(await changed.text()).toContain(en.identity.passwordChanged);
     const reused = await c.postForm(path, { password: 'another-one-123' });
     expect(reused.status).toBe(400);
     expect((await signIn(new TestClient(t.baseUrl), 'sam@example.com', 'a-brand-new-secret')).status).toBe(

@@ -7,8 +7,10 @@
  */
 import { catalogMessages } from './messages/catalog.ts';
 import { applicationsMessages } from './messages/applications.ts';
+import { identityMessages } from './messages/identity.ts';
 import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
+import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
 
 export const en = {
   site: {
@@ -115,6 +117,8 @@ export const en = {
   applications: applicationsMessages,
   products: productsMessages,
   catalog: catalogMessages,
+  identity: identityMessages,
+  sandboxAuth: sandboxAuthMessages,
   profile: {
     email: 'E-mail',
     firstName: 'First name',

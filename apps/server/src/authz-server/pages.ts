@@ -1,14 +1,23 @@
 /**
  * Server-rendered pages of the sandbox's authorization server (/oauth): the bank customer's
  * sign-in and the consent to an application's access. Plain HTML forms without JavaScript (the
- * strict CSP holds), labelled fields, errors announced with role="alert"; every dynamic value
- * goes through `esc`.
+ * strict CSP holds), labelled fields, errors announced with role="alert". The texts come from the
+ * catalogue (en.sandboxAuth); they and every dynamic value go through `esc`.
  */
+import { format, type FormatValues } from '@portico/contracts/format';
+import { en } from '@portico/contracts/messages';
+
+const M = en.sandboxAuth;
+
 const esc = (value: string): string =>
   value.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
+
+/** A catalogue message as HTML: the text escaped, its placeholders filled with ready markup. */
+const fill = <T extends string>(template: T, markup: FormatValues<T>): string =>
+  format(esc(template), markup);
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef3f1;color:#17302a}
@@ -23,12 +32,10 @@ button.secondary{background:#fff;color:#1d6b57;border:1px solid #1d6b57;margin-t
 button:focus{outline:3px solid #8fd1bd}.alert{background:#fdecec;color:#8a1c1c;border-radius:6px;padding:10px 12px;margin-bottom:8px}
 ul{padding-left:20px}li{margin:4px 0}code{background:#eef3f1;padding:1px 5px;border-radius:4px}`;
 
-export const SANDBOX_SIGN_IN_TITLE = 'Sandbox bank sign-in';
-
 function layout(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${esc(title)} - Developers Portal sandbox</title><style>${STYLE}</style></head>
-<body><main><p class="brand">Sandbox bank</p><p class="note">A demo bank for trying out APIs: no real accounts or money.</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fill(M.documentTitle, { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
+<body><main><p class="brand">${esc(M.brand)}</p><p class="note">${esc(M.note)}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
 const alert = (error?: string) => (error ? `<div class="alert" role="alert">${esc(error)}</div>` : '');
@@ -40,13 +47,13 @@ export function sandboxSignInPage(opts: {
   error?: string;
 }): string {
   return layout(
-    SANDBOX_SIGN_IN_TITLE,
+    M.signInTitle,
     `${alert(opts.error)}
-<p>Application <code>${esc(opts.clientId)}</code> asks you to sign in to your sandbox bank account.</p>
+<p>${fill(M.signInIntro, { client: `<code>${esc(opts.clientId)}</code>` })}</p>
 <form method="post" action="${esc(opts.action)}" novalidate>
-<label for="username">Username</label><input id="username" name="username" autocomplete="username" required autofocus value="${esc(opts.username ?? '')}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button></form>`,
+<label for="username">${esc(M.usernameLabel)}</label><input id="username" name="username" autocomplete="username" required autofocus value="${esc(opts.username ?? '')}">
+<label for="password">${esc(M.passwordLabel)}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">${esc(M.signInButton)}</button></form>`,
   );
 }
 
@@ -59,13 +66,13 @@ export function sandboxConsentPage(opts: {
 }): string {
   const list = opts.scopes.length
     ? `<ul>${opts.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>`
-    : '<p>No API scopes: the application only learns that you signed in.</p>';
+    : `<p>${esc(M.noScopes)}</p>`;
   return layout(
-    'Allow access?',
-    `<p>Signed in as <strong>${esc(opts.customerName)}</strong>.</p>
-<p>Application <code>${esc(opts.clientId)}</code> asks for access to:</p>${list}
-<form method="post" action="${esc(opts.action)}"><button type="submit">Allow</button></form>
-<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">Deny</button></form>`,
+    M.consentTitle,
+    `<p>${fill(M.signedInAs, { name: `<strong>${esc(opts.customerName)}</strong>` })}</p>
+<p>${fill(M.consentIntro, { client: `<code>${esc(opts.clientId)}</code>` })}</p>${list}
+<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(M.allowButton)}</button></form>
+<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">${esc(M.denyButton)}</button></form>`,
   );
 }
 

@@ -9,6 +9,7 @@ import Provider, {
 } from 'oidc-provider';
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
+import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../oidc/adapter.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
 import type { ClientService } from './clients.ts';
@@ -207,8 +208,8 @@ export async function createAuthorizationServer(
     async renderError(ctx, out) {
       ctx.type = 'html';
       ctx.body = sandboxErrorPage(
-        'Authorization problem',
-        String(out.error_description ?? out.error ?? 'The authorization request could not be processed.'),
+        en.sandboxAuth.authorizationProblemTitle,
+        String(out.error_description ?? out.error ?? en.sandboxAuth.requestNotProcessed),
       );
     },
   };

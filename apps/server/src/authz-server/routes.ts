@@ -1,18 +1,14 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
 import { hitRateLimit, resetRateLimit } from '../lib/rate-limit.ts';
 import { OAUTH_PREFIX } from './provider.ts';
 import { sandboxConsentPage, sandboxErrorPage, sandboxSignInPage } from './pages.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
 
-export const SANDBOX_MESSAGES = {
-  invalidCredentials: 'Invalid username or password.',
-  tooManyAttempts: 'Too many sign-in attempts. Try again in 15 minutes.',
-  interactionExpired: 'This sign-in has expired. Start again from the application.',
-  denied: 'The customer denied the access request.',
-} as const;
+const M = en.sandboxAuth;
 
 const RATE_WINDOW_MS = 15 * 60_000;
 
@@ -47,7 +43,7 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
       }
     };
     const expired = (reply: FastifyReply) =>
-      html(reply, sandboxErrorPage('Sign-in expired', SANDBOX_MESSAGES.interactionExpired), 400);
+      html(reply, sandboxErrorPage(M.signInExpiredTitle, M.interactionExpired), 400);
     const paths = (uid: string) => ({
       login: `${OAUTH_PREFIX}/interaction/${uid}/login`,
       confirm: `${OAUTH_PREFIX}/interaction/${uid}/confirm`,
@@ -81,7 +77,7 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
           action: p.confirm,
           denyAction: p.abort,
           clientId,
-          customerName: customer?.name ?? 'a sandbox customer',
+          customerName: customer?.name ?? M.unknownCustomer,
           scopes,
         }),
       );
@@ -104,13 +100,13 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
         const byIp = await hitRateLimit(app.db, `sandbox-login:ip:${request.ip}`, max * 5, RATE_WINDOW_MS);
         if (!byName.allowed || !byIp.allowed) {
           reply.header('Retry-After', String(Math.max(byName.retryAfterSeconds, byIp.retryAfterSeconds)));
-          return page(SANDBOX_MESSAGES.tooManyAttempts, 429);
+          return page(M.tooManyAttempts, 429);
         }
         const customer = username ? await customers.findByUsername(username) : undefined;
         const ok = customer
           ? await verifyPassword(password, customer.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
-        if (!customer || !ok) return page(SANDBOX_MESSAGES.invalidCredentials, 401);
+        if (!customer || !ok) return page(M.invalidCredentials, 401);
         await resetRateLimit(app.db, key);
         reply.hijack();
         await provider.interactionFinished(
@@ -167,7 +163,7 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
         await provider.interactionFinished(
           request.raw,
           reply.raw,
-          { error: 'access_denied', error_description: SANDBOX_MESSAGES.denied },
+          { error: 'access_denied', error_description: M.denied },
           { mergeWithLastSubmission: false },
         );
       },

@@ -1,13 +1,23 @@
 /**
  * Server-rendered pages of the built-in identity provider: sign in, sign up, password reset.
  * Plain HTML forms (no JavaScript, so the strict CSP holds), labelled fields, errors announced
- * with role="alert". Every dynamic value goes through `esc`.
+ * with role="alert". The texts come from the catalogue (en.identity); they and every dynamic value
+ * go through `esc`.
  */
+import { format, type FormatValues } from '@portico/contracts/format';
+import { en } from '@portico/contracts/messages';
+
+const M = en.identity;
+
 const esc = (value: string): string =>
   value.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
+
+/** A catalogue message as HTML: the text escaped, its placeholders filled with ready markup. */
+const fill = <T extends string>(template: T, markup: FormatValues<T>): string =>
+  format(esc(template), markup);
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f1f4f8;color:#1a2433}
@@ -24,8 +34,8 @@ button:focus{outline:3px solid #8ab4f8}.alert{background:#fdecec;color:#8a1c1c;b
 
 function layout(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${esc(title)} - Developers Portal</title><style>${STYLE}</style></head>
-<body><main><p class="brand">Developers Portal</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fill(M.documentTitle, { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
+<body><main><p class="brand">${esc(en.site.title)}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
 const alert = (error?: string) => (error ? `<div class="alert" role="alert">${esc(error)}</div>` : '');
@@ -38,13 +48,13 @@ export function signInPage(opts: {
   error?: string;
 }): string {
   return layout(
-    'Sign in',
+    M.signInTitle,
     `${alert(opts.error)}
 <form method="post" action="${esc(opts.action)}" novalidate>
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required autofocus value="${esc(opts.email ?? '')}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button></form>
-<div class="links"><a href="${esc(opts.signUpHref)}">Create an account</a><a href="${esc(opts.resetHref)}">Forgot your password?</a></div>`,
+<label for="email">${esc(M.emailLabel)}</label><input id="email" name="email" type="email" autocomplete="username" required autofocus value="${esc(opts.email ?? '')}">
+<label for="password">${esc(M.passwordLabel)}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">${esc(M.signInButton)}</button></form>
+<div class="links"><a href="${esc(opts.signUpHref)}">${esc(M.createAccountLink)}</a><a href="${esc(opts.resetHref)}">${esc(M.forgotPasswordLink)}</a></div>`,
   );
 }
 
@@ -62,16 +72,16 @@ export function signUpPage(opts: {
 }): string {
   const v = opts.values ?? {};
   return layout(
-    'Create your account',
+    M.signUpTitle,
     `${alert(opts.error)}
 <form method="post" action="${esc(opts.action)}" novalidate>
-<label for="firstName">First name</label><input id="firstName" name="firstName" autocomplete="given-name" required value="${esc(v.firstName ?? '')}" autofocus>
-<label for="lastName">Last name</label><input id="lastName" name="lastName" autocomplete="family-name" required value="${esc(v.lastName ?? '')}">
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" required value="${esc(v.email ?? '')}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-hint">
-<p class="hint" id="password-hint">At least 8 characters.</p>
-<button type="submit">Create account</button></form>
-<div class="links"><a href="${esc(opts.signInHref)}">I already have an account</a></div>`,
+<label for="firstName">${esc(M.firstNameLabel)}</label><input id="firstName" name="firstName" autocomplete="given-name" required value="${esc(v.firstName ?? '')}" autofocus>
+<label for="lastName">${esc(M.lastNameLabel)}</label><input id="lastName" name="lastName" autocomplete="family-name" required value="${esc(v.lastName ?? '')}">
+<label for="email">${esc(M.emailLabel)}</label><input id="email" name="email" type="email" autocomplete="email" required value="${esc(v.email ?? '')}">
+<label for="password">${esc(M.passwordLabel)}</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-hint">
+<p class="hint" id="password-hint">${esc(M.passwordHint)}</p>
+<button type="submit">${esc(M.createAccountButton)}</button></form>
+<div class="links"><a href="${esc(opts.signInHref)}">${esc(M.haveAccountLink)}</a></div>`,
   );
 }
 
@@ -82,14 +92,14 @@ export function resetRequestPage(opts: {
   error?: string;
 }): string {
   const body = opts.sent
-    ? `<div class="ok" role="status">If an account exists for that address, we have sent it a link to choose a new password.</div>`
+    ? `<div class="ok" role="status">${esc(M.resetSent)}</div>`
     : `${alert(opts.error)}<form method="post" action="${esc(opts.action)}" novalidate>
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="email" required autofocus>
-<button type="submit">Send reset link</button></form>`;
+<label for="email">${esc(M.emailLabel)}</label><input id="email" name="email" type="email" autocomplete="email" required autofocus>
+<button type="submit">${esc(M.sendResetLink)}</button></form>`;
   const back = opts.signInHref
-    ? `<div class="links"><a href="${esc(opts.signInHref)}">Back to sign in</a></div>`
+    ? `<div class="links"><a href="${esc(opts.signInHref)}">${esc(M.backToSignIn)}</a></div>`
     : '';
-  return layout('Reset your password', body + back);
+  return layout(M.resetTitle, body + back);
 }
 
 export function resetPasswordPage(opts: {
@@ -99,16 +109,16 @@ export function resetPasswordPage(opts: {
   homeHref: string;
 }): string {
   const body = opts.done
-    ? `<div class="ok" role="status">Your password has been changed. You can now sign in.</div><div class="links"><a href="${esc(opts.homeHref)}">Go to the portal</a></div>`
+    ? `<div class="ok" role="status">${esc(M.passwordChanged)}</div><div class="links"><a href="${esc(opts.homeHref)}">${esc(M.goToPortal)}</a></div>`
     : `${alert(opts.error)}<form method="post" action="${esc(opts.action)}" novalidate>
-<label for="password">New password</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" autofocus>
-<p class="hint">At least 8 characters.</p><button type="submit">Change password</button></form>`;
-  return layout('Choose a new password', body);
+<label for="password">${esc(M.newPasswordLabel)}</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" autofocus>
+<p class="hint">${esc(M.passwordHint)}</p><button type="submit">${esc(M.changePasswordButton)}</button></form>`;
+  return layout(M.newPasswordTitle, body);
 }
 
 export function errorPage(title: string, message: string, homeHref: string): string {
   return layout(
     title,
-    `<div class="alert" role="alert">${esc(message)}</div><div class="links"><a href="${esc(homeHref)}">Go to the portal</a></div>`,
+    `<div class="alert" role="alert">${esc(message)}</div><div class="links"><a href="${esc(homeHref)}">${esc(M.goToPortal)}</a></div>`,
   );
 }

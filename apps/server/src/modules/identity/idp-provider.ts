@@ -1,5 +1,6 @@
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { FastifyInstance } from 'fastify';
+import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../../oidc/adapter.ts';
 import { loadOrCreateSigningKeys } from '../../oidc/keys.ts';
 import { usersRepo } from './users-repo.ts';
@@ -106,8 +107,8 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
     async renderError(ctx, out) {
       ctx.type = 'html';
       ctx.body = errorPage(
-        'Sign-in problem',
-        String(out.error_description ?? out.error ?? 'The sign-in request could not be processed.'),
+        en.identity.signInProblemTitle,
+        String(out.error_description ?? out.error ?? en.identity.requestNotProcessed),
         app.config.publicUrl + '/',
       );
     },

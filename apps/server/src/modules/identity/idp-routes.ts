@@ -3,6 +3,8 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
+import { format } from '@portico/contracts/format';
+import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { hitRateLimit, resetRateLimit } from '../../lib/rate-limit.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
@@ -16,25 +18,16 @@ import {
 } from './idp-pages.ts';
 import { displayName, usersRepo } from './users-repo.ts';
 
-export const IDP_MESSAGES = {
-  invalidCredentials: 'Invalid email or password.',
-  tooManyAttempts: 'Too many sign-in attempts. Try again in 15 minutes.',
-  emailTaken: 'An account with this email already exists.',
-  invalidEmail: 'Enter a valid email address.',
-  passwordTooShort: 'The password must be at least 8 characters long.',
-  namesRequired: 'Enter your first and last name.',
-  interactionExpired: 'Your sign-in has expired. Please start again from the portal.',
-  resetLinkInvalid: 'This password reset link is invalid or has expired.',
-} as const;
+const M = en.identity;
 
 const RATE_WINDOW_MS = 15 * 60_000;
 const RESET_TTL_MS = 60 * 60_000;
 
 const signUpSchema = z.object({
-  firstName: z.string().trim().min(1, IDP_MESSAGES.namesRequired).max(100),
-  lastName: z.string().trim().min(1, IDP_MESSAGES.namesRequired).max(100),
-  email: z.email(IDP_MESSAGES.invalidEmail).max(254),
-  password: z.string().min(8, IDP_MESSAGES.passwordTooShort).max(200),
+  firstName: z.string().trim().min(1, M.namesRequired).max(100),
+  lastName: z.string().trim().min(1, M.namesRequired).max(100),
+  email: z.email(M.invalidEmail).max(254),
+  password: z.string().min(8, M.passwordTooShort).max(200),
 });
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('base64url');
@@ -62,7 +55,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
     const expired = (reply: FastifyReply) =>
       html(
         reply,
-        errorPage('Sign-in expired', IDP_MESSAGES.interactionExpired, `${app.config.publicUrl}/login`),
+        errorPage(M.signInExpiredTitle, M.interactionExpired, `${app.config.publicUrl}/login`),
         400,
       );
 
@@ -124,13 +117,13 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         const byIp = await hitRateLimit(app.db, `login:ip:${request.ip}`, max * 5, RATE_WINDOW_MS);
         if (!byEmail.allowed || !byIp.allowed) {
           reply.header('Retry-After', String(Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds)));
-          return page(IDP_MESSAGES.tooManyAttempts, 429);
+          return page(M.tooManyAttempts, 429);
         }
         const user = email ? await users.findByEmail(email) : undefined;
         const ok = user?.password_hash
           ? await verifyPassword(password, user.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
-        if (!user || !ok) return page(IDP_MESSAGES.invalidCredentials, 401);
+        if (!user || !ok) return page(M.invalidCredentials, 401);
         await resetRateLimit(app.db, `login:email:${email.toLowerCase()}`);
         return finishLogin(request, reply, user.uuid);
       },
@@ -150,14 +143,14 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         const page = (error: string, status: number) =>
           html(reply, signUpPage({ action: h.signup, signInHref: h.signIn, values, error }), status);
         const parsed = signUpSchema.safeParse({ ...values, password: field(request.body, 'password') });
-        if (!parsed.success) return page(parsed.error.issues[0]?.message ?? IDP_MESSAGES.invalidEmail, 400);
+        if (!parsed.success) return page(parsed.error.issues[0]?.message ?? M.invalidEmail, 400);
         const limit = await hitRateLimit(
           app.db,
           `signup:ip:${request.ip}`,
           app.config.loginRateLimit * 3,
           RATE_WINDOW_MS,
         );
-        if (!limit.allowed) return page(IDP_MESSAGES.tooManyAttempts, 429);
+        if (!limit.allowed) return page(M.tooManyAttempts, 429);
         const { firstName, lastName, email, password } = parsed.data;
         const created = await users.create({
           email,
@@ -166,7 +159,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
           lastName,
           passwordHash: await hashPassword(password),
         });
-        if (!created) return page(IDP_MESSAGES.emailTaken, 409);
+        if (!created) return page(M.emailTaken, 409);
         request.log.info({ userId: created.id }, 'user signed up');
         return finishLogin(request, reply, created.uuid);
       },
@@ -197,7 +190,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       if (!limit.allowed) {
         return html(
           reply,
-          resetRequestPage({ action: `${IDP_PREFIX}/reset`, error: IDP_MESSAGES.tooManyAttempts }),
+          resetRequestPage({ action: `${IDP_PREFIX}/reset`, error: M.tooManyAttempts }),
           429,
         );
       }
@@ -216,8 +209,8 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         const link = `${app.config.publicUrl}${IDP_PREFIX}/reset/${token}`;
         await app.mailer.send({
           to: user.email,
-          subject: 'Reset your Developers Portal password',
-          text: `Hello ${user.name},\n\nUse this link within one hour to choose a new password:\n${link}\n\nIf you did not ask for this, ignore this e-mail.`,
+          subject: format(M.resetMailSubject, { site: en.site.title }),
+          text: format(M.resetMailText, { name: user.name, link }),
         });
       }
       // The same answer whether or not the account exists: no account enumeration.
@@ -243,7 +236,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
     scope.get<{ Params: { token: string } }>(`${IDP_PREFIX}/reset/:token`, async (request, reply) => {
       const home = `${app.config.publicUrl}/`;
       if (!(await findReset(request.params.token))) {
-        return html(reply, errorPage('Reset your password', IDP_MESSAGES.resetLinkInvalid, home), 400);
+        return html(reply, errorPage(M.resetTitle, M.resetLinkInvalid, home), 400);
       }
       return html(
         reply,
@@ -256,11 +249,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       const action = `${IDP_PREFIX}/reset/${request.params.token}`;
       const password = field(request.body, 'password');
       if (password.length < 8) {
-        return html(
-          reply,
-          resetPasswordPage({ action, homeHref: home, error: IDP_MESSAGES.passwordTooShort }),
-          400,
-        );
+        return html(reply, resetPasswordPage({ action, homeHref: home, error: M.passwordTooShort }), 400);
       }
       const hash = await hashPassword(password);
       const changed = await app.db.transaction().execute(async (trx) => {
@@ -282,8 +271,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         await trx.deleteFrom('sessions').where('user_id', '=', used.user_id).execute();
         return true;
       });
-      if (!changed)
-        return html(reply, errorPage('Reset your password', IDP_MESSAGES.resetLinkInvalid, home), 400);
+      if (!changed) return html(reply, errorPage(M.resetTitle, M.resetLinkInvalid, home), 400);
       return html(reply, resetPasswordPage({ action, homeHref: home, done: true }));
     });
   });

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { format } from '@portico/contracts/format';
+import { en } from '@portico/contracts/messages';
 import { sql } from 'kysely';
 import * as oidc from 'openid-client';
 import { HttpError } from '../../lib/errors.ts';
@@ -6,11 +8,7 @@ import { IDP_PREFIX } from './idp-provider.ts';
 import type { RelyingParty } from './relying-party.ts';
 import { displayName, usersRepo, type UserRow } from './users-repo.ts';
 
-export const LOGIN_MESSAGES = {
-  stateUnknown: 'This sign-in link has expired or was already used. Please log in again.',
-  failed: 'We could not sign you in. Please try again.',
-  providerError: 'The identity provider refused the sign-in: {{error}}',
-} as const;
+const M = en.identity;
 
 /** Where a user may be sent back to after login: a path on this site, never another origin. */
 export function safeReturnTo(value: unknown): string | null {
@@ -106,16 +104,11 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
     async (request, reply) => {
       const { state, error, error_description: errorDescription } = request.query;
       if (error) {
-        throw new HttpError(
-          400,
-          LOGIN_MESSAGES.providerError.replace('{{error}}', errorDescription ?? error),
-          {
-            code: 'login_failed',
-          },
-        );
+        throw new HttpError(400, format(M.providerRefused, { error: errorDescription ?? error }), {
+          code: 'login_failed',
+        });
       }
-      if (!state)
-        throw new HttpError(400, LOGIN_MESSAGES.stateUnknown, { code: 'login_failed', parameter: 'state' });
+      if (!state) throw new HttpError(400, M.loginStateUnknown, { code: 'login_failed', parameter: 'state' });
       // Single use: the state row is deleted as it is read.
       const saved = await app.db
         .deleteFrom('login_states')
@@ -123,7 +116,7 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
         .returningAll()
         .executeTakeFirst();
       if (!saved || Date.now() - new Date(saved.created_at).getTime() > 3600_000) {
-        throw new HttpError(400, LOGIN_MESSAGES.stateUnknown, { code: 'login_failed', parameter: 'state' });
+        throw new HttpError(400, M.loginStateUnknown, { code: 'login_failed', parameter: 'state' });
       }
       const config = await rp.config();
       const callbackUrl = new URL(`${rp.originFor(request)}/oauth2/callback`);
@@ -145,11 +138,11 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
         idToken = tokens.id_token ?? null;
       } catch (err) {
         request.log.warn({ err }, 'login code exchange failed');
-        throw new HttpError(400, LOGIN_MESSAGES.failed, { code: 'login_failed' });
+        throw new HttpError(400, M.loginFailed, { code: 'login_failed' });
       }
 
       const user = await resolveUser(claims);
-      if (!user) throw new HttpError(400, LOGIN_MESSAGES.failed, { code: 'login_failed' });
+      if (!user) throw new HttpError(400, M.loginFailed, { code: 'login_failed' });
       const { csrfToken } = await app.startSession(request, reply, user.id, idToken);
       request.log.info({ userId: user.id }, 'user signed in');
       return reply
