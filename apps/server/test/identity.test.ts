@@ -175,6 +175,21 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     });
     expect(short.status).toBe(400);
     expect(await short.text()).toContain(en.identity.passwordTooShort);
+    // Over-long values get the catalogue's words, not the validator's.
+    for (const [values, message] of [
+      [{ firstName: 'S'.repeat(101), password: 'long-enough-1' }, en.identity.nameTooLong],
+      [{ email: `${'s'.repeat(250)}@example.com`, password: 'long-enough-1' }, en.identity.emailTooLong],
+      [{ password: 'p'.repeat(201) }, en.identity.passwordTooLong],
+    ] as const) {
+      const res = await c.postForm(path, {
+        firstName: 'Sam',
+        lastName: 'New',
+        email: 'sam@example.com',
+        ...values,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain(message);
+    }
     const taken = await c.postForm(path, {
       firstName: 'Sam',
       lastName: 'New',

@@ -28,6 +28,9 @@ export const identityMessages = {
   invalidEmail: 'Enter a valid email address.',
   passwordTooShort: 'The password must be at least 8 characters long.',
   namesRequired: 'Enter your first and last name.',
+  nameTooLong: 'A name may be at most 100 characters long.',
+  emailTooLong: 'An email address may be at most 254 characters long.',
+  passwordTooLong: 'The password may be at most 200 characters long.',
 
   // Password reset
   resetTitle: 'Reset your password',

@@ -24,10 +24,10 @@ const RATE_WINDOW_MS = 15 * 60_000;
 const RESET_TTL_MS = 60 * 60_000;
 
 const signUpSchema = z.object({
-  firstName: z.string().trim().min(1, M.namesRequired).max(100),
-  lastName: z.string().trim().min(1, M.namesRequired).max(100),
-  email: z.email(M.invalidEmail).max(254),
-  password: z.string().min(8, M.passwordTooShort).max(200),
+  firstName: z.string().trim().min(1, M.namesRequired).max(100, M.nameTooLong),
+  lastName: z.string().trim().min(1, M.namesRequired).max(100, M.nameTooLong),
+  email: z.email(M.invalidEmail).max(254, M.emailTooLong),
+  password: z.string().min(8, M.passwordTooShort).max(200, M.passwordTooLong),
 });
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('base64url');
@@ -248,8 +248,11 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       const home = `${app.config.publicUrl}/`;
       const action = `${IDP_PREFIX}/reset/${request.params.token}`;
       const password = field(request.body, 'password');
-      if (password.length < 8) {
-        return html(reply, resetPasswordPage({ action, homeHref: home, error: M.passwordTooShort }), 400);
+      // The same length rules as sign-up: a huge password would only cost hashing time.
+      const tooShortOrLong = signUpSchema.shape.password.safeParse(password);
+      if (!tooShortOrLong.success) {
+        const error = tooShortOrLong.error.issues[0]?.message ?? M.passwordTooShort;
+        return html(reply, resetPasswordPage({ action, homeHref: home, error }), 400);
       }
       const hash = await hashPassword(password);
       const changed = await app.db.transaction().execute(async (trx) => {
