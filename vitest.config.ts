@@ -21,6 +21,8 @@ export default defineConfig({
         test: {
           name: 'server-pglite',
           include: integration,
+          // What a PostgreSQL server does to its clients has no embedded counterpart.
+          exclude: ['apps/server/test/postgres-connections.test.ts'],
           env: { PORTICO_TEST_DB: 'pglite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,

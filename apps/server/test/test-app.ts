@@ -53,8 +53,22 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
     async drop() {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      try {
+        // pool.end() settles before its connections are gone: give them up to 5 s to leave, so
+        // that the drop does not kill a connection that is still saying goodbye.
+        const deadline = Date.now() + 5_000;
+        while (Date.now() < deadline) {
+          const { rows } = await c.query<{ n: number }>(
+            'select count(*)::int as n from pg_stat_activity where datname = $1',
+            [name],
+          );
+          if (!rows[0]?.n) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }

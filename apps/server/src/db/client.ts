@@ -18,6 +18,8 @@ export interface DatabaseHandle {
 export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** Told about connection errors outside any query (PostgreSQL restarted, a backend killed). */
+  onConnectionError?: (err: Error) => void;
 }
 
 // Return bigint counts and numerics as JS numbers: our counts stay far below 2^53.
@@ -28,6 +30,14 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A connection that fails while idle, or while it is being closed, raises 'error' on the pool
+    // or on the client; without a listener Node would end the process. The pool drops the broken
+    // client and opens a new one on the next query, so reporting is all there is to do. The
+    // client-level listener stays after the pool lets go of a client, which covers connections
+    // killed during pool.end() (whose promise settles before the sockets are closed).
+    const report = options.onConnectionError ?? (() => {});
+    pool.on('error', report);
+    pool.on('connect', (client) => client.on('error', report));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', recoveredFromCrash: false, close: () => db.destroy() };
   }

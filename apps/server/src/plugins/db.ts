@@ -11,6 +11,7 @@ export default fp(
     const handle = await openDatabase({
       databaseUrl: app.config.databaseUrl,
       dataDir: app.config.dataDir,
+      onConnectionError: (err) => app.log.warn({ err }, 'database connection error'),
     });
     if (handle.recoveredFromCrash) {
       app.log.warn({ dataDir: app.config.dataDir }, 'recovered the data folder after an unclean stop');
