@@ -66,7 +66,11 @@ async function importApiCommand(args: string[]): Promise<void> {
   }
   let handle;
   try {
-    handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    handle = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onConnectionError: (err) => console.error(`database connection error: ${err.message}`),
+    });
   } catch (err) {
     if (err instanceof DataDirInUseError)
       fail(`${err.message}\nStop the server first, or use DATABASE_URL.`, 75);
