@@ -130,6 +130,10 @@ export const en = {
     required: 'Required',
     invalidEmail: 'Invalid email',
   },
+  dialog: {
+    /** The accessible name of every modal's and drawer's close button. */
+    close: 'Close',
+  },
 } as const;
 
 export type Messages = typeof en;

@@ -11,12 +11,13 @@ import { OperationDetails } from './operation-details';
 import { buildRows, operationHash, operationKeyFromHash, type ReferenceRow } from './operation-rows';
 import classes from './reference.module.css';
 
+/** Method badge backgrounds dark enough for their small white text (at least 4.5:1). */
 const METHOD_COLORS: Record<string, string> = {
-  get: 'green',
-  post: 'blue',
-  put: 'orange',
-  patch: 'teal',
-  delete: 'red',
+  get: '#237a35',
+  post: 'blue.8',
+  put: '#b8440b',
+  patch: 'teal.9',
+  delete: 'red.9',
 };
 
 /**
@@ -293,7 +294,7 @@ function OperationRow({
         >
           <Badge
             className={classes.method}
-            color={METHOD_COLORS[op.method] ?? 'gray'}
+            color={METHOD_COLORS[op.method] ?? 'gray.7'}
             variant="filled"
             radius="sm"
           >
