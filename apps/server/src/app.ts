@@ -16,6 +16,7 @@ import catalogPlugin from './modules/catalog/plugin.ts';
 import authzServerPlugin from './authz-server/plugin.ts';
 import gatewayPlugin from './gateway/plugin.ts';
 import applicationsPlugin from './modules/applications/plugin.ts';
+import pagesPlugin from './modules/pages/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import { importContent } from './content/import-content.ts';
@@ -104,6 +105,8 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
   await app.register(authzServerPlugin);
   await app.register(gatewayPlugin);
   await app.register(applicationsPlugin);
+  // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
+  await app.register(pagesPlugin);
   await app.register(webAppPlugin);
 
   if (config.importContent) {

@@ -54,7 +54,8 @@ describe('web app serving', () => {
     const api = await fetch(`${t.baseUrl}/jsonapi/node/nothing`);
     expect(api.status).toBe(404);
     expect(api.headers.get('content-type')).toContain('application/vnd.api+json');
-    const page = await fetch(`${t.baseUrl}/privacy?_format=json`);
+    // A path that is no basic page (content/pages) asked for as JSON.
+    const page = await fetch(`${t.baseUrl}/no-such-page?_format=json`);
     expect(page.status).toBe(404);
   });
 });

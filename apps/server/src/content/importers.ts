@@ -2,11 +2,13 @@ import { usersImporter } from '../modules/identity/importer.ts';
 import { sandboxUsersImporter } from '../authz-server/sandbox-users.ts';
 import { siteImporter } from '../modules/site/importer.ts';
 import { catalogImporter } from '../modules/catalog/importer.ts';
+import { pagesImporter } from '../modules/pages/importer.ts';
 import type { ContentImporter } from './import-content.ts';
 
 /** Importers run in this order on start (users first: later content may name its authors). */
 export const importers: ContentImporter[] = [
   usersImporter,
+  pagesImporter,
   sandboxUsersImporter,
   siteImporter,
   catalogImporter,

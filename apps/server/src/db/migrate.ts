@@ -8,6 +8,7 @@ import * as m0040 from './migrations/0040-catalog.ts';
 import * as m0041 from './migrations/0041-catalog-json.ts';
 import * as m0042 from './migrations/0042-api-operations.ts';
 import * as m0050 from './migrations/0050-applications.ts';
+import * as m0060 from './migrations/0060-pages.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Kysely's migrator takes a lock in the
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0041-catalog-json': m0041,
   '0042-api-operations': m0042,
   '0050-applications': m0050,
+  '0060-pages': m0060,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -1,0 +1,204 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import { Marked } from 'marked';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import type { ContentImporter } from '../../content/import-content.ts';
+import type { Db } from '../../db/client.ts';
+import { API_PREFIXES } from '../../plugins/web-app.ts';
+import { usersRepo } from '../identity/users-repo.ts';
+import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
+
+/**
+ * content/pages/*.md (README.md 'Content'): YAML front matter, then Markdown. The provider's own
+ * pages: a file whose text changed replaces the page it imported before (matched by its first
+ * alias); an unchanged file (same hash) costs one lookup; pages created otherwise are never
+ * touched, and nothing is removed when a file goes away.
+ */
+
+/** Part of every hash: raise it when the rendering changes, so that every page is rendered again. */
+const RENDERING = 'marked-1';
+
+const markdown = new Marked({ gfm: true });
+
+/** Markdown to HTML (GitHub flavour). Raw HTML passes through: the repository sanitizes it. */
+export function renderMarkdown(source: string): string {
+  return markdown.parse(source, { async: false });
+}
+
+const aliasList = z
+  .union([z.string(), z.array(z.string()).min(1)])
+  .transform((v) => (Array.isArray(v) ? v : [v]));
+
+const frontMatter = z
+  .object({
+    title: z.string().trim().min(1),
+    /** One alias or a list; the first one is the page's canonical alias. */
+    alias: aliasList.optional(),
+    aliases: aliasList.optional(),
+    /** Shows the table of contents built from the headings (field_scrollspy_visible). */
+    scrollspy: z.boolean().default(false),
+    image: z
+      .object({
+        url: z
+          .string()
+          .trim()
+          .regex(/^(https?:\/\/|\/)/, 'must be an http(s) URL or a path starting with /'),
+        alt: z.string().default(''),
+      })
+      .strict()
+      .optional(),
+    /** The e-mail of an existing user (content/users.yaml). */
+    author: z.email().optional(),
+    /** A cloud document shown instead of (or with) the body (field_google_drive_id). */
+    googleDriveId: z.string().trim().min(1).optional(),
+  })
+  .strict();
+
+export interface PageFile {
+  /** Relative to content/, e.g. 'pages/privacy.md'. */
+  file: string;
+  hash: string;
+  aliases: string[];
+  author: string | undefined;
+  page: Omit<PageInput, 'aliases' | 'authorId' | 'sourceHash'>;
+}
+
+const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/** Parses and validates one page file; a broken file throws a message naming it. */
+export function parsePageFile(file: string, text: string): PageFile {
+  const source = text.replace(/^\uFEFF/, '');
+  const match = FRONT_MATTER.exec(source);
+  if (!match) {
+    throw new Error(`content/${file} must start with a YAML front matter between '---' lines`);
+  }
+  let data: unknown;
+  try {
+    data = parse(match[1] ?? '') ?? {};
+  } catch (err) {
+    throw new Error(`content/${file}: the front matter is not valid YAML: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  const parsed = frontMatter.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`content/${file} is invalid:\n${issues.join('\n')}`);
+  }
+  const meta = parsed.data;
+  const given = [...(meta.alias ?? []), ...(meta.aliases ?? [])];
+  if (!given.length) throw new Error(`content/${file} is invalid: it needs an alias, e.g. 'alias: /privacy'`);
+  const aliases: string[] = [];
+  for (const raw of given) {
+    const alias = normalizeAlias(raw);
+    if (!alias || !raw.trim().startsWith('/')) {
+      throw new Error(
+        `content/${file}: '${raw}' is not a path alias (a path like /privacy of letters, digits and ._~-)`,
+      );
+    }
+    if (API_PREFIXES.some((p) => alias === p.replace(/\/$/, '') || alias.startsWith(p))) {
+      throw new Error(`content/${file}: the alias ${alias} is a path of the portal's API`);
+    }
+    if (!aliases.includes(alias)) aliases.push(alias);
+  }
+  const body = renderMarkdown(source.slice(match[0].length)).trim();
+  if (!body && !meta.googleDriveId) throw new Error(`content/${file} has no text below its front matter`);
+  return {
+    file,
+    hash: createHash('sha256').update(`${RENDERING}\0${source}`).digest('hex'),
+    aliases,
+    author: meta.author,
+    page: {
+      title: meta.title,
+      body,
+      image: meta.image ?? null,
+      googleDriveId: meta.googleDriveId ?? null,
+      scrollspyVisible: meta.scrollspy,
+    },
+  };
+}
+
+/** Reads and validates content/pages/*.md, sorted by name; two files may not share an alias. */
+export function loadPageFiles(contentDir: string): PageFile[] {
+  const dir = path.join(contentDir, 'pages');
+  if (!fs.existsSync(dir)) return [];
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /\.md$/i.test(f))
+    .sort()
+    .map((f) => parsePageFile(`pages/${f}`, fs.readFileSync(path.join(dir, f), 'utf8')));
+  const owners = new Map<string, string>();
+  for (const f of files) {
+    for (const alias of f.aliases) {
+      const other = owners.get(alias);
+      if (other) throw new Error(`content/${other} and content/${f.file} both use the alias ${alias}`);
+      owners.set(alias, f.file);
+    }
+  }
+  return files;
+}
+
+export interface PagesImportResult {
+  /** Files by what the import did with them. */
+  created: string[];
+  replaced: string[];
+  unchanged: string[];
+  /** Their first alias names a page that was not imported: left alone. */
+  skipped: string[];
+}
+
+type Log = Pick<FastifyBaseLogger, 'info' | 'warn'>;
+
+/** Imports content/pages (also used by tests with a folder of their own). */
+export async function importPagesContent(db: Db, contentDir: string, log?: Log): Promise<PagesImportResult> {
+  const result: PagesImportResult = { created: [], replaced: [], unchanged: [], skipped: [] };
+  // Rendering happens before the transaction: a broken file stops the start before any write.
+  const files = loadPageFiles(contentDir);
+  if (!files.length) return result;
+  await db.transaction().execute(async (trx) => {
+    // Several instances starting together: one imports, the others wait and find it done.
+    await sql`select pg_advisory_xact_lock(hashtext('portico:pages-content'))`.execute(trx);
+    const pages = pagesRepo(trx);
+    for (const f of files) {
+      const canonical = f.aliases[0]!;
+      const owner = await pages.findOwner(canonical);
+      if (owner && owner.source_hash === f.hash) {
+        result.unchanged.push(f.file);
+        continue;
+      }
+      if (owner && owner.source_hash === null) {
+        log?.warn(
+          { file: f.file, alias: canonical },
+          'a page not imported from content has this alias: left alone',
+        );
+        result.skipped.push(f.file);
+        continue;
+      }
+      let authorId: number | null = null;
+      if (f.author) {
+        authorId = (await usersRepo(trx).findByEmail(f.author))?.id ?? null;
+        if (authorId === null) log?.warn({ file: f.file, author: f.author }, 'page author is not a user');
+      }
+      const input: PageInput = { ...f.page, aliases: f.aliases, authorId, sourceHash: f.hash };
+      const { takenAliases } = owner ? await pages.replace(owner.id, input) : await pages.create(input);
+      if (takenAliases.length) {
+        log?.warn({ file: f.file, aliases: takenAliases }, 'aliases another page has: left to it');
+      }
+      (owner ? result.replaced : result.created).push(f.file);
+      log?.info({ file: f.file, alias: canonical }, owner ? 'page replaced' : 'page imported');
+    }
+  });
+  return result;
+}
+
+export const pagesImporter: ContentImporter = {
+  name: 'pages',
+  async run({ db, contentDir, log }) {
+    const result = await importPagesContent(db, contentDir, log);
+    log.debug({ result }, 'pages content');
+  },
+};

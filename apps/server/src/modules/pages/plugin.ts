@@ -1,0 +1,35 @@
+import fp from 'fastify-plugin';
+import { en } from '@portico/contracts/messages';
+import { notFound } from '../../lib/errors.ts';
+import { API_PREFIXES } from '../../plugins/web-app.ts';
+import { normalizeAlias, pagesRepo } from './repo.ts';
+
+/**
+ * Basic pages (spec B 2.1 '/{page}', 7 'GET {route}?_format=json'): the web app's catch-all route
+ * asks for its own path with `_format=json`. Pages are public: the session, when there is one,
+ * changes nothing.
+ *
+ * The lookup is a root wildcard route, which the router tries only when no other route matches
+ * (static and parametric routes always win): `/block-layout?_format=json`,
+ * `/user/login_status?_format=json` and the other JSON routes keep their own handlers. Whatever
+ * the wildcard does not answer (no `_format=json`, an API path) goes on to the not-found handler
+ * of plugins/web-app.ts, i.e. the web app's index.html or a JSON:API 404, as before.
+ */
+export default fp(
+  async (app) => {
+    const pages = pagesRepo(app.db);
+
+    app.get<{ Querystring: { _format?: unknown } }>('/*', async (request, reply) => {
+      const pathname = request.url.split('?', 1)[0] ?? '/';
+      if (request.query._format !== 'json' || API_PREFIXES.some((p) => pathname.startsWith(p))) {
+        return reply.callNotFound();
+      }
+      const alias = normalizeAlias(pathname);
+      const page = alias ? await pages.findByAlias(alias) : undefined;
+      // A JSON:API error document with status 404: the web app shows its 404 page (spec B 8).
+      if (!page) throw notFound(en.errors.notFoundText);
+      return reply.header('Cache-Control', 'no-cache').send(page);
+    });
+  },
+  { name: 'pages', dependencies: ['db'] },
+);
