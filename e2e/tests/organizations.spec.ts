@@ -356,7 +356,7 @@ test('an organization with an application in PRODUCTION cannot be deleted', asyn
     /^This action is not allowed\. You should contact \S+@\S+\. This action cannot be undone\.$/,
   );
   await expect(dialog.getByRole('button', { name: M.deleteConfirm, exact: true })).toHaveCount(0);
-  await dialog.getByRole('button', { name: M.closeButton }).click();
+  await dialog.getByRole('button', { name: M.closeButton, exact: true }).click();
   await page.reload();
   await expect(page.getByRole('heading', { name: renamed, level: 1 })).toBeVisible();
 });
