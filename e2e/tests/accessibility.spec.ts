@@ -1,0 +1,82 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { en } from '@portico/contracts/messages';
+import { createApplication, createOrganization, signUp } from '../support/applications.ts';
+
+/**
+ * WCAG 2.1 A/AA and axe's best practices on the portal's screens and dialogs, in light mode, as a
+ * visitor and as a signed-in developer. A failure lists each rule with the elements that break it.
+ */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+async function expectNoViolations(page: Page, screen: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const found = violations.map(
+    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
+  );
+  expect(found, `axe on ${screen}`).toEqual([]);
+}
+
+test('public screens have no accessibility violations', async ({ page }) => {
+  test.setTimeout(60_000);
+  const screens: [string, string][] = [
+    ['/', en.home.hero],
+    ['/documentation/accounts-v1', 'Accounts API Documentation'],
+    ['/cookie-settings', en.cookies.settingsTitle],
+    ['/privacy', 'Privacy policy'],
+    ['/no-such-page', en.errors.notFoundTitle],
+  ];
+  for (const [path, heading] of screens) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expectNoViolations(page, path);
+  }
+});
+
+test('a developer’s organization and application screens and dialogs have no violations', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signUp(page, 'Ada', 'Access');
+  const organization = await createOrganization(page, `Access Co ${Date.now()}`);
+  const app = await createApplication(page, organization, `Access app ${Date.now()}`);
+  const query = `?organization=${organization}`;
+
+  const screens: [string, string][] = [
+    ['/organizations', en.organizations.listTitle],
+    ['/organization/create', en.organizations.createTitle],
+    [`/organization/${organization}`, 'Access Co'],
+    [`/organization/${organization}/members`, en.organizations.membersTitle],
+    [`/application${query}`, en.applications.createTitle],
+    [`/application/${app.uuid}${query}`, app.title],
+    [`/application/${app.uuid}/edit${query}`, en.applications.editTitle],
+    ['/apiProducts', en.products.listTitle],
+    ['/apiProduct/accounts-api-v1', 'Accounts API'],
+  ];
+  for (const [path, heading] of screens) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expectNoViolations(page, path);
+  }
+
+  // Dialogs: focus moves into them, they are named, and nothing in them breaks a rule.
+  await page.goto(`/application/${app.uuid}${query}`);
+  await page.getByRole('button', { name: en.applications.ui.addProducts }).click();
+  const select = page.getByRole('dialog', { name: en.applications.ui.selectProduct });
+  await expect(select.getByTestId('product-row').first()).toBeVisible();
+  await expect(select.locator(':focus')).toHaveCount(1);
+  await expect(select).toHaveCSS('opacity', '1');
+  await expectNoViolations(page, 'Select Product dialog');
+  await page.keyboard.press('Escape');
+  await expect(select).toBeHidden();
+
+  await page.goto(`/organization/${organization}/members`);
+  await page.getByRole('button', { name: en.organizations.inviteButton }).click();
+  const invite = page.getByRole('dialog', { name: en.organizations.inviteTitle });
+  await expect(invite).toBeVisible();
+  await expect(invite.locator(':focus')).toHaveCount(1);
+  // Colours are measured once the dialog's opening transition is over.
+  await expect(invite).toHaveCSS('opacity', '1');
+  await expectNoViolations(page, 'invite dialog');
+});
