@@ -115,6 +115,7 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
       contentDir: config.contentDir,
       log: app.log,
       publicUrl: config.publicUrl,
+      secretBox: app.secretBox,
     });
   }
   return app;

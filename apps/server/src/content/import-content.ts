@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
+import type { SecretBox } from '../lib/secret-box.ts';
 
 /**
  * Demo content lives in content/ as YAML and Markdown files and is imported on start.
@@ -21,6 +22,8 @@ export interface ContentContext {
   log: FastifyBaseLogger;
   /** The portal's public URL (imported OpenAPI documents point their sandbox server at it). */
   publicUrl?: string;
+  /** Seals secrets at rest, for content that creates OAuth clients (demo applications). */
+  secretBox?: SecretBox;
   /** Reads a file under content/, or returns undefined when it does not exist. */
   read(relativePath: string): string | undefined;
 }

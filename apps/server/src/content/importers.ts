@@ -3,13 +3,18 @@ import { sandboxUsersImporter } from '../authz-server/sandbox-users.ts';
 import { siteImporter } from '../modules/site/importer.ts';
 import { catalogImporter } from '../modules/catalog/importer.ts';
 import { pagesImporter } from '../modules/pages/importer.ts';
+import { demoOrganizationsImporter } from '../modules/applications/demo-importer.ts';
 import type { ContentImporter } from './import-content.ts';
 
-/** Importers run in this order on start (users first: later content may name its authors). */
+/**
+ * Importers run in this order on start (users first: later content may name its authors; the demo
+ * organizations last: they name accounts and products).
+ */
 export const importers: ContentImporter[] = [
   usersImporter,
   pagesImporter,
   sandboxUsersImporter,
   siteImporter,
   catalogImporter,
+  demoOrganizationsImporter,
 ];

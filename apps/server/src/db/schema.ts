@@ -214,6 +214,12 @@ export interface ApiCallDailyTable {
   sum_ms: number;
 }
 
+/** Demo content imported once (migration 0070): see content/import-content.ts. */
+export interface ContentImportsTable {
+  key: string;
+  imported_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -234,4 +240,5 @@ export interface Database {
   sandbox_users: SandboxUsersTable;
   api_calls: ApiCallsTable;
   api_call_daily: ApiCallDailyTable;
+  content_imports: ContentImportsTable;
 }

@@ -16,9 +16,9 @@ import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery, type JsonApiQuery } from '../../jsonapi/query.ts';
 import { HttpError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
 import { storageKeyFor, type FileStorage } from '../../lib/storage.ts';
+import { createOrganization } from './service.ts';
 import { requireUser } from '../../plugins/session.ts';
 import {
-  OWNER_ROLE,
   UUID,
   assertCan,
   can,
@@ -300,25 +300,11 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
     if (doc.data.relationships)
       throw badRequest('Create the organization first, then upload its image and documents.');
     const { title, description } = validateAttributes(doc, true);
-    const org = await db.transaction().execute(async (trx) => {
-      const created = await trx
-        .insertInto('organizations')
-        .values({ title: title!, description: description ?? '', creator_id: user.id })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('memberships')
-        .values({
-          organization_id: created.id,
-          user_id: user.id,
-          email: user.email,
-          status: 'active',
-          roles: [OWNER_ROLE],
-          invited_by: null,
-        })
-        .execute();
-      return created;
-    });
+    const org = await db
+      .transaction()
+      .execute((trx) =>
+        createOrganization(trx, { title: title!, description: description ?? '', creator: user }),
+      );
     request.log.info({ organizationId: org.id }, 'organization created');
     const access = await loadOrgAccess(db, user, org);
     return sendDocument(reply, await singleDocument(request, access, noIncludes), 201);

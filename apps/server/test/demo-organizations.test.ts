@@ -1,0 +1,73 @@
+import type { Application } from '@portico/contracts/applications';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importContent } from '../src/content/import-content.ts';
+import { importers } from '../src/content/importers.ts';
+import { clientCredentials, sandbox } from './applications-fixtures.ts';
+import { TestClient, signIn } from './http-client.ts';
+import { body, type OrgResource } from './org-fixtures.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+/** content/organizations.yaml, imported with the rest of the demo content on start. */
+describe('demo organizations', () => {
+  let t: TestApp;
+  let dev: TestClient;
+  beforeAll(async () => {
+    t = await startTestApp({ LOGIN_RATE_LIMIT: '1000' });
+    dev = new TestClient(t.baseUrl);
+    expect((await signIn(dev, 'dev@portico.local', 'DevPortal#2026')).status).toBe(200);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const reimport = () =>
+    importContent(importers, {
+      db: t.app.db,
+      contentDir: t.config.contentDir,
+      log: t.app.log,
+      publicUrl: t.config.publicUrl,
+      secretBox: t.app.secretBox,
+    });
+
+  async function demoOrganizations(): Promise<OrgResource[]> {
+    const res = await dev.get('/jsonapi/group/organization');
+    expect(res.status).toBe(200);
+    const orgs = (await body<{ data: OrgResource[] }>(res)).data;
+    return orgs.filter((o) => o.attributes.label === 'Northwind Fintech');
+  }
+
+  it('gives the demo developer an organization whose application calls the sandbox', async () => {
+    const [org] = await demoOrganizations();
+    expect(org).toBeDefined();
+    const apps = await body<{ data: Application[] }>(await dev.get('/phpsdk/organization/apps'));
+    const app = apps.data.find((a) => a.title === 'Budget Buddy');
+    expect(app).toMatchObject({
+      applicationStatus: 'DEVELOPMENT',
+      allowedGrantTypes: ['authorization_code', 'client_credentials'],
+      oauthRedirectUri: ['https://budget-buddy.example/oauth/callback'],
+    });
+    expect(app?.subscriptions.map((s) => s.title)).toEqual(['Accounts API']);
+
+    // Its development credentials are real: a token with the product's scope, accepted by the API.
+    const full = await body<{ data: { meta: { application: Application } } }>(
+      await dev.get(`/jsonapi/node/application/${app!.uuid}`),
+    );
+    const { clientId, clientSecret } = full.data.meta.application;
+    const token = await clientCredentials(t, clientId.development!, clientSecret!);
+    expect(token.status).toBe(200);
+    expect(token.body.scope).toBe('accounts:read');
+    expect((await sandbox(t, 'accounts-v1/accounts', token.body.access_token!)).status).toBe(200);
+  });
+
+  it('is imported once: a later start neither duplicates it nor brings back a deleted one', async () => {
+    await reimport();
+    const [org, duplicate] = await demoOrganizations();
+    expect(org).toBeDefined();
+    expect(duplicate).toBeUndefined();
+
+    const res = await dev.send('DELETE', `/jsonapi/group/organization/${org!.id}/delete_custom`);
+    expect(res.status).toBe(204);
+    await reimport();
+    expect(await demoOrganizations()).toEqual([]);
+  });
+});
