@@ -42,8 +42,13 @@ const envSchema = z.object({
   CONTENT_DIR: z.string().min(1).optional(),
   /** The built web app; defaults to apps/web/dist of this checkout. */
   WEB_DIST: z.string().min(1).optional(),
-  /** How many sign-in attempts an address and an IP may make per 15 minutes. */
+  /**
+   * Failed sign-in attempts per 15 minutes: this many for one address, five times as many from one
+   * IP address (a successful sign-in does not count against its IP).
+   */
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  /** Accounts one IP address may create per hour (offices and CI runners share one address). */
+  SIGNUP_RATE_LIMIT: z.coerce.number().int().min(1).default(200),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -72,6 +77,7 @@ export interface Config {
   importContent: boolean;
   contentDir: string;
   loginRateLimit: number;
+  signupRateLimit: number;
   sessionTtlMs: number;
   /** Where the built web app lives. */
   webDist: string;
@@ -118,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     importContent: e.IMPORT_CONTENT,
     contentDir: path.resolve(e.CONTENT_DIR ?? path.join(repoRoot, 'content')),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    signupRateLimit: e.SIGNUP_RATE_LIMIT,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
   };

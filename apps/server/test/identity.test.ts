@@ -339,3 +339,55 @@ describe('identity: GET /jsonapi/user/user on the shared JSON:API layer', () => 
     await rejects(`filter[drupal_internal__uid]=${mine.uid}&foo=1`, 'foo');
   });
 });
+
+describe('identity: rate limits that one shared address can live with', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // 2 failures per address and 10 per IP in 15 minutes; 3 accounts per IP and hour.
+    t = await startTestApp({ LOGIN_RATE_LIMIT: '2', SIGNUP_RATE_LIMIT: '3', IMPORT_CONTENT: 'false' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function signUp(email: string): Promise<number> {
+    const c = new TestClient(t.baseUrl);
+    const info = (await (await c.get('/openid-connect/authorization-info/generic?screen=signup')).json()) as {
+      baseUrl: string;
+      parameters: Record<string, string>;
+    };
+    const { url } = await c.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
+    const res = await c.postForm(`${new URL(url).pathname}/signup`, {
+      firstName: 'Rate',
+      lastName: 'Tester',
+      email,
+      password: 'long-enough-1',
+    });
+    return res.status;
+  }
+
+  it('counts only failed sign-ins against an IP address, and limits sign-ups per hour', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push(await signUp(`rate-${i}@example.com`));
+    expect(statuses).toEqual([303, 303, 303, 429]);
+
+    // Twelve successful sign-ins from one address: more than the IP allows failures.
+    for (let i = 0; i < 12; i++) {
+      expect((await signIn(new TestClient(t.baseUrl), 'rate-0@example.com', 'long-enough-1')).status).toBe(
+        200,
+      );
+    }
+    // Failures for different accounts: the IP's tenth is the last one let through.
+    const failures: number[] = [];
+    for (let i = 0; i < 11; i++)
+      failures.push(
+        (await signIn(new TestClient(t.baseUrl), `nobody-${i}@example.com`, 'wrong-pass')).pageStatus,
+      );
+    expect(failures.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(failures[10]).toBe(429);
+    // Now even the right password waits: the IP is over its limit.
+    expect((await signIn(new TestClient(t.baseUrl), 'rate-1@example.com', 'long-enough-1')).pageStatus).toBe(
+      429,
+    );
+  });
+});

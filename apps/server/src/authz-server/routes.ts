@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
-import { hitRateLimit, resetRateLimit } from '../lib/rate-limit.ts';
+import { hitRateLimit, refundRateLimit, resetRateLimit } from '../lib/rate-limit.ts';
 import { OAUTH_PREFIX } from './provider.ts';
 import { sandboxConsentPage, sandboxErrorPage, sandboxSignInPage } from './pages.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
@@ -97,7 +97,8 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
         const max = app.config.loginRateLimit;
         const key = `sandbox-login:${username.toLowerCase()}`;
         const byName = await hitRateLimit(app.db, key, max, RATE_WINDOW_MS);
-        const byIp = await hitRateLimit(app.db, `sandbox-login:ip:${request.ip}`, max * 5, RATE_WINDOW_MS);
+        const ipKey = `sandbox-login:ip:${request.ip}`;
+        const byIp = await hitRateLimit(app.db, ipKey, max * 5, RATE_WINDOW_MS);
         if (!byName.allowed || !byIp.allowed) {
           reply.header('Retry-After', String(Math.max(byName.retryAfterSeconds, byIp.retryAfterSeconds)));
           return page(M.tooManyAttempts, 429);
@@ -107,7 +108,9 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
           ? await verifyPassword(password, customer.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
         if (!customer || !ok) return page(M.invalidCredentials, 401);
+        // Failures count against the IP; a success gives its attempt back.
         await resetRateLimit(app.db, key);
+        await refundRateLimit(app.db, ipKey);
         reply.hijack();
         await provider.interactionFinished(
           request.raw,

@@ -32,6 +32,18 @@ export async function hitRateLimit(
   };
 }
 
+/**
+ * Gives back one attempt: for counters that should count failures only but must be hit before the
+ * outcome is known (so that parallel attempts cannot run past the limit).
+ */
+export async function refundRateLimit(db: Db, key: string): Promise<void> {
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`greatest(count - 1, 0)` })
+    .where('key', '=', key)
+    .execute();
+}
+
 export async function resetRateLimit(db: Db, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('key', '=', key).execute();
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { hitRateLimit, resetRateLimit } from '../../lib/rate-limit.ts';
+import { hitRateLimit, refundRateLimit, resetRateLimit } from '../../lib/rate-limit.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 import {
   errorPage,
@@ -21,6 +21,7 @@ import { displayName, usersRepo } from './users-repo.ts';
 const M = en.identity;
 
 const RATE_WINDOW_MS = 15 * 60_000;
+const HOUR_MS = 60 * 60_000;
 const RESET_TTL_MS = 60 * 60_000;
 
 const signUpSchema = z.object({
@@ -112,9 +113,13 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
           );
 
         // Limit attempts per address and per client IP, counted in the database for every instance.
+        // Both are counted before the password is checked, so that parallel guesses cannot pass the
+        // limit; a success resets the address and gives its IP attempt back.
         const max = app.config.loginRateLimit;
-        const byEmail = await hitRateLimit(app.db, `login:email:${email.toLowerCase()}`, max, RATE_WINDOW_MS);
-        const byIp = await hitRateLimit(app.db, `login:ip:${request.ip}`, max * 5, RATE_WINDOW_MS);
+        const emailKey = `login:email:${email.toLowerCase()}`;
+        const ipKey = `login:ip:${request.ip}`;
+        const byEmail = await hitRateLimit(app.db, emailKey, max, RATE_WINDOW_MS);
+        const byIp = await hitRateLimit(app.db, ipKey, max * 5, RATE_WINDOW_MS);
         if (!byEmail.allowed || !byIp.allowed) {
           reply.header('Retry-After', String(Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds)));
           return page(M.tooManyAttempts, 429);
@@ -124,7 +129,8 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
           ? await verifyPassword(password, user.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
         if (!user || !ok) return page(M.invalidCredentials, 401);
-        await resetRateLimit(app.db, `login:email:${email.toLowerCase()}`);
+        await resetRateLimit(app.db, emailKey);
+        await refundRateLimit(app.db, ipKey);
         return finishLogin(request, reply, user.uuid);
       },
     );
@@ -147,8 +153,8 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         const limit = await hitRateLimit(
           app.db,
           `signup:ip:${request.ip}`,
-          app.config.loginRateLimit * 3,
-          RATE_WINDOW_MS,
+          app.config.signupRateLimit,
+          HOUR_MS,
         );
         if (!limit.allowed) return page(M.tooManyAttempts, 429);
         const { firstName, lastName, email, password } = parsed.data;
