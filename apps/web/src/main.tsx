@@ -2,7 +2,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { PRELOADER_REMOVE_MS } from '@portico/contracts/constants';
 import { App } from './app/app';
+import { preloadRoute } from './app/routes';
 import { isInternetExplorer, renderBrowserNotSupported } from './features/errors/browser-not-supported';
+
+/** How long the first render waits for the first page's chunk at most. */
+const FIRST_PAGE_PATIENCE_MS = 1500;
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
@@ -10,11 +14,17 @@ if (!root) throw new Error('#root is missing from index.html');
 if (isInternetExplorer(navigator.userAgent)) {
   renderBrowserNotSupported(root);
 } else {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-  // The preloader covers the first paint; it goes 2 s after render (spec B 2.14).
-  setTimeout(() => document.getElementById('preloader')?.remove(), PRELOADER_REMOVE_MS);
+  // The first page's chunk comes before the first render (lib/lazy-page.tsx), under the preloader;
+  // a slow or failed fetch does not hold the page back for long: it then loads as it renders.
+  const firstPage = preloadRoute(window.location.pathname).catch(() => {});
+  const patience = new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_PATIENCE_MS));
+  void Promise.race([firstPage, patience]).then(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+    // The preloader covers the first paint; it goes 2 s after render (spec B 2.14).
+    setTimeout(() => document.getElementById('preloader')?.remove(), PRELOADER_REMOVE_MS);
+  });
 }

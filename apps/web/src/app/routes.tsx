@@ -1,22 +1,22 @@
-import { lazy } from 'react';
-import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { Navigate, Route, Routes, matchRoutes, useLocation, useParams } from 'react-router';
 import type { FeatureRoute } from '../config/feature-route';
 import { paths } from '../config/paths';
 import { adminGoLiveRoutes } from '../features/admin-go-live/routes';
 import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import { productsRoutes } from '../features/products/routes';
+import { lazyPage } from '../lib/lazy-page';
 import { AppLayout } from './layout/app-layout';
 
 // Every page is its own chunk (spec: keep the first page's JavaScript small).
-const HomePage = lazy(() => import('../features/home/home-page'));
-const LoginPage = lazy(() => import('../features/auth/login-page'));
-const CallbackPage = lazy(() => import('../features/auth/callback-page'));
-const RedocCallbackPage = lazy(() => import('../features/auth/redoc-callback-page'));
-const CookieSettingsPage = lazy(() => import('../features/cookies/cookie-settings-page'));
-const NotFoundPage = lazy(() => import('../features/errors/not-found-page'));
-const ProfilePage = lazy(() => import('../features/profile/profile-page'));
-const BasicPage = lazy(() => import('../features/pages/basic-page'));
+const HomePage = lazyPage(() => import('../features/home/home-page'));
+const LoginPage = lazyPage(() => import('../features/auth/login-page'));
+const CallbackPage = lazyPage(() => import('../features/auth/callback-page'));
+const RedocCallbackPage = lazyPage(() => import('../features/auth/redoc-callback-page'));
+const CookieSettingsPage = lazyPage(() => import('../features/cookies/cookie-settings-page'));
+const NotFoundPage = lazyPage(() => import('../features/errors/not-found-page'));
+const ProfilePage = lazyPage(() => import('../features/profile/profile-page'));
+const BasicPage = lazyPage(() => import('../features/pages/basic-page'));
 
 /** /partner/... is stripped: the visitor lands on the rest of the path (spec B 2.1). */
 function StripPartner() {
@@ -31,32 +31,50 @@ function NewsToBlog() {
   return <Navigate to={rest ? `${paths.blog}/${rest}` : paths.blog} replace />;
 }
 
-/** Routes contributed by features, one list per feature. */
-const featureRoutes: FeatureRoute[] = [
+/** Every page route: the shell's own, then those contributed by features, one list per feature. */
+const pageRoutes: FeatureRoute[] = [
+  { path: paths.home, element: <HomePage />, preload: HomePage.preload },
+  { path: paths.login, element: <LoginPage />, preload: LoginPage.preload },
+  { path: paths.loginCallback, element: <CallbackPage />, preload: CallbackPage.preload },
+  { path: paths.redocCallback, element: <RedocCallbackPage />, preload: RedocCallbackPage.preload },
+  { path: paths.cookieSettings, element: <CookieSettingsPage />, preload: CookieSettingsPage.preload },
+  { path: paths.profile, element: <ProfilePage />, preload: ProfilePage.preload },
+  { path: paths.notFound, element: <NotFoundPage />, preload: NotFoundPage.preload },
   ...organizationsRoutes,
   ...productsRoutes,
   ...applicationsRoutes,
   ...adminGoLiveRoutes,
+  // The catch-all basic page (spec B 2.1 '/{page}') comes last.
+  { path: '*', element: <BasicPage />, preload: BasicPage.preload },
 ];
+
+/** Redirecting routes: no page of their own. */
+const redirects = [
+  { path: '/partner/*', element: <StripPartner /> },
+  { path: '/partner', element: <StripPartner /> },
+  { path: '/news/*', element: <NewsToBlog /> },
+];
+
+/**
+ * Loads the chunk of the page that `pathname` shows (nothing for a redirect), so that the first
+ * render needs no Suspense fallback (lib/lazy-page.tsx says why that matters).
+ */
+export function preloadRoute(pathname: string): Promise<void> {
+  const all: { path: string; preload?: () => Promise<void> }[] = [
+    ...redirects.map((r) => ({ path: r.path })),
+    ...pageRoutes,
+  ];
+  const matched = matchRoutes(all, pathname)?.at(-1)?.route;
+  return matched?.preload?.() ?? Promise.resolve();
+}
 
 export function AppRoutes() {
   return (
     <Routes>
       <Route element={<AppLayout />}>
-        <Route index element={<HomePage />} />
-        <Route path={paths.login} element={<LoginPage />} />
-        <Route path={paths.loginCallback} element={<CallbackPage />} />
-        <Route path={paths.redocCallback} element={<RedocCallbackPage />} />
-        <Route path={paths.cookieSettings} element={<CookieSettingsPage />} />
-        <Route path={paths.profile} element={<ProfilePage />} />
-        <Route path={paths.notFound} element={<NotFoundPage />} />
-        <Route path="/partner/*" element={<StripPartner />} />
-        <Route path="/partner" element={<StripPartner />} />
-        <Route path="/news/*" element={<NewsToBlog />} />
-        {featureRoutes.map((r) => (
+        {[...redirects, ...pageRoutes].map((r) => (
           <Route key={r.path} path={r.path} element={r.element} />
         ))}
-        <Route path="*" element={<BasicPage />} />
       </Route>
     </Routes>
   );

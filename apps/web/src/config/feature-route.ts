@@ -7,4 +7,6 @@ import type { ReactNode } from 'react';
 export interface FeatureRoute {
   path: string;
   element: ReactNode;
+  /** Loads the page's chunk; called for the first page before the first render (lib/lazy-page). */
+  preload: () => Promise<void>;
 }

@@ -1,24 +1,52 @@
-import { lazy } from 'react';
 import type { FeatureRoute } from '../../config/feature-route';
 import { paths } from '../../config/paths';
+import { lazyPage } from '../../lib/lazy-page';
 
 // Each page is its own chunk.
-const OrganizationsPage = lazy(() => import('./organizations-page'));
-const OrganizationCreatePage = lazy(() => import('./organization-create-page'));
-const OrganizationPage = lazy(() => import('./organization-page'));
-const OrganizationEditPage = lazy(() => import('./organization-edit-page'));
-const MembersPage = lazy(() => import('./members-page'));
-const AdminOutboxPage = lazy(() => import('./admin-outbox-page'));
+const OrganizationsPage = lazyPage(() => import('./organizations-page'));
+const OrganizationCreatePage = lazyPage(() => import('./organization-create-page'));
+const OrganizationPage = lazyPage(() => import('./organization-page'));
+const OrganizationEditPage = lazyPage(() => import('./organization-edit-page'));
+const MembersPage = lazyPage(() => import('./members-page'));
+const AdminOutboxPage = lazyPage(() => import('./admin-outbox-page'));
 
 /** Organization pages (spec A 2) and the provider administrator's outbox. */
 export const organizationsRoutes: FeatureRoute[] = [
-  { path: paths.organizations, element: <OrganizationsPage /> },
-  { path: paths.organizationCreate, element: <OrganizationCreatePage /> },
-  { path: paths.organization(':organizationId'), element: <OrganizationPage /> },
-  { path: paths.organizationEdit(':organizationId'), element: <OrganizationEditPage /> },
-  { path: paths.organizationContent(':organizationId'), element: <OrganizationPage view="content" /> },
-  { path: paths.organizationContentAdd(':organizationId'), element: <OrganizationPage view="content" /> },
-  { path: paths.organizationMembers(':organizationId'), element: <MembersPage /> },
-  { path: paths.adminOutbox, element: <AdminOutboxPage /> },
-  { path: paths.adminOutboxMessage(':messageId'), element: <AdminOutboxPage /> },
+  { path: paths.organizations, element: <OrganizationsPage />, preload: OrganizationsPage.preload },
+  {
+    path: paths.organizationCreate,
+    element: <OrganizationCreatePage />,
+    preload: OrganizationCreatePage.preload,
+  },
+  {
+    path: paths.organization(':organizationId'),
+    element: <OrganizationPage />,
+    preload: OrganizationPage.preload,
+  },
+  {
+    path: paths.organizationEdit(':organizationId'),
+    element: <OrganizationEditPage />,
+    preload: OrganizationEditPage.preload,
+  },
+  {
+    path: paths.organizationContent(':organizationId'),
+    element: <OrganizationPage view="content" />,
+    preload: OrganizationPage.preload,
+  },
+  {
+    path: paths.organizationContentAdd(':organizationId'),
+    element: <OrganizationPage view="content" />,
+    preload: OrganizationPage.preload,
+  },
+  {
+    path: paths.organizationMembers(':organizationId'),
+    element: <MembersPage />,
+    preload: MembersPage.preload,
+  },
+  { path: paths.adminOutbox, element: <AdminOutboxPage />, preload: AdminOutboxPage.preload },
+  {
+    path: paths.adminOutboxMessage(':messageId'),
+    element: <AdminOutboxPage />,
+    preload: AdminOutboxPage.preload,
+  },
 ];

@@ -1,0 +1,36 @@
+import { lazy, useState, type ComponentType } from 'react';
+
+/**
+ * Code splitting without the wait React adds to it. React 19 holds back content that resolves
+ * after a Suspense fallback was shown until 300 ms have passed since that fallback (any boundary,
+ * even a `null` fallback), which measured as about a third of the documentation page's first load.
+ * So the first page's chunk is loaded before the first render (app/routes.tsx preloadRoute), and a
+ * page whose chunk is already here renders without suspending. Parts that suspend in that same first
+ * commit (the footer's deferred forms) delay only themselves.
+ */
+export type PreloadableComponent<P extends object> = ComponentType<P> & { preload(): Promise<void> };
+
+export function lazyPage<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+): PreloadableComponent<P> {
+  let loaded: ComponentType<P> | undefined;
+  let pending: Promise<void> | undefined;
+  const preload = (): Promise<void> =>
+    (pending ??= load().then(
+      (m) => {
+        loaded = m.default;
+      },
+      (err: unknown) => {
+        pending = undefined; // a failed chunk may be fetched again on the next try
+        throw err;
+      },
+    ));
+  const Suspending = lazy(() => preload().then(() => ({ default: loaded as ComponentType<P> })));
+  function Page(props: P) {
+    // Decided once per mount: switching between the two later would remount the page.
+    const [Direct] = useState(() => loaded);
+    const Component = Direct ?? Suspending;
+    return <Component {...props} />;
+  }
+  return Object.assign(Page, { preload });
+}
