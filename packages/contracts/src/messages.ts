@@ -15,6 +15,7 @@ import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
 export const en = {
   site: {
     title: 'Developers Portal',
+    skipToContent: 'Skip to content',
     copyright: '© 2019 Developers Portal. All rights reserved.',
   },
   home: {

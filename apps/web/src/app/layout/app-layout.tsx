@@ -1,6 +1,7 @@
 import { Box } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useAppStore } from '../../lib/store';
+import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { Loading } from '../../components/ui/loading';
@@ -16,12 +17,13 @@ const SessionExpiredModal = lazy(() => import('../../features/auth/session-expir
 
 /** The frame of every page: header, the page (lazy, behind an error boundary), footer, popups. */
 export function AppLayout() {
+  const { t } = useTranslation();
   const { pathname } = useLocation();
   const sessionExpired = useAppStore((s) => s.sessionExpired);
   return (
     <div className={classes.page}>
       <a href="#main" className="skip-link">
-        Skip to content
+        {t('site.skipToContent')}
       </a>
       <SessionSync />
       <Header />
