@@ -137,8 +137,8 @@ describe('analytics from the gateway records', () => {
       avgExecutionTime: round(e.avgExecutionTime / e.totalCalls),
     }));
     expect(got.data.map((d) => [d.endpoint, d.successCalls, d.failedCalls, d.totalCalls]).sort()).toEqual([
-      ['GET /accounts', 4, 0, 4],
-      ['GET /accounts/{accountId}', 1, 2, 3],
+      ['GET /stats-bank/accounts', 4, 0, 4],
+      ['GET /stats-bank/accounts/{accountId}', 1, 2, 3],
     ]);
     for (const row of got.data) {
       const w = want.find((x) => x.endpoint === row.endpoint)!;
@@ -156,14 +156,14 @@ describe('analytics from the gateway records', () => {
     const prodOnly = await body<{ data: EndpointAggregate[] }>(
       await aggregates(w.c.developer, `application=${live.clientId.production}&environment=PRODUCTION`),
     );
-    expect(prodOnly.data.map((d) => [d.endpoint, d.totalCalls])).toEqual([['GET /accounts', 1]]);
+    expect(prodOnly.data.map((d) => [d.endpoint, d.totalCalls])).toEqual([['GET /stats-bank/accounts', 1]]);
 
     const daily = await body<{ data: DailyEndpointAggregate[] }>(
       await w.c.developer.get(`/phpsdk/app-analytics/sumAggregates?application=${live.clientId.production}`),
     );
     expect(daily.data.map((d) => [d.referenceDate, d.endpoint, d.totalCalls])).toEqual([
-      [today(), 'GET /accounts', 4],
-      [today(), 'GET /accounts/{accountId}', 3],
+      [today(), 'GET /stats-bank/accounts', 4],
+      [today(), 'GET /stats-bank/accounts/{accountId}', 3],
     ]);
   });
 

@@ -426,8 +426,30 @@ describe('the sandbox answers the imported demo APIs', () => {
       .orderBy('id')
       .execute();
     expect(calls).toEqual([
-      { endpoint: 'GET /accounts', status: 200, api_alias: 'accounts-v1' },
-      { endpoint: 'GET /accounts/{accountId}/transactions', status: 400, api_alias: 'accounts-v1' },
+      { endpoint: 'GET /accounts-v1/accounts', status: 200, api_alias: 'accounts-v1' },
+      {
+        endpoint: 'GET /accounts-v1/accounts/{accountId}/transactions',
+        status: 400,
+        api_alias: 'accounts-v1',
+      },
+    ]);
+  });
+
+  test('the same path in two versions of an API stays two endpoints in the daily rollup', async () => {
+    const { clientId, accessToken } = await token(['accounts:read']);
+    const auth = { authorization: `Bearer ${accessToken}` };
+    expect((await get('/sandbox/accounts-v1/accounts', auth)).status).toBe(200);
+    expect((await get('/sandbox/accounts-v0/accounts', auth)).status).toBe(200);
+    await t.app.flushCallRecorder();
+    const daily = await t.app.db
+      .selectFrom('api_call_daily')
+      .select(['endpoint', 'calls'])
+      .where('client_id', '=', clientId)
+      .orderBy('endpoint')
+      .execute();
+    expect(daily).toEqual([
+      { endpoint: 'GET /accounts-v0/accounts', calls: 1 },
+      { endpoint: 'GET /accounts-v1/accounts', calls: 1 },
     ]);
   });
 });

@@ -478,11 +478,11 @@ describe('sandbox gateway', () => {
       .orderBy('id')
       .execute();
     expect(calls.map((c) => [c.endpoint, c.status])).toEqual([
-      ['GET /accounts/{accountId}', 200],
-      ['GET /accounts/{accountId}', 200],
-      ['GET /accounts/{accountId}', 200],
-      ['GET /accounts/{accountId}', 400],
-      ['GET /accounts', 200],
+      ['GET /accounts-api/accounts/{accountId}', 200],
+      ['GET /accounts-api/accounts/{accountId}', 200],
+      ['GET /accounts-api/accounts/{accountId}', 200],
+      ['GET /accounts-api/accounts/{accountId}', 400],
+      ['GET /accounts-api/accounts', 200],
     ]);
     expect(calls[0]).toMatchObject({ environment: 'DEVELOPMENT', api_alias: 'accounts-api', method: 'GET' });
     expect(calls.every((c) => c.duration_ms > 0)).toBe(true);
@@ -503,8 +503,8 @@ describe('sandbox gateway', () => {
       .execute();
     const today = new Date().toISOString().slice(0, 10);
     expect(daily.map((d) => [d.day, d.endpoint, d.calls, d.success_calls, d.failed_calls])).toEqual([
-      [today, 'GET /accounts', 1, 1, 0],
-      [today, 'GET /accounts/{accountId}', 4, 3, 1],
+      [today, 'GET /accounts-api/accounts', 1, 1, 0],
+      [today, 'GET /accounts-api/accounts/{accountId}', 4, 3, 1],
     ]);
     const byId = daily[1]!;
     const durations = calls.slice(0, 4).map((c) => c.duration_ms);
@@ -522,7 +522,7 @@ describe('sandbox gateway', () => {
       .selectFrom('api_call_daily')
       .select(['calls', 'success_calls'])
       .where('client_id', '=', rec.clientId)
-      .where('endpoint', '=', 'GET /accounts/{accountId}')
+      .where('endpoint', '=', 'GET /accounts-api/accounts/{accountId}')
       .executeTakeFirstOrThrow();
     expect(again).toEqual({ calls: 5, success_calls: 4 });
   });

@@ -156,7 +156,9 @@ export default fp(
             error_description: `${request.method} is not documented for ${path}; use ${matched.allowed.join(', ')}`,
           });
         }
-        const endpoint = `${matched.method} ${matched.template}`;
+        // The endpoint names its API (the path under /sandbox): versions of an API share paths, and
+        // an application subscribed to two of them must see their calls apart in analytics.
+        const endpoint = `${matched.method} /${alias}${matched.template}`;
 
         // Authorization.
         const needed = requiredScopes(api, matched);
