@@ -5,60 +5,26 @@
  * the same folder (reopen), and loads the home page in headless Chromium counting the compressed
  * bytes of every script it fetches.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { launchChromium, startPortal, trackScripts } from './support.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
 const port = Number(process.env.BENCH_PORT ?? 3590);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-'));
-
-async function startAndTime(): Promise<{ ms: number; stop: () => Promise<void> }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: 'ignore',
-  });
-  for (;;) {
-    try {
-      if ((await fetch(`http://localhost:${port}/readyz`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  const ms = performance.now() - started;
-  return {
-    ms,
-    stop: () =>
-      new Promise((resolve) => {
-        child.on('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const startAndTime = () => startPortal({ port, dataDir });
 
 const first = await startAndTime();
 await first.stop();
 const second = await startAndTime();
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 const page = await browser.newPage();
-const scripts: { url: string; bytes: number }[] = [];
-page.on('requestfinished', async (request) => {
-  if (request.resourceType() !== 'script') return;
-  const sizes = await request.sizes();
-  scripts.push({ url: new URL(request.url()).pathname, bytes: sizes.responseBodySize });
-});
+const readScripts = trackScripts(page);
 const t0 = performance.now();
 await page.goto(`http://localhost:${port}/`, { waitUntil: 'networkidle' });
 const loadMs = performance.now() - t0;
+const scripts = await readScripts();
 await browser.close();
 await second.stop();
 fs.rmSync(dataDir, { recursive: true, force: true });

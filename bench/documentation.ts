@@ -1,0 +1,656 @@
+/**
+ * The documentation page of a large public OpenAPI document, next to Redoc and Swagger UI.
+ *   npm run bench:docs                 # = npm run build && node bench/documentation.ts
+ *   node bench/documentation.ts --runs 5 --tools portico,redoc,swagger [--profile]
+ *
+ * 1. Installs bench/package.json (GitHub's REST API description from @octokit/openapi, Redoc's
+ *    standalone bundle, swagger-ui-dist) into bench/node_modules on the first run.
+ * 2. Imports generated/api.github.com.json into a fresh DATA_DIR with the portal's CLI
+ *    (`npm run portal -- import-api`), then starts the portal on it (as startup.ts does).
+ * 3. Serves a Redoc page and a Swagger UI page for the very same file from a small static server
+ *    (brotli, quality 4 like the portal's @fastify/compress).
+ * 4. In one headless Chromium, round after round (portico, redoc, swagger, portico, ...), each run
+ *    in a fresh browser context (no cache), times from navigation start until the reference is
+ *    usable: the first operation is shown, then clicking it shows its details (responses). The
+ *    times are read from the page's own clock (performance.now(), 0 = navigation start).
+ * 5. Prints the medians and the compressed bytes of every script each page fetched, and writes
+ *    every run to bench/results/documentation-<time>.json.
+ * --profile adds one more run per tool under V8's sampling profiler (bench/results/*.cpuprofile,
+ * opens in Chrome DevTools) and prints where the main thread spent its time, by source file
+ * (through the source maps).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import { SourceMap, type SourceMapping } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import zlib from 'node:zlib';
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import {
+  freePort,
+  launchChromium,
+  portalEnv,
+  root,
+  startPortal,
+  trackScripts,
+  type ScriptFetch,
+} from './support.ts';
+
+const { values: options } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    tools: { type: 'string', default: 'portico,redoc,swagger' },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(options.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1)
+  throw new Error(`--runs must be a positive integer, not ${options.runs}`);
+/** One step (page shown, operation opened) may take this long before the run counts as failed. */
+const STEP_LIMIT_MS = 300_000;
+const VIEWPORT = { width: 1280, height: 900 };
+const ALIAS = 'github-rest';
+
+const benchDir = import.meta.dirname;
+const resultsDir = path.join(benchDir, 'results');
+const webDist = path.join(root, 'apps/web/dist');
+
+// 1. The bench-only packages (never in the root lock: every CI install would pay for them).
+const packagesDir = path.join(benchDir, 'node_modules');
+if (!fs.existsSync(packagesDir)) {
+  console.log('Installing bench/package.json into bench/node_modules (once) ...');
+  const npm = process.env.npm_execpath;
+  const install = spawnSync(
+    npm ? process.execPath : 'npm',
+    [...(npm ? [npm] : []), 'install', '--prefix', 'bench', '--no-audit', '--no-fund'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (install.status !== 0) throw new Error('npm install --prefix bench failed');
+}
+if (!fs.existsSync(path.join(webDist, 'index.html')))
+  throw new Error('apps/web/dist is missing: npm run build');
+const pkg = (name: string) => path.join(packagesDir, name);
+const specFile = pkg('@octokit/openapi/generated/api.github.com.json');
+const version = (name: string) =>
+  (JSON.parse(fs.readFileSync(pkg(`${name}/package.json`), 'utf8')) as { version: string }).version;
+
+const specText = fs.readFileSync(specFile, 'utf8');
+const spec = JSON.parse(specText) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const operationCount = Object.values(spec.paths).reduce(
+  (n, item) => n + METHODS.filter((m) => item[m] !== undefined).length,
+  0,
+);
+console.log(
+  `document: @octokit/openapi ${version('@octokit/openapi')} generated/api.github.com.json, OpenAPI ${spec.openapi}, ` +
+    `${operationCount} operations, ${mib(Buffer.byteLength(specText))}`,
+);
+
+// 2. Import into a fresh DATA_DIR, then start the portal on it.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-docs-'));
+const port = await freePort();
+const origin = `http://127.0.0.1:${port}`;
+const importStarted = performance.now();
+const imported = spawnSync(
+  process.execPath,
+  ['apps/server/src/cli.ts', 'import-api', specFile, '--product', 'github-rest-api', '--alias', ALIAS],
+  { cwd: root, env: portalEnv(dataDir, { PUBLIC_URL: origin }), encoding: 'utf8' },
+);
+const importMs = performance.now() - importStarted;
+if (imported.status !== 0) throw new Error(`import-api failed:\n${imported.stdout}${imported.stderr}`);
+console.log(`import-api (fresh DATA_DIR: create, migrate, import) in ${seconds(importMs)}`);
+const portal = await startPortal({ port, dataDir, host: '127.0.0.1', env: { PUBLIC_URL: origin } });
+console.log(`portal ready on ${origin} in ${seconds(portal.ms)}`);
+
+// 3. Redoc and Swagger UI pages for the same file, from a static server on another port.
+interface StaticFile {
+  type: string;
+  body: Buffer;
+  br: Buffer | null;
+  /** Where it lies on disk (for its source map). */
+  file: string | null;
+}
+const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+function staticFile(type: string, body: Buffer, file: string | null = null): StaticFile {
+  return { type, body, br: body.length >= 1024 ? zlib.brotliCompressSync(body, BROTLI) : null, file };
+}
+const fromDisk = (type: string, file: string) => staticFile(type, fs.readFileSync(file), file);
+const html = (text: string) => staticFile('text/html; charset=utf-8', Buffer.from(text));
+const JS = 'text/javascript; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
+const swaggerDir = pkg('swagger-ui-dist');
+const files = new Map<string, StaticFile>([
+  ['/spec.json', staticFile('application/json', Buffer.from(specText), specFile)],
+  // Redoc's documented HTML deployment, default options.
+  [
+    '/redoc/',
+    html(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Redoc</title>' +
+        '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
+        '<body><redoc spec-url="/spec.json"></redoc><script src="/redoc/redoc.standalone.js"></script></body></html>',
+    ),
+  ],
+  ['/redoc/redoc.standalone.js', fromDisk(JS, pkg('redoc/bundles/redoc.standalone.js'))],
+  // swagger-ui-dist's own index.html and swagger-initializer.js, with our document's URL.
+  [
+    '/swagger/',
+    html(
+      fs
+        .readFileSync(path.join(swaggerDir, 'index.html'), 'utf8')
+        .replace(/(src|href)="\.?\/?([\w.-]+)"/g, '$1="/swagger/$2"'),
+    ),
+  ],
+  [
+    '/swagger/swagger-initializer.js',
+    staticFile(
+      JS,
+      Buffer.from(
+        fs
+          .readFileSync(path.join(swaggerDir, 'swagger-initializer.js'), 'utf8')
+          .replace(/url: "[^"]*"/, 'url: "/spec.json"'),
+      ),
+    ),
+  ],
+  ...['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'].map(
+    (name) => [`/swagger/${name}`, fromDisk(JS, path.join(swaggerDir, name))] as const,
+  ),
+  ...['swagger-ui.css', 'index.css'].map(
+    (name) => [`/swagger/${name}`, fromDisk(CSS, path.join(swaggerDir, name))] as const,
+  ),
+]);
+const staticServer = http.createServer((req, res) => {
+  const file = files.get(new URL(req.url ?? '/', 'http://localhost').pathname);
+  if (!file) {
+    res.writeHead(404).end();
+    return;
+  }
+  const br = file.br !== null && /\bbr\b/.test(String(req.headers['accept-encoding'] ?? ''));
+  const body = br && file.br ? file.br : file.body;
+  res.writeHead(200, {
+    'content-type': file.type,
+    'content-length': body.length,
+    'cache-control': 'no-cache',
+    vary: 'accept-encoding',
+    ...(br ? { 'content-encoding': 'br' } : {}),
+  });
+  res.end(body);
+});
+const staticPort = await freePort();
+await new Promise<void>((resolve) => staticServer.listen(staticPort, '127.0.0.1', resolve));
+const staticOrigin = `http://127.0.0.1:${staticPort}`;
+
+// 4. The three pages and what "usable" means on each.
+interface Tool {
+  name: string;
+  label: string;
+  url: string;
+  /** The request that brings the operations (the index, or the whole document). */
+  dataPath: string;
+  context?: BrowserContextOptions;
+  /** A page function (source): true once the reference lists its operations. */
+  shown: string;
+  /** Opens the first operation the way a user would; resolves to the page function for its details. */
+  open: (page: Page) => Promise<string>;
+  /** The source map of one of the page's scripts, for --profile. */
+  sourceMap: (pathname: string) => string | null;
+}
+
+const TOOLS: Tool[] = [
+  {
+    name: 'portico',
+    label: 'Portico',
+    url: `${origin}/documentation/${ALIAS}`,
+    dataPath: `/api/apidocs/${ALIAS}/index`,
+    // A visitor who answered the cookie banner before (it would cover the list); caches stay empty.
+    context: {
+      storageState: {
+        cookies: [],
+        origins: [
+          {
+            origin,
+            localStorage: [
+              {
+                name: 'portico',
+                value: JSON.stringify({
+                  state: {
+                    cookies: { cookiesConsentAction: 'dismiss', cookiesEnabled: { analytics: false } },
+                  },
+                  version: 0,
+                }),
+              },
+            ],
+          },
+        ],
+      },
+    },
+    shown: shownCheck('[data-testid="api-reference"] [data-testid="operation"] button[aria-expanded]'),
+    open: async (page) => {
+      await page.locator('[data-testid="operation"] button[aria-expanded]').first().click();
+      return shownCheck(
+        '[data-testid="operation"] [data-testid^="operation-details-"] [data-testid^="response-"]',
+      );
+    },
+    sourceMap: (pathname) => path.join(webDist, `${pathname}.map`),
+  },
+  {
+    name: 'redoc',
+    label: `Redoc ${version('redoc')}`,
+    url: `${staticOrigin}/redoc/`,
+    dataPath: '/spec.json',
+    shown: shownCheck('.menu-content li[data-item-id^="tag/"]', '[data-section-id*="/operation/"]'),
+    // The side menu: open the first tag, click its first operation, wait until the page has
+    // scrolled that operation (with its responses) to the top.
+    open: async (page) => {
+      const tag = page.locator('.menu-content li[data-item-id^="tag/"]').first();
+      await tag.locator(':scope > label').click();
+      const item = tag.locator('li[data-item-id*="/operation/"]').first();
+      const id = await item.getAttribute('data-item-id');
+      await item.locator(':scope > label').click();
+      return `() => {
+        const section = document.getElementById(${JSON.stringify(id)});
+        if (!section) return false;
+        const top = section.getBoundingClientRect().top;
+        return top > -5 && top < 100 && window.__bench.shown(section.querySelector('h3'));
+      }`;
+    },
+    sourceMap: (pathname) => staticSourceMap(pathname),
+  },
+  {
+    name: 'swagger',
+    label: `Swagger UI ${version('swagger-ui-dist')}`,
+    url: `${staticOrigin}/swagger/`,
+    dataPath: '/spec.json',
+    shown: shownCheck('.opblock .opblock-summary-control'),
+    open: async (page) => {
+      await page.locator('.opblock .opblock-summary-control').first().click();
+      return shownCheck('.opblock.is-open .opblock-body .responses-wrapper .response');
+    },
+    sourceMap: (pathname) => staticSourceMap(pathname),
+  },
+];
+
+function staticSourceMap(pathname: string): string | null {
+  const file = files.get(pathname)?.file;
+  return file ? `${file}.map` : null;
+}
+
+/** A page function: true once an element of every selector is rendered with a non-empty box. */
+function shownCheck(...selectors: string[]): string {
+  const checks = selectors.map((s) => `window.__bench.shown(document.querySelector(${JSON.stringify(s)}))`);
+  return `() => ${checks.join(' && ')}`;
+}
+
+/**
+ * Runs before the page's own scripts: long tasks, click times, the visibility test, and until(),
+ * which checks once per animation frame (like Playwright's polling: 'raf'). It is called through
+ * page.evaluate because waitForFunction evaluates its predicate with eval(), which the portal's
+ * Content-Security-Policy forbids.
+ */
+const INIT_SCRIPT = `
+  window.__bench = {
+    longTasks: [],
+    clicks: [],
+    until(check, limitMs) {
+      return new Promise((resolve, reject) => {
+        const started = performance.now();
+        const tick = () => {
+          let done = false;
+          try {
+            done = check();
+          } catch {
+            done = false;
+          }
+          if (done) resolve(performance.now());
+          else if (performance.now() - started > limitMs) reject(new Error('not shown after ' + limitMs + ' ms'));
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      });
+    },
+    shown(el) {
+      if (!el) return false;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) return false;
+      const style = getComputedStyle(el);
+      return style.visibility !== 'hidden' && style.display !== 'none';
+    },
+  };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__bench.longTasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  addEventListener('click', (e) => window.__bench.clicks.push(e.timeStamp), true);
+`;
+
+interface Run {
+  tool: string;
+  round: number;
+  /** Navigation start → the first operation shown. */
+  shownMs: number;
+  /** The first click (its event time) → the operation's details shown. */
+  openMs: number;
+  /** Navigation start → the details shown: usable. */
+  usableMs: number;
+  domContentLoadedMs: number;
+  /** When the operations' data (index or document) had arrived. */
+  dataMs: number;
+  dataBytes: number;
+  dataDecodedBytes: number;
+  /** Main-thread tasks over 50 ms before usable. */
+  longTaskMs: number;
+  longestTaskMs: number;
+  jsHeapMiB: number;
+  /** Resource timing until usable: what was fetched when (the critical path). */
+  resources: { path: string; type: string; startMs: number; endMs: number; bytes: number }[];
+  scripts: ScriptFetch[];
+  pageErrors: string[];
+}
+
+/** The page's clock (ms since navigation start) at the first animation frame where `check` holds. */
+async function waitFor(page: Page, check: string): Promise<number> {
+  return Number(await page.evaluate(`window.__bench.until(${check}, ${STEP_LIMIT_MS})`));
+}
+
+async function measure(browser: Browser, tool: Tool, round: number, profileTo?: string): Promise<Run> {
+  const context = await browser.newContext({ viewport: VIEWPORT, ...tool.context });
+  try {
+    await context.addInitScript({ content: INIT_SCRIPT });
+    const page = await context.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    const readScripts = trackScripts(page);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    if (profileTo) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
+    await page.goto(tool.url, { waitUntil: 'commit', timeout: STEP_LIMIT_MS });
+    const shownMs = await waitFor(page, tool.shown);
+    const opened = await tool.open(page);
+    const usableMs = await waitFor(page, opened);
+    if (profileTo) {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.writeFileSync(profileTo, JSON.stringify(profile));
+    }
+    const inPage = (await page.evaluate(`(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const data = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === ${JSON.stringify(tool.dataPath)});
+      const tasks = window.__bench.longTasks.filter(([start]) => start < ${usableMs});
+      return {
+        firstClick: window.__bench.clicks[0] ?? null,
+        domContentLoadedMs: nav ? nav.domContentLoadedEventEnd : null,
+        dataMs: data ? data.responseEnd : null,
+        dataBytes: data ? data.encodedBodySize : null,
+        dataDecodedBytes: data ? data.decodedBodySize : null,
+        longTaskMs: tasks.reduce((s, [, d]) => s + d, 0),
+        longestTaskMs: tasks.reduce((m, [, d]) => Math.max(m, d), 0),
+        resources: performance.getEntriesByType('resource').map((e) => ({
+          path: new URL(e.name).pathname,
+          type: e.initiatorType,
+          startMs: Math.round(e.startTime),
+          endMs: Math.round(e.responseEnd),
+          bytes: e.encodedBodySize,
+        })),
+      };
+    })()`)) as {
+      firstClick: number | null;
+      domContentLoadedMs: number | null;
+      dataMs: number | null;
+      dataBytes: number | null;
+      dataDecodedBytes: number | null;
+      longTaskMs: number;
+      longestTaskMs: number;
+      resources: Run['resources'];
+    };
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+    // Whatever else the page loads after it became usable still counts as its JavaScript.
+    await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+    const scripts = await readScripts();
+    return {
+      tool: tool.name,
+      round,
+      shownMs,
+      openMs: inPage.firstClick === null ? Number.NaN : usableMs - inPage.firstClick,
+      usableMs,
+      domContentLoadedMs: inPage.domContentLoadedMs ?? Number.NaN,
+      dataMs: inPage.dataMs ?? Number.NaN,
+      dataBytes: inPage.dataBytes ?? Number.NaN,
+      dataDecodedBytes: inPage.dataDecodedBytes ?? Number.NaN,
+      longTaskMs: inPage.longTaskMs,
+      longestTaskMs: inPage.longestTaskMs,
+      jsHeapMiB: heap / 2 ** 20,
+      resources: inPage.resources,
+      scripts,
+      pageErrors,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+const chosen = options.tools.split(',').map((name) => {
+  const tool = TOOLS.find((t) => t.name === name.trim());
+  if (!tool) throw new Error(`unknown tool ${name}: ${TOOLS.map((t) => t.name).join(', ')}`);
+  return tool;
+});
+// No request leaves the machine: every host name but the loopback ones fails to resolve.
+const browser = await launchChromium([
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+]);
+const chromiumVersion = browser.version();
+const load = () => os.loadavg().map((l) => l.toFixed(2));
+const loadBefore = load();
+console.log(`Chromium ${chromiumVersion}, ${RUNS} runs each, load average before: ${loadBefore.join(' ')}`);
+const runs: Run[] = [];
+const profiles: { tool: Tool; file: string }[] = [];
+try {
+  for (let round = 1; round <= RUNS; round++) {
+    for (const tool of chosen) {
+      const run = await measure(browser, tool, round);
+      runs.push(run);
+      console.log(
+        `  ${tool.name.padEnd(8)} round ${round}: shown ${seconds(run.shownMs)}, usable ${seconds(run.usableMs)}` +
+          (run.pageErrors.length ? ` (${run.pageErrors.length} page errors)` : ''),
+      );
+    }
+  }
+  if (options.profile) {
+    fs.mkdirSync(resultsDir, { recursive: true });
+    for (const tool of chosen) {
+      const file = path.join(resultsDir, `documentation-${tool.name}.cpuprofile`);
+      const run = await measure(browser, tool, 0, file);
+      console.log(
+        `  ${tool.name.padEnd(8)} profiled: usable ${seconds(run.usableMs)} → ${path.relative(root, file)}`,
+      );
+      profiles.push({ tool, file });
+    }
+  }
+} catch (err) {
+  if (portal.exited()) console.error(`The portal stopped during the runs:\n${portal.output()}`);
+  throw err;
+} finally {
+  await browser.close();
+  await portal.stop();
+  await new Promise((resolve) => staticServer.close(resolve));
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+const loadAfter = load();
+
+// 5. The figures.
+function median(values: number[]): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+function seconds(ms: number): string {
+  return Number.isNaN(ms) ? '–' : `${(ms / 1000).toFixed(2)} s`;
+}
+function kib(bytes: number): string {
+  return Number.isNaN(bytes) ? '–' : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
+interface Summary {
+  tool: Tool;
+  runs: Run[];
+  med: (key: keyof Run) => number;
+}
+const summaries: Summary[] = chosen.map((tool) => {
+  const own = runs.filter((r) => r.tool === tool.name);
+  return { tool, runs: own, med: (key) => median(own.map((r) => r[key] as number)) };
+});
+const portico = summaries.find((s) => s.tool.name === 'portico');
+
+const rows: string[][] = [
+  [
+    'page',
+    'shown',
+    'open',
+    'usable',
+    'usable min-max',
+    'vs Portico',
+    'JS (brotli)',
+    'data',
+    'data in',
+    'long tasks',
+  ],
+];
+for (const s of summaries) {
+  const usable = s.runs.map((r) => r.usableMs);
+  const scripts = s.runs[0]?.scripts ?? [];
+  const js = scripts.reduce((sum, x) => sum + x.bytes, 0);
+  rows.push([
+    s.tool.label,
+    seconds(s.med('shownMs')),
+    seconds(s.med('openMs')),
+    seconds(s.med('usableMs')),
+    `${seconds(Math.min(...usable))}-${seconds(Math.max(...usable))}`,
+    portico ? `${(s.med('usableMs') / portico.med('usableMs')).toFixed(1)}x` : '–',
+    `${kib(js)} in ${scripts.length}`,
+    `${kib(s.med('dataBytes'))} (${mib(s.med('dataDecodedBytes'))})`,
+    seconds(s.med('dataMs')),
+    `${seconds(s.med('longTaskMs'))} (max ${seconds(s.med('longestTaskMs'))})`,
+  ]);
+}
+const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+console.log(
+  `\nMedians of ${RUNS} runs (Chromium ${chromiumVersion}, ${os.cpus().length} cores, Node ${process.versions.node}, ` +
+    `load average ${loadAfter.join(' ')} after):`,
+);
+console.log(line(rows[0]!));
+console.log(line(widths.map((w) => '-'.repeat(w))));
+for (const row of rows.slice(1)) console.log(line(row));
+for (const s of summaries) {
+  console.log(`\n${s.tool.label}: scripts (brotli), JS heap ${s.med('jsHeapMiB').toFixed(0)} MiB at usable`);
+  for (const x of s.runs[0]?.scripts ?? []) console.log(`  ${x.url}  ${kib(x.bytes)}`);
+  const errors = new Set(s.runs.flatMap((r) => r.pageErrors));
+  for (const e of errors) console.log(`  page error: ${e.slice(0, 200)}`);
+}
+
+fs.mkdirSync(resultsDir, { recursive: true });
+const resultFile = path.join(
+  resultsDir,
+  `documentation-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+);
+fs.writeFileSync(
+  resultFile,
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      chromium: chromiumVersion,
+      node: process.versions.node,
+      cores: os.cpus().length,
+      load: { before: loadBefore, after: loadAfter },
+      document: { operations: operationCount, bytes: Buffer.byteLength(specText) },
+      versions: {
+        octokitOpenapi: version('@octokit/openapi'),
+        redoc: version('redoc'),
+        swaggerUi: version('swagger-ui-dist'),
+      },
+      importMs,
+      portalReadyMs: portal.ms,
+      runs,
+    },
+    null,
+    2,
+  ),
+);
+console.log(`\nevery run: ${path.relative(root, resultFile)}`);
+for (const { tool, file } of profiles) printProfile(tool, file);
+
+/** Self time of the profiled run by source file (through the source maps) and by function. */
+function printProfile(tool: Tool, file: string): void {
+  interface ProfileNode {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  }
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const maps = new Map<string, SourceMap | null>();
+  const sourceMapOf = (url: string): SourceMap | null => {
+    if (!maps.has(url)) {
+      let map: SourceMap | null = null;
+      try {
+        const mapFile = tool.sourceMap(new URL(url).pathname);
+        if (mapFile && fs.existsSync(mapFile))
+          map = new SourceMap(JSON.parse(fs.readFileSync(mapFile, 'utf8')));
+      } catch {
+        map = null;
+      }
+      maps.set(url, map);
+    }
+    return maps.get(url) ?? null;
+  };
+  /** Where a sampled function comes from: its package, or its file when it is the tool's own. */
+  const place = (node: ProfileNode): { group: string; fn: string } => {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    const name = functionName || '(anonymous)';
+    if (!url) return { group: name, fn: name };
+    // Empty when the position is not mapped; originalSource missing on a segment without source.
+    const entry = (sourceMapOf(url)?.findEntry(lineNumber, columnNumber) ?? {}) as Partial<SourceMapping> & {
+      name?: string;
+    };
+    if (typeof entry.originalSource === 'string') {
+      const source = entry.originalSource.replace(/^webpack:\/\/[^/]*\//, '').replace(/^(\.\.?\/)+/, '');
+      const inPackage = source.match(/node_modules\/((?:@[^/]+\/)?[^/]+)\//);
+      const original = `${source.replace(/^.*node_modules\//, '')}:${(entry.originalLine ?? 0) + 1}`;
+      return { group: inPackage ? inPackage[1]! : source, fn: `${entry.name ?? name} ${original}` };
+    }
+    const pathname = new URL(url).pathname;
+    return { group: pathname, fn: `${name} ${pathname}:${lineNumber + 1}` };
+  };
+  const byGroup = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    if (!node || node.callFrame.functionName === '(idle)') return;
+    total += ms;
+    const { group, fn } = place(node);
+    byGroup.set(group, (byGroup.get(group) ?? 0) + ms);
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + ms);
+  });
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, ms]) => `    ${seconds(ms).padStart(8)}  ${k}`)
+      .join('\n');
+  console.log(
+    `\n${tool.label}: main thread busy ${seconds(total)} until usable (profiled run), self time by`,
+  );
+  console.log(`  package or file:\n${top(byGroup, 10)}`);
+  console.log(`  function:\n${top(byFunction, 12)}`);
+}

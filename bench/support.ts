@@ -1,0 +1,141 @@
+/**
+ * What the benchmarks share: starting the portal on a DATA_DIR and waiting for /readyz, launching
+ * Debian's headless Chromium with the project's arguments, and counting the compressed bytes of the
+ * scripts a page fetches.
+ */
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+
+export const root = path.resolve(import.meta.dirname, '..');
+
+/** The arguments e2e/playwright.config.ts launches Chromium with. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [...CHROMIUM_ARGS, ...extraArgs],
+  });
+}
+
+/** A loopback port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The environment of a portal process on `dataDir`: never a DATABASE_URL or PUBLIC_URL from the
+ * caller's shell, only from `extra`.
+ */
+export function portalEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.PUBLIC_URL;
+  return { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra };
+}
+
+export interface RunningPortal {
+  /** From spawning the process to the first 200 of /readyz. */
+  ms: number;
+  /** Whether the process has ended (crashed, or was killed by someone else). */
+  exited: () => boolean;
+  /** The last 4,000 characters the process wrote (its warnings and errors). */
+  output: () => string;
+  /** SIGTERM (a graceful stop), then how long the process took to end and its exit status. */
+  stop: () => Promise<{ ms: number; code: number | null }>;
+  pid: number | undefined;
+}
+
+/**
+ * Starts `node apps/server/src/server.ts` on `dataDir` and resolves once /readyz answers 200
+ * (polled every 25 ms at `http://<host>:<port>`); rejects when the process exits first.
+ */
+export async function startPortal(options: {
+  port: number;
+  dataDir: string;
+  host?: string;
+  env?: Record<string, string>;
+}): Promise<RunningPortal> {
+  const { port, dataDir, host } = options;
+  const started = performance.now();
+  const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
+    cwd: root,
+    env: portalEnv(dataDir, { PORT: String(port), ...(host ? { HOST: host } : {}), ...options.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  let exited = false;
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = true;
+      keep(Buffer.from(`\n[the portal exited: ${signal ?? `status ${code}`}]\n`));
+      resolve(code);
+    }),
+  );
+  for (;;) {
+    if (exited) throw new Error(`the portal exited before it was ready:\n${output}`);
+    try {
+      if ((await fetch(`http://${host ?? 'localhost'}:${port}/readyz`)).ok) break;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const ms = performance.now() - started;
+  return {
+    ms,
+    exited: () => exited,
+    output: () => output,
+    stop: async () => {
+      const asked = performance.now();
+      if (!exited) child.kill('SIGTERM');
+      const code = await exit;
+      return { ms: performance.now() - asked, code };
+    },
+    pid: child.pid,
+  };
+}
+
+export interface ScriptFetch {
+  url: string;
+  /** The body as it came over the wire (brotli from the portal), from Chromium's network events. */
+  bytes: number;
+}
+
+/** Records every script the page fetches; call the returned function to read them once loaded. */
+export function trackScripts(page: Page): () => Promise<ScriptFetch[]> {
+  const pending: Promise<ScriptFetch>[] = [];
+  page.on('requestfinished', (request) => {
+    // Not blob: or data: workers, which are made in the page and never fetched.
+    if (request.resourceType() !== 'script' || !/^https?:/.test(request.url())) return;
+    pending.push(
+      request
+        .sizes()
+        .then((sizes) => ({ url: new URL(request.url()).pathname, bytes: sizes.responseBodySize })),
+    );
+  });
+  return () => Promise.all(pending);
+}
