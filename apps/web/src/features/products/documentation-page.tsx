@@ -10,12 +10,12 @@ import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
 import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
-import { downloadLinks, useDocumentation } from './api-documentation';
+import { downloadLinks, useDocumentation, useOperationIndex } from './api-documentation';
 import { Included, relatedIds } from './api-jsonapi';
 import type { ChangelogAttributes, ProductAttributes } from './api-products';
 import { ChangelogList } from './changelog-list';
 import { ApiReference } from './reference/api-reference';
-import { aliasSlug } from './text';
+import { aliasSlug, isUuid } from './text';
 import { SubscribePanel } from './subscribe-panel';
 
 /** /documentation/:apiDocumentationId (spec B 2.12): a uuid, else the documentation's alias. */
@@ -32,6 +32,10 @@ function DocumentationScreen() {
   const { apiDocumentationId = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const doc = useDocumentation(apiDocumentationId);
+  // An address with the alias (spec B 5: anything not in uuid format) asks for the operation index
+  // at once, beside the documentation, rather than once the reference is rendered: one round trip
+  // less before the operations are listed. The reference reads the same cached query.
+  useOperationIndex(isUuid(apiDocumentationId) ? undefined : apiDocumentationId);
 
   if (doc.error instanceof ApiError && doc.error.status === 404) return <NotFound />;
   if (doc.isError) {
