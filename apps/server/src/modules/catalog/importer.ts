@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type Transaction } from 'kysely';
-import sanitizeHtml from 'sanitize-html';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { ContentImporter } from '../../content/import-content.ts';
 import type { Db } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
+import { cleanHtml } from '../../lib/content-html.ts';
 import { formatProblem, OpenApiImportError } from './openapi/index.ts';
 import { linkDocumentation, repointDocuments, saveDocumentation } from './store.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';
@@ -21,14 +21,6 @@ import { normalizeAlias } from './versions.ts';
  */
 
 const SETTINGS_KEY = 'content-hash:catalog';
-
-/** HTML from content files: the tags an editor needs, no scripts or handlers. */
-export function cleanHtml(value: string | null | undefined): string {
-  return sanitizeHtml(value ?? '', {
-    allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img', 'h1', 'h2'],
-    allowedAttributes: { ...sanitizeHtml.defaults.allowedAttributes, img: ['src', 'alt', 'width', 'height'] },
-  });
-}
 
 const text = z.string().trim().min(1);
 const scopes = z

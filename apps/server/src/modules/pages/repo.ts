@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.ts';
-import { cleanHtml } from '../catalog/importer.ts';
+import { cleanHtml } from '../../lib/content-html.ts';
 import { pagesDb } from './tables.ts';
 
 /** Lower-case path segments of letters, digits and `._~-`, each starting with a letter or digit. */
