@@ -136,7 +136,7 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     });
     expect(missing.status).toBe(403);
     expect(((await missing.json()) as { errors: { title: string }[] }).errors[0]?.title).toBe(
-      'X-CSRF-Token request header is missing',
+      en.api.csrfMissing,
     );
     const wrong = await c.request(`/jsonapi/user/user/${uuid}`, {
       method: 'PATCH',

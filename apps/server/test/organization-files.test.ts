@@ -173,9 +173,7 @@ describe('organization files: uploads, content checks, serving and deletion', ()
       body: 'text',
     });
     expect(noOrg.status).toBe(400);
-    expect((await body<JsonApiErrorBody>(noOrg)).errors[0]?.title).toBe(
-      'Name the organization: ?organization={uuid}.',
-    );
+    expect((await body<JsonApiErrorBody>(noOrg)).errors[0]?.title).toBe(en.api.organizationParameter);
     // Other query parameters: a 400 of the shared JSON:API layer naming the parameter.
     for (const [query, parameter] of [
       [`organization=${org.id}&include=field_image`, 'include'],

@@ -5,6 +5,7 @@
  * Keys are grouped by area; a second language is one more object of the same shape. Large areas
  * live in messages/<area>.ts, each owned by one feature, and are composed here.
  */
+import { apiMessages } from './messages/api.ts';
 import { catalogMessages } from './messages/catalog.ts';
 import { applicationsMessages } from './messages/applications.ts';
 import { identityMessages } from './messages/identity.ts';
@@ -118,6 +119,7 @@ export const en = {
   applications: applicationsMessages,
   products: productsMessages,
   catalog: catalogMessages,
+  api: apiMessages,
   identity: identityMessages,
   sandboxAuth: sandboxAuthMessages,
   profile: {

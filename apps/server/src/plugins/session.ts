@@ -1,3 +1,4 @@
+import { en } from '@portico/contracts/messages';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
@@ -110,12 +111,12 @@ export default fp(
       const header = request.headers['x-csrf-token'];
       const token = Array.isArray(header) ? header[0] : header;
       if (!token) {
-        throw new HttpError(403, 'X-CSRF-Token request header is missing', { code: 'csrf' });
+        throw new HttpError(403, en.api.csrfMissing, { code: 'csrf' });
       }
       const valid = request.session
         ? safeEqual(token, request.session.csrfToken)
         : validAnonymousToken(token);
-      if (!valid) throw new HttpError(403, 'X-CSRF-Token request header is invalid', { code: 'csrf' });
+      if (!valid) throw new HttpError(403, en.api.csrfInvalid, { code: 'csrf' });
     });
 
     app.decorate('csrfTokenFor', (request: FastifyRequest) =>

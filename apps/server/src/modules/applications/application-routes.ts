@@ -253,7 +253,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
         parsed.id.toLowerCase() !== current.uuid &&
         parsed.id !== String(current.id)
       )
-        throw new HttpError(409, 'The id in the document does not match the URL.');
+        throw new HttpError(409, en.api.idMismatch);
       checkClientRules(parsed.fields, DOCUMENT_POINTERS);
       const productIds = parsed.productRefs
         ? await productIdsFor(

@@ -157,6 +157,6 @@ export function parseApplicationPayload(body: Record<string, unknown>): {
 /** A JSON object body, or a 400. */
 export function objectBody(body: unknown): Record<string, unknown> {
   if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new HttpError(400, 'Send a JSON object as the request body.');
+    throw new HttpError(400, en.api.jsonObjectRequired);
   return body as Record<string, unknown>;
 }

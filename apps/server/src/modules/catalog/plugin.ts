@@ -1,3 +1,4 @@
+import { en } from '@portico/contracts/messages';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import fp from 'fastify-plugin';
@@ -29,12 +30,12 @@ export default fp(
       scope.get<{ Params: { name: string } }>('/catalog/images/:name', async (request, reply) => {
         const { name } = request.params;
         const type = IMAGE_TYPES[path.extname(name).toLowerCase()];
-        if (!type || !/^[A-Za-z0-9._-]+$/.test(name)) throw new HttpError(404, 'Not found');
+        if (!type || !/^[A-Za-z0-9._-]+$/.test(name)) throw new HttpError(404, en.api.notFound);
         let body: Buffer;
         try {
           body = await fs.readFile(path.join(imageDir, name));
         } catch {
-          throw new HttpError(404, 'Not found');
+          throw new HttpError(404, en.api.notFound);
         }
         // SVGs are served as images, never as documents that could run script.
         return reply

@@ -413,13 +413,13 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
     '/jsonapi/taxonomy_term/product_categories/:id',
     async (request, reply) => {
       const query = singleQuery(request, 'taxonomy_term--product_categories', []);
-      if (!UUID.test(request.params.id)) throw new HttpError(404, 'Category not found');
+      if (!UUID.test(request.params.id)) throw new HttpError(404, en.api.categoryNotFound);
       const row = await db
         .selectFrom('product_categories')
         .selectAll()
         .where('uuid', '=', request.params.id.toLowerCase())
         .executeTakeFirst();
-      if (!row) throw new HttpError(404, 'Category not found');
+      if (!row) throw new HttpError(404, en.api.categoryNotFound);
       return sendDocument(
         reply,
         resourceDocument({

@@ -1,3 +1,4 @@
+import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
@@ -116,7 +117,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       .where('uuid', '=', request.params.uuid)
       .executeTakeFirst();
     if (!target) throw notFound();
-    if (target.id !== me.id && !me.isAdmin) throw forbidden('You may only change your own account.');
+    if (target.id !== me.id && !me.isAdmin) throw forbidden(en.api.ownAccountOnly);
     const parsed = patchSchema.safeParse(request.body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -124,8 +125,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
         pointer: `/${issue?.path.join('/') ?? ''}`,
       });
     }
-    if (parsed.data.data.id !== target.uuid)
-      throw new HttpError(409, 'The id in the document does not match the URL.');
+    if (parsed.data.data.id !== target.uuid) throw new HttpError(409, en.api.idMismatch);
     const attrs = parsed.data.data.attributes ?? {};
     const stories = parsed.data.data.relationships?.field_completed_stories?.data.map((d) => d.id);
     const updated = await app.db

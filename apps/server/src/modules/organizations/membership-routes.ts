@@ -191,8 +191,7 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
         });
       }
       const { data } = parsed.data;
-      if (data.id !== undefined && data.id !== target.uuid)
-        throw new HttpError(409, 'The id in the document does not match the URL.');
+      if (data.id !== undefined && data.id !== target.uuid) throw new HttpError(409, en.api.idMismatch);
       const isSelf = access.membership.id === target.id;
       const status = data.attributes?.field_status;
       const roleData = data.relationships?.group_roles?.data;
@@ -206,8 +205,7 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
           // Others' invitations: members get a clear 403 (strangers got 404 above).
           throw new HttpError(403, M.onlyInviteeMayAccept);
         }
-        if (target.status === 'blocked')
-          throw new HttpError(403, 'Your membership of this organization is blocked.');
+        if (target.status === 'blocked') throw new HttpError(403, en.api.membershipBlocked);
         if (status !== 'active')
           throw new ApiErrors(422, [{ title: M.invalidStatus, pointer: '/data/attributes/field_status' }]);
         changes.status = 'active';

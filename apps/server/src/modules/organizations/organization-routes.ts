@@ -297,8 +297,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
   app.post('/jsonapi/group/organization', async (request, reply) => {
     const user = requireUser(request);
     const doc = parseDocument(request.body);
-    if (doc.data.relationships)
-      throw badRequest('Create the organization first, then upload its image and documents.');
+    if (doc.data.relationships) throw badRequest(en.api.organizationFirst);
     const { title, description } = validateAttributes(doc, true);
     const org = await db
       .transaction()
@@ -320,7 +319,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
     if (rels.field_documents !== undefined) assertCan(access, 'upload documents');
     if (!doc.data.attributes && !doc.data.relationships) assertCan(access, 'edit group');
     if (doc.data.id !== undefined && doc.data.id !== access.org.uuid)
-      throw new HttpError(409, 'The id in the document does not match the URL.');
+      throw new HttpError(409, en.api.idMismatch);
     const { title, description } = validateAttributes(doc, false);
     const org = access.org;
     const removedKeys = await db.transaction().execute(async (trx) => {
@@ -407,7 +406,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
             if (!Object.hasOwn(UPLOAD_FIELDS, field)) throw notFound();
             const orgParameter = uploadOrganizationParameter(request.query);
             const orgRef = request.params.uuid ?? orgParameter;
-            if (!orgRef) throw badRequest('Name the organization: ?organization={uuid}.', 'organization');
+            if (!orgRef) throw badRequest(en.api.organizationParameter, 'organization');
             const access = await loadOrgAccess(db, request.user, orgRef);
             const kind = UPLOAD_FIELDS[field as UploadField].kind;
             assertCan(access, kind === 'image' ? 'edit group' : 'upload documents');

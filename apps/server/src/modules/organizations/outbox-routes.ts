@@ -1,3 +1,4 @@
+import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { OutboxTable } from '../../db/schema.ts';
@@ -34,7 +35,7 @@ function messageResource(base: string, m: Selectable<OutboxTable>): ResourceObje
 
 function requireAdmin(request: FastifyRequest): void {
   const user = requireUser(request);
-  if (!user.isAdmin) throw forbidden('Only provider administrators can read the outbox.');
+  if (!user.isAdmin) throw forbidden(en.api.administratorsOnlyOutbox);
 }
 
 export async function outboxRoutes(app: FastifyInstance): Promise<void> {

@@ -1,0 +1,17 @@
+/**
+ * Errors of the portal API that no screen words itself: they reach developers calling the API and
+ * the web app's generic error display. Screen messages live in their feature's area.
+ */
+export const apiMessages = {
+  notFound: 'Not found',
+  categoryNotFound: 'Category not found',
+  idMismatch: 'The id in the document does not match the URL.',
+  jsonObjectRequired: 'Send a JSON object as the request body.',
+  csrfMissing: 'X-CSRF-Token request header is missing',
+  csrfInvalid: 'X-CSRF-Token request header is invalid',
+  ownAccountOnly: 'You may only change your own account.',
+  administratorsOnlyOutbox: 'Only provider administrators can read the outbox.',
+  organizationFirst: 'Create the organization first, then upload its image and documents.',
+  organizationParameter: 'Name the organization: ?organization={uuid}.',
+  membershipBlocked: 'Your membership of this organization is blocked.',
+} as const;
