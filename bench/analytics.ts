@@ -16,10 +16,7 @@
  * of `--tenants` other applications (default 500, one call per day and endpoint each: 900,000 raw
  * rows and as many rollup rows, what a portal with many applications holds) and measures again.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   CompiledQuery,
@@ -31,13 +28,13 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import type { Db } from '../apps/server/src/db/client.ts';
 import { dailyAggregates, endpointAggregates } from '../apps/server/src/modules/applications/analytics.ts';
 import { check, demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
-import { freePort, root } from './support.ts';
+import { freshDatabase } from './database.ts';
+import { freePort } from './support.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -178,31 +175,7 @@ function planSummary(plan: string[]): string {
 
 // ---------------------------------------------------------------------------------------------
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-'));
-const adminUrl = process.env.BENCH_DATABASE_URL;
-let databaseUrl: string | undefined;
-const dbName = `portico_bench_${randomBytes(5).toString('hex')}`;
-async function adminQuery(text: string): Promise<void> {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
-}
-if (adminUrl) {
-  await adminQuery(`create database ${dbName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  databaseUrl = url.toString();
-}
-
-const pgliteVersion = (
-  JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
+const { dataDir, databaseUrl, label: dbLabel, remove: cleanup } = await freshDatabase();
 const port = await freePort();
 const config = loadConfig({
   PORT: String(port),
@@ -211,10 +184,6 @@ const config = loadConfig({
   LOG_LEVEL: 'warn',
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 });
-async function cleanup(): Promise<void> {
-  if (adminUrl) await adminQuery(`drop database if exists ${dbName} with (force)`);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}
 const t0 = performance.now();
 const app = await buildApp({ config }).catch(async (err: unknown) => {
   await cleanup();
@@ -227,10 +196,6 @@ await app.listen({ port, host: '127.0.0.1' }).catch(async (err: unknown) => {
 });
 const base = `http://127.0.0.1:${port}`;
 const db = app.db;
-const dbLabel =
-  app.dbKind === 'postgres'
-    ? (await sql<{ v: string }>`select version() as v`.execute(db)).rows[0]!.v.split(' on ')[0]!
-    : `PGlite ${pgliteVersion}`;
 const load = () =>
   os
     .loadavg()

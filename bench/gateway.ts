@@ -15,16 +15,13 @@
  * Added latency = (c) − (a). Finally stops the portal with SIGTERM (graceful: the recorder writes
  * what is left) and counts the recorded calls and their rollup against the calls made.
  */
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
-import { freePort, root, startPortal, type RunningPortal } from './support.ts';
+import { freshDatabase } from './database.ts';
+import { freePort, startPortal, type RunningPortal } from './support.ts';
 const { values: args } = parseArgs({
   options: {
     requests: { type: 'string', default: '2000' },
@@ -55,30 +52,7 @@ const ms = (n: number) => `${n.toFixed(3)} ms`;
 
 // --- A fresh database and the portal on it ------------------------------------------------------
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-'));
-const adminUrl = process.env.BENCH_DATABASE_URL;
-const dbName = `portico_bench_${randomBytes(5).toString('hex')}`;
-let databaseUrl: string | undefined;
-async function pgQuery<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query<T>(text, values)).rows;
-  } finally {
-    await c.end();
-  }
-}
-if (adminUrl) {
-  await pgQuery(adminUrl, `create database ${dbName}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  databaseUrl = url.toString();
-}
-const pgliteVersion = (
-  JSON.parse(fs.readFileSync(path.join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
-    version: string;
-  }
-).version;
+const { dataDir, databaseUrl, label: dbLabel, remove: removeDatabase } = await freshDatabase();
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
@@ -100,9 +74,6 @@ try {
     env: { HOST: '127.0.0.1', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
   });
   const readySeconds = portal.ms / 1000;
-  const dbLabel = databaseUrl
-    ? (await pgQuery<{ v: string }>(databaseUrl, 'select version() as v'))[0]!.v.split(' on ')[0]!
-    : `PGlite ${pgliteVersion}`;
   console.log(
     `database: ${dbLabel}; portal (pid ${portal.pid}) ready in ${readySeconds.toFixed(1)} s; load average ${load()}`,
   );
@@ -225,6 +196,5 @@ try {
   if (!ok) process.exitCode = 1;
 } finally {
   if (!stopped) await stop().catch(() => undefined);
-  if (adminUrl) await pgQuery(adminUrl, `drop database if exists ${dbName} with (force)`);
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await removeDatabase();
 }
