@@ -16,7 +16,6 @@
  * of `--tenants` other applications (default 500, one call per day and endpoint each: 900,000 raw
  * rows and as many rollup rows, what a portal with many applications holds) and measures again.
  */
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import {
   CompiledQuery,
@@ -28,13 +27,14 @@ import {
   type RootOperationNode,
   type UnknownRow,
 } from 'kysely';
+import type { DailyEndpointAggregate, EndpointAggregate } from '@portico/contracts/applications';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import type { Db } from '../apps/server/src/db/client.ts';
 import { dailyAggregates, endpointAggregates } from '../apps/server/src/modules/applications/analytics.ts';
 import { check, demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
 import { freshDatabase } from './database.ts';
-import { freePort } from './support.ts';
+import { freePort, loadAverage, percentiles } from './support.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -125,11 +125,7 @@ function expectedFor(fromDay: number, toDay: number, startMs: number): Expected 
   return { byEndpoint, byDay, total: to - from };
 }
 
-function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
-  return { median: at(0.5), p95: at(0.95), min: s[0]!, max: s[s.length - 1]! };
-}
+const stats = percentiles;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const fmt = (r: ReturnType<typeof stats>) =>
   `median ${ms(r.median)}, p95 ${ms(r.p95)} (min ${ms(r.min)}, max ${ms(r.max)})`;
@@ -196,11 +192,7 @@ await app.listen({ port, host: '127.0.0.1' }).catch(async (err: unknown) => {
 });
 const base = `http://127.0.0.1:${port}`;
 const db = app.db;
-const load = () =>
-  os
-    .loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ');
+const load = () => loadAverage().join(' ');
 console.log(
   `database: ${dbLabel}; portal ready in ${((performance.now() - t0) / 1000).toFixed(1)} s; load average ${load()}`,
 );
@@ -327,17 +319,8 @@ try {
   );
   const query = `fromDate=${range.from}&toDate=${range.to}&application=${encodeURIComponent(clientId)}`;
 
-  interface Aggregate {
-    endpoint: string;
-    referenceDate?: string;
-    minExecutionTime: number;
-    avgExecutionTime: number;
-    maxExecutionTime: number;
-    successCalls: number;
-    failedCalls: number;
-    totalCalls: number;
-  }
-  type Answer = { data: Aggregate[]; meta: { totalCalls: number } };
+  // The shapes of spec A 3 'Analytics per endpoint', as the web app reads them.
+  type Answer<Row = EndpointAggregate> = { data: Row[]; meta: { totalCalls: number } };
 
   function verifyAggregates(got: Answer): void {
     const sum = got.data.reduce((n, r) => n + r.successCalls + r.failedCalls, 0);
@@ -353,7 +336,7 @@ try {
         );
     }
   }
-  function verifyDaily(got: Answer): void {
+  function verifyDaily(got: Answer<DailyEndpointAggregate>): void {
     const sum = got.data.reduce((n, r) => n + r.successCalls + r.failedCalls, 0);
     if (sum !== expected.total || got.meta.totalCalls !== expected.total)
       throw new Error(`sumAggregates: ${sum} calls, generated ${expected.total}`);
@@ -396,13 +379,13 @@ try {
       (res) => res.arrayBuffer(),
       () => undefined,
     );
-    async function http(pathname: string, verify: (a: Answer) => void) {
+    async function http<Row extends EndpointAggregate>(pathname: string, verify: (a: Answer<Row>) => void) {
       const times: number[] = [];
-      let answer: Answer | undefined;
+      let answer: Answer<Row> | undefined;
       for (let k = 0; k < WARMUPS + RUNS; k++) {
         const s = performance.now();
         const res = await owner.get(`${pathname}?${query}`);
-        answer = await json<Answer>(res, 200, pathname);
+        answer = await json<Answer<Row>>(res, 200, pathname);
         const elapsed = performance.now() - s;
         if (k >= WARMUPS) times.push(elapsed);
         verify(answer);

@@ -31,6 +31,7 @@ import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import {
   freePort,
   launchChromium,
+  loadAverage,
   portalEnv,
   root,
   startPortal,
@@ -441,8 +442,7 @@ const browser = await launchChromium([
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
 ]);
 const chromiumVersion = browser.version();
-const load = () => os.loadavg().map((l) => l.toFixed(2));
-const loadBefore = load();
+const loadBefore = loadAverage();
 console.log(`Chromium ${chromiumVersion}, ${RUNS} runs each, load average before: ${loadBefore.join(' ')}`);
 const runs: Run[] = [];
 const profiles: { tool: Tool; file: string }[] = [];
@@ -477,7 +477,7 @@ try {
   await new Promise((resolve) => staticServer.close(resolve));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
-const loadAfter = load();
+const loadAfter = loadAverage();
 
 // 5. The figures.
 function median(values: number[]): number {

@@ -15,13 +15,12 @@
  * Added latency = (c) − (a). Finally stops the portal with SIGTERM (graceful: the recorder writes
  * what is left) and counts the recorded calls and their rollup against the calls made.
  */
-import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
 import { freshDatabase } from './database.ts';
-import { freePort, startPortal, type RunningPortal } from './support.ts';
+import { freePort, loadAverage, percentiles, startPortal, type RunningPortal } from './support.ts';
 const { values: args } = parseArgs({
   options: {
     requests: { type: 'string', default: '2000' },
@@ -32,22 +31,8 @@ const { values: args } = parseArgs({
 const REQUESTS = Number(args.requests);
 const WARMUP = Number(args.warmup);
 const ROUNDS = Number(args.rounds);
-const load = () =>
-  os
-    .loadavg()
-    .map((n) => n.toFixed(2))
-    .join(' ');
-
-function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
-  return {
-    median: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
-    mean: s.reduce((n, x) => n + x, 0) / s.length,
-  };
-}
+const load = () => loadAverage().join(' ');
+const stats = percentiles;
 const ms = (n: number) => `${n.toFixed(3)} ms`;
 
 // --- A fresh database and the portal on it ------------------------------------------------------

@@ -5,21 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
-
-/** The arguments e2e/playwright.config.ts launches Chromium with. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
@@ -138,4 +129,23 @@ export function trackScripts(page: Page): () => Promise<ScriptFetch[]> {
     );
   });
   return () => Promise.all(pending);
+}
+
+/** The machine's 1, 5 and 15 minute load averages, for the reports. */
+export function loadAverage(): string[] {
+  return os.loadavg().map((n) => n.toFixed(2));
+}
+
+/** Nearest-rank percentiles (and mean, min, max) of a set of timings. */
+export function percentiles(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+  return {
+    median: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    mean: s.reduce((n, x) => n + x, 0) / s.length,
+    min: s[0]!,
+    max: s[s.length - 1]!,
+  };
 }
