@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { StorageUnavailableError } from './lib/storage.ts';
 
 /** Starts the portal: one process serving the web app, the portal API and the OAuth servers. */
 async function main(): Promise<void> {
@@ -22,6 +23,10 @@ async function main(): Promise<void> {
     if (err instanceof DataDirInUseError) {
       console.error(err.message);
       process.exit(75); // EX_TEMPFAIL: try again once the other process has stopped
+    }
+    if (err instanceof StorageUnavailableError) {
+      console.error(err.message);
+      process.exit(75); // EX_TEMPFAIL: the bucket may become reachable
     }
     throw err;
   }

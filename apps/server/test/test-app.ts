@@ -89,7 +89,8 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   };
-  if (testDbKind() === 'postgres') {
+  // A DATABASE_URL given by the test: another instance of a portal it already started.
+  if (testDbKind() === 'postgres' && !env.DATABASE_URL) {
     const created = await createPostgresDatabase();
     vars.DATABASE_URL = created.url;
     dropDb = created.drop;
