@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createOrg, signedInUser, upload, type OrgResource } from './org-fixtures.ts';
 import type { TestClient } from './http-client.ts';
 import { startS3Server, type TestS3Server } from './s3-server.ts';
-import { startTestApp, testDbKind, type TestApp } from './test-app.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
 
 /**
  * Two instances behind one address (README, 'Several instances behind one address'): the same
  * PostgreSQL database, SECRET_KEY, STORAGE_URL and PUBLIC_URL. A file uploaded through one is served by the
  * other, and deleted through the other, over HTTP. PGlite is one process's own database.
  */
-describe.skipIf(testDbKind() !== 'postgres')('several instances sharing database and storage', () => {
+describe('several instances sharing database and storage', () => {
   let s3: TestS3Server;
   let a: TestApp;
   let b: TestApp;
