@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { DatabaseOpenError } from './plugins/db.ts';
 
 /** Starts the portal: one process serving the web app, the portal API and the OAuth servers. */
 async function main(): Promise<void> {
@@ -22,6 +23,10 @@ async function main(): Promise<void> {
     if (err instanceof DataDirInUseError) {
       console.error(err.message);
       process.exit(75); // EX_TEMPFAIL: try again once the other process has stopped
+    }
+    if (err instanceof DatabaseOpenError) {
+      console.error(err.message);
+      process.exit(69); // EX_UNAVAILABLE: the database cannot be reached or migrated
     }
     throw err;
   }
