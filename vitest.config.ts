@@ -24,6 +24,8 @@ export default defineConfig({
           // What a PostgreSQL server does to its clients has no embedded counterpart.
           exclude: ['apps/server/test/postgres-connections.test.ts'],
           env: { PORTICO_TEST_DB: 'pglite' },
+          // One migrated database that every test portal copies (pglite-template.ts).
+          globalSetup: ['apps/server/test/pglite-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
