@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { SecretKeyMismatchError } from './lib/secret-box.ts';
 import { DatabaseOpenError } from './plugins/db.ts';
 
 /** Starts the portal: one process serving the web app, the portal API and the OAuth servers. */
@@ -23,6 +24,10 @@ async function main(): Promise<void> {
     if (err instanceof DataDirInUseError) {
       console.error(err.message);
       process.exit(75); // EX_TEMPFAIL: try again once the other process has stopped
+    }
+    if (err instanceof SecretKeyMismatchError) {
+      console.error(err.message);
+      process.exit(78); // EX_CONFIG
     }
     if (err instanceof DatabaseOpenError) {
       console.error(err.message);

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { SecretKeyMismatchError } from '../src/lib/secret-box.ts';
 import { createPostgresDatabase, freePort, testDbKind } from './test-app.ts';
 
 /**
@@ -20,7 +21,10 @@ describe.runIf(testDbKind() === 'postgres')('instances started together on one d
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  async function instance(databaseUrl: string): Promise<FastifyInstance> {
+  async function instance(
+    databaseUrl: string,
+    secretKey = 'instances-test-secret-key-0123456789',
+  ): Promise<FastifyInstance> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-instances-'));
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -29,7 +33,7 @@ describe.runIf(testDbKind() === 'postgres')('instances started together on one d
       LOG_LEVEL: 'silent',
       IMPORT_CONTENT: 'true',
       // Instances on one database share the key that seals its secrets.
-      SECRET_KEY: 'instances-test-secret-key-0123456789',
+      SECRET_KEY: secretKey,
     });
     const app = await buildApp({ config, logger: false });
     cleanups.push(async () => {
@@ -75,6 +79,10 @@ describe.runIf(testDbKind() === 'postgres')('instances started together on one d
       }).toEqual(once);
       expect(once.users).toBeGreaterThan(0);
       expect(once.api_documentations).toBeGreaterThan(0);
+      // One that does not share the key says so.
+      await expect(instance(database.url, 'another-secret-key-0123456789abcdef')).rejects.toThrow(
+        SecretKeyMismatchError,
+      );
     },
   );
 });
@@ -103,6 +111,38 @@ describe('a start whose database cannot be opened', () => {
         `Cannot open PostgreSQL at 127.0.0.1:${closedPort}/portal: connect ECONNREFUSED 127.0.0.1:${closedPort}`,
       );
     } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a start that fails half-way', () => {
+  it('closes what it opened: the data folder is left unlocked', { timeout: 120_000 }, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-instances-'));
+    const created = testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
+    const configWith = (secretKey: string) =>
+      loadConfig({
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        ...(created ? { DATABASE_URL: created.url } : {}),
+        LOG_LEVEL: 'silent',
+        IMPORT_CONTENT: 'false',
+        SECRET_KEY: secretKey,
+      });
+    try {
+      const first = await buildApp({
+        config: configWith('the-first-key-0123456789abcdefghij'),
+        logger: false,
+      });
+      await first.close();
+      // The stored signing keys do not open with another key: the start fails after the database opened.
+      await expect(
+        buildApp({ config: configWith('another-key-0123456789abcdefghijkl'), logger: false }),
+      ).rejects.toThrow(SecretKeyMismatchError);
+      expect(fs.existsSync(path.join(dataDir, 'portico.lock'))).toBe(false);
+      expect(fs.existsSync(path.join(dataDir, 'pgdata', 'postmaster.pid'))).toBe(false);
+    } finally {
+      await created?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
