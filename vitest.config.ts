@@ -28,6 +28,8 @@ export default defineConfig({
             'apps/server/test/several-instances.test.ts',
           ],
           env: { PORTICO_TEST_DB: 'pglite' },
+          // One migrated database that every test portal copies (pglite-template.ts).
+          globalSetup: ['apps/server/test/pglite-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 
@@ -94,6 +95,10 @@ export async function startTestApp(
     const created = await createPostgresDatabase();
     vars.DATABASE_URL = created.url;
     dropDb = created.drop;
+  } else if (!env.DATABASE_URL && !env.DATA_DIR) {
+    // A copy of the migrated database made once for the whole run (pglite-template.ts).
+    const template = inject('pgliteTemplate');
+    if (template) fs.cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   }
   const config = loadConfig(vars);
   const app = await buildApp({ config, logger: false });
