@@ -119,10 +119,18 @@ test('anonymous visitors cannot subscribe: START USING THIS API asks them to log
   );
 });
 
-test('the Get Token API has no breadcrumb; a deprecated API shows its tag and own plan', async ({ page }) => {
+test('the Get Token API has no breadcrumb and its own changelog; a deprecated API shows its tag and own plan', async ({
+  page,
+}) => {
   await page.goto('/documentation/get-token');
   await expect(page.getByRole('heading', { level: 1, name: 'Get Token API Documentation' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveCount(0);
+  // The Get Token API belongs to four products: its changelog is its own product's, not theirs.
+  const changelog = page.getByTestId('changelog');
+  await expect(changelog).toContainText('Refresh tokens for the authorization code grant.');
+  await expect(changelog).toContainText('01-08-2025');
+  await expect(changelog).not.toContainText('Standing orders');
+  await expect(changelog).not.toContainText('15-01-2026');
 
   await page.goto('/documentation/accounts-v0');
   await expect(page.getByRole('heading', { level: 1, name: 'Accounts API Documentation' })).toBeVisible();
@@ -145,9 +153,15 @@ test('a signed-in developer chooses the product, then subscribes an application'
   const subscribe = page.getByRole('button', { name: P.subscribe, exact: true });
   await expect(subscribe).toBeDisabled();
   await page.getByRole('combobox', { name: P.chooseProduct }).click();
-  await page.getByRole('option', { name: 'FX Rates API' }).click();
+  // (The demo developer's applications already use the Accounts and Payments APIs.)
+  await page.getByRole('option', { name: 'Get Token API' }).click();
   await expect(page).toHaveURL(/product=[0-9a-f-]{36}/);
   await expect(subscribe).toBeEnabled();
+  // The changelog stays the Get Token API's whichever product is chosen.
+  await expect(page.getByTestId('changelog')).toContainText(
+    'Refresh tokens for the authorization code grant.',
+  );
+  await expect(page.getByTestId('changelog')).not.toContainText('Pending transactions');
 
   // Until an application is subscribed there is no client id.
   await expect(page.getByRole('textbox', { name: P.clientId })).toBeDisabled();

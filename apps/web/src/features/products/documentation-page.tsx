@@ -11,7 +11,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { downloadLinks, useDocumentation, useOperationIndex } from './api-documentation';
-import { Included, relatedIds } from './api-jsonapi';
+import { Included } from './api-jsonapi';
 import type { ChangelogAttributes, ProductAttributes } from './api-products';
 import { ChangelogList } from './changelog-list';
 import { ApiReference } from './reference/api-reference';
@@ -64,9 +64,9 @@ function DocumentationScreen() {
     setParams(next, { replace: true, preventScrollReset: true });
   };
 
-  const changelog = included
-    .many<ChangelogAttributes>(d, 'field_change_log')
-    .filter((e) => !chosen || relatedIds(e, 'field_product').includes(chosen.id));
+  // The server gives the changelog of the documentation's own product (catalog README), whichever
+  // product is chosen for subscribing.
+  const changelog = included.many<ChangelogAttributes>(d, 'field_change_log');
   const links = downloadLinks(d);
   const productSlug = shown ? aliasSlug(shown.attributes.path?.alias) || shown.id : null;
   const format = (a.field_source_format ?? 'json').toUpperCase();
