@@ -138,6 +138,44 @@ test('the Get Token API has no breadcrumb and its own changelog; a deprecated AP
   await expect(page.getByTestId('plan-table')).toContainText('10 per hour');
 });
 
+test('descriptions in the reference are Markdown, rendered: API, tag, operation, parameter, schema', async ({
+  page,
+}) => {
+  // The deprecated API's description starts with '**Deprecated.**' (content/openapi/accounts-v0.yaml).
+  // Raw HTML is CommonMark too, so a document could carry a script: it is sanitized away.
+  await page.route('**/api/apidocs/accounts-v0/index', async (route) => {
+    const response = await route.fetch();
+    const index = (await response.json()) as { description: string };
+    index.description +=
+      '\n<img src="x" onerror="window.hacked=1"> <script>window.hacked=2</script> [bad](javascript:window.hacked=3)';
+    await route.fulfill({ response, json: index });
+  });
+  await page.goto('/documentation/accounts-v0');
+  const api = page.getByTestId('api-description');
+  await expect(api.locator('strong')).toHaveText('Deprecated.');
+  await expect(api).not.toContainText('**');
+  await expect(api.locator('script, [onerror]')).toHaveCount(0);
+  await expect(api.getByText('bad')).toBeVisible();
+  await expect(api.locator('a[href^="javascript"]')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+
+  await page.goto('/documentation/accounts-v1');
+  await expect(page.getByText('Booked and pending transactions of an account.').locator('em')).toHaveText(
+    'pending',
+  );
+  const operation = page.getByTestId('operation').filter({ hasText: '/accounts/{accountId}/transactions' });
+  await operation.getByRole('button', { name: /GET \/accounts\/\{accountId\}\/transactions/ }).click();
+  const details = page.getByTestId('operation-details-listTransactions');
+  await expect(details.locator('strong').filter({ hasText: 'last 90 days' })).toBeVisible();
+  await expect(details.getByRole('listitem').filter({ hasText: 'transactions are final.' })).toBeVisible();
+  await expect(details.getByText(/\*\*|`/)).toHaveCount(0);
+  const bookingStatus = details.getByTestId('parameters-query').getByRole('row', { name: /bookingStatus/ });
+  await expect(bookingStatus.getByText('Which transactions to list;').locator('code')).toHaveText('both');
+  // A schema property's description (Amount.amount), a level down in the response schema.
+  const schema = details.getByTestId('response-200').getByTestId('schema-tree');
+  await expect(schema.getByText('Decimal amount as a').first().locator('strong')).toHaveText('string');
+});
+
 test('an unknown documentation shows the not-found page', async ({ page }) => {
   await page.goto('/documentation/no-such-api');
   await expect(page.getByText(en.errors.notFoundTitle)).toBeVisible();
