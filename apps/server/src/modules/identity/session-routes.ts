@@ -4,11 +4,16 @@ import { en } from '@portico/contracts/messages';
 import { sql } from 'kysely';
 import * as oidc from 'openid-client';
 import { HttpError } from '../../lib/errors.ts';
+import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { requireUser } from '../../plugins/session.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 import type { RelyingParty } from './relying-party.ts';
+import { sendVerificationMail } from './service.ts';
 import { displayName, usersRepo, type UserRow } from './users-repo.ts';
 
 const M = en.identity;
+/** Verification e-mails one account may ask for per hour. */
+export const VERIFICATION_MAILS_PER_HOUR = 5;
 
 /** Where a user may be sent back to after login: a path on this site, never another origin. */
 export function safeReturnTo(value: unknown): string | null {
@@ -27,6 +32,7 @@ export function sessionUserBody(user: UserRow) {
     lastName: user.last_name,
     roles: ['user'],
     isAdmin: user.is_admin,
+    emailVerified: user.email_verified,
     completedStories: user.completed_stories,
   };
 }
@@ -57,6 +63,26 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
     if (!request.user) return reply.type('application/json').send('null');
     const user = await users.findById(request.user.id);
     return user ? sessionUserBody(user) : null;
+  });
+
+  // A new link proving the signed-in user's address (the banner's "resend verification e-mail").
+  app.post('/user/verification-mail', async (request, reply) => {
+    const me = requireUser(request);
+    if (me.emailVerified) throw new HttpError(409, M.alreadyVerified, { code: 'already_verified' });
+    const limit = await hitRateLimit(
+      app.db,
+      `verify-mail:user:${me.id}`,
+      VERIFICATION_MAILS_PER_HOUR,
+      3600_000,
+    );
+    if (!limit.allowed) {
+      reply.header('Retry-After', String(limit.retryAfterSeconds));
+      throw new HttpError(429, M.tooManyVerificationMails);
+    }
+    await sendVerificationMail(app, me);
+    return reply
+      .header('Cache-Control', 'no-store')
+      .send({ message: format(M.verificationSent, { email: me.email }) });
   });
 
   app.get<{ Querystring: { returnTo?: string; screen?: string } }>(
@@ -184,8 +210,10 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
     });
   }
 
+  // The spec keeps logout a GET: another site must not be able to sign the user out with a link.
   app.get('/user/logout', async (request, reply) => {
     const user = request.user;
+    if (user) app.assertSameOrigin(request, M.logoutCrossSite);
     await app.endSession(request, reply);
     // End the built-in provider's browser session as well, so that the next LOGIN asks for the
     // password again instead of silently signing the same person back in.
