@@ -60,6 +60,11 @@ export interface ThrottlePolicy {
   idleResetMs: number;
 }
 
+/** Sign-in forms (portal and sandbox): `free` failures, then 30 s doubling to 15 min; an idle hour resets. */
+export function signInThrottle(free: number): ThrottlePolicy {
+  return { free, baseDelayMs: 30_000, maxDelayMs: 15 * 60_000, idleResetMs: 3600_000 };
+}
+
 /**
  * Growing delays instead of a lock: after `free` attempts each further one must wait for the
  * previous one's delay (base, 2×base, 4×base … up to max). The attempt is counted, and its delay

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
-import { hitThrottle, refundRateLimit, resetRateLimit, type ThrottlePolicy } from '../../lib/rate-limit.ts';
+import { hitThrottle, refundRateLimit, resetRateLimit, signInThrottle } from '../../lib/rate-limit.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 
 /**
@@ -28,10 +28,6 @@ const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 3600;
 const TRUST_TTL_MS = 180 * 24 * 3600_000;
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
-
-export function signInPolicy(free: number): ThrottlePolicy {
-  return { free, baseDelayMs: 30_000, maxDelayMs: 15 * 60_000, idleResetMs: 3600_000 };
-}
 
 /** "30 seconds" or "4 minutes", for the sign-in page. */
 export function waitText(seconds: number): string {
@@ -117,7 +113,7 @@ export function signInGuard(app: FastifyInstance) {
     const hit: typeof counters = [];
     let retryAfterSeconds = 0;
     for (const counter of counters) {
-      const result = await hitThrottle(app.db, counter.key, signInPolicy(counter.free));
+      const result = await hitThrottle(app.db, counter.key, signInThrottle(counter.free));
       if (result.allowed) hit.push(counter);
       else retryAfterSeconds = Math.max(retryAfterSeconds, result.retryAfterSeconds);
     }
