@@ -57,7 +57,9 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     const { url } = await again.follow(`${params.baseUrl}?${new URLSearchParams(params.parameters)}`);
     const posted = await again.postForm(`${new URL(url).pathname}/login`, DEV);
     const { url: callback } = await again.follow(posted.headers.get('location')!);
-    const exchange = await fetch(`${t.baseUrl}/openid-connect/generic?${new URL(callback).searchParams}`);
+    const exchange = await fetch(`${t.baseUrl}/openid-connect/generic?${new URL(callback).searchParams}`, {
+      headers: { cookie: `portico_login=${again.cookies.get('portico_login')}` },
+    });
     const setCookie = exchange.headers.getSetCookie().find((l) => l.startsWith('SESS'));
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
@@ -234,6 +236,33 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     const exchange = await c.get(`/openid-connect/generic?${new URL(callback).searchParams}`);
     expect(exchange.status).toBe(200);
     expect(await exchange.json()).toMatchObject({ name: 'Sam New', mail: 'sam@example.com' });
+  });
+
+  it('binds the login state to the browser that started it (no login CSRF)', async () => {
+    // Someone starts a login for their own account and stops at the redirect back with a code...
+    const attacker = new TestClient(t.baseUrl);
+    const info = (await (await attacker.get('/openid-connect/authorization-info/generic')).json()) as {
+      baseUrl: string;
+      parameters: Record<string, string>;
+    };
+    const { url } = await attacker.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
+    const posted = await attacker.postForm(`${new URL(url).pathname}/login`, DEV);
+    const { url: callback } = await attacker.follow(posted.headers.get('location')!);
+    const query = new URL(callback).searchParams;
+    // ...and hands the callback to a victim's browser (with or without a login cookie of its own).
+    const victim = new TestClient(t.baseUrl);
+    const refusedBare = await victim.get(`/openid-connect/generic?${query}`);
+    expect(refusedBare.status).toBe(400);
+    await victim.get('/openid-connect/authorization-info/generic');
+    expect(victim.cookies.get('portico_login')).toBeDefined();
+    const refused = await victim.get(`/openid-connect/generic?${query}`);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { errors: { title: string }[] }).errors[0]?.title).toBe(
+      en.identity.loginStateUnknown,
+    );
+    expect(victim.sessionCookie()).toBeUndefined();
+    // The browser that started it still completes its login.
+    expect((await attacker.get(`/openid-connect/generic?${query}`)).status).toBe(200);
   });
 
   it('refuses a replayed or unknown login state', async () => {

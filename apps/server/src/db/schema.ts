@@ -46,6 +46,8 @@ export interface LoginStatesTable {
   code_verifier: string;
   nonce: string;
   return_to: string | null;
+  /** sha256 of the login cookie of the browser that asked for this state. */
+  browser_hash: string | null;
   created_at: CreatedAt;
 }
 

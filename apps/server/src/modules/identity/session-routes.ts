@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
@@ -12,6 +13,9 @@ import { sendVerificationMail } from './service.ts';
 import { displayName, usersRepo, type UserRow } from './users-repo.ts';
 
 const M = en.identity;
+/** The browser's login cookie: binds login states to the browser that started them. */
+export const LOGIN_COOKIE = 'portico_login';
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 /** Verification e-mails one account may ask for per hour. */
 export const VERIFICATION_MAILS_PER_HOUR = 5;
 
@@ -94,6 +98,16 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
       const nonce = oidc.randomNonce();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const codeChallenge = await oidc.calculatePKCECodeChallenge(codeVerifier);
+      // The state belongs to this browser: its login cookie (one per browser, so that logins
+      // started in several tabs all work).
+      const browser = request.cookies[LOGIN_COOKIE] ?? randomBytes(24).toString('base64url');
+      reply.setCookie(LOGIN_COOKIE, browser, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: app.config.publicUrl.startsWith('https:'),
+        maxAge: 3600,
+      });
       await app.db
         .insertInto('login_states')
         .values({
@@ -101,6 +115,7 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
           nonce,
           code_verifier: codeVerifier,
           return_to: safeReturnTo(request.query.returnTo),
+          browser_hash: sha256(browser),
         })
         .execute();
       const parameters: Record<string, string> = {
@@ -135,12 +150,17 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
         });
       }
       if (!state) throw new HttpError(400, M.loginStateUnknown, { code: 'login_failed', parameter: 'state' });
-      // Single use: the state row is deleted as it is read.
-      const saved = await app.db
-        .deleteFrom('login_states')
-        .where('state', '=', state)
-        .returningAll()
-        .executeTakeFirst();
+      // Single use: the state row is deleted as it is read, and only by the browser it belongs to
+      // (else someone could sign a victim's browser in to their own account: login CSRF).
+      const browser = request.cookies[LOGIN_COOKIE];
+      const saved = browser
+        ? await app.db
+            .deleteFrom('login_states')
+            .where('state', '=', state)
+            .where('browser_hash', '=', sha256(browser))
+            .returningAll()
+            .executeTakeFirst()
+        : undefined;
       if (!saved || Date.now() - new Date(saved.created_at).getTime() > 3600_000) {
         throw new HttpError(400, M.loginStateUnknown, { code: 'login_failed', parameter: 'state' });
       }
