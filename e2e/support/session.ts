@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 
 /** Demo accounts created on first start from content/users.yaml (listed in the README). */
@@ -29,4 +29,36 @@ export async function signIn(page: Page, email = demoDeveloper.email, password =
 /** A fresh address per test run, so tests never depend on each other's accounts. */
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/**
+ * The verification link the portal sent to `email`, read from the outbox as the provider
+ * administrator (a fresh browser context signed in as the demo admin): without SMTP that is where
+ * the e-mails are.
+ */
+export async function verificationLink(browser: Browser, email: string): Promise<string> {
+  const context = await browser.newContext();
+  try {
+    const admin = await context.newPage();
+    await signIn(admin, demoAdmin.email, demoAdmin.password);
+    const res = await admin.request.get(
+      `/admin-api/outbox?filter[to]=${encodeURIComponent(email)}&page[limit]=1`,
+    );
+    expect(res.status()).toBe(200);
+    const doc = (await res.json()) as { data: { attributes: { text: string } }[] };
+    const link = /https?:\/\/\S+\/idp\/verify\/\S+/.exec(doc.data[0]?.attributes.text ?? '')?.[0];
+    expect(link, `verification link for ${email}`).toBeDefined();
+    return link!;
+  } finally {
+    await context.close();
+  }
+}
+
+/** Proves the address of the account signed in on `page`: opens the link and confirms it. */
+export async function verifyEmail(page: Page, browser: Browser, email: string): Promise<void> {
+  const back = page.url();
+  await page.goto(await verificationLink(browser, email));
+  await page.getByRole('button', { name: en.identity.verifyButton }).click();
+  await expect(page.getByRole('status')).toHaveText(en.identity.verifyDone);
+  await page.goto(back);
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
-import { demoDeveloper, signIn, signInAtProvider, uniqueEmail } from '../support/session.ts';
+import { demoDeveloper, signIn, signInAtProvider, uniqueEmail, verifyEmail } from '../support/session.ts';
 
 test.describe('sign up, sign in and sign out', () => {
   test('a visitor signs up on the identity provider and comes back signed in', async ({ page }) => {
@@ -18,10 +18,37 @@ test.describe('sign up, sign in and sign out', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 
+  test('a new account is asked to confirm its address, may ask for a new link, and confirms it', async ({
+    page,
+    browser,
+  }) => {
+    const email = uniqueEmail('verify');
+    await page.goto('/');
+    await page.getByRole('link', { name: en.user.signUp }).click();
+    await page.waitForURL(/\/idp\/interaction\//);
+    await page.getByLabel(en.identity.firstNameLabel).fill('Vera');
+    await page.getByLabel(en.identity.lastNameLabel).fill('Fied');
+    await page.getByLabel(en.identity.emailLabel).fill(email);
+    await page.getByLabel(en.identity.passwordLabel).fill('Secret#Passw0rd');
+    await page.getByRole('button', { name: en.identity.createAccountButton }).click();
+    await expect(page.getByText('Welcome Vera Fied')).toBeVisible();
+    const notice = page.getByRole('region', { name: en.identity.verifyTitle });
+    await expect(notice).toContainText(en.identity.emailNotVerified.replace('{{email}}', email));
+    await notice.getByRole('button', { name: en.identity.resendVerification }).click();
+    await expect(notice.getByRole('status')).toHaveText(
+      en.identity.verificationSent.replace('{{email}}', email),
+    );
+    await verifyEmail(page, browser, email);
+    await expect(page.getByText('Welcome Vera Fied')).toBeVisible();
+    await expect(notice).toHaveCount(0);
+  });
+
   test('LOGIN signs a demo user in; Sign Out ends the session on the server', async ({ page }) => {
     await signIn(page);
     await expect(page.getByText(`Welcome ${demoDeveloper.name}`)).toBeVisible();
     await expect(page.getByRole('link', { name: en.user.myProfile })).toBeVisible();
+    // The demo accounts are verified: no notice asks them to confirm their address.
+    await expect(page.getByRole('region', { name: en.identity.verifyTitle })).toHaveCount(0);
 
     await page.getByRole('button', { name: en.user.signOut }).click();
     await expect(page.getByRole('link', { name: en.user.login, exact: true })).toBeVisible();

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
-import { demoAdmin, signIn, uniqueEmail } from '../support/session.ts';
+import { demoAdmin, signIn, uniqueEmail, verifyEmail } from '../support/session.ts';
 import {
   account,
   chooseFiles,
@@ -196,7 +196,14 @@ test('the invitee signs up, accepts one invitation from the banner and ignores a
   const [context, page] = await newPage(browser);
   try {
     await signUp(page, invitee);
+    // Signing up proves nothing about the address: the invitation waits until it is confirmed.
     await page.goto('/organizations');
+    await expect(page.getByRole('region', { name: en.identity.verifyTitle })).toContainText(
+      en.identity.emailNotVerified.replace('{{email}}', invitee.email),
+    );
+    await expect(page.getByRole('link', { name: orgName })).toHaveCount(0);
+    await verifyEmail(page, browser, invitee.email);
+    await expect(page.getByRole('region', { name: en.identity.verifyTitle })).toHaveCount(0);
     const row = page.getByRole('row').filter({ hasText: orgName });
     await expect(row).toContainText(M.pendingInvitationBadge);
     await row.getByRole('link', { name: orgName }).click();

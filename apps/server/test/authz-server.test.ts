@@ -419,4 +419,45 @@ describe('API authorization server (/oauth)', () => {
     const back = await browser.follow(denied.headers.get('location')!);
     expect(new URL(back.url).searchParams.get('error')).toBe('access_denied');
   });
+
+  it('slows guessing at a sandbox name down with growing delays, never a lock', async () => {
+    const redirectUri = 'https://app.example/throttle';
+    const { clientId } = await t.app.oauthClients.createClient({
+      environment: 'DEVELOPMENT',
+      grantTypes: ['authorization_code'],
+      redirectUris: [redirectUri],
+      scopes: ['accounts:read'],
+    });
+    const { challenge } = pkcePair();
+    const browser = new TestClient(t.baseUrl);
+    const { url } = await browser.follow(
+      `/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      })}`,
+    );
+    const login = `${new URL(url).pathname}/login`;
+    const guess = () => browser.postForm(login, { username: 'guessed.customer', password: 'wrong-guess' });
+    // LOGIN_RATE_LIMIT (10) failures go through; the next one is told to wait 30 seconds.
+    for (let i = 0; i < 10; i++) expect((await guess()).status).toBe(401);
+    const slowed = await guess();
+    expect(slowed.status).toBe(429);
+    const seconds = Number(slowed.headers.get('retry-after'));
+    expect(seconds).toBeGreaterThan(25);
+    expect(seconds).toBeLessThanOrEqual(30);
+    expect(await slowed.text()).toContain(
+      en.sandboxAuth.tooManyAttempts.replace('{{seconds}}', String(seconds)),
+    );
+    // Once the wait has passed (moved back in time here) the name is usable again: no lock.
+    await t.app.db
+      .updateTable('rate_limits')
+      .set({ next_allowed_at: new Date(Date.now() - 1000) })
+      .where('key', '=', 'sandbox-login:guessed.customer')
+      .execute();
+    expect((await guess()).status).toBe(401);
+    expect(Number((await guess()).headers.get('retry-after'))).toBeGreaterThan(55);
+  });
 });

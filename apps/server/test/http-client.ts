@@ -6,9 +6,12 @@ export class TestClient {
   readonly baseUrl: string;
   readonly cookies = new Map<string, string>();
   csrfToken: string | undefined;
+  /** Sent with every request (e.g. X-Forwarded-For, to be another client behind a proxy). */
+  readonly headers: Record<string, string>;
 
-  constructor(baseUrl: string) {
+  constructor(baseUrl: string, headers: Record<string, string> = {}) {
     this.baseUrl = baseUrl;
+    this.headers = headers;
   }
 
   private absolute(url: string): string {
@@ -25,6 +28,7 @@ export class TestClient {
 
   async request(url: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
+    for (const [k, v] of Object.entries(this.headers)) if (!headers.has(k)) headers.set(k, v);
     if (this.cookies.size) headers.set('cookie', this.cookieHeader());
     const res = await fetch(this.absolute(url), { ...init, headers, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {

@@ -57,7 +57,9 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     const { url } = await again.follow(`${params.baseUrl}?${new URLSearchParams(params.parameters)}`);
     const posted = await again.postForm(`${new URL(url).pathname}/login`, DEV);
     const { url: callback } = await again.follow(posted.headers.get('location')!);
-    const exchange = await fetch(`${t.baseUrl}/openid-connect/generic?${new URL(callback).searchParams}`);
+    const exchange = await fetch(`${t.baseUrl}/openid-connect/generic?${new URL(callback).searchParams}`, {
+      headers: { cookie: `portico_login=${again.cookies.get('portico_login')}` },
+    });
     const setCookie = exchange.headers.getSetCookie().find((l) => l.startsWith('SESS'));
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
@@ -99,7 +101,22 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     const c = new TestClient(t.baseUrl);
     await signIn(c, DEV.email, DEV.password);
     const cookie = c.sessionCookie()!;
-    const out = await c.get('/user/logout?_format=json');
+    // Logout stays a GET (spec B), so another site could link to it: refused unless the request
+    // comes from this site or carries the session's CSRF token.
+    for (const headers of [
+      { 'sec-fetch-site': 'cross-site' } as Record<string, string>,
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      {},
+    ]) {
+      const refused = await c.get('/user/logout?_format=json', headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(((await refused.json()) as { errors: { title: string }[] }).errors[0]?.title).toBe(
+        en.identity.logoutCrossSite,
+      );
+    }
+    expect(await (await c.get('/user/login_status?_format=json')).text()).toBe('1');
+    const out = await c.get('/user/logout?_format=json', { 'x-csrf-token': c.csrfToken! });
     expect(out.status).toBe(204);
     expect(c.sessionCookie()).toBeUndefined();
     const replay = await fetch(`${t.baseUrl}/user/login_status?_format=json`, {
@@ -114,6 +131,16 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     const { url, res } = await c.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
     expect(new URL(url).pathname).toMatch(/^\/idp\/interaction\//);
     expect(await res.text()).toContain(en.identity.passwordLabel);
+  });
+
+  it('lets a same-origin logout through without the token (the browser says where it comes from)', async () => {
+    const sameOrigin: Record<string, string>[] = [{ 'sec-fetch-site': 'same-origin' }, { origin: t.baseUrl }];
+    for (const headers of sameOrigin) {
+      const c = new TestClient(t.baseUrl);
+      await signIn(c, DEV.email, DEV.password);
+      expect((await c.get('/user/logout?_format=json', headers)).status).toBe(204);
+      expect(await (await c.get('/user/login_status?_format=json')).text()).toBe('0');
+    }
   });
 
   it('requires X-CSRF-Token on state-changing calls', async () => {
@@ -211,6 +238,33 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     expect(await exchange.json()).toMatchObject({ name: 'Sam New', mail: 'sam@example.com' });
   });
 
+  it('binds the login state to the browser that started it (no login CSRF)', async () => {
+    // Someone starts a login for their own account and stops at the redirect back with a code...
+    const attacker = new TestClient(t.baseUrl);
+    const info = (await (await attacker.get('/openid-connect/authorization-info/generic')).json()) as {
+      baseUrl: string;
+      parameters: Record<string, string>;
+    };
+    const { url } = await attacker.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
+    const posted = await attacker.postForm(`${new URL(url).pathname}/login`, DEV);
+    const { url: callback } = await attacker.follow(posted.headers.get('location')!);
+    const query = new URL(callback).searchParams;
+    // ...and hands the callback to a victim's browser (with or without a login cookie of its own).
+    const victim = new TestClient(t.baseUrl);
+    const refusedBare = await victim.get(`/openid-connect/generic?${query}`);
+    expect(refusedBare.status).toBe(400);
+    await victim.get('/openid-connect/authorization-info/generic');
+    expect(victim.cookies.get('portico_login')).toBeDefined();
+    const refused = await victim.get(`/openid-connect/generic?${query}`);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { errors: { title: string }[] }).errors[0]?.title).toBe(
+      en.identity.loginStateUnknown,
+    );
+    expect(victim.sessionCookie()).toBeUndefined();
+    // The browser that started it still completes its login.
+    expect((await attacker.get(`/openid-connect/generic?${query}`)).status).toBe(200);
+  });
+
   it('refuses a replayed or unknown login state', async () => {
     const res = await fetch(`${t.baseUrl}/openid-connect/generic?code=abc&state=unknown`);
     expect(res.status).toBe(400);
@@ -288,7 +342,7 @@ describe('identity: GET /jsonapi/user/user on the shared JSON:API layer', () => 
     await t?.close();
   });
 
-  it('finds a user by uid, uuid or name; only the user sees their own e-mail', async () => {
+  it('reads the signed-in user: that user only, with their own e-mail', async () => {
     const self = await users(me, `filter[drupal_internal__uid]=${mine.uid}`);
     expect(self.data).toHaveLength(1);
     expect(self.data[0]).toMatchObject({
@@ -298,26 +352,38 @@ describe('identity: GET /jsonapi/user/user on the shared JSON:API layer', () => 
     expect(self.data[0]!.relationships).toHaveProperty('field_completed_stories');
     expect(self.meta.count).toBe(1);
     expect(self.links.self.href).toContain('/jsonapi/user/user?');
-    const other = await users(me, `filter[id]=${theirs.uuid}`);
-    expect(other.data.map((u) => u.attributes.drupal_internal__uid)).toEqual([theirs.uid]);
-    expect(other.data[0]!.attributes.mail).toBeUndefined();
-    expect(other.data[0]!.relationships).toEqual({});
-    const byName = await users(me, 'filter[name][operator]=CONTAINS&filter[name][value]=OTTO');
-    expect(byName.data.map((u) => u.id)).toEqual([theirs.uuid]);
+    expect((await users(me, `filter[id]=${mine.uuid}`)).data.map((u) => u.id)).toEqual([mine.uuid]);
+    expect((await users(me, 'filter[name][operator]=CONTAINS&filter[name][value]=UMA')).data).toHaveLength(1);
+    expect((await users(me, 'filter[drupal_internal__uid]=999999')).data).toEqual([]);
+  });
+
+  it('is not a directory: nobody else is found, and anonymous callers get nothing', async () => {
+    // Other users, by uid, uuid, name or a list: nothing (it listed uid, uuid and name to anyone).
+    for (const query of [
+      `filter[drupal_internal__uid]=${theirs.uid}`,
+      `filter[id]=${theirs.uuid}`,
+      'filter[name][operator]=CONTAINS&filter[name][value]=OTTO',
+      'filter[name][operator]=CONTAINS&filter[name][value]=o',
+    ]) {
+      const found = await users(me, query);
+      expect(found.data, query).toEqual([]);
+      expect(found.meta.count, query).toBe(0);
+    }
     const both = await users(
       me,
       `filter[u][condition][path]=drupal_internal__uid&filter[u][condition][operator]=IN` +
-        `&filter[u][condition][value][]=${theirs.uid}&filter[u][condition][value][]=${mine.uid}&sort=-drupal_internal__uid`,
+        `&filter[u][condition][value][]=${theirs.uid}&filter[u][condition][value][]=${mine.uid}`,
     );
-    expect(both.data.map((u) => u.attributes.drupal_internal__uid)).toEqual(
-      [mine.uid, theirs.uid].sort((a, b) => b - a),
-    );
-    expect(both.data.find((u) => u.id === mine.uuid)?.attributes.mail).toBe('uma.user@example.com');
-    expect(both.data.find((u) => u.id === theirs.uuid)?.attributes.mail).toBeUndefined();
-    // Anonymous callers see display names only; an unknown uid is an empty list.
-    const anonymous = await users(new TestClient(t.baseUrl), `filter[drupal_internal__uid]=${mine.uid}`);
-    expect(anonymous.data[0]?.attributes.mail).toBeUndefined();
-    expect((await users(me, 'filter[drupal_internal__uid]=999999')).data).toEqual([]);
+    expect(both.data.map((u) => u.id)).toEqual([mine.uuid]);
+    const anonymous = new TestClient(t.baseUrl);
+    for (const query of [
+      `filter[drupal_internal__uid]=${mine.uid}`,
+      'filter[name][operator]=CONTAINS&filter[name][value]=u',
+    ]) {
+      const found = await users(anonymous, query);
+      expect(found.data, query).toEqual([]);
+      expect(JSON.stringify(found)).not.toContain('@example.com');
+    }
   });
 
   it('answers other filters and bad values with a 400 naming the parameter', async () => {

@@ -40,7 +40,11 @@ export interface MemberResource {
   };
 }
 
-export async function createUser(t: TestApp, email: string, options: { admin?: boolean } = {}) {
+export async function createUser(
+  t: TestApp,
+  email: string,
+  options: { admin?: boolean; verified?: boolean } = {},
+) {
   const [first = 'Test', last = 'User'] = email.split('@')[0]!.split('.');
   const created = await usersRepo(t.app.db).create({
     email,
@@ -49,19 +53,41 @@ export async function createUser(t: TestApp, email: string, options: { admin?: b
     lastName: last,
     passwordHash: await hashPassword(PASSWORD),
     isAdmin: options.admin ?? false,
-    emailVerified: true,
+    emailVerified: options.verified ?? true,
   });
   if (!created) throw new Error(`could not create ${email}`);
   return created;
 }
 
 /** A new account, signed in through the real sign-in flow. */
-export async function signedInUser(t: TestApp, email: string, options: { admin?: boolean } = {}) {
+export async function signedInUser(
+  t: TestApp,
+  email: string,
+  options: { admin?: boolean; verified?: boolean } = {},
+) {
   await createUser(t, email, options);
   const client = new TestClient(t.baseUrl);
   const result = await signIn(client, email, PASSWORD);
   expect(result.status).toBe(200);
   return client;
+}
+
+/** Opens the newest verification link sent to `email` (outbox) and confirms it, as its owner would. */
+export async function verifyThroughOutbox(t: TestApp, email: string): Promise<void> {
+  const mail = await t.app.db
+    .selectFrom('outbox')
+    .select('text_body')
+    .where('to_address', '=', email)
+    .where('text_body', 'like', '%/idp/verify/%')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const link = /https?:\/\/\S+\/idp\/verify\/\S+/.exec(mail.text_body)?.[0];
+  if (!link) throw new Error(`no verification link in the mail to ${email}`);
+  const browser = new TestClient(t.baseUrl);
+  const page = await browser.get(new URL(link).pathname);
+  expect(page.status).toBe(200);
+  const confirmed = await browser.postForm(new URL(link).pathname, {});
+  expect(confirmed.status).toBe(200);
 }
 
 export async function body<T>(res: Response): Promise<T> {

@@ -13,6 +13,7 @@ import {
   orgDocument,
   signedInUser,
   upload,
+  verifyThroughOutbox,
   PNG_1X1,
   type JsonApiErrorBody,
   type MemberResource,
@@ -698,6 +699,11 @@ describe('organizations: forms, members and invitations', () => {
     const exchange = await c.get(`/openid-connect/generic?${new URL(callback).searchParams}`);
     expect(exchange.status).toBe(200);
     c.csrfToken = (await body<{ csrfToken: string }>(exchange)).csrfToken;
+    // Signing up proves nothing about the address: until the link sent there is opened, the
+    // invitation is not the account's (else whoever signs up first with an address takes it).
+    expect(await myMembership(c, org.id)).toBeUndefined();
+    expect((await c.get(`/jsonapi/group/organization/${org.id}`)).status).toBe(404);
+    await verifyThroughOutbox(t, 'newcomer@example.com');
     const membership = await myMembership(c, org.id);
     expect(membership).toMatchObject({ status: 'pending_invitation', roles: ['organization-developer'] });
     await accept(c, org.id);
@@ -710,6 +716,51 @@ describe('organizations: forms, members and invitations', () => {
         userName: 'New Comer',
       },
     );
+  });
+
+  it('an account with an unproven address neither sees nor accepts what was sent to it', async () => {
+    // The account exists (unverified) before the invitation: it is not linked to the account.
+    const squatter = await signedInUser(t, 'sq.uatter@example.com', { verified: false });
+    await invite(owner, org.id, 'sq.uatter@example.com', ['organization-admin']);
+    expect(await myMembership(squatter, org.id)).toBeUndefined();
+    expect((await squatter.get(`/jsonapi/group/organization/${org.id}`)).status).toBe(404);
+    // An invitation linked to the account before verification existed is refused at acceptance.
+    const row = await t.app.db
+      .updateTable('memberships')
+      .set({
+        user_id: (
+          await t.app.db
+            .selectFrom('users')
+            .select('id')
+            .where('email', '=', 'sq.uatter@example.com')
+            .executeTakeFirstOrThrow()
+        ).id,
+      })
+      .where('email', '=', 'sq.uatter@example.com')
+      .returning('uuid')
+      .executeTakeFirstOrThrow();
+    const refused = await squatter.send(
+      'PATCH',
+      `/jsonapi/group_content/organization-group_membership/${row.uuid}`,
+      {
+        data: {
+          type: 'group_content--organization-group_membership',
+          id: row.uuid,
+          attributes: { field_status: 'active' },
+        },
+      },
+    );
+    expect(refused.status).toBe(403);
+    expect((await body<JsonApiErrorBody>(refused)).errors[0]).toMatchObject({
+      title: en.identity.verifyEmailFirst,
+      code: 'email_unverified',
+    });
+    const membership = await t.app.db
+      .selectFrom('memberships')
+      .select('status')
+      .where('uuid', '=', row.uuid)
+      .executeTakeFirstOrThrow();
+    expect(membership.status).toBe('pending_invitation');
   });
 
   it('the invitee may ignore an invitation (deleting it); an owner may cancel one', async () => {

@@ -1,16 +1,15 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
-import { hitRateLimit, refundRateLimit, resetRateLimit } from '../lib/rate-limit.ts';
+import { hitThrottle, refundRateLimit, resetRateLimit, signInThrottle } from '../lib/rate-limit.ts';
 import { OAUTH_PREFIX } from './provider.ts';
 import { sandboxConsentPage, sandboxErrorPage, sandboxSignInPage } from './pages.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
 
 const M = en.sandboxAuth;
-
-const RATE_WINDOW_MS = 15 * 60_000;
 
 const field = (body: unknown, name: string): string => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
@@ -94,14 +93,19 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
         const password = field(request.body, 'password');
         const page = (error: string, status: number) =>
           html(reply, sandboxSignInPage({ action: p.login, clientId, username, error }), status);
+        // Growing delays per name and per IP (as the portal's sign-in), never a lock on the name.
         const max = app.config.loginRateLimit;
         const key = `sandbox-login:${username.toLowerCase()}`;
-        const byName = await hitRateLimit(app.db, key, max, RATE_WINDOW_MS);
         const ipKey = `sandbox-login:ip:${request.ip}`;
-        const byIp = await hitRateLimit(app.db, ipKey, max * 5, RATE_WINDOW_MS);
+        const byName = await hitThrottle(app.db, key, signInThrottle(max));
+        const byIp = await hitThrottle(app.db, ipKey, signInThrottle(max * 5));
         if (!byName.allowed || !byIp.allowed) {
-          reply.header('Retry-After', String(Math.max(byName.retryAfterSeconds, byIp.retryAfterSeconds)));
-          return page(M.tooManyAttempts, 429);
+          // What this refused attempt counted is given back.
+          if (byName.allowed) await refundRateLimit(app.db, key);
+          if (byIp.allowed) await refundRateLimit(app.db, ipKey);
+          const seconds = Math.max(byName.retryAfterSeconds, byIp.retryAfterSeconds);
+          reply.header('Retry-After', String(seconds));
+          return page(format(M.tooManyAttempts, { seconds }), 429);
         }
         const customer = username ? await customers.findByUsername(username) : undefined;
         const ok = customer

@@ -10,6 +10,8 @@ import * as m0042 from './migrations/0042-api-operations.ts';
 import * as m0050 from './migrations/0050-applications.ts';
 import * as m0060 from './migrations/0060-pages.ts';
 import * as m0070 from './migrations/0070-content-imports.ts';
+import * as m0080 from './migrations/0080-account-security.ts';
+import * as m0081 from './migrations/0081-login-state-browser.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -27,6 +29,8 @@ const migrations: Record<string, Migration> = {
   '0050-applications': m0050,
   '0060-pages': m0060,
   '0070-content-imports': m0070,
+  '0080-account-security': m0080,
+  '0081-login-state-browser': m0081,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

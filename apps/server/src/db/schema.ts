@@ -46,6 +46,8 @@ export interface LoginStatesTable {
   code_verifier: string;
   nonce: string;
   return_to: string | null;
+  /** sha256 of the login cookie of the browser that asked for this state. */
+  browser_hash: string | null;
   created_at: CreatedAt;
 }
 
@@ -119,6 +121,8 @@ export interface RateLimitsTable {
   key: string;
   window_start: ColumnType<Date, Date | string, Date | string>;
   count: number;
+  /** Throttled counters (hitThrottle): the earliest time the next attempt is let through. */
+  next_allowed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface SettingsTable {
@@ -146,6 +150,24 @@ export interface PasswordResetsTable {
   user_id: number;
   expires_at: ColumnType<Date, Date | string, Date | string>;
   used_at: Date | string | null;
+}
+
+export interface EmailVerificationsTable {
+  /** sha256 of the token sent by e-mail. */
+  token_hash: string;
+  user_id: number;
+  /** The address the link was sent to: the one it proves. */
+  email: string;
+  created_at: CreatedAt;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: Date | string | null;
+}
+
+export interface TrustedSignInsTable {
+  user_id: number;
+  /** sha256 of 'device:<device cookie>' or 'ip:<address>'. */
+  client_hash: string;
+  last_used_at: UpdatedAt;
 }
 
 export interface OutboxTable {
@@ -234,6 +256,8 @@ export interface Database {
   site_content: SiteContentTable;
   newsletter_subscriptions: NewsletterSubscriptionsTable;
   password_resets: PasswordResetsTable;
+  email_verifications: EmailVerificationsTable;
+  trusted_sign_ins: TrustedSignInsTable;
   outbox: OutboxTable;
   oauth_clients: OauthClientsTable;
   oauth_client_scopes: OauthClientScopesTable;

@@ -39,11 +39,85 @@ export async function hitRateLimit(
 export async function refundRateLimit(db: Db, key: string): Promise<void> {
   await db
     .updateTable('rate_limits')
-    .set({ count: sql<number>`greatest(count - 1, 0)` })
+    // A throttle's attempt that turned out well lets the next one through at once.
+    .set({ count: sql<number>`greatest(count - 1, 0)`, next_allowed_at: null })
     .where('key', '=', key)
     .execute();
 }
 
 export async function resetRateLimit(db: Db, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+}
+
+export interface ThrottlePolicy {
+  /** Attempts let through without any wait. */
+  free: number;
+  /** The first wait, once `free` attempts were made; each further attempt doubles it... */
+  baseDelayMs: number;
+  /** ...up to this. */
+  maxDelayMs: number;
+  /** The counter starts again after this long without an attempt. */
+  idleResetMs: number;
+}
+
+/** Sign-in forms (portal and sandbox): `free` failures, then 30 s doubling to 15 min; an idle hour resets. */
+export function signInThrottle(free: number): ThrottlePolicy {
+  return { free, baseDelayMs: 30_000, maxDelayMs: 15 * 60_000, idleResetMs: 3600_000 };
+}
+
+/**
+ * Growing delays instead of a lock: after `free` attempts each further one must wait for the
+ * previous one's delay (base, 2×base, 4×base … up to max). The attempt is counted, and its delay
+ * set, in one statement before its outcome is known, so that parallel attempts cannot slip past;
+ * an attempt that comes too early is refused and not counted. Give a successful attempt back with
+ * `refundRateLimit` or `resetRateLimit`.
+ */
+export async function hitThrottle(
+  db: Db,
+  key: string,
+  policy: ThrottlePolicy,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const now = new Date();
+  const idleFloor = new Date(now.getTime() - policy.idleResetMs);
+  const delayMs = (n: number) =>
+    n < policy.free ? 0 : Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - policy.free));
+  const newCount = sql<number>`case when rate_limits.window_start < ${idleFloor} then 1 else rate_limits.count + 1 end`;
+  // The delay of the attempt being counted (see delayMs), in SQL, capped before it can overflow.
+  const delay = sql`case when ${newCount} < ${policy.free} then 0
+    else least(${policy.maxDelayMs}::float8, ${policy.baseDelayMs}::float8 * power(2::float8, least(${newCount} - ${policy.free}, 60))) end`;
+  const row = await db
+    .insertInto('rate_limits')
+    .values({
+      key,
+      window_start: now,
+      count: 1,
+      next_allowed_at: new Date(now.getTime() + delayMs(1)),
+    })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({
+          count: newCount,
+          // For throttles window_start is the last attempt: the idle reset counts from there.
+          window_start: now,
+          next_allowed_at: sql<Date>`${now}::timestamptz + (${delay}) * interval '1 millisecond'`,
+        })
+        .where((eb) =>
+          eb.or([
+            eb('rate_limits.window_start', '<', idleFloor),
+            eb('rate_limits.next_allowed_at', 'is', null),
+            eb('rate_limits.next_allowed_at', '<=', now),
+          ]),
+        ),
+    )
+    .returning(['count'])
+    .executeTakeFirst();
+  if (row) return { allowed: true, retryAfterSeconds: 0 };
+  const current = await db
+    .selectFrom('rate_limits')
+    .select('next_allowed_at')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  const until = current?.next_allowed_at ? new Date(current.next_allowed_at).getTime() : now.getTime();
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) };
 }

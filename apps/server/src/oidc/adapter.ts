@@ -103,3 +103,30 @@ export function createAdapterClass(db: Db, tag: string): new (name: string) => A
 export async function sweepExpiredOidcPayloads(db: Db): Promise<void> {
   await db.deleteFrom('oidc_payloads').where('expires_at', '<', new Date()).execute();
 }
+
+/**
+ * Ends everything an issuer holds for one account: its browser sessions (the provider's cookie
+ * would otherwise sign the account in again silently), its grants, and every code and token issued
+ * under them (access and refresh tokens, authorization codes). Records carry the account in
+ * `payload.accountId`; tokens are also found through the grants they were issued under.
+ */
+export async function revokeAccount(db: Db, tag: string, accountId: string): Promise<void> {
+  await db
+    .deleteFrom('oidc_payloads')
+    .where('model', 'like', `${tag}:%`)
+    .where((eb) =>
+      eb.or([
+        eb(sql`payload->>'accountId'`, '=', accountId),
+        eb(
+          'grant_id',
+          'in',
+          eb
+            .selectFrom('oidc_payloads as g')
+            .select(sql<string>`g.payload->>'jti'`.as('jti'))
+            .where('g.model', '=', `${tag}:Grant`)
+            .where(sql`g.payload->>'accountId'`, '=', accountId),
+        ),
+      ]),
+    )
+    .execute();
+}

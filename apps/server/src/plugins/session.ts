@@ -19,6 +19,8 @@ export interface SessionUser {
   firstName: string | null;
   lastName: string | null;
   isAdmin: boolean;
+  /** The address was proven by a link sent to it (or a password reset, or a trusted IdP). */
+  emailVerified: boolean;
 }
 
 export interface SessionInfo {
@@ -80,6 +82,7 @@ export default fp(
           'u.first_name',
           'u.last_name',
           'u.is_admin',
+          'u.email_verified',
         ])
         .where('s.id', '=', idHash)
         .where('s.expires_at', '>', new Date())
@@ -93,6 +96,7 @@ export default fp(
         firstName: row.first_name,
         lastName: row.last_name,
         isAdmin: row.is_admin,
+        emailVerified: row.email_verified,
       };
       request.session = { idHash, csrfToken: row.csrf_token, idToken: row.id_token };
       if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_INTERVAL_MS) {
@@ -117,6 +121,25 @@ export default fp(
         ? safeEqual(token, request.session.csrfToken)
         : validAnonymousToken(token);
       if (!valid) throw new HttpError(403, en.api.csrfInvalid, { code: 'csrf' });
+    });
+
+    /**
+     * For the GETs that change state because the spec makes them GETs (logout): refused unless the
+     * browser says the request comes from this site (Sec-Fetch-Site, else Origin), or it carries
+     * the session's CSRF token (X-CSRF-Token, or ?token= for a plain link).
+     */
+    app.decorate('assertSameOrigin', (request: FastifyRequest, message: string) => {
+      const site = request.headers['sec-fetch-site'];
+      // 'none': the user opened the address themselves (typed it, a bookmark).
+      if (site === 'same-origin' || site === 'none') return;
+      const origin = request.headers.origin;
+      const own = [new URL(app.config.publicUrl).origin, `${request.protocol}://${request.host}`];
+      if (!site && origin && own.includes(origin)) return;
+      const header = request.headers['x-csrf-token'];
+      const query = (request.query as Record<string, unknown> | undefined)?.token;
+      const token = (Array.isArray(header) ? header[0] : header) ?? (typeof query === 'string' ? query : '');
+      if (request.session && token && safeEqual(token, request.session.csrfToken)) return;
+      throw new HttpError(403, message, { code: 'csrf' });
     });
 
     app.decorate('csrfTokenFor', (request: FastifyRequest) =>
@@ -192,6 +215,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     sessionCookieName: string;
     csrfTokenFor(request: FastifyRequest): string;
+    assertSameOrigin(request: FastifyRequest, message: string): void;
     startSession(
       request: FastifyRequest,
       reply: FastifyReply,

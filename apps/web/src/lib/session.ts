@@ -1,4 +1,4 @@
-import { apiRequest } from './api-client';
+import { apiRequest, csrfToken } from './api-client';
 import { useAppStore, type SessionUserBody } from './store';
 
 /**
@@ -53,7 +53,12 @@ export async function completeLogin(query: URLSearchParams): Promise<string> {
 
 export async function logout(): Promise<void> {
   try {
-    await apiRequest('/user/logout', { query: { _format: 'json' }, format: 'json' });
+    // Logout is a GET (spec B); the server also wants it same-origin or with the CSRF token.
+    await apiRequest('/user/logout', {
+      query: { _format: 'json' },
+      format: 'json',
+      headers: { 'X-CSRF-Token': await csrfToken() },
+    });
   } finally {
     // Even when the call fails (offline), the browser forgets the user.
     useAppStore.getState().loggedOut();

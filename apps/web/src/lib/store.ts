@@ -62,6 +62,8 @@ export interface SessionUserBody {
   mail: string;
   roles: string[];
   isAdmin: boolean;
+  /** False until the account opens the link sent to its address (not persisted). */
+  emailVerified?: boolean;
   completedStories: string[];
 }
 

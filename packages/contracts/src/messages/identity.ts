@@ -16,6 +16,10 @@ export const identityMessages = {
   forgotPasswordLink: 'Forgot your password?',
   invalidCredentials: 'Invalid email or password.',
   tooManyAttempts: 'Too many sign-in attempts. Try again in 15 minutes.',
+  /** Growing delays (not a lock): `{{wait}}` is waitSeconds or waitMinutes filled in. */
+  signInThrottled: 'Too many failed sign-in attempts. Wait {{wait}} before you try again.',
+  waitSeconds: '{{count}} seconds',
+  waitMinutes: '{{count}} minutes',
 
   // Sign up
   signUpTitle: 'Create your account',
@@ -45,6 +49,26 @@ export const identityMessages = {
   changePasswordButton: 'Change password',
   passwordChanged: 'Your password has been changed. You can now sign in.',
   resetLinkInvalid: 'This password reset link is invalid or has expired.',
+
+  // E-mail verification (issue 10): sign-up proves nothing until the link is opened
+  verifyMailSubject: 'Confirm your email address for {{site}}',
+  verifyMailText:
+    'Hello {{name}},\n\nPlease confirm that {{email}} is your address by opening this link within 24 hours:\n{{link}}\n\nIf you did not create an account, ignore this e-mail.',
+  verifyTitle: 'Confirm your email address',
+  verifyIntro: 'Confirm that {{email}} is your address.',
+  verifyButton: 'Confirm my address',
+  verifyDone: 'Thank you: your email address is confirmed.',
+  verifyLinkInvalid: 'This confirmation link is invalid, was already used or has expired.',
+  emailNotVerified:
+    'Please confirm your email address: open the link we sent to {{email}}. Until then you cannot accept invitations.',
+  resendVerification: 'Resend verification e-mail',
+  verificationSent: 'We sent a new confirmation link to {{email}}.',
+  alreadyVerified: 'Your email address is already confirmed.',
+  tooManyVerificationMails: 'Too many confirmation e-mails. Try again in an hour.',
+  verifyEmailFirst: 'Confirm your email address first: open the link we sent you, then try again.',
+
+  // Logout
+  logoutCrossSite: 'Logout was refused: it did not come from this site.',
 
   // Error pages
   signInExpiredTitle: 'Sign-in expired',

@@ -16,7 +16,7 @@ export const sandboxAuthMessages = {
   passwordLabel: 'Password',
   signInButton: 'Sign in',
   invalidCredentials: 'Invalid username or password.',
-  tooManyAttempts: 'Too many sign-in attempts. Try again in 15 minutes.',
+  tooManyAttempts: 'Too many failed sign-in attempts. Wait {{seconds}} seconds before you try again.',
 
   // Consent
   consentTitle: 'Allow access?',

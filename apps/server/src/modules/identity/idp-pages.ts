@@ -116,6 +116,19 @@ export function resetPasswordPage(opts: {
   return layout(M.newPasswordTitle, body);
 }
 
+export function verifyEmailPage(opts: {
+  action: string;
+  email: string;
+  homeHref: string;
+  done?: boolean;
+}): string {
+  const body = opts.done
+    ? `<div class="ok" role="status">${esc(M.verifyDone)}</div><div class="links"><a href="${esc(opts.homeHref)}">${esc(M.goToPortal)}</a></div>`
+    : `<p>${fill(M.verifyIntro, { email: `<strong>${esc(opts.email)}</strong>` })}</p>
+<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(M.verifyButton)}</button></form>`;
+  return layout(M.verifyTitle, body);
+}
+
 export function errorPage(title: string, message: string, homeHref: string): string {
   return layout(
     title,

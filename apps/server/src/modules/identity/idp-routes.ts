@@ -6,16 +6,19 @@ import { z } from 'zod';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { hitRateLimit, refundRateLimit, resetRateLimit } from '../../lib/rate-limit.ts';
+import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 import {
   errorPage,
   resetPasswordPage,
   resetRequestPage,
   signInPage,
+  verifyEmailPage,
   signUpPage,
   type SignUpValues,
 } from './idp-pages.ts';
+import { endEverySession, pendingVerification, sendVerificationMail, verifyEmail } from './service.ts';
+import { signInGuard, waitText } from './sign-in-guard.ts';
 import { displayName, usersRepo } from './users-repo.ts';
 
 const M = en.identity;
@@ -40,6 +43,7 @@ const field = (body: unknown, name: string): string => {
 /** The built-in identity provider's own pages: sign in, sign up, password reset. */
 export async function identityPageRoutes(app: FastifyInstance, provider: Provider): Promise<void> {
   const users = usersRepo(app.db);
+  const guard = signInGuard(app);
 
   await app.register(async (scope) => {
     await scope.register(formbody);
@@ -112,25 +116,19 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
             status,
           );
 
-        // Limit attempts per address and per client IP, counted in the database for every instance.
-        // Both are counted before the password is checked, so that parallel guesses cannot pass the
-        // limit; a success resets the address and gives its IP attempt back.
-        const max = app.config.loginRateLimit;
-        const emailKey = `login:email:${email.toLowerCase()}`;
-        const ipKey = `login:ip:${request.ip}`;
-        const byEmail = await hitRateLimit(app.db, emailKey, max, RATE_WINDOW_MS);
-        const byIp = await hitRateLimit(app.db, ipKey, max * 5, RATE_WINDOW_MS);
-        if (!byEmail.allowed || !byIp.allowed) {
-          reply.header('Retry-After', String(Math.max(byEmail.retryAfterSeconds, byIp.retryAfterSeconds)));
-          return page(M.tooManyAttempts, 429);
-        }
+        // Growing delays per address and per IP; clients this account signed in from before keep
+        // working (sign-in-guard.ts).
         const user = email ? await users.findByEmail(email) : undefined;
+        const attempt = await guard.attempt(request, email, user?.id);
+        if (!attempt.allowed) {
+          reply.header('Retry-After', String(attempt.retryAfterSeconds));
+          return page(format(M.signInThrottled, { wait: waitText(attempt.retryAfterSeconds) }), 429);
+        }
         const ok = user?.password_hash
           ? await verifyPassword(password, user.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
         if (!user || !ok) return page(M.invalidCredentials, 401);
-        await resetRateLimit(app.db, emailKey);
-        await refundRateLimit(app.db, ipKey);
+        await attempt.succeeded(reply);
         return finishLogin(request, reply, user.uuid);
       },
     );
@@ -167,6 +165,11 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         });
         if (!created) return page(M.emailTaken, 409);
         request.log.info({ userId: created.id }, 'user signed up');
+        // The account works at once, but nothing sent to the address is its own until the link
+        // sent there is opened. A mail failure does not undo the sign-up: the portal offers a resend.
+        await sendVerificationMail(app, created).catch((err: unknown) =>
+          request.log.warn({ err, userId: created.id }, 'verification e-mail failed'),
+        );
         return finishLogin(request, reply, created.uuid);
       },
     );
@@ -271,17 +274,43 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
           .returning('user_id')
           .executeTakeFirst();
         if (!used) return false;
-        await trx
+        // The link went to the account's address: opening it proves the address too.
+        const user = await trx
           .updateTable('users')
-          .set({ password_hash: hash, updated_at: new Date() })
+          .set({ password_hash: hash, email_verified: true, updated_at: new Date() })
           .where('id', '=', used.user_id)
-          .execute();
-        // A changed password ends every session of that user.
-        await trx.deleteFrom('sessions').where('user_id', '=', used.user_id).execute();
+          .returning(['id', 'uuid'])
+          .executeTakeFirstOrThrow();
+        // A changed password ends every session of that user, at the portal and at the provider.
+        await endEverySession(trx, user);
         return true;
       });
       if (!changed) return html(reply, errorPage(M.resetTitle, M.resetLinkInvalid, home), 400);
       return html(reply, resetPasswordPage({ action, homeHref: home, done: true }));
+    });
+
+    // E-mail verification: the link shows a confirm button (mail scanners that open links do not
+    // use it up); the POST proves the address. The token is the credential, as for the reset.
+    scope.get<{ Params: { token: string } }>(`${IDP_PREFIX}/verify/:token`, async (request, reply) => {
+      const home = `${app.config.publicUrl}/`;
+      const pending = await pendingVerification(app.db, request.params.token);
+      if (!pending) return html(reply, errorPage(M.verifyTitle, M.verifyLinkInvalid, home), 400);
+      return html(
+        reply,
+        verifyEmailPage({
+          action: `${IDP_PREFIX}/verify/${request.params.token}`,
+          email: pending.email,
+          homeHref: home,
+        }),
+      );
+    });
+
+    scope.post<{ Params: { token: string } }>(`${IDP_PREFIX}/verify/:token`, async (request, reply) => {
+      const home = `${app.config.publicUrl}/`;
+      if (!(await verifyEmail(app.db, request.params.token))) {
+        return html(reply, errorPage(M.verifyTitle, M.verifyLinkInvalid, home), 400);
+      }
+      return html(reply, verifyEmailPage({ action: '', email: '', homeHref: home, done: true }));
     });
   });
 }

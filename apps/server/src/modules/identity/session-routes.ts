@@ -1,14 +1,23 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { sql } from 'kysely';
 import * as oidc from 'openid-client';
 import { HttpError } from '../../lib/errors.ts';
+import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { requireUser } from '../../plugins/session.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 import type { RelyingParty } from './relying-party.ts';
+import { sendVerificationMail } from './service.ts';
 import { displayName, usersRepo, type UserRow } from './users-repo.ts';
 
 const M = en.identity;
+/** The browser's login cookie: binds login states to the browser that started them. */
+export const LOGIN_COOKIE = 'portico_login';
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+/** Verification e-mails one account may ask for per hour. */
+export const VERIFICATION_MAILS_PER_HOUR = 5;
 
 /** Where a user may be sent back to after login: a path on this site, never another origin. */
 export function safeReturnTo(value: unknown): string | null {
@@ -27,6 +36,7 @@ export function sessionUserBody(user: UserRow) {
     lastName: user.last_name,
     roles: ['user'],
     isAdmin: user.is_admin,
+    emailVerified: user.email_verified,
     completedStories: user.completed_stories,
   };
 }
@@ -59,6 +69,26 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
     return user ? sessionUserBody(user) : null;
   });
 
+  // A new link proving the signed-in user's address (the banner's "resend verification e-mail").
+  app.post('/user/verification-mail', async (request, reply) => {
+    const me = requireUser(request);
+    if (me.emailVerified) throw new HttpError(409, M.alreadyVerified, { code: 'already_verified' });
+    const limit = await hitRateLimit(
+      app.db,
+      `verify-mail:user:${me.id}`,
+      VERIFICATION_MAILS_PER_HOUR,
+      3600_000,
+    );
+    if (!limit.allowed) {
+      reply.header('Retry-After', String(limit.retryAfterSeconds));
+      throw new HttpError(429, M.tooManyVerificationMails);
+    }
+    await sendVerificationMail(app, me);
+    return reply
+      .header('Cache-Control', 'no-store')
+      .send({ message: format(M.verificationSent, { email: me.email }) });
+  });
+
   app.get<{ Querystring: { returnTo?: string; screen?: string } }>(
     '/openid-connect/authorization-info/generic',
     async (request, reply) => {
@@ -68,6 +98,16 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
       const nonce = oidc.randomNonce();
       const codeVerifier = oidc.randomPKCECodeVerifier();
       const codeChallenge = await oidc.calculatePKCECodeChallenge(codeVerifier);
+      // The state belongs to this browser: its login cookie (one per browser, so that logins
+      // started in several tabs all work).
+      const browser = request.cookies[LOGIN_COOKIE] ?? randomBytes(24).toString('base64url');
+      reply.setCookie(LOGIN_COOKIE, browser, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: app.config.publicUrl.startsWith('https:'),
+        maxAge: 3600,
+      });
       await app.db
         .insertInto('login_states')
         .values({
@@ -75,6 +115,7 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
           nonce,
           code_verifier: codeVerifier,
           return_to: safeReturnTo(request.query.returnTo),
+          browser_hash: sha256(browser),
         })
         .execute();
       const parameters: Record<string, string> = {
@@ -109,12 +150,17 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
         });
       }
       if (!state) throw new HttpError(400, M.loginStateUnknown, { code: 'login_failed', parameter: 'state' });
-      // Single use: the state row is deleted as it is read.
-      const saved = await app.db
-        .deleteFrom('login_states')
-        .where('state', '=', state)
-        .returningAll()
-        .executeTakeFirst();
+      // Single use: the state row is deleted as it is read, and only by the browser it belongs to
+      // (else someone could sign a victim's browser in to their own account: login CSRF).
+      const browser = request.cookies[LOGIN_COOKIE];
+      const saved = browser
+        ? await app.db
+            .deleteFrom('login_states')
+            .where('state', '=', state)
+            .where('browser_hash', '=', sha256(browser))
+            .returningAll()
+            .executeTakeFirst()
+        : undefined;
       if (!saved || Date.now() - new Date(saved.created_at).getTime() > 3600_000) {
         throw new HttpError(400, M.loginStateUnknown, { code: 'login_failed', parameter: 'state' });
       }
@@ -184,8 +230,10 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
     });
   }
 
+  // The spec keeps logout a GET: another site must not be able to sign the user out with a link.
   app.get('/user/logout', async (request, reply) => {
     const user = request.user;
+    if (user) app.assertSameOrigin(request, M.logoutCrossSite);
     await app.endSession(request, reply);
     // End the built-in provider's browser session as well, so that the next LOGIN asks for the
     // password again instead of silently signing the same person back in.

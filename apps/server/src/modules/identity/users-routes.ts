@@ -1,5 +1,6 @@
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
@@ -13,8 +14,8 @@ import type { UserRow } from './users-repo.ts';
 
 /**
  * `GET /jsonapi/user/user` filtered by uid, uuid or name, and `PATCH /jsonapi/user/user/{uuid}`
- * (completed Quick Start stories and names). A user sees their own e-mail; others see only the
- * display name.
+ * (completed Quick Start stories and names). The spec reads the current user with it: a signed-in
+ * caller finds only themselves, an anonymous one nothing. It is not a directory of users.
  */
 
 /** The filters of the user list: the web asks for the signed-in user by uid. */
@@ -92,9 +93,14 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     // A lookup, not a directory: the caller names whom they look for.
     if (!query.filter.children.length)
       throw new JsonApiQueryError('filter', 'Filter the users by uid: filter[drupal_internal__uid]=<uid>.');
+    // The filters still apply (a uid that is not the caller's finds nothing).
+    const me = request.user?.id ?? null;
     const { rows, count } = await fetchCollection(
       app.db,
-      app.db.selectFrom('users').selectAll('users'),
+      app.db
+        .selectFrom('users')
+        .selectAll('users')
+        .$call((qb) => (me === null ? qb.where(sql<boolean>`false`) : qb.where('users.id', '=', me))),
       userCollection,
       query,
     );

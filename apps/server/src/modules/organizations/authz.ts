@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { Database, MembershipStatus, MembershipsTable, OrganizationsTable } from '../../db/schema.ts';
 import { HttpError, notFound, unauthorized } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
+import { verifiedAddress } from '../identity/service.ts';
 
 /**
  * Who may do what in an organization: the one place that decides (spec A 6). Every organization
@@ -112,6 +113,9 @@ export async function findMembership(
   user: SessionUser,
   orgId: number,
 ): Promise<MembershipRow | undefined> {
+  // Only a proven address finds what was sent to it (else whoever signs up first with an address
+  // would take its invitations).
+  const address = verifiedAddress(user);
   const row = await db
     .selectFrom('memberships')
     .selectAll()
@@ -119,7 +123,9 @@ export async function findMembership(
     .where((eb) =>
       eb.or([
         eb('user_id', '=', user.id),
-        eb.and([eb('user_id', 'is', null), eb(eb.fn('lower', ['email']), '=', user.email.toLowerCase())]),
+        ...(address
+          ? [eb.and([eb('user_id', 'is', null), eb(eb.fn('lower', ['email']), '=', address.toLowerCase())])]
+          : []),
       ]),
     )
     .orderBy('user_id', 'asc')
@@ -131,13 +137,18 @@ export async function findMembership(
   return row;
 }
 
-/** Links every invitation sent to the user's address before they had an account. */
+/**
+ * Links every invitation sent to the user's address before they had an account (or before they
+ * proved the address: nothing is linked to an unverified one).
+ */
 export async function linkInvitations(db: Executor, user: SessionUser): Promise<void> {
+  const address = verifiedAddress(user);
+  if (!address) return;
   await db
     .updateTable('memberships')
     .set({ user_id: user.id })
     .where('user_id', 'is', null)
-    .where((eb) => eb(eb.fn('lower', ['email']), '=', user.email.toLowerCase()))
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', address.toLowerCase()))
     // An address already linked to another membership row of the same organization keeps its row.
     .where((eb) =>
       eb.not(

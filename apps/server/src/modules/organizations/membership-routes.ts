@@ -10,6 +10,7 @@ import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { HttpError, notFound, unauthorized } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { requireUser } from '../../plugins/session.ts';
+import { requireVerifiedEmail } from '../identity/service.ts';
 import {
   OWNER_ROLE,
   ROLE_IDS,
@@ -206,6 +207,8 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
           throw new HttpError(403, M.onlyInviteeMayAccept);
         }
         if (target.status === 'blocked') throw new HttpError(403, en.api.membershipBlocked);
+        // An invitation is accepted by whoever proves the address it was sent to.
+        requireVerifiedEmail(user);
         if (status !== 'active')
           throw new ApiErrors(422, [{ title: M.invalidStatus, pointer: '/data/attributes/field_status' }]);
         changes.status = 'active';
@@ -299,10 +302,12 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
     if (errors.length) throw new ApiErrors(422, errors);
     const roles = await resolveRoles(refs, '/group_roles');
     await limit(`invite:user:${user.id}`, INVITES_PER_HOUR);
+    // An account whose address is not proven gets the invitation once it proves it (by e-mail).
     const invitee = await db
       .selectFrom('users')
       .select(['id'])
       .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+      .where('email_verified', '=', true)
       .executeTakeFirst();
     // One membership per address: concurrent invitations of one address insert one row.
     const created = await db

@@ -14,12 +14,15 @@ import { SessionSync } from './session-sync';
 
 // Rarely needed: loaded only when the session expires.
 const SessionExpiredModal = lazy(() => import('../../features/auth/session-expired-modal'));
+// Signed-in users only: asks an account with an unproven address to confirm it.
+const EmailVerificationNotice = lazy(() => import('../../features/auth/email-verification-notice'));
 
 /** The frame of every page: header, the page (lazy, behind an error boundary), footer, popups. */
 export function AppLayout() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const sessionExpired = useAppStore((s) => s.sessionExpired);
+  const loggedIn = useAppStore((s) => s.applicationUser.isLoggedIn);
   return (
     <div className={classes.page}>
       <a href="#main" className="skip-link">
@@ -27,6 +30,11 @@ export function AppLayout() {
       </a>
       <SessionSync />
       <Header />
+      {loggedIn && (
+        <Suspense fallback={null}>
+          <EmailVerificationNotice />
+        </Suspense>
+      )}
       <Box component="main" id="main" className={classes.main} tabIndex={-1}>
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<Loading />}>

@@ -1,0 +1,49 @@
+import { Alert, Button, Group, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ApiError, apiRequest } from '../../lib/api-client';
+import { fetchSessionUser } from '../../lib/session';
+import { useAppStore } from '../../lib/store';
+
+/**
+ * For a signed-in account whose address is not proven yet: until the link sent at sign-up is
+ * opened it cannot accept invitations (the server enforces it). Offers a new link.
+ */
+export default function EmailVerificationNotice() {
+  const { t } = useTranslation();
+  const uid = useAppStore((s) => s.applicationUser.uid);
+  const me = useQuery({ queryKey: ['session-user', uid], queryFn: fetchSessionUser });
+  const resend = useMutation({
+    mutationFn: () =>
+      apiRequest<{ message: string }>('/user/verification-mail', {
+        method: 'POST',
+        body: {},
+        format: 'json',
+      }),
+  });
+  const user = me.data;
+  if (!user || user.emailVerified !== false) return null;
+  return (
+    <Alert color="yellow" variant="light" role="region" aria-label={t('identity.verifyTitle')} radius={0}>
+      <Group justify="space-between" gap="sm">
+        <Text size="sm">{t('identity.emailNotVerified', { email: user.mail })}</Text>
+        {resend.isSuccess ? (
+          <Text size="sm" role="status">
+            {resend.data.message}
+          </Text>
+        ) : (
+          <Button size="xs" variant="outline" loading={resend.isPending} onClick={() => resend.mutate()}>
+            {t('identity.resendVerification')}
+          </Button>
+        )}
+      </Group>
+      {resend.isError && (
+        <Text size="sm" c="red.9" role="alert" mt="xs">
+          {resend.error instanceof ApiError && resend.error.serverMessage
+            ? resend.error.serverMessage
+            : t('identity.tooManyVerificationMails')}
+        </Text>
+      )}
+    </Alert>
+  );
+}
