@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import type { Config } from './config.ts';
 import { HttpError } from './lib/errors.ts';
 import { errorDocument } from './jsonapi/errors.ts';
@@ -27,12 +32,14 @@ export interface BuildOptions {
   config: Config;
   /** Override the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
+  /** Told of every route as it is added (the route-access test keeps an inventory with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the whole portal as a Fastify instance without listening: server.ts and tests call it. */
-export async function buildApp({ config, logger }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, logger, onRoute }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
@@ -59,6 +66,7 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorate('config', config);
+  if (onRoute) app.addHook('onRoute', onRoute);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 
 /**
@@ -78,6 +78,8 @@ export async function startTestApp(
   env: Record<string, string> = {},
   /** Adds test-only routes before the app starts listening. */
   extend?: (app: FastifyInstance) => void,
+  /** Told of every route the portal adds (see BuildOptions.onRoute). */
+  onRoute?: BuildOptions['onRoute'],
 ): Promise<TestApp> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-test-'));
@@ -101,7 +103,7 @@ export async function startTestApp(
     if (template) fs.cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   }
   const config = loadConfig(vars);
-  const app = await buildApp({ config, logger: false });
+  const app = await buildApp({ config, logger: false, onRoute });
   extend?.(app);
   await app.listen({ port, host: '127.0.0.1' });
   return {

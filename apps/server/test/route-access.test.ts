@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import type { RouteOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webAppBuilt } from '../src/app.ts';
+import { TestClient } from './http-client.ts';
+import { createOrg, signedInUser } from './org-fixtures.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+/**
+ * The portal's route inventory and who may call each route. Every route the server registers must
+ * be listed here with its access level, so a new endpoint cannot land without a decision about who
+ * may call it, and the decision is checked over real HTTP:
+ *
+ * - public:   anyone; an anonymous call never fails with a 5xx.
+ * - user:     a signed-in user; anonymous callers get 401 or 403 (404 where a resource addressed
+ *             by a random id is hidden from everyone who may not see it): never data, never a 5xx.
+ * - admin:    a provider administrator; anonymous callers get 401/403 and a signed-in developer
+ *             403 (or 404 where the resource's existence is itself hidden).
+ * - protocol: an OAuth/OIDC endpoint, a page of the identity provider (sign-in, sign-up, password
+ *             reset: HTML forms bound to an interaction or a mailed token) or the sandbox, guarded
+ *             by its own protocol; covered by the authz-server, identity and gateway tests.
+ *
+ * Which user may act on which organization, member or application (the object-level rules of
+ * spec A 6) is the matrix in organizations.test.ts, applications*.test.ts and authz.test.ts.
+ */
+type Access = 'public' | 'user' | 'admin' | 'protocol';
+
+const POLICY: Record<string, Access> = {
+  'GET /': 'public',
+  'GET /*': 'public',
+  'GET /healthz': 'public',
+  'GET /readyz': 'public',
+  'GET /session/token': 'public',
+  'GET /session/user': 'public',
+  'GET /user/login_status': 'public',
+  'GET /user/logout': 'public',
+  'GET /openid-connect/authorization-info/generic': 'public',
+  'GET /openid-connect/generic': 'public',
+  'GET /jsonapi/node/api_product': 'public',
+  'GET /jsonapi/node/api_product/:id': 'public',
+  'GET /jsonapi/node/api_documentation': 'public',
+  'GET /jsonapi/node/api_documentation/:id': 'public',
+  'GET /jsonapi/node/comparison_table/:id': 'public',
+  'GET /jsonapi/node/change_log': 'public',
+  'GET /jsonapi/taxonomy_term/product_categories': 'public',
+  'GET /jsonapi/taxonomy_term/product_categories/:id': 'public',
+  'GET /jsonapi/group_role/group_role': 'public',
+  'GET /block-layout': 'public',
+  'GET /phpsdk/cookies-consent': 'public',
+  'GET /phpsdk/products/getProductUuid': 'public',
+  'GET /phpsdk/app-analytics/enabled': 'public',
+  'POST /api/newsletter': 'public',
+  'GET /api/products/:id/newest-version': 'public',
+  'GET /api/swagger': 'public',
+  'GET /api/apidocs/:alias/index': 'public',
+  'GET /api/apidocs/:alias/operations/:key': 'public',
+  'GET /api/apidocs/:alias/download/original': 'public',
+  'GET /api/apidocs/:alias/download/:format': 'public',
+  'GET /catalog/images/:name': 'public',
+  'GET /authorize': 'public',
+  // Finds the signed-in user only; anonymous callers get an empty list (identity.test.ts).
+  'GET /jsonapi/user/user': 'public',
+
+  'POST /user/verification-mail': 'user',
+  'PATCH /jsonapi/user/user/:uuid': 'user',
+  'GET /jsonapi/group/organization': 'user',
+  'POST /jsonapi/group/organization': 'user',
+  'GET /jsonapi/group/organization/:uuid': 'user',
+  'PATCH /jsonapi/group/organization/:uuid': 'user',
+  'POST /jsonapi/group/organization/:field': 'user',
+  'DELETE /jsonapi/group/organization/:uuid/delete_custom': 'user',
+  'POST /jsonapi/group/organization/:uuid/:field': 'user',
+  'GET /jsonapi/group_content/organization-group_membership': 'user',
+  'PATCH /jsonapi/group_content/organization-group_membership/:uuid': 'user',
+  'DELETE /jsonapi/group_content/organization-group_membership/:uuid': 'user',
+  'GET /jsonapi/node/application/:id': 'user',
+  'DELETE /jsonapi/node/application/:id': 'user',
+  'PATCH /jsonapi/node/application/:id/edit_app_custom': 'user',
+  'POST /jsonapi/node/go_live_form': 'user',
+  'GET /phpsdk/certificates/:id/validate': 'user',
+  'POST /phpsdk/organization/invite': 'user',
+  'POST /phpsdk/organization/invite-resend': 'user',
+  'GET /phpsdk/organization/apps': 'user',
+  'POST /phpsdk/organization/apps/create': 'user',
+  'GET /phpsdk/app-analytics/aggregates': 'user',
+  'GET /phpsdk/app-analytics/sumAggregates': 'user',
+  'POST /api/application': 'user',
+  'POST /secret/reset': 'user',
+  'POST /secret/delete': 'user',
+  'GET /files/:uuid/:name': 'user',
+
+  'GET /admin-api/outbox': 'admin',
+  'GET /admin-api/outbox/:id': 'admin',
+  'GET /admin-api/go-live': 'admin',
+  'GET /admin-api/go-live/:id': 'admin',
+  'GET /admin-api/go-live/:id/documents/:file': 'admin',
+  'POST /admin-api/go-live/:id/approve': 'admin',
+  'POST /admin-api/go-live/:id/reject': 'admin',
+  'PUT /admin-api/app-analytics': 'admin',
+};
+
+/** Served from the built web app, which the server tests may run without (they answer 503). */
+const WEB_APP_ROUTES = new Set(['GET /', 'GET /*']);
+
+/** Routes mounted by the OAuth servers and the sandbox, which check their own credentials. */
+const PROTOCOL_PREFIXES = ['/idp', '/oauth', '/sandbox/'];
+
+let t: TestApp;
+const routes = new Set<string>();
+
+function remember(route: RouteOptions) {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  for (const method of methods) {
+    // HEAD mirrors GET; the other methods of a protocol mount are the protocol's.
+    if (method === 'HEAD') continue;
+    routes.add(`${method} ${route.url}`);
+  }
+}
+
+function accessOf(route: string): Access | undefined {
+  const url = route.slice(route.indexOf(' ') + 1);
+  if (PROTOCOL_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`))) {
+    if (!(route in POLICY)) return 'protocol';
+  }
+  return POLICY[route];
+}
+
+/** A concrete URL for a route pattern: a fresh id for every parameter, so nothing real matches. */
+function concrete(url: string): string {
+  return url.replace(/:[A-Za-z_]+/g, () => randomUUID()).replace(/\*$/, 'no-such-page');
+}
+
+async function call(client: TestClient, route: string): Promise<Response> {
+  const [method, url] = route.split(' ') as [string, string];
+  if (method === 'GET') return client.get(concrete(url));
+  // Anonymous callers carry a valid anonymous CSRF token, so that what answers is the access
+  // rule, not the CSRF check.
+  return client.send(method, concrete(url), {});
+}
+
+beforeAll(async () => {
+  t = await startTestApp({ LOGIN_RATE_LIMIT: '1000', IMPORT_CONTENT: 'false' }, undefined, remember);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('route access', () => {
+  it('every route the portal serves has an access level, and every listed route exists', () => {
+    const unlisted = [...routes].filter((r) => accessOf(r) === undefined).sort();
+    const stale = Object.keys(POLICY)
+      .filter((r) => !routes.has(r))
+      .sort();
+    expect({ unlisted, stale }).toEqual({ unlisted: [], stale: [] });
+  });
+
+  it('anonymous callers get no data and no 5xx from any route that needs a user', async () => {
+    const answers: string[] = [];
+    for (const route of [...routes].sort()) {
+      const access = accessOf(route);
+      if (access === 'protocol') continue;
+      const res = await call(new TestClient(t.baseUrl), route);
+      await res.arrayBuffer();
+      const ok =
+        access === 'public'
+          ? res.status < 500 || (res.status === 503 && WEB_APP_ROUTES.has(route) && !webAppBuilt(t.config))
+          : [401, 403, 404].includes(res.status);
+      if (!ok) answers.push(`${route}: ${res.status} (${access})`);
+    }
+    expect(answers).toEqual([]);
+  });
+
+  it('a signed-in developer is refused every provider route', async () => {
+    const developer = await signedInUser(t, 'route.developer@example.com');
+    const answers: string[] = [];
+    for (const route of [...routes].sort()) {
+      if (accessOf(route) !== 'admin') continue;
+      const res = await call(developer, route);
+      await res.arrayBuffer();
+      if (res.status !== 403 && res.status !== 404) answers.push(`${route}: ${res.status}`);
+    }
+    expect(answers).toEqual([]);
+  });
+
+  it('a signed-in user never gets a 5xx for ids that do not exist', async () => {
+    const developer = await signedInUser(t, 'route.ids@example.com');
+    const admin = await signedInUser(t, 'route.admin@example.com', { admin: true });
+    const answers: string[] = [];
+    for (const route of [...routes].sort()) {
+      const access = accessOf(route);
+      if (access === 'protocol' || access === 'public') continue;
+      const res = await call(access === 'admin' ? admin : developer, route);
+      await res.arrayBuffer();
+      if (res.status >= 500) answers.push(`${route}: ${res.status}`);
+    }
+    expect(answers).toEqual([]);
+  });
+
+  it('state-changing calls of a signed-in user without the CSRF token are refused', async () => {
+    const developer = await signedInUser(t, 'route.csrf@example.com');
+    const answers: string[] = [];
+    for (const route of [...routes].sort()) {
+      const [method, url] = route.split(' ') as [string, string];
+      if (method === 'GET' || accessOf(route) === 'protocol') continue;
+      const res = await developer.request(concrete(url), {
+        method,
+        headers: { 'content-type': 'application/vnd.api+json' },
+        body: '{}',
+      });
+      await res.arrayBuffer();
+      if (res.status !== 403) answers.push(`${route}: ${res.status}`);
+    }
+    expect(answers).toEqual([]);
+  });
+
+  it('no public answer carries the e-mail address of a user', async () => {
+    const owner = await signedInUser(t, 'route.private.owner@example.com');
+    await createOrg(owner, 'Route Privacy Org');
+    const leaks: string[] = [];
+    for (const route of [...routes].sort()) {
+      const [method, url] = route.split(' ') as [string, string];
+      if (method !== 'GET' || accessOf(route) !== 'public' || url.includes(':')) continue;
+      const text = await (await new TestClient(t.baseUrl).get(url.replace(/\*$/, 'no-such-page'))).text();
+      if (text.includes('route.private.owner@example.com')) leaks.push(route);
+    }
+    expect(leaks).toEqual([]);
+  });
+});
