@@ -218,3 +218,46 @@ describe('numbers beyond their range', () => {
     expect(res.status).toBeLessThan(500);
   });
 });
+
+describe('redirect URIs', () => {
+  const M = en.applications;
+
+  async function errors(res: Response) {
+    expect(res.status).toBe(422);
+    return (await body<JsonApiErrorBody>(res)).errors.map((e) => [e.title, e.source?.pointer]);
+  }
+
+  it('refuses script and data URIs on create and edit, and keeps native and loopback ones', async () => {
+    const create = (uris: string[]) =>
+      user.send(
+        'POST',
+        `/phpsdk/organization/apps/create?ORGANIZATION=${orgId}`,
+        appDocument({
+          ...VALID_APP,
+          field_allowed_grant_types: ['authorization_code'],
+          field_oauth_redirect_uri: uris,
+        }),
+      );
+    for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'vbscript:x', 'http://evil.example/cb']) {
+      expect(await errors(await create(['https://ok.example/cb', bad]))).toEqual([
+        [M.redirectUriNotAllowed, '/data/attributes/field_oauth_redirect_uri/1'],
+      ]);
+    }
+    const ok = await create(['com.example.app:/cb', 'http://127.0.0.1:5000/cb']);
+    expect(ok.status).toBe(201);
+    const created = (await body<{ data: { id: string } }>(ok)).data;
+    const edit = await user.send(
+      'PATCH',
+      `/jsonapi/node/application/${created.id}/edit_app_custom`,
+      appDocument({ field_postlogout_redirect_uri: ['javascript:alert(1)'] }),
+    );
+    expect(await errors(edit)).toEqual([
+      [M.redirectUriNotAllowed, '/data/attributes/field_postlogout_redirect_uri/0'],
+    ]);
+    // The client still works: its token endpoint answers the client, not a broken registration.
+    const app = await body<{ data: { meta: { application: { clientId: { development: string } } } } }>(
+      await user.get(`/jsonapi/node/application/${created.id}`),
+    );
+    expect(app.data.meta.application.clientId.development).toBeTruthy();
+  });
+});
