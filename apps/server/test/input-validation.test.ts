@@ -1,7 +1,14 @@
 import { en } from '@portico/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClient } from './http-client.ts';
-import { body, createOrg, signedInUser, type JsonApiErrorBody } from './org-fixtures.ts';
+import { signIn, TestClient } from './http-client.ts';
+import {
+  body,
+  createOrg,
+  createUser,
+  PASSWORD,
+  signedInUser,
+  type JsonApiErrorBody,
+} from './org-fixtures.ts';
 import { appDocument, VALID_APP } from './applications-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -259,5 +266,23 @@ describe('redirect URIs', () => {
       await user.get(`/jsonapi/node/application/${created.id}`),
     );
     expect(app.data.meta.application.clientId.development).toBeTruthy();
+  });
+});
+
+describe('returnTo', () => {
+  it('keeps only a path of this site, as a browser would read it', async () => {
+    await createUser(t, 'return.to@example.com');
+    for (const [returnTo, expected] of [
+      ['/\t/evil.example', null],
+      ['/\n/evil.example', null],
+      ['/\\evil.example', null],
+      ['/.//evil.example', null],
+      ['/apps/../organizations?x=1', '/organizations?x=1'],
+    ] as const) {
+      const c = new TestClient(t.baseUrl);
+      const result = await signIn(c, 'return.to@example.com', PASSWORD, { returnTo });
+      expect(result.status).toBe(200);
+      expect(result.body.returnTo, returnTo).toBe(expected);
+    }
   });
 });

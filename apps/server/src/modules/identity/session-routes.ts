@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { safeReturnTo } from '@portico/contracts/return-to';
 import { sql } from 'kysely';
 import * as oidc from 'openid-client';
 import { HttpError } from '../../lib/errors.ts';
@@ -9,13 +10,6 @@ import type { RelyingParty } from './relying-party.ts';
 import { displayName, usersRepo, type UserRow } from './users-repo.ts';
 
 const M = en.identity;
-
-/** Where a user may be sent back to after login: a path on this site, never another origin. */
-export function safeReturnTo(value: unknown): string | null {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
-    return null;
-  return value.slice(0, 2000);
-}
 
 export function sessionUserBody(user: UserRow) {
   return {
