@@ -177,6 +177,9 @@ export async function createAuthorizationServer(
       },
     },
     jwks: { keys },
+    // Clients get the code flow only (clientMetadata): discovery advertises nothing else, no
+    // implicit or id_token response types it would then refuse.
+    responseTypes: ['code'],
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },

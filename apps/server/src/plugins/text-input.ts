@@ -29,7 +29,7 @@ function invalidText(field: string, source: { parameter: string } | { pointer: s
   });
 }
 
-const PROVIDER_COOKIES = /^_(session|interaction)/;
+const PROVIDER_COOKIES = /^_(oauth_)?(session|interaction)/;
 
 function readsCookie(app: FastifyInstance, name: string): boolean {
   return name === app.sessionCookieName || PROVIDER_COOKIES.test(name);
