@@ -2,13 +2,18 @@ import { expect, test } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 
 test('an unknown path shows the 404 page with its status-code marker', async ({ page }) => {
-  await page.goto('/no-such-page-here');
+  // The server answers 404 too where no page exists, so that crawlers and monitors see it.
+  const response = await page.goto('/no-such-page-here');
+  expect(response?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: en.errors.notFoundTitle })).toBeVisible();
   await expect(page.getByText(en.errors.notFoundText)).toBeVisible();
   await expect(page.locator('meta[name="status-code"]')).toHaveAttribute('content', '404');
 
-  await page.goto('/404');
+  expect((await page.goto('/404'))?.status()).toBe(404);
   await expect(page.getByRole('heading', { name: en.errors.notFoundTitle })).toBeVisible();
+  // A page of the web app and a basic page exist.
+  expect((await page.goto('/apiProducts'))?.status()).toBe(200);
+  expect((await page.goto('/privacy'))?.status()).toBe(200);
 });
 
 test('/news goes to /blog and the /partner prefix is stripped', async ({ page }) => {

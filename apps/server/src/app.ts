@@ -12,6 +12,7 @@ import { HttpError } from './lib/errors.ts';
 import { errorDocument } from './jsonapi/errors.ts';
 import dbPlugin from './plugins/db.ts';
 import securityPlugin from './plugins/security.ts';
+import textInputPlugin from './plugins/text-input.ts';
 import webAppPlugin from './plugins/web-app.ts';
 import healthRoutes from './modules/health/routes.ts';
 import identityPlugin from './modules/identity/plugin.ts';
@@ -106,6 +107,8 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
 
   try {
     await app.register(securityPlugin);
+    // Before anything reads the request: text no database column can hold is a 400 here.
+    await app.register(textInputPlugin);
     await app.register(dbPlugin);
     await app.register(servicesPlugin);
     await app.register(sessionPlugin);

@@ -30,7 +30,11 @@ const envSchema = z.object({
   NEWSLETTER_URL: z.url().optional(),
   SUPPORT_EMAIL: z.email().default('developers@portico.local'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Set when a TLS-terminating proxy sits in front, so cookies become Secure and client IPs are right. */
+  /**
+   * Set when a TLS-terminating proxy sits in front: client IPs come from X-Forwarded-For, and a
+   * request it marks X-Forwarded-Proto: https gets Secure cookies and HSTS (lib/transport.ts),
+   * even with a plain PUBLIC_URL. An https PUBLIC_URL gives both on every request.
+   */
   TRUST_PROXY: z
     .enum(['true', 'false'])
     .default('false')

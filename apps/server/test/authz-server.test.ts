@@ -69,6 +69,7 @@ describe('API authorization server (/oauth)', () => {
       token_endpoint: string;
       authorization_endpoint: string;
       grant_types_supported: string[];
+      response_types_supported: string[];
       jwks_uri: string;
     };
     expect(meta.issuer).toBe(`${t.config.publicUrl}/oauth`);
@@ -78,6 +79,9 @@ describe('API authorization server (/oauth)', () => {
     expect(meta.grant_types_supported).toEqual(
       expect.arrayContaining(['client_credentials', 'authorization_code', 'refresh_token']),
     );
+    // Only what it serves: the code flow, no implicit or id_token response types.
+    expect(meta.response_types_supported).toEqual(['code']);
+    expect(meta.grant_types_supported).not.toContain('implicit');
     const oauthKeys = (await (await fetch(`${t.baseUrl}/oauth/jwks`)).json()) as { keys: { kid: string }[] };
     const idpKeys = (await (await fetch(`${t.baseUrl}/idp/jwks`)).json()) as { keys: { kid: string }[] };
     expect(oauthKeys.keys[0]?.kid).toMatch(/^oauth-/);

@@ -115,7 +115,8 @@ describe('basic pages', () => {
         expect(res.status, route).toBe(404);
         continue;
       }
-      expect(res.status, route).toBe(200);
+      // Issue 10: a path that is no page gets the web app (its 404 page) with status 404.
+      expect(res.status, route).toBe(route === '/no-such-page' ? 404 : 200);
       expect(res.headers.get('content-type'), route).toContain('text/html');
       expect(await res.text(), route).toContain('<div id="root">');
     }

@@ -40,6 +40,19 @@ describe('web app serving', () => {
     }
   });
 
+  it('answers 404 with the web app where no page exists: no route, no basic page', async () => {
+    for (const route of ['/no-such-page', '/organization/1/members/extra', '/404', '/apiProduct']) {
+      const res = await fetch(`${t.baseUrl}${route}`);
+      expect(res.status, route).toBe(404);
+      expect(res.headers.get('content-type')).toContain('text/html');
+      expect(await res.text()).toContain('<div id="root">');
+    }
+    // Basic pages (content/pages) and the redirecting routes exist.
+    for (const route of ['/privacy', '/Privacy/', '/partner/apiProducts', '/news/2020/x']) {
+      expect((await fetch(`${t.baseUrl}${route}`)).status, route).toBe(200);
+    }
+  });
+
   it('caches hashed assets for a year and compresses them', async () => {
     const res = await fetch(`${t.baseUrl}/assets/index-abc123.js`, {
       headers: { 'accept-encoding': 'br, gzip' },

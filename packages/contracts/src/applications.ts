@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { applicationsMessages } from './messages/applications.ts';
+import { isAllowedRedirectUri, nativeLoopbackConflict } from './redirect-uri.ts';
 
 /**
  * Rules of the application and go-live forms (spec A sections 3, 5 and 8), written once and used
@@ -22,7 +23,27 @@ export function stripTags(html: string): string {
     .trim();
 }
 
-const uri = z.string().trim().pipe(z.url(APPLICATION_MESSAGES.invalidUrl));
+const url = z.url();
+/** One message per URI: not a URL at all, or a URL no client may register (redirect-uri.ts). */
+const uri = z
+  .string()
+  .trim()
+  .superRefine((value, ctx) => {
+    if (!url.safeParse(value).success)
+      ctx.addIssue({ code: 'custom', message: APPLICATION_MESSAGES.invalidUrl });
+    else if (!isAllowedRedirectUri(value))
+      ctx.addIssue({ code: 'custom', message: APPLICATION_MESSAGES.redirectUriNotAllowed });
+  });
+
+/** A list of redirect URIs: each allowed, and together one kind of client (redirect-uri.ts). */
+const uriList = z
+  .array(uri)
+  .max(20)
+  .superRefine((uris, ctx) => {
+    const at = nativeLoopbackConflict(uris);
+    if (at >= 0)
+      ctx.addIssue({ code: 'custom', message: APPLICATION_MESSAGES.redirectUriNativeLoopback, path: [at] });
+  });
 
 /** The application form as the web app holds it (spec A 3 'Application form'). */
 export const applicationFormSchema = z
@@ -38,8 +59,8 @@ export const applicationFormSchema = z
       .refine((v) => stripTags(v).length > 1, APPLICATION_MESSAGES.required),
     authorizationCodeAllowed: z.boolean(),
     clientCredentialsAllowed: z.boolean(),
-    oAuthRedirectUri: z.array(uri).max(20),
-    postLogoutRedirectUri: z.array(uri).max(20),
+    oAuthRedirectUri: uriList,
+    postLogoutRedirectUri: uriList,
   })
   .refine((v) => v.authorizationCodeAllowed || v.clientCredentialsAllowed, {
     message: APPLICATION_MESSAGES.grantTypeRequired,
@@ -63,8 +84,8 @@ export const applicationAttributesSchema = z.object({
     .array(z.enum(GRANT_TYPE_VALUES))
     .min(1, APPLICATION_MESSAGES.grantTypeRequired)
     .transform((v) => [...new Set(v)]),
-  field_oauth_redirect_uri: z.array(uri).max(20).default([]),
-  field_postlogout_redirect_uri: z.array(uri).max(20).default([]),
+  field_oauth_redirect_uri: uriList.default([]),
+  field_postlogout_redirect_uri: uriList.default([]),
 });
 export type ApplicationAttributes = z.infer<typeof applicationAttributesSchema>;
 
@@ -109,8 +130,8 @@ export const applicationPayloadSchema = z.object({
     .array(z.enum(GRANT_TYPE_VALUES))
     .min(1, APPLICATION_MESSAGES.grantTypeRequired)
     .transform((v) => [...new Set(v)]),
-  oAuthRedirectUri: z.array(uri).max(20).default([]),
-  postLogoutRedirectUri: z.array(uri).max(20).default([]),
+  oAuthRedirectUri: uriList.default([]),
+  postLogoutRedirectUri: uriList.default([]),
 });
 export type ApplicationPayload = z.infer<typeof applicationPayloadSchema>;
 

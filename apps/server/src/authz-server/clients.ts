@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
+import { isAllowedRedirectUri } from '@portico/contracts/redirect-uri';
 
 /**
  * The API authorization server's clients, kept in `oauth_clients`. oidc-provider reads this table
@@ -73,6 +74,10 @@ function checkUris(uris: readonly string[], what: string): void {
       throw new ClientInputError(`${what} '${uri}' is not an absolute URL`);
     }
     if (url.hash) throw new ClientInputError(`${what} '${uri}' must not contain a fragment`);
+    if (!isAllowedRedirectUri(uri))
+      throw new ClientInputError(
+        `${what} '${uri}' must be https, http on a loopback host, or a private-use scheme (RFC 8252)`,
+      );
   }
 }
 

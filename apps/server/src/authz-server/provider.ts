@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
 import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../oidc/adapter.ts';
+import { isStorableText } from '../lib/storable-text.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
 import type { ClientService } from './clients.ts';
 import { sandboxErrorPage } from './pages.ts';
@@ -32,6 +33,9 @@ export const sandboxResource = (app: FastifyInstance): string => `${app.config.p
 
 /** Client metadata in oidc-provider's form, read from `oauth_clients` on every lookup. */
 async function clientMetadata(clients: ClientService, clientId: string): Promise<ClientMetadata | undefined> {
+  // The provider reads its form bodies itself, unchecked: a client id that PostgreSQL cannot hold
+  // names no client.
+  if (!isStorableText(clientId)) return undefined;
   const client = await clients.findForProvider(clientId);
   if (!client) return undefined;
   const code = client.grantTypes.includes('authorization_code');
@@ -173,6 +177,9 @@ export async function createAuthorizationServer(
       },
     },
     jwks: { keys },
+    // Clients get the code flow only (clientMetadata): discovery advertises nothing else, no
+    // implicit or id_token response types it would then refuse.
+    responseTypes: ['code'],
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },

@@ -132,11 +132,19 @@ function parseSort(key: string, raw: string): SortField[] {
   });
 }
 
-function parseCount(key: string, raw: string): number {
+/** A whole number of 0 or more written in digits (no exponent, sign or fraction), else a 400. */
+export function parseCount(key: string, raw: string): number {
   if (!/^\d{1,16}$/.test(raw)) {
     throw new JsonApiQueryError(key, `${key} must be a whole number of 0 or more, not '${raw}'.`);
   }
   return Number(raw);
+}
+
+/** page[offset]: a count up to MAX_OFFSET, else a 400 naming the parameter. */
+export function parseOffset(key: string, raw: string): number {
+  const offset = parseCount(key, raw);
+  if (offset > MAX_OFFSET) throw new JsonApiQueryError(key, `${key} must be at most ${MAX_OFFSET}.`);
+  return offset;
 }
 
 /** Parses `request.query`; throws JsonApiQueryError (400) on anything it cannot accept. */
@@ -163,11 +171,8 @@ export function parseJsonApiQuery(query: unknown, options: ParseQueryOptions): J
     } else if (key === 'page' || key.startsWith('page[')) {
       const raw = single(key, value);
       if (key === 'page[limit]') result.page.limit = Math.min(parseCount(key, raw), options.maxLimit);
-      else if (key === 'page[offset]') {
-        const offset = parseCount(key, raw);
-        if (offset > MAX_OFFSET) throw new JsonApiQueryError(key, `${key} must be at most ${MAX_OFFSET}.`);
-        result.page.offset = offset;
-      } else
+      else if (key === 'page[offset]') result.page.offset = parseOffset(key, raw);
+      else
         throw new JsonApiQueryError(
           key,
           `${key} is not a paging parameter; use page[limit] and page[offset].`,

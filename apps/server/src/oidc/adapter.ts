@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/client.ts';
+import { isStorableText } from '../lib/storable-text.ts';
 
 /**
  * oidc-provider's storage in our database (instead of its in-memory default), so that sessions,
@@ -48,6 +49,8 @@ export function createAdapterClass(db: Db, tag: string): new (name: string) => A
       column: 'id' | 'uid' | 'user_code',
       value: string,
     ): Promise<AdapterPayload | undefined> {
+      // Ids come from cookies, forms and tokens as sent: one PostgreSQL cannot hold matches nothing.
+      if (!isStorableText(value)) return undefined;
       const row = await db
         .selectFrom('oidc_payloads')
         .select(['payload', 'consumed_at'])

@@ -1,9 +1,11 @@
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
+import { HSTS_VALUE, overTls } from '../lib/transport.ts';
 
 /**
- * Security headers and compression for every response.
+ * Security headers and compression for every response; HSTS on every answer over TLS
+ * (lib/transport.ts).
  * The CSP allows only our own scripts; Mantine sets inline style attributes, so styles allow
  * 'unsafe-inline' (styles cannot run code).
  */
@@ -31,8 +33,23 @@ export default fp(
       // Cross-origin isolation headers would break the try-out popup's opener.
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
       crossOriginEmbedderPolicy: false,
-      hsts: app.config.publicUrl.startsWith('https:'),
+      // Set below for answers over TLS, which a plain PUBLIC_URL behind a TLS proxy also gets.
+      hsts: false,
     });
+    app.addHook('onSend', async (request, reply) => {
+      if (overTls(app, request)) reply.header('Strict-Transport-Security', HSTS_VALUE);
+    });
+    const { hostname } = new URL(app.config.publicUrl);
+    if (
+      app.config.nodeEnv === 'production' &&
+      app.config.publicUrl.startsWith('http:') &&
+      !['localhost', '127.0.0.1', '[::1]'].includes(hostname) &&
+      !app.config.trustProxy
+    ) {
+      app.log.warn(
+        'PUBLIC_URL is plain http and TRUST_PROXY is false: session cookies are not Secure and there is no HSTS. Serve the portal over https (PUBLIC_URL=https://…), or set TRUST_PROXY=true behind a TLS-terminating proxy.',
+      );
+    }
     await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   },
   { name: 'security' },

@@ -4,9 +4,11 @@ import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError, unauthorized } from '../lib/errors.ts';
+import { overTls } from '../lib/transport.ts';
 
 /**
- * Sessions: an opaque random cookie named SESS…, httpOnly, SameSite=Lax, Secure over HTTPS; the
+ * Sessions: an opaque random cookie named SESS…, httpOnly, SameSite=Lax, Secure over TLS
+ * (lib/transport.ts: an https PUBLIC_URL, or https seen through a trusted proxy); the
  * database keeps only its sha256, the user and the CSRF token. Every state-changing call must
  * carry X-CSRF-Token: the session's token, or for anonymous callers a signed token from
  * GET /session/token. OAuth endpoints (/idp, /oauth) and the sandbox have their own protection.
@@ -30,6 +32,18 @@ export interface SessionInfo {
 }
 
 const CSRF_EXEMPT = ['/idp/', '/oauth/', '/sandbox/'];
+/** The API's paths: their answers may depend on the session (the web app's files do not). */
+const SESSION_DEPENDENT_PREFIXES = [
+  '/jsonapi/',
+  '/phpsdk/',
+  '/api/',
+  '/admin-api/',
+  '/session/',
+  '/user/',
+  '/openid-connect/',
+  '/files/',
+  '/secret/',
+];
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const TOUCH_INTERVAL_MS = 5 * 60_000;
 
@@ -43,7 +57,6 @@ function safeEqual(a: string, b: string): boolean {
 
 export default fp(
   async (app) => {
-    const secure = app.config.publicUrl.startsWith('https:');
     // Drupal names its cookie SESS + a hash of the site; the web app only relies on the prefix.
     const cookieName = `SESS${createHash('sha256').update(app.config.publicUrl).digest('hex').slice(0, 32)}`;
     const csrfKey = app.secretBox.derive('anonymous-csrf');
@@ -142,6 +155,19 @@ export default fp(
       throw new HttpError(403, message, { code: 'csrf' });
     });
 
+    // An answer that may depend on who asks (the organizations and their members' e-mail
+    // addresses, applications, the profile) must stay out of shared caches and off the disk: every
+    // API answer to a request with a session gets `private, no-store`, unless its route chose a
+    // Cache-Control itself (public images, ETag-validated documents).
+    app.addHook('onSend', async (request, reply) => {
+      if (reply.hasHeader('cache-control')) return;
+      // Cookies are not parsed yet when an earlier onRequest hook refused the request.
+      const cookies = request.cookies as Partial<Record<string, string>> | null;
+      if (!request.session && !cookies?.[cookieName]) return;
+      if (SESSION_DEPENDENT_PREFIXES.some((p) => request.url.startsWith(p)))
+        reply.header('Cache-Control', 'private, no-store');
+    });
+
     app.decorate('csrfTokenFor', (request: FastifyRequest) =>
       request.session ? request.session.csrfToken : anonymousCsrfToken(),
     );
@@ -170,7 +196,7 @@ export default fp(
           path: '/',
           httpOnly: true,
           sameSite: 'lax',
-          secure,
+          secure: overTls(app, request),
           expires,
         });
         return { csrfToken };
@@ -181,7 +207,12 @@ export default fp(
       if (request.session) {
         await app.db.deleteFrom('sessions').where('id', '=', request.session.idHash).execute();
       }
-      reply.clearCookie(cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+      reply.clearCookie(cookieName, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: overTls(app, request),
+      });
     });
 
     // Expired sessions and abandoned login states are removed hourly.

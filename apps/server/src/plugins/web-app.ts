@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isWebRoute } from '@portico/contracts/web-routes';
 import { errorDocument } from '../jsonapi/errors.ts';
 
 /** Paths served by the portal API and the OAuth servers: never answered with the web app. */
@@ -35,7 +36,8 @@ function wantsWebApp(request: FastifyRequest): boolean {
 
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached, and every
- * other page path answered with index.html so the client router can take over (history fallback).
+ * other page path answered with index.html so the client router can take over (history fallback):
+ * status 200 for a route of the web app (contracts/web-routes.ts) or a basic page, else 404.
  */
 export default fp(
   async (app) => {
@@ -59,25 +61,31 @@ export default fp(
       app.log.warn({ dist }, 'the web app is not built: run `npm run build`');
     }
 
-    const sendIndex = (reply: FastifyReply) => {
+    const sendIndex = (reply: FastifyReply, status = 200) => {
       if (!built) {
         return reply
           .status(503)
           .type('text/plain')
           .send('The web app is not built yet. Run `npm run build`, then start the server again.');
       }
-      return reply.header('Cache-Control', 'no-cache').sendFile('index.html', dist);
+      return reply.status(status).header('Cache-Control', 'no-cache').sendFile('index.html', dist);
     };
 
     app.get('/', (_request, reply) => sendIndex(reply));
 
-    app.setNotFoundHandler((request, reply) => {
-      if (wantsWebApp(request)) return sendIndex(reply);
+    // A path no page answers gets the web app with status 404 (its 404 page sets the meta marker),
+    // so that crawlers and monitors see it: neither a route of the web app nor a basic page.
+    app.setNotFoundHandler(async (request, reply) => {
+      if (wantsWebApp(request)) {
+        const pathname = request.url.split('?', 1)[0] ?? '/';
+        const exists = isWebRoute(pathname) || (await app.basicPageExists(pathname));
+        return sendIndex(reply, exists ? 200 : 404);
+      }
       return reply
         .status(404)
         .type('application/vnd.api+json')
         .send(errorDocument({ status: 404, message: 'The requested resource was not found.' }));
     });
   },
-  { name: 'web-app' },
+  { name: 'web-app', dependencies: ['pages'] },
 );

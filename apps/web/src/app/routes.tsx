@@ -55,6 +55,11 @@ const redirects = [
   { path: '/news/*', element: <NewsToBlog /> },
 ];
 
+/** Every path pattern of the router, for the check against the server's list (contracts/web-routes). */
+export function routePatterns(): string[] {
+  return [...pageRoutes, ...redirects].map((r) => r.path);
+}
+
 /**
  * Loads the chunk of the page that `pathname` shows (nothing for a redirect), so that the first
  * render needs no Suspense fallback (lib/lazy-page.tsx says why that matters).

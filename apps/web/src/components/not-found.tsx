@@ -5,7 +5,8 @@ import { Link } from 'react-router';
 
 /**
  * The 404 page (spec B 2.1): '404 NOT FOUND', 'We were not able to find this page.' and the
- * meta marker `status-code` 404 that crawlers and tests read (the server answers 200 for app routes).
+ * meta marker `status-code` 404 that crawlers and tests read. The server answers such paths with
+ * status 404 as well (contracts/web-routes.ts), except app routes whose data turns out missing.
  */
 export function NotFound() {
   const { t } = useTranslation();

@@ -1,5 +1,6 @@
 import { apiRequest, csrfToken } from './api-client';
 import { useAppStore, type SessionUserBody } from './store';
+import { safeReturnTo } from '@portico/contracts/return-to';
 
 /**
  * The session calls of spec B 7 and the login flow of spec B 4: the return path is remembered
@@ -84,7 +85,7 @@ export async function syncSession(): Promise<void> {
   }
 }
 
-/** Only same-site paths: a return path never leads to another site. */
+/** Only same-site paths (the contracts' safeReturnTo, as the server checks it), else the home page. */
 export function safePath(path: string): string {
-  return path.startsWith('/') && !path.startsWith('//') ? path : '/';
+  return safeReturnTo(path) ?? '/';
 }

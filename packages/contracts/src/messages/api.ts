@@ -14,4 +14,9 @@ export const apiMessages = {
   organizationFirst: 'Create the organization first, then upload its image and documents.',
   organizationParameter: 'Name the organization: ?organization={uuid}.',
   membershipBlocked: 'Your membership of this organization is blocked.',
+  invalidText:
+    '{{field}} contains a character that text cannot hold (a NUL byte or a broken Unicode sequence).',
+  invalidPath:
+    'The URL path contains a character that text cannot hold (a NUL byte or a broken Unicode sequence).',
+  idOutOfRange: '{{field}} must be a whole number from 1 to {{max}}.',
 } as const;

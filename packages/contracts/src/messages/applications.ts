@@ -28,6 +28,10 @@ export const applicationsMessages = {
   titleTooLong: 'Must be 255 characters or less',
   redirectUriRequired: 'Add at least one redirect URI to use the Authorization Code grant.',
   redirectUriFragment: 'A redirect URI must not contain a fragment (#).',
+  redirectUriNotAllowed:
+    'Use an https URL, an http URL only on this computer (localhost, 127.0.0.1 or [::1]), or your app’s own scheme such as com.example.app:/callback.',
+  redirectUriNativeLoopback:
+    'An app with its own URL scheme returns to this computer over http, not https: use http://127.0.0.1 or http://[::1].',
   organizationRequired: 'Choose the organization of the application: ?ORGANIZATION={id}.',
   applicationRequired: 'Name the application.',
   unknownProduct: 'This API product does not exist.',

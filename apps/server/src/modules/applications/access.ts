@@ -10,6 +10,7 @@ import {
   type Permission,
 } from '../organizations/authz.ts';
 import { appDb, type ApplicationRow } from './tables.ts';
+import { serialId } from '../../lib/ids.ts';
 
 /**
  * Who may do what with applications (spec A 6), decided by the organizations module's roles:
@@ -50,7 +51,8 @@ export function rightsOf(access: OrgAccess) {
 export async function findApplication(db: Db, ref: string | number): Promise<ApplicationRow | undefined> {
   const s = String(ref).trim();
   const q = appDb(db).selectFrom('applications').selectAll();
-  if (/^\d{1,9}$/.test(s)) return q.where('id', '=', Number(s)).executeTakeFirst();
+  const id = serialId(s);
+  if (id !== undefined) return q.where('id', '=', id).executeTakeFirst();
   if (!UUID.test(s)) return undefined;
   return q.where('uuid', '=', s.toLowerCase()).executeTakeFirst();
 }

@@ -8,6 +8,7 @@ import type { SecretBox } from '../../lib/secret-box.ts';
 import { UUID } from '../organizations/authz.ts';
 import { ApiErrors } from '../organizations/resources.ts';
 import { appDb, type ApplicationRow, type GoLiveRequestRow } from './tables.ts';
+import { serialId } from '../../lib/ids.ts';
 
 /**
  * The go-live request and the provider's decision, each in the caller's transaction:
@@ -72,7 +73,8 @@ export async function submitGoLive(
 export async function findRequest(db: Db, ref: string, lock = false): Promise<GoLiveRequestRow | undefined> {
   const s = ref.trim();
   let q = appDb(db).selectFrom('go_live_requests').selectAll();
-  if (/^\d{1,9}$/.test(s)) q = q.where('id', '=', Number(s));
+  const id = serialId(s);
+  if (id !== undefined) q = q.where('id', '=', id);
   else if (UUID.test(s)) q = q.where('uuid', '=', s.toLowerCase());
   else return undefined;
   return (lock ? q.forUpdate() : q).executeTakeFirst();

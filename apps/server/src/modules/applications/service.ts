@@ -7,6 +7,7 @@ import { productScopes } from '../catalog/scopes.ts';
 import { UUID } from '../organizations/authz.ts';
 import { ApiErrors, type ErrorEntry } from '../organizations/resources.ts';
 import { appDb, type ApplicationRow, type Environment, type ProductRow } from './tables.ts';
+import { serialId } from '../../lib/ids.ts';
 
 /**
  * Application writes. Each function takes a database handle that is usually a transaction, so an
@@ -131,7 +132,7 @@ export async function deleteApplication(db: Db, box: SecretBox, app: Application
 
 /** Products by uuid or numeric id, in the order given; unknown ones are a 404 naming the product. */
 export async function resolveProducts(db: Db, refs: readonly string[]): Promise<ProductRow[]> {
-  const ids = refs.filter((r) => /^\d{1,9}$/.test(r)).map(Number);
+  const ids = refs.map((r) => serialId(r)).filter((id) => id !== undefined);
   const uuids = refs.filter((r) => UUID.test(r)).map((r) => r.toLowerCase());
   const rows =
     ids.length || uuids.length

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { safeReturnTo } from '@portico/contracts/return-to';
 import { sql } from 'kysely';
 import * as oidc from 'openid-client';
 import { HttpError } from '../../lib/errors.ts';
@@ -18,13 +19,6 @@ export const LOGIN_COOKIE = 'portico_login';
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 /** Verification e-mails one account may ask for per hour. */
 export const VERIFICATION_MAILS_PER_HOUR = 5;
-
-/** Where a user may be sent back to after login: a path on this site, never another origin. */
-export function safeReturnTo(value: unknown): string | null {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\'))
-    return null;
-  return value.slice(0, 2000);
-}
 
 export function sessionUserBody(user: UserRow) {
   return {

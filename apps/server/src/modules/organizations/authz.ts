@@ -4,6 +4,7 @@ import type { Database, MembershipStatus, MembershipsTable, OrganizationsTable }
 import { HttpError, notFound, unauthorized } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { verifiedAddress } from '../identity/service.ts';
+import { serialId } from '../../lib/ids.ts';
 
 /**
  * Who may do what in an organization: the one place that decides (spec A 6). Every organization
@@ -170,8 +171,9 @@ export async function findOrganization(
   ref: string | number,
 ): Promise<OrganizationRow | undefined> {
   const s = String(ref).trim();
-  if (/^\d{1,9}$/.test(s)) {
-    return db.selectFrom('organizations').selectAll().where('id', '=', Number(s)).executeTakeFirst();
+  const id = serialId(s);
+  if (id !== undefined) {
+    return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
   }
   if (!UUID.test(s)) return undefined;
   return db.selectFrom('organizations').selectAll().where('uuid', '=', s.toLowerCase()).executeTakeFirst();

@@ -30,6 +30,7 @@ import {
   roleCollection,
 } from './collections.ts';
 import { ApiErrors, baseUrl, membershipResource, roleResource, type RoleRow } from './resources.ts';
+import { serialId } from '../../lib/ids.ts';
 
 const M = en.organizations;
 /** Invitation e-mails go to any address: an account may send this many per hour... */
@@ -370,8 +371,8 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
       .selectAll()
       .where('organization_id', '=', access.org.id)
       .$call((qb) =>
-        /^\d{1,9}$/.test(ref)
-          ? qb.where('id', '=', Number(ref))
+        serialId(ref) !== undefined
+          ? qb.where('id', '=', serialId(ref)!)
           : UUID.test(ref)
             ? qb.where('uuid', '=', ref.toLowerCase())
             : qb.where('id', '=', -1),

@@ -9,6 +9,7 @@ import { forbidden, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { ORGANIZATION_PAGE, outboxCollection, outboxMessages } from './collections.ts';
 import { baseUrl } from './resources.ts';
+import { serialId } from '../../lib/ids.ts';
 
 /**
  * `GET /admin-api/outbox`: the messages the portal sent or stored (invitations, password resets),
@@ -41,8 +42,8 @@ function requireAdmin(request: FastifyRequest): void {
 export async function outboxRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string } }>('/admin-api/outbox/:id', async (request, reply) => {
     requireAdmin(request);
-    const id = Number(request.params.id);
-    if (!Number.isInteger(id) || id <= 0) throw notFound();
+    const id = serialId(request.params.id, 'id');
+    if (id === undefined) throw notFound();
     const m = await app.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
     if (!m) throw notFound();
     reply.header('Cache-Control', 'no-store');

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { pageLinks as sharedPageLinks, requestUrl, type Links } from '../../jsonapi/document.ts';
+import { parseCount, parseOffset } from '../../jsonapi/query.ts';
 import { badRequest } from '../../lib/errors.ts';
 
 /**
@@ -34,12 +35,11 @@ export function parsePage(
 ): { limit: number; offset: number } {
   const rawLimit = single(query, 'page[limit]');
   const rawOffset = single(query, 'page[offset]');
-  const limit = rawLimit === undefined ? defaultLimit : Number(rawLimit);
-  const offset = rawOffset === undefined ? 0 : Number(rawOffset);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
+  // Digits only, as the shared parser reads them: Number('1e20') is a whole number too.
+  const limit = rawLimit === undefined ? defaultLimit : parseCount('page[limit]', rawLimit);
+  const offset = rawOffset === undefined ? 0 : parseOffset('page[offset]', rawOffset);
+  if (limit < 1 || limit > MAX_PAGE_LIMIT)
     throw badRequest(`page[limit] must be a whole number from 1 to ${MAX_PAGE_LIMIT}.`, 'page[limit]');
-  if (!Number.isInteger(offset) || offset < 0)
-    throw badRequest('page[offset] must be a whole number of 0 or more.', 'page[offset]');
   return { limit, offset };
 }
 

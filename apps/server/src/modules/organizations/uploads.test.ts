@@ -10,6 +10,12 @@ describe('organization uploads', () => {
     expect(fileNameFromDisposition('file; filename="C:\\\\Users\\\\me\\\\cert.pem"')).toBe('cert.pem');
     expect(fileNameFromDisposition('file; filename="a\\"b.txt"')).toBe('ab.txt');
     expect(fileNameFromDisposition('file; filename=".."')).toBeUndefined();
+    // Bidirectional overrides, zero-width and other invisible characters go, as do C1 controls.
+    expect(fileNameFromDisposition(`file; filename*=UTF-8''invoice%E2%80%AEfdp.exe`)).toBe('invoicefdp.exe');
+    expect(fileNameFromDisposition(`file; filename*=UTF-8''a%E2%80%8Bb%E2%81%A6c%C2%85d%EF%BB%BF.pdf`)).toBe(
+      'abcd.pdf',
+    );
+    expect(fileNameFromDisposition('file; filename="tab\there.txt"')).toBe('tabhere.txt');
     expect(fileNameFromDisposition('file')).toBeUndefined();
     expect(fileNameFromDisposition(undefined)).toBeUndefined();
     const long = fileNameFromDisposition(`file; filename="${'x'.repeat(300)}.pdf"`)!;

@@ -52,7 +52,8 @@ export const MIME_TYPES: Record<string, string> = {
 
 /**
  * The file name of `Content-Disposition: file; filename="x.pdf"` (or filename*=UTF-8''x.pdf),
- * reduced to a safe base name: no folders, no control characters, at most 200 characters.
+ * reduced to a safe base name: no folders, no control or bidirectional formatting characters, at
+ * most 200 characters.
  */
 export function fileNameFromDisposition(header: string | undefined): string | undefined {
   if (!header) return undefined;
@@ -73,8 +74,9 @@ export function fileNameFromDisposition(header: string | undefined): string | un
   if (raw === undefined) return undefined;
   const cleaned = path.posix
     .basename(raw.replace(/\\/g, '/'))
-    // eslint-disable-next-line no-control-regex -- control characters are exactly what we remove
-    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    // Controls (C0, DEL, C1), format characters (the bidirectional overrides such as U+202E that
+    // make 'cod.pdf' of 'fdp.doc', zero-width ones), line separators and lone surrogates.
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}"]/gu, '')
     .trim();
   if (!cleaned || cleaned === '.' || cleaned === '..') return undefined;
   if (cleaned.length <= 200) return cleaned;

@@ -19,6 +19,12 @@ export default fp(
   async (app) => {
     const pages = pagesRepo(app.db);
 
+    // The web app's not-found handler asks whether a path is a basic page (plugins/web-app.ts).
+    app.decorate('basicPageExists', async (pathname: string) => {
+      const alias = normalizeAlias(pathname);
+      return alias !== undefined && (await pages.findByAlias(alias)) !== undefined;
+    });
+
     app.get<{ Querystring: { _format?: unknown } }>('/*', async (request, reply) => {
       const pathname = request.url.split('?', 1)[0] ?? '/';
       if (request.query._format !== 'json' || API_PREFIXES.some((p) => pathname.startsWith(p))) {
@@ -33,3 +39,10 @@ export default fp(
   },
   { name: 'pages', dependencies: ['db'] },
 );
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Whether a basic page answers this path (its alias, normalized). */
+    basicPageExists(pathname: string): Promise<boolean>;
+  }
+}

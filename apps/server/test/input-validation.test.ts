@@ -1,0 +1,288 @@
+import { en } from '@portico/contracts/messages';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signIn, TestClient } from './http-client.ts';
+import {
+  body,
+  createOrg,
+  createUser,
+  PASSWORD,
+  signedInUser,
+  type JsonApiErrorBody,
+} from './org-fixtures.ts';
+import { appDocument, VALID_APP } from './applications-fixtures.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+/**
+ * Text no database column can hold (a NUL byte, a lone surrogate) and numbers beyond the columns'
+ * range are a 400 naming the field, wherever they come in: path, query, cookie, JSON, form. Never
+ * a 500 from the database, and nothing half-written.
+ */
+let t: TestApp;
+let anon: TestClient;
+let user: TestClient;
+let admin: TestClient;
+let orgId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  anon = new TestClient(t.baseUrl);
+  user = await signedInUser(t, 'nul.tester@example.com');
+  admin = await signedInUser(t, 'nul.admin@example.com', { admin: true });
+  orgId = (await createOrg(user, 'Input checks')).id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+interface Refusal {
+  status: number;
+  code?: string;
+  parameter?: string;
+  pointer?: string;
+  title: string;
+}
+
+async function refusal(res: Response): Promise<Refusal> {
+  const text = await res.text();
+  const error = (JSON.parse(text) as JsonApiErrorBody & { errors: { code?: string }[] }).errors[0]!;
+  return {
+    status: res.status,
+    code: error.code,
+    title: error.title,
+    ...(error.source?.pointer ? { pointer: error.source.pointer } : {}),
+    ...((error.source as { parameter?: string } | undefined)?.parameter
+      ? { parameter: (error.source as { parameter: string }).parameter }
+      : {}),
+  };
+}
+
+/** GETs and HEADs whose path or query carries a NUL byte, each with the parameter the 400 names. */
+const NUL_URLS: [string, string][] = [
+  ['/jsonapi/node/api_product/%00', 'path'],
+  ['/sandbox/%00/x', 'path'],
+  ['/files/%00/x.pdf', 'path'],
+  ['/api/products/%00/newest-version', 'path'],
+  ['/api/apidocs/%00/index', 'path'],
+  ['/jsonapi/group/organization/%00', 'path'],
+  ['/admin-api/outbox/%00', 'path'],
+  ['/some/page%00', 'path'],
+  ['/api/swagger?alias=%00', 'alias'],
+  ['/api/swagger?api=x%00y', 'api'],
+  ['/phpsdk/products/getProductUuid?pathAlias=%00', 'pathAlias'],
+  ['/jsonapi/node/api_product?filter[title]=%00', 'filter[title]'],
+  ['/jsonapi/node/api_documentation?filter[title][value]=a%00', 'filter[title][value]'],
+  ['/jsonapi/group/organization?sort=label%00', 'sort'],
+  ['/phpsdk/organization/apps?organization=%00', 'organization'],
+  ['/openid-connect/authorization-info/generic?returnTo=/%00', 'returnTo'],
+  ['/idp/auth?client_id=%00', 'client_id'],
+  ['/oauth/auth?client_id=%00&response_type=code', 'client_id'],
+];
+
+describe('text no column can hold', () => {
+  it.each(NUL_URLS)('GET %s is a 400 naming %s, anonymous and signed in', async (url, parameter) => {
+    for (const client of [anon, user, admin]) {
+      const res = await client.get(url);
+      expect(res.status, url).toBe(400);
+      const error = await refusal(res);
+      expect(error.code).toBe('invalid_text');
+      expect(error.parameter).toBe(parameter);
+    }
+  });
+
+  it('names the query parameter in the catalogue message', async () => {
+    const error = await refusal(await anon.get('/api/swagger?alias=%00'));
+    expect(error.title).toBe(en.api.invalidText.replace('{{field}}', 'alias'));
+  });
+
+  it('refuses a session cookie that is not text before looking it up', async () => {
+    const res = await anon.get('/session/token', { cookie: `${t.app.sessionCookieName}=a%00b` });
+    expect(res.status).toBe(400);
+    expect((await refusal(res)).parameter).toBe(t.app.sessionCookieName);
+    // Cookies the portal does not read are none of its business.
+    expect((await anon.get('/session/token', { cookie: 'other=a%00b' })).status).toBe(200);
+    // The OIDC provider's session cookie is read on sign-out.
+    const [name, value] = user.sessionCookie()!;
+    const res2 = await fetch(`${t.baseUrl}/user/logout`, {
+      headers: { cookie: `${name}=${value}; _session=%00` },
+    });
+    expect(res2.status).toBe(400);
+    expect((await refusal(res2)).parameter).toBe('_session');
+  });
+
+  it('names the JSON field by its pointer and writes nothing', async () => {
+    for (const label of ['Acme\u0000', 'Acme\ud800']) {
+      const res = await user.send('POST', '/jsonapi/group/organization', {
+        data: { type: 'group--organization', attributes: { label, field_body: { value: '', format: 'x' } } },
+      });
+      expect(res.status).toBe(400);
+      const error = await refusal(res);
+      expect(error).toMatchObject({ code: 'invalid_text', pointer: '/data/attributes/label' });
+    }
+    const list = await body<{ data: { attributes: { label: string } }[] }>(
+      await user.get('/jsonapi/group/organization?page[limit]=50'),
+    );
+    expect(list.data.map((o) => o.attributes.label)).toEqual(['Input checks']);
+  });
+
+  it('checks keys, arrays and every JSON route: applications, invitations, newsletter, profile', async () => {
+    const cases: [string, string, unknown, string][] = [
+      [
+        'POST',
+        `/phpsdk/organization/apps/create?ORGANIZATION=${orgId}`,
+        appDocument({ ...VALID_APP, field_oauth_redirect_uri: ['https://ok.example/cb', 'https://x\u0000'] }),
+        '/data/attributes/field_oauth_redirect_uri/1',
+      ],
+      [
+        'POST',
+        '/phpsdk/organization/invite',
+        { gid: orgId, email: 'a\u0000@example.com', group_roles: [] },
+        '/email',
+      ],
+      ['POST', '/api/newsletter', { email: '\u0000' }, '/email'],
+      [
+        'PATCH',
+        `/jsonapi/group/organization/${orgId}`,
+        { data: { 'bad\u0000key': 1 } },
+        '/data/bad\\u0000key',
+      ],
+    ];
+    for (const [method, url, doc, pointer] of cases) {
+      const res = await user.send(method, url, doc, 'application/json');
+      expect(res.status, url).toBe(400);
+      const error = await refusal(res);
+      expect(error.code).toBe('invalid_text');
+      expect(error.pointer, url).toBe(pointer.replace('\\u0000', '\ufffd'));
+    }
+  });
+
+  it('refuses sign-in and sign-up form fields with a NUL byte', async () => {
+    const c = new TestClient(t.baseUrl);
+    const info = (await (await c.get('/openid-connect/authorization-info/generic?screen=signup')).json()) as {
+      baseUrl: string;
+      parameters: Record<string, string>;
+    };
+    const { url } = await c.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
+    const path = new URL(url).pathname;
+    const signUp = await c.postForm(`${path}/signup`, {
+      firstName: 'Nul\u0000',
+      lastName: 'Byte',
+      email: 'nul.byte@example.com',
+      password: 'long-enough-1',
+    });
+    expect(signUp.status).toBe(400);
+    expect((await refusal(signUp)).pointer).toBe('/firstName');
+    const signIn = await c.postForm(`${path}/login`, { email: '\u0000', password: 'x' });
+    expect(signIn.status).toBe(400);
+    expect((await refusal(signIn)).pointer).toBe('/email');
+    // The OAuth servers read their own form bodies: a client id that is no text is no client.
+    const token = await c.postForm('/oauth/token', { grant_type: 'client_credentials', client_id: '\u0000' });
+    expect(token.status).toBeLessThan(500);
+    const idpToken = await c.postForm('/idp/token', { grant_type: 'authorization_code', code: '\u0000' });
+    expect(idpToken.status).toBeLessThan(500);
+  });
+});
+
+describe('numbers beyond their range', () => {
+  it.each([
+    ['/phpsdk/organization/apps?organization=ORG&page[offset]=1e20', 'page[offset]'],
+    ['/phpsdk/organization/apps?organization=ORG&page[offset]=99999999999999999999', 'page[offset]'],
+    ['/phpsdk/organization/apps?organization=ORG&page[limit]=1e1', 'page[limit]'],
+    ['/admin-api/go-live?page[offset]=1e20', 'page[offset]'],
+    ['/admin-api/outbox?page[offset]=1e20', 'page[offset]'],
+    ['/jsonapi/group/organization?page[offset]=99999999999999999999', 'page[offset]'],
+    ['/jsonapi/node/api_product?page[offset]=1e20', 'page[offset]'],
+    ['/admin-api/outbox/99999999999999999999', 'id'],
+    ['/admin-api/outbox/2147483648', 'id'],
+  ])('GET %s is a 400 naming %s', async (url, parameter) => {
+    const res = await admin.get(url.replace('ORG', orgId));
+    expect(res.status, url).toBe(400);
+    expect((await refusal(res)).parameter).toBe(parameter);
+  });
+
+  it('treats ids beyond the integer range as unknown where a uuid may stand instead', async () => {
+    const big = '99999999999999999999';
+    for (const url of [
+      `/admin-api/go-live/${big}`,
+      `/jsonapi/node/application/${big}`,
+      `/jsonapi/group/organization/${big}`,
+      `/phpsdk/organization/apps?organization=${big}`,
+      `/jsonapi/node/api_product/${big}`,
+    ]) {
+      const res = await admin.get(url);
+      expect(res.status, url).toBe(404);
+    }
+    const resend = await user.send(
+      'POST',
+      '/phpsdk/organization/invite-resend',
+      { gid: orgId, membershipId: 1e20 },
+      'application/json',
+    );
+    expect(resend.status).toBe(404);
+  });
+
+  it('refuses filter values beyond an integer field', async () => {
+    const res = await anon.get('/jsonapi/node/api_product?filter[drupal_internal__nid]=99999999999999');
+    expect(res.status).toBeLessThan(500);
+  });
+});
+
+describe('redirect URIs', () => {
+  const M = en.applications;
+
+  async function errors(res: Response) {
+    expect(res.status).toBe(422);
+    return (await body<JsonApiErrorBody>(res)).errors.map((e) => [e.title, e.source?.pointer]);
+  }
+
+  it('refuses script and data URIs on create and edit, and keeps native and loopback ones', async () => {
+    const create = (uris: string[]) =>
+      user.send(
+        'POST',
+        `/phpsdk/organization/apps/create?ORGANIZATION=${orgId}`,
+        appDocument({
+          ...VALID_APP,
+          field_allowed_grant_types: ['authorization_code'],
+          field_oauth_redirect_uri: uris,
+        }),
+      );
+    for (const bad of ['javascript:alert(1)', 'data:text/html,x', 'vbscript:x', 'http://evil.example/cb']) {
+      expect(await errors(await create(['https://ok.example/cb', bad]))).toEqual([
+        [M.redirectUriNotAllowed, '/data/attributes/field_oauth_redirect_uri/1'],
+      ]);
+    }
+    const ok = await create(['com.example.app:/cb', 'http://127.0.0.1:5000/cb']);
+    expect(ok.status).toBe(201);
+    const created = (await body<{ data: { id: string } }>(ok)).data;
+    const edit = await user.send(
+      'PATCH',
+      `/jsonapi/node/application/${created.id}/edit_app_custom`,
+      appDocument({ field_postlogout_redirect_uri: ['javascript:alert(1)'] }),
+    );
+    expect(await errors(edit)).toEqual([
+      [M.redirectUriNotAllowed, '/data/attributes/field_postlogout_redirect_uri/0'],
+    ]);
+    // The client still works: its token endpoint answers the client, not a broken registration.
+    const app = await body<{ data: { meta: { application: { clientId: { development: string } } } } }>(
+      await user.get(`/jsonapi/node/application/${created.id}`),
+    );
+    expect(app.data.meta.application.clientId.development).toBeTruthy();
+  });
+});
+
+describe('returnTo', () => {
+  it('keeps only a path of this site, as a browser would read it', async () => {
+    await createUser(t, 'return.to@example.com');
+    for (const [returnTo, expected] of [
+      ['/\t/evil.example', null],
+      ['/\n/evil.example', null],
+      ['/\\evil.example', null],
+      ['/.//evil.example', null],
+      ['/apps/../organizations?x=1', '/organizations?x=1'],
+    ] as const) {
+      const c = new TestClient(t.baseUrl);
+      const result = await signIn(c, 'return.to@example.com', PASSWORD, { returnTo });
+      expect(result.status).toBe(200);
+      expect(result.body.returnTo, returnTo).toBe(expected);
+    }
+  });
+});
