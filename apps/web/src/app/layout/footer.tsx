@@ -1,6 +1,6 @@
 import { Anchor, Box, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { NEWSLETTER_HIDDEN_PREFIXES } from '@portico/contracts/constants';
 import type { SiteLink } from '@portico/contracts/site';
@@ -8,7 +8,7 @@ import { paths } from '../../config/paths';
 import { useBlockLayout } from '../../lib/site-content';
 import classes from './layout.module.css';
 
-// Below the fold, and they bring zod (the shared e-mail rule) and DOMPurify: loaded after the page.
+// Below the fold (and the banners bring DOMPurify): loaded after the page.
 const NewsletterForm = lazy(() => import('./newsletter-form'));
 const BottomBanners = lazy(() => import('./bottom-banners'));
 

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useParams, useSearchParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
 import { RoleGuard } from '../../components/require-login';
