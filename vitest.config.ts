@@ -21,9 +21,15 @@ export default defineConfig({
         test: {
           name: 'server-pglite',
           include: integration,
-          // What a PostgreSQL server does to its clients has no embedded counterpart.
-          exclude: ['apps/server/test/postgres-connections.test.ts'],
+          // What a PostgreSQL server does to its clients has no embedded counterpart, and an
+          // embedded database belongs to one process, so several instances need PostgreSQL.
+          exclude: [
+            'apps/server/test/postgres-connections.test.ts',
+            'apps/server/test/several-instances.test.ts',
+          ],
           env: { PORTICO_TEST_DB: 'pglite' },
+          // One migrated database that every test portal copies (pglite-template.ts).
+          globalSetup: ['apps/server/test/pglite-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -8,6 +8,7 @@ import {
   signUp,
   subscribe,
 } from '../support/applications.ts';
+import { certificates } from '../../apps/server/test/applications-certs.ts';
 import { demoAdmin, signIn } from '../support/session.ts';
 
 const M = en.applications;
@@ -60,7 +61,8 @@ test('a developer takes an application from the form to production', async ({ pa
   await expect(page.getByTestId('application-status')).toHaveText('DEVELOPMENT');
   await expect(page.getByText(M.noSubscription)).toBeVisible();
   await expect(page.getByText('https://budget.example/callback')).toBeVisible();
-  expect(await reveal(page, UI.clientIdDevelopment, 'client-id-development')).toMatch(/^[0-9A-Za-z_-]{16,}$/);
+  const developmentId = await reveal(page, UI.clientIdDevelopment, 'client-id-development');
+  expect(developmentId).toMatch(/^[0-9A-Za-z_-]{16,}$/);
   const oldSecret = await reveal(page, UI.clientSecret, 'client-secret');
   expect(oldSecret.length).toBeGreaterThan(15);
 
@@ -73,24 +75,28 @@ test('a developer takes an application from the form to production', async ({ pa
   expect(newSecret.length).toBeGreaterThan(15);
   expect(newSecret).not.toBe(oldSecret);
 
-  // Select Product: commercial products are not offered; the search narrows the table.
+  // Select Product: commercial products (the demo's FX Rates API) are not offered; the search
+  // narrows the table.
   await page.getByRole('button', { name: UI.addProducts }).click();
   const modal = page.getByRole('dialog', { name: UI.selectProduct });
   await expect(modal.getByTestId('product-row').first()).toBeVisible();
   await expect(modal.getByText('Accounts API', { exact: true })).toBeVisible();
-  await expect(modal.getByText('Payments API', { exact: true })).toHaveCount(0);
-  await modal.getByLabel(UI.searchProducts).fill('FX');
+  await expect(modal.getByText('Payments API', { exact: true })).toBeVisible();
+  await expect(modal.getByText('FX Rates API', { exact: true })).toHaveCount(0);
+  await modal.getByLabel(UI.searchProducts).fill('Pay');
   await expect(modal.getByTestId('product-row')).toHaveCount(1);
-  await modal.getByRole('button', { name: `${UI.subscribe} FX Rates API`, exact: true }).click();
-  await expect(modal.getByRole('button', { name: `${UI.unsubscribe} FX Rates API` })).toBeVisible();
+  await modal.getByRole('button', { name: `${UI.subscribe} Payments API`, exact: true }).click();
+  await expect(modal.getByRole('button', { name: `${UI.unsubscribe} Payments API` })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(modal).toBeHidden();
 
-  const subscription = page.getByTestId('subscription').filter({ hasText: 'FX Rates API' });
+  const subscription = page.getByTestId('subscription').filter({ hasText: 'Payments API' });
   await expect(subscription).toBeVisible();
   await expect(page.getByText(M.noSubscription)).toBeHidden();
   await subscription.getByRole('button', { name: UI.scopes }).click();
-  await expect(subscription.getByRole('cell', { name: 'fx:read' }).first()).toBeVisible();
+  await expect(
+    subscription.getByRole('cell', { name: 'payments:read payments:write' }).first(),
+  ).toBeVisible();
   await expect(subscription.getByRole('link', { name: UI.viewDetails })).toHaveAttribute(
     'href',
     /^\/apiProduct\/[0-9a-f-]{36}$/,
@@ -186,8 +192,19 @@ test('a developer takes an application from the form to production', async ({ pa
       .getByRole('button', { name: UI.unsubscribe }),
   ).toHaveCount(0);
 
-  // Analytics: a sandbox call with the production credentials is counted.
+  // Analytics: a sandbox call with the production credentials is counted; the development
+  // credentials keep working, but their calls are not production usage (docs/decisions/011).
   await expect(page.getByRole('heading', { name: UI.analytics })).toBeVisible();
+  const devToken = await page.request.post('/oauth/token', {
+    form: { grant_type: 'client_credentials', client_id: developmentId, client_secret: newSecret },
+  });
+  expect(devToken.ok(), await devToken.text()).toBe(true);
+  const devCall = await page.request.get('/sandbox/accounts-v1/accounts/acc-1/balances', {
+    headers: {
+      Authorization: `Bearer ${((await devToken.json()) as { access_token: string }).access_token}`,
+    },
+  });
+  expect(devCall.status()).toBe(200);
   const token = await page.request.post('/oauth/token', {
     form: { grant_type: 'client_credentials', client_id: productionId, client_secret: productionSecret },
   });
@@ -202,6 +219,9 @@ test('a developer takes an application from the form to production', async ({ pa
     const row = page.getByTestId('analytics-table').getByRole('row').filter({ hasText: '/accounts' });
     await expect(row).toBeVisible({ timeout: 3000 });
   }).toPass({ timeout: 20_000 });
+  await expect(
+    page.getByTestId('analytics-table').getByRole('row').filter({ hasText: '/balances' }),
+  ).toHaveCount(0);
 
   // Editing a production application is refused.
   await page.goto(`/application/${applicationId}/edit?organization=${organization}`);
@@ -239,4 +259,49 @@ test('an organization with a production application cannot be deleted', async ({
   // Still there.
   await page.goto(`/application/${app.uuid}?organization=${organization}`);
   await expect(page.getByTestId('application-status')).toHaveText('PRODUCTION');
+});
+
+test("the demo's Split Pay reaches the PSD2 certificate check; with a certificate it goes on to the form", async ({
+  page,
+}) => {
+  // Demo content only (content/organizations.yaml): the demo developer's Northwind Fintech has Split
+  // Pay, subscribed to the Payments API, which needs a PSD2 certificate to go live (spec A 4).
+  await signIn(page);
+  await page.goto('/organizations');
+  await page.getByRole('link', { name: 'Northwind Fintech' }).click();
+  await expect(page).toHaveURL(/\/organization\/[0-9a-f-]{36}$/);
+  const organizationUrl = page.url();
+  await page.getByRole('link', { name: 'Split Pay' }).click();
+  await expect(page.getByRole('heading', { name: 'Split Pay' })).toBeVisible();
+  const applicationUrl = page.url();
+  await expect(page.getByTestId('subscription').filter({ hasText: 'Payments API' })).toBeVisible();
+
+  // No certificate yet: the Error modal with the server's message and 'Add certificate'.
+  await page.getByRole('button', { name: UI.goLive }).click();
+  const error = page.getByRole('dialog', { name: UI.error });
+  await expect(error.getByTestId('go-live-error')).toHaveText(
+    M.certMissing.replace('{{products}}', 'Payments API'),
+  );
+  await error.getByRole('link', { name: UI.addCertificate }).click();
+  await expect(page).toHaveURL(organizationUrl);
+
+  // The owner uploads a qualified certificate to the organization's documents.
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: en.organizations.chooseFiles }).click();
+  await (
+    await chooser
+  ).setFiles([
+    { name: 'qwac.crt', mimeType: 'application/x-x509-ca-cert', buffer: Buffer.from(certificates.psd2()) },
+  ]);
+  await page.getByRole('button', { name: en.organizations.uploadButton, exact: true }).click();
+  await expect(
+    page.getByRole('list', { name: en.organizations.documentsTitle }).getByRole('link', { name: 'qwac.crt' }),
+  ).toBeVisible();
+
+  // Now the check passes and the go-live form opens.
+  await page.goto(applicationUrl);
+  await page.getByRole('button', { name: UI.goLive }).click();
+  await expect(
+    page.getByRole('heading', { name: M.goLiveTitle.replace('{{title}}', 'Split Pay') }),
+  ).toBeVisible();
 });

@@ -119,15 +119,61 @@ test('anonymous visitors cannot subscribe: START USING THIS API asks them to log
   );
 });
 
-test('the Get Token API has no breadcrumb; a deprecated API shows its tag and own plan', async ({ page }) => {
+test('the Get Token API has no breadcrumb and its own changelog; a deprecated API shows its tag and own plan', async ({
+  page,
+}) => {
   await page.goto('/documentation/get-token');
   await expect(page.getByRole('heading', { level: 1, name: 'Get Token API Documentation' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toHaveCount(0);
+  // The Get Token API belongs to four products: its changelog is its own product's, not theirs.
+  const changelog = page.getByTestId('changelog');
+  await expect(changelog).toContainText('Refresh tokens for the authorization code grant.');
+  await expect(changelog).toContainText('01-08-2025');
+  await expect(changelog).not.toContainText('Standing orders');
+  await expect(changelog).not.toContainText('15-01-2026');
 
   await page.goto('/documentation/accounts-v0');
   await expect(page.getByRole('heading', { level: 1, name: 'Accounts API Documentation' })).toBeVisible();
   await expect(page.getByTestId('deprecated-tag')).toHaveText(P.deprecatedTag);
   await expect(page.getByTestId('plan-table')).toContainText('10 per hour');
+});
+
+test('descriptions in the reference are Markdown, rendered: API, tag, operation, parameter, schema', async ({
+  page,
+}) => {
+  // The deprecated API's description starts with '**Deprecated.**' (content/openapi/accounts-v0.yaml).
+  // Raw HTML is CommonMark too, so a document could carry a script: it is sanitized away.
+  await page.route('**/api/apidocs/accounts-v0/index', async (route) => {
+    const response = await route.fetch();
+    const index = (await response.json()) as { description: string };
+    index.description +=
+      '\n<img src="x" onerror="window.hacked=1"> <script>window.hacked=2</script> [bad](javascript:window.hacked=3)';
+    await route.fulfill({ response, json: index });
+  });
+  await page.goto('/documentation/accounts-v0');
+  const api = page.getByTestId('api-description');
+  await expect(api.locator('strong')).toHaveText('Deprecated.');
+  await expect(api).not.toContainText('**');
+  await expect(api.locator('script, [onerror]')).toHaveCount(0);
+  await expect(api.getByText('bad')).toBeVisible();
+  await expect(api.locator('a[href^="javascript"]')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+
+  await page.goto('/documentation/accounts-v1');
+  await expect(page.getByText('Booked and pending transactions of an account.').locator('em')).toHaveText(
+    'pending',
+  );
+  const operation = page.getByTestId('operation').filter({ hasText: '/accounts/{accountId}/transactions' });
+  await operation.getByRole('button', { name: /GET \/accounts\/\{accountId\}\/transactions/ }).click();
+  const details = page.getByTestId('operation-details-listTransactions');
+  await expect(details.locator('strong').filter({ hasText: 'last 90 days' })).toBeVisible();
+  await expect(details.getByRole('listitem').filter({ hasText: 'transactions are final.' })).toBeVisible();
+  await expect(details.getByText(/\*\*|`/)).toHaveCount(0);
+  const bookingStatus = details.getByTestId('parameters-query').getByRole('row', { name: /bookingStatus/ });
+  await expect(bookingStatus.getByText('Which transactions to list;').locator('code')).toHaveText('both');
+  // A schema property's description (Amount.amount), a level down in the response schema.
+  const schema = details.getByTestId('response-200').getByTestId('schema-tree');
+  await expect(schema.getByText('Decimal amount as a').first().locator('strong')).toHaveText('string');
 });
 
 test('an unknown documentation shows the not-found page', async ({ page }) => {
@@ -145,9 +191,15 @@ test('a signed-in developer chooses the product, then subscribes an application'
   const subscribe = page.getByRole('button', { name: P.subscribe, exact: true });
   await expect(subscribe).toBeDisabled();
   await page.getByRole('combobox', { name: P.chooseProduct }).click();
-  await page.getByRole('option', { name: 'FX Rates API' }).click();
+  // (The demo developer's applications already use the Accounts and Payments APIs.)
+  await page.getByRole('option', { name: 'Get Token API' }).click();
   await expect(page).toHaveURL(/product=[0-9a-f-]{36}/);
   await expect(subscribe).toBeEnabled();
+  // The changelog stays the Get Token API's whichever product is chosen.
+  await expect(page.getByTestId('changelog')).toContainText(
+    'Refresh tokens for the authorization code grant.',
+  );
+  await expect(page.getByTestId('changelog')).not.toContainText('Pending transactions');
 
   // Until an application is subscribed there is no client id.
   await expect(page.getByRole('textbox', { name: P.clientId })).toBeDisabled();

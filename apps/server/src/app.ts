@@ -21,6 +21,7 @@ import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import { importContent } from './content/import-content.ts';
 import { importers } from './content/importers.ts';
+import { withStartupLock } from './db/startup-lock.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -52,6 +53,9 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
     // Finish in-flight requests on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
     bodyLimit: 1024 * 1024,
+    // No deadline for plugins: opening the database may take minutes on a busy machine or behind
+    // another instance's migrations, which is slow, not broken (plugins/db.ts reports progress).
+    pluginTimeout: 0,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.decorate('config', config);
@@ -92,31 +96,44 @@ export async function buildApp({ config, logger }: BuildOptions): Promise<Fastif
     return reply.status(status).type('application/vnd.api+json').send(errorDocument({ status, message }));
   });
 
-  await app.register(securityPlugin);
-  await app.register(dbPlugin);
-  await app.register(servicesPlugin);
-  await app.register(sessionPlugin);
-  await app.register(healthRoutes);
-  await app.register(identityPlugin);
-  // Feature modules register here, one line each.
-  await app.register(sitePlugin);
-  await app.register(organizationsPlugin);
-  await app.register(catalogPlugin);
-  await app.register(authzServerPlugin);
-  await app.register(gatewayPlugin);
-  await app.register(applicationsPlugin);
-  // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
-  await app.register(pagesPlugin);
-  await app.register(webAppPlugin);
+  try {
+    await app.register(securityPlugin);
+    await app.register(dbPlugin);
+    await app.register(servicesPlugin);
+    await app.register(sessionPlugin);
+    await app.register(healthRoutes);
+    await app.register(identityPlugin);
+    // Feature modules register here, one line each.
+    await app.register(sitePlugin);
+    await app.register(organizationsPlugin);
+    await app.register(catalogPlugin);
+    await app.register(authzServerPlugin);
+    await app.register(gatewayPlugin);
+    await app.register(applicationsPlugin);
+    // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
+    await app.register(pagesPlugin);
+    await app.register(webAppPlugin);
 
-  if (config.importContent) {
-    await importContent(importers, {
-      db: app.db,
-      contentDir: config.contentDir,
-      log: app.log,
-      publicUrl: config.publicUrl,
-      secretBox: app.secretBox,
-    });
+    if (config.importContent) {
+      // Under the start-up lock: instances starting together import one after the other.
+      await withStartupLock(
+        app.db,
+        app.dbKind,
+        () =>
+          importContent(importers, {
+            db: app.db,
+            contentDir: config.contentDir,
+            log: app.log,
+            publicUrl: config.publicUrl,
+            secretBox: app.secretBox,
+          }),
+        { onWait: () => app.log.info('another instance is importing the content; waiting for it') },
+      );
+    }
+  } catch (err) {
+    // A start that fails half-way closes what the plugins opened (the database, its lock).
+    await app.close().catch(() => {});
+    throw err;
   }
   return app;
 }

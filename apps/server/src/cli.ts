@@ -4,9 +4,10 @@ import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { withStartupLock } from './db/startup-lock.ts';
 import { DocumentationInputError } from './modules/catalog/store.ts';
-import { importApi } from './modules/catalog/import-api.ts';
-import { formatProblem, OpenApiImportError } from './modules/catalog/openapi/index.ts';
+import { importApi, prepareApiImport } from './modules/catalog/import-api.ts';
+import { formatProblem, MAX_SOURCE_BYTES, OpenApiImportError } from './modules/catalog/openapi/index.ts';
 
 /**
  * Portal administration from the command line: `npm run portal -- <command>`. Uses the same
@@ -23,15 +24,22 @@ Commands:
       (created when it does not exist). Re-importing the same alias replaces the document.
 `;
 
-function fail(message: string, code = 1): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
+/** Ends the command with a message and an exit status, after every open resource was closed. */
+class CommandFailure extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.exitCode = exitCode;
+  }
 }
 
-async function importApiCommand(args: string[]): Promise<void> {
-  let parsed;
+function fail(message: string, code = 1): never {
+  throw new CommandFailure(message, code);
+}
+
+function parseImportApiArgs(args: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args,
       allowPositionals: true,
       options: {
@@ -46,16 +54,39 @@ async function importApiCommand(args: string[]): Promise<void> {
   } catch (err) {
     fail(`${(err as Error).message}\n\n${USAGE}`, 2);
   }
-  const { values, positionals } = parsed;
-  const [file, ...extra] = positionals;
-  if (!file || extra.length) fail(`import-api needs exactly one file.\n\n${USAGE}`, 2);
-  if (!values.product) fail(`import-api needs --product <alias>.\n\n${USAGE}`, 2);
-  let text: string;
+}
+
+/** Reads the document, refusing what is not a file or is too large before reading it whole. */
+function readDocument(file: string): string {
+  let size: number;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    const stat = fs.statSync(file);
+    if (!stat.isFile()) fail(`Cannot read ${file}: not a file.`);
+    size = stat.size;
+  } catch (err) {
+    if (err instanceof CommandFailure) throw err;
+    fail(`Cannot read ${file}: ${(err as Error).message}`);
+  }
+  if (size > MAX_SOURCE_BYTES) {
+    fail(`${file}: The document is too large (larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MB).`);
+  }
+  try {
+    return fs.readFileSync(file, 'utf8');
   } catch (err) {
     fail(`Cannot read ${file}: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Checks the document first and opens the database last: a refused document costs no database
+ * start, and the database, once opened, is closed on every way out.
+ */
+async function importApiCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseImportApiArgs(args);
+  const [file, ...extra] = positionals;
+  if (!file || extra.length) fail(`import-api needs exactly one file.\n\n${USAGE}`, 2);
+  if (!values.product) fail(`import-api needs --product <alias>.\n\n${USAGE}`, 2);
+  const text = readDocument(file);
 
   let config;
   try {
@@ -64,6 +95,30 @@ async function importApiCommand(args: string[]): Promise<void> {
     if (err instanceof ConfigError) fail(err.message, 78);
     throw err;
   }
+
+  let prepared;
+  try {
+    prepared = await prepareApiImport(
+      { name: file, text },
+      {
+        product: values.product,
+        alias: values.alias,
+        title: values.title,
+        apiId: values['api-id'],
+        plan: values.plan,
+        deprecated: values.deprecated,
+      },
+      config.publicUrl,
+    );
+  } catch (err) {
+    if (err instanceof OpenApiImportError) {
+      const [summary] = err.message.split('\n');
+      fail(`${file}: ${summary}\n${err.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
+    }
+    if (err instanceof DocumentationInputError) fail(err.message);
+    throw err;
+  }
+
   let handle;
   try {
     handle = await openDatabase({
@@ -76,48 +131,38 @@ async function importApiCommand(args: string[]): Promise<void> {
       fail(`${err.message}\nStop the server first, or use DATABASE_URL.`, 75);
     throw err;
   }
+  let result;
   try {
-    await migrateToLatest(handle.db);
-    const result = await importApi(
-      handle.db,
-      { name: file, text },
-      {
-        product: values.product,
-        alias: values.alias,
-        title: values.title,
-        apiId: values['api-id'],
-        plan: values.plan,
-        deprecated: values.deprecated,
-      },
-      config.publicUrl,
-    );
-    const { documentation: d, product: p } = result;
-    const index = d.processed?.operationIndex;
-    const lines = [
-      `${d.status === 'created' ? 'Imported' : d.status === 'updated' ? 'Updated' : 'Unchanged:'} ${d.title} as '${d.alias}'` +
-        (d.processed ? ` (${d.processed.sourceSpecVersion} → OpenAPI 3.1)` : ''),
-    ];
-    if (index) {
-      lines.push(
-        `  ${index.operationCount} operations in ${index.tags.length} groups: ${index.tags.map((t) => t.name).join(', ')}`,
-      );
-    }
-    lines.push(
-      `  ${p.created ? 'Created product' : 'Product'} '${p.alias}' (${p.title}, ${p.uuid})`,
-      `  Documentation: ${config.publicUrl}/documentation/${d.alias}`,
-      `  Sandbox:       ${config.publicUrl}/sandbox/${d.alias}`,
-    );
-    process.stdout.write(`${lines.join('\n')}\n`);
+    const db = handle.db;
+    // Under the start-up lock: a server starting meanwhile may be migrating or importing content.
+    result = await withStartupLock(db, handle.kind, async () => {
+      await migrateToLatest(db);
+      return importApi(db, prepared);
+    });
   } catch (err) {
-    if (err instanceof OpenApiImportError) {
-      const [summary] = err.message.split('\n');
-      fail(`${file}: ${summary}\n${err.problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
-    }
     if (err instanceof DocumentationInputError) fail(err.message);
     throw err;
   } finally {
     await handle.close();
   }
+
+  const { documentation: d, product: p } = result;
+  const index = d.processed?.operationIndex;
+  const lines = [
+    `${d.status === 'created' ? 'Imported' : d.status === 'updated' ? 'Updated' : 'Unchanged:'} ${d.title} as '${d.alias}'` +
+      (d.processed ? ` (${d.processed.sourceSpecVersion} → OpenAPI 3.1)` : ''),
+  ];
+  if (index) {
+    lines.push(
+      `  ${index.operationCount} operations in ${index.tags.length} groups: ${index.tags.map((t) => t.name).join(', ')}`,
+    );
+  }
+  lines.push(
+    `  ${p.created ? 'Created product' : 'Product'} '${p.alias}' (${p.title}, ${p.uuid})`,
+    `  Documentation: ${config.publicUrl}/documentation/${d.alias}`,
+    `  Sandbox:       ${config.publicUrl}/sandbox/${d.alias}`,
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -136,7 +181,15 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+// Every command closes what it opened before its promise settles, so exiting here loses nothing.
+main(process.argv.slice(2)).then(
+  () => process.exit(0),
+  (err: unknown) => {
+    if (err instanceof CommandFailure) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(err.exitCode);
+    }
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -25,4 +25,86 @@ describe('configuration', () => {
       /OIDC_ISSUER and OIDC_CLIENT_ID/,
     );
   });
+
+  describe('STORAGE_URL', () => {
+    it('keeps files in DATA_DIR/files without it', () => {
+      expect(loadConfig({ DATA_DIR: '/srv/portico' }).storage).toEqual({
+        kind: 'folder',
+        dir: '/srv/portico/files',
+      });
+    });
+
+    it('reads AWS S3: bucket, prefix, region and credentials from the standard variables', () => {
+      const c = loadConfig({
+        STORAGE_URL: 's3://portal-uploads/prod/files/',
+        AWS_REGION: 'eu-central-1',
+        AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+        AWS_SESSION_TOKEN: 'token',
+      });
+      expect(c.storage).toEqual({
+        kind: 's3',
+        bucket: 'portal-uploads',
+        prefix: 'prod/files/',
+        region: 'eu-central-1',
+        endpoint: undefined,
+        forcePathStyle: false,
+        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret', sessionToken: 'token' },
+      });
+    });
+
+    it('reads an S3-compatible service from the URL parameters: path style by default there', () => {
+      const minio = loadConfig({
+        STORAGE_URL: 's3://uploads?endpoint=http%3A%2F%2Fminio.internal%3A9000&region=eu-west-1',
+      }).storage;
+      expect(minio).toMatchObject({
+        kind: 's3',
+        bucket: 'uploads',
+        prefix: '',
+        region: 'eu-west-1',
+        endpoint: 'http://minio.internal:9000',
+        forcePathStyle: true,
+        // Without AWS_ACCESS_KEY_ID: the AWS SDK's default chain.
+        credentials: undefined,
+      });
+      const r2 = loadConfig({
+        STORAGE_URL: 's3://uploads/portal?region=auto&forcePathStyle=false',
+        AWS_ENDPOINT_URL_S3: 'https://account.r2.cloudflarestorage.com',
+      }).storage;
+      expect(r2).toMatchObject({
+        region: 'auto',
+        prefix: 'portal/',
+        endpoint: 'https://account.r2.cloudflarestorage.com',
+        forcePathStyle: false,
+      });
+      // Without a region anywhere: us-east-1, which MinIO and Ceph accept.
+      expect(loadConfig({ STORAGE_URL: 's3://uploads' }).storage).toMatchObject({ region: 'us-east-1' });
+    });
+
+    it('names what is wrong', () => {
+      const problems: [Record<string, string>, string][] = [
+        [{ STORAGE_URL: 'https://bucket/x' }, 'STORAGE_URL: must be an s3://bucket/prefix URL'],
+        [{ STORAGE_URL: 's3://Bad_Bucket' }, '"Bad_Bucket" is not a bucket name'],
+        [{ STORAGE_URL: 's3://ab' }, '"ab" is not a bucket name'],
+        [{ STORAGE_URL: 's3://key:secret@bucket' }, 'put credentials in AWS_ACCESS_KEY_ID'],
+        [{ STORAGE_URL: 's3://bucket:9000' }, 'a port belongs in the endpoint parameter'],
+        [{ STORAGE_URL: 's3://bucket?pathStyle=true' }, 'unknown parameter "pathStyle"'],
+        [{ STORAGE_URL: 's3://bucket?region=a&region=b' }, '"region" is given more than once'],
+        [{ STORAGE_URL: 's3://bucket?endpoint=minio:9000' }, 'endpoint parameter must be an http'],
+        [{ STORAGE_URL: 's3://bucket?forcePathStyle=yes' }, 'forcePathStyle must be true or false'],
+        [{ STORAGE_URL: 's3://bucket?region=' }, 'the region parameter is empty'],
+        [{ STORAGE_URL: 's3://bucket/%E0%A4%A' }, 'the prefix is not a valid percent-encoded path'],
+        [{ STORAGE_URL: 's3://bucket/a%2F..%2Fb' }, 'the prefix may not contain . or .. parts'],
+        [
+          { STORAGE_URL: 's3://bucket', AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE' },
+          'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be given together',
+        ],
+        [{ STORAGE_URL: 's3://bucket', AWS_ENDPOINT_URL_S3: 'minio:9000' }, 'AWS_ENDPOINT_URL_S3'],
+      ];
+      for (const [env, message] of problems) {
+        expect(() => loadConfig(env), JSON.stringify(env)).toThrow(ConfigError);
+        expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);
+      }
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3Settings } from './lib/s3-storage.ts';
 
 /**
  * Every setting the server reads from the environment, validated once at start-up.
@@ -49,6 +50,21 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   /** Accounts one IP address may create per hour (offices and CI runners share one address). */
   SIGNUP_RATE_LIMIT: z.coerce.number().int().min(1).default(200),
+  /**
+   * Uploaded files in an S3 bucket (s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=…) instead
+   * of DATA_DIR/files, so that several instances share them.
+   */
+  STORAGE_URL: z
+    .string()
+    .regex(/^s3:\/\//, 'must be an s3://bucket/prefix URL')
+    .optional(),
+  // The standard variables of the AWS SDKs, read for STORAGE_URL only.
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  AWS_SESSION_TOKEN: z.string().min(1).optional(),
+  AWS_REGION: z.string().min(1).optional(),
+  AWS_ENDPOINT_URL_S3: z.url({ protocol: /^https?$/ }).optional(),
+  AWS_ENDPOINT_URL: z.url({ protocol: /^https?$/ }).optional(),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -81,7 +97,11 @@ export interface Config {
   sessionTtlMs: number;
   /** Where the built web app lives. */
   webDist: string;
+  /** Where uploaded files live: DATA_DIR/files, or an S3 bucket (STORAGE_URL). */
+  storage: StorageConfig;
 }
+
+export type StorageConfig = { kind: 'folder'; dir: string } | ({ kind: 's3' } & S3Settings);
 
 export class ConfigError extends Error {}
 
@@ -102,13 +122,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const port = e.PORT;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const storage: StorageConfig = e.STORAGE_URL
+    ? { kind: 's3', ...s3Settings(e.STORAGE_URL, e) }
+    : { kind: 'folder', dir: path.join(dataDir, 'files') };
   return {
     nodeEnv: e.NODE_ENV,
     port,
     host: e.HOST,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     publicUrlConfigured: e.PUBLIC_URL !== undefined,
-    dataDir: path.resolve(e.DATA_DIR),
+    dataDir,
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,
     oidc:
@@ -127,5 +151,88 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
+    storage,
+  };
+}
+
+// S3's rules for bucket names (R2, MinIO and Ceph follow them too).
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const S3_PARAMETERS = ['endpoint', 'region', 'forcePathStyle'];
+
+/**
+ * STORAGE_URL and the AWS_* variables as the settings of the S3 client. The URL names the bucket
+ * and an optional key prefix; its parameters the service (endpoint, region, path-style addressing);
+ * credentials come from AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY or, without them, from the AWS
+ * SDK's default chain — never from the URL, which ends up in logs and process listings.
+ */
+function s3Settings(storageUrl: string, e: z.output<typeof envSchema>): S3Settings {
+  const problems: string[] = [];
+  let url: URL | undefined;
+  try {
+    url = new URL(storageUrl);
+  } catch {
+    problems.push('STORAGE_URL: must be an s3://bucket/prefix URL');
+  }
+  const bucket = url?.hostname ?? '';
+  if (url && (!BUCKET.test(bucket) || bucket.includes('..'))) {
+    problems.push(
+      `STORAGE_URL: "${bucket}" is not a bucket name (3 to 63 lowercase letters, digits, dots and hyphens)`,
+    );
+  }
+  if (url && (url.username || url.password)) {
+    problems.push(
+      'STORAGE_URL: put credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, not in the URL',
+    );
+  }
+  if (url?.port) problems.push('STORAGE_URL: a port belongs in the endpoint parameter');
+  const params = url?.searchParams ?? new URLSearchParams();
+  for (const name of new Set(params.keys())) {
+    if (!S3_PARAMETERS.includes(name)) {
+      problems.push(`STORAGE_URL: unknown parameter "${name}" (known: ${S3_PARAMETERS.join(', ')})`);
+    } else if (params.getAll(name).length > 1) {
+      problems.push(`STORAGE_URL: the parameter "${name}" is given more than once`);
+    }
+  }
+  const endpoint = params.get('endpoint') ?? e.AWS_ENDPOINT_URL_S3 ?? e.AWS_ENDPOINT_URL;
+  if (endpoint !== undefined && !z.url({ protocol: /^https?$/ }).safeParse(endpoint).success) {
+    problems.push('STORAGE_URL: the endpoint parameter must be an http:// or https:// URL');
+  }
+  const region = params.get('region') ?? e.AWS_REGION ?? 'us-east-1';
+  if (region === '') problems.push('STORAGE_URL: the region parameter is empty');
+  const pathStyle = params.get('forcePathStyle');
+  if (pathStyle !== null && pathStyle !== 'true' && pathStyle !== 'false') {
+    problems.push('STORAGE_URL: forcePathStyle must be true or false');
+  }
+  if (Boolean(e.AWS_ACCESS_KEY_ID) !== Boolean(e.AWS_SECRET_ACCESS_KEY)) {
+    problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be given together (or neither)');
+  }
+  let parts: string[] = [];
+  try {
+    parts = decodeURIComponent(url?.pathname ?? '')
+      .split('/')
+      .filter(Boolean);
+  } catch {
+    problems.push('STORAGE_URL: the prefix is not a valid percent-encoded path');
+  }
+  if (parts.some((part) => part === '.' || part === '..')) {
+    problems.push('STORAGE_URL: the prefix may not contain . or .. parts');
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  const prefix = parts.map((part) => `${part}/`).join('');
+  return {
+    bucket,
+    prefix,
+    region,
+    endpoint,
+    // Services of one's own (MinIO, Ceph) rarely have a DNS name per bucket: path style there.
+    forcePathStyle: pathStyle === null ? endpoint !== undefined : pathStyle === 'true',
+    credentials:
+      e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+        ? {
+            accessKeyId: e.AWS_ACCESS_KEY_ID,
+            secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+            ...(e.AWS_SESSION_TOKEN ? { sessionToken: e.AWS_SESSION_TOKEN } : {}),
+          }
+        : undefined,
   };
 }

@@ -1,6 +1,9 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
+import { SecretKeyMismatchError } from './lib/secret-box.ts';
+import { StorageUnavailableError } from './lib/storage.ts';
+import { DatabaseOpenError } from './plugins/db.ts';
 
 /** Starts the portal: one process serving the web app, the portal API and the OAuth servers. */
 async function main(): Promise<void> {
@@ -22,6 +25,18 @@ async function main(): Promise<void> {
     if (err instanceof DataDirInUseError) {
       console.error(err.message);
       process.exit(75); // EX_TEMPFAIL: try again once the other process has stopped
+    }
+    if (err instanceof StorageUnavailableError) {
+      console.error(err.message);
+      process.exit(75); // EX_TEMPFAIL: the bucket may become reachable
+    }
+    if (err instanceof SecretKeyMismatchError) {
+      console.error(err.message);
+      process.exit(78); // EX_CONFIG
+    }
+    if (err instanceof DatabaseOpenError) {
+      console.error(err.message);
+      process.exit(69); // EX_UNAVAILABLE: the database cannot be reached or migrated
     }
     throw err;
   }

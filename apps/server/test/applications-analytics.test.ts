@@ -89,80 +89,124 @@ describe('analytics switch', () => {
 });
 
 describe('analytics from the gateway records', () => {
-  it('equal the calls made, per endpoint, from both clients of the application', async () => {
+  it("count each environment's calls under that environment: production analytics show production calls only", async () => {
+    // The development credentials keep working after go-live (docs/decisions/011)...
     for (let i = 0; i < 2; i++) expect(await call('/accounts', devToken)).toBe(200);
     for (let i = 0; i < 2; i++)
       expect(await call('/accounts/acc-1', devToken, { prefer: 'code=404' })).toBe(404);
     expect(await call('/accounts/acc-7', devToken)).toBe(200);
     expect(await call('/accounts', prodToken)).toBe(200);
+    expect(await call('/accounts/acc-2', prodToken, { prefer: 'code=404' })).toBe(404);
     await t.app.flushCallRecorder();
 
+    // Expected numbers straight from the raw call records of one environment.
+    async function expected(environment: 'DEVELOPMENT' | 'PRODUCTION') {
+      const raw = await sql<{
+        endpoint: string;
+        status: number;
+        duration_ms: number;
+      }>`select endpoint, status, duration_ms from api_calls
+        where application_uuid = ${live.uuid} and environment = ${environment}`.execute(t.app.db);
+      const byEndpoint = new Map<string, EndpointAggregate>();
+      for (const r of raw.rows) {
+        const e = byEndpoint.get(r.endpoint) ?? {
+          endpoint: r.endpoint,
+          minExecutionTime: Infinity,
+          avgExecutionTime: 0,
+          maxExecutionTime: 0,
+          successCalls: 0,
+          failedCalls: 0,
+          totalCalls: 0,
+        };
+        e.minExecutionTime = Math.min(e.minExecutionTime, r.duration_ms);
+        e.maxExecutionTime = Math.max(e.maxExecutionTime, r.duration_ms);
+        e.avgExecutionTime += r.duration_ms;
+        e.totalCalls++;
+        if (r.status < 400) e.successCalls++;
+        else e.failedCalls++;
+        byEndpoint.set(r.endpoint, e);
+      }
+      const round = (n: number) => Math.round(n * 100) / 100;
+      return [...byEndpoint.values()].map((e) => ({
+        ...e,
+        minExecutionTime: round(e.minExecutionTime),
+        maxExecutionTime: round(e.maxExecutionTime),
+        avgExecutionTime: round(e.avgExecutionTime / e.totalCalls),
+      }));
+    }
+    function expectTimes(got: EndpointAggregate[], want: EndpointAggregate[]) {
+      for (const row of got) {
+        const w = want.find((x) => x.endpoint === row.endpoint)!;
+        expect(row.minExecutionTime).toBeCloseTo(w.minExecutionTime, 1);
+        expect(row.maxExecutionTime).toBeCloseTo(w.maxExecutionTime, 1);
+        expect(row.avgExecutionTime).toBeCloseTo(w.avgExecutionTime, 1);
+      }
+    }
+    const counts = (rows: EndpointAggregate[]) =>
+      rows.map((d) => [d.endpoint, d.successCalls, d.failedCalls, d.totalCalls]).sort();
+
+    // ...but the analytics of the production client id (spec A 7) count the production client only.
     const res = await aggregates(
       w.c.financial,
       `fromDate=${today()}&toDate=${today()}&application=${live.clientId.production}`,
     );
     expect(res.status).toBe(200);
-    const got = await body<{ data: EndpointAggregate[]; meta: Record<string, unknown> }>(res);
-    // Expected numbers straight from the raw call records.
-    const raw = await sql<{
-      endpoint: string;
-      status: number;
-      duration_ms: number;
-    }>`select endpoint, status, duration_ms
-      from api_calls where application_uuid = ${live.uuid}`.execute(t.app.db);
-    const expected = new Map<string, EndpointAggregate>();
-    for (const r of raw.rows) {
-      const e = expected.get(r.endpoint) ?? {
-        endpoint: r.endpoint,
-        minExecutionTime: Infinity,
-        avgExecutionTime: 0,
-        maxExecutionTime: 0,
-        successCalls: 0,
-        failedCalls: 0,
-        totalCalls: 0,
-      };
-      e.minExecutionTime = Math.min(e.minExecutionTime, r.duration_ms);
-      e.maxExecutionTime = Math.max(e.maxExecutionTime, r.duration_ms);
-      e.avgExecutionTime += r.duration_ms;
-      e.totalCalls++;
-      if (r.status < 400) e.successCalls++;
-      else e.failedCalls++;
-      expected.set(r.endpoint, e);
-    }
-    const round = (n: number) => Math.round(n * 100) / 100;
-    const want = [...expected.values()].map((e) => ({
-      ...e,
-      minExecutionTime: round(e.minExecutionTime),
-      maxExecutionTime: round(e.maxExecutionTime),
-      avgExecutionTime: round(e.avgExecutionTime / e.totalCalls),
-    }));
-    expect(got.data.map((d) => [d.endpoint, d.successCalls, d.failedCalls, d.totalCalls]).sort()).toEqual([
-      ['GET /stats-bank/accounts', 4, 0, 4],
-      ['GET /stats-bank/accounts/{accountId}', 1, 2, 3],
+    const prod = await body<{ data: EndpointAggregate[]; meta: Record<string, unknown> }>(res);
+    expect(counts(prod.data)).toEqual([
+      ['GET /stats-bank/accounts', 1, 0, 1],
+      ['GET /stats-bank/accounts/{accountId}', 0, 1, 1],
     ]);
-    for (const row of got.data) {
-      const w = want.find((x) => x.endpoint === row.endpoint)!;
-      expect(row.minExecutionTime).toBeCloseTo(w.minExecutionTime, 1);
-      expect(row.maxExecutionTime).toBeCloseTo(w.maxExecutionTime, 1);
-      expect(row.avgExecutionTime).toBeCloseTo(w.avgExecutionTime, 1);
-    }
-    expect(got.meta).toMatchObject({
+    expectTimes(prod.data, await expected('PRODUCTION'));
+    expect(prod.meta).toMatchObject({
       fromDate: today(),
       toDate: today(),
-      totalCalls: 7,
+      totalCalls: 2,
+      environment: 'PRODUCTION',
       applicationUuid: live.uuid,
     });
-
-    const prodOnly = await body<{ data: EndpointAggregate[] }>(
-      await aggregates(w.c.developer, `application=${live.clientId.production}&environment=PRODUCTION`),
+    // The application's uuid (the web app before approval) means production too.
+    const byUuid = await body<{ data: EndpointAggregate[]; meta: Record<string, unknown> }>(
+      await aggregates(w.c.developer, `application=${live.uuid}`),
     );
-    expect(prodOnly.data.map((d) => [d.endpoint, d.totalCalls])).toEqual([['GET /stats-bank/accounts', 1]]);
+    expect(counts(byUuid.data)).toEqual(counts(prod.data));
+    expect(byUuid.meta.environment).toBe('PRODUCTION');
 
-    const daily = await body<{ data: DailyEndpointAggregate[] }>(
+    // The development calls, before and after go-live, are counted under DEVELOPMENT: asked for
+    // explicitly, or with the development client id.
+    const wantDev = [
+      ['GET /stats-bank/accounts', 3, 0, 3],
+      ['GET /stats-bank/accounts/{accountId}', 1, 2, 3],
+    ];
+    const devRes = await body<{ data: EndpointAggregate[]; meta: Record<string, unknown> }>(
+      await aggregates(w.c.developer, `application=${live.clientId.production}&environment=DEVELOPMENT`),
+    );
+    expect(counts(devRes.data)).toEqual(wantDev);
+    expectTimes(devRes.data, await expected('DEVELOPMENT'));
+    expect(devRes.meta).toMatchObject({ environment: 'DEVELOPMENT', totalCalls: 6 });
+    const byDevId = await body<{ data: EndpointAggregate[]; meta: Record<string, unknown> }>(
+      await aggregates(w.c.developer, `application=${live.clientId.development}`),
+    );
+    expect(counts(byDevId.data)).toEqual(wantDev);
+    const prodAsked = await body<{ data: EndpointAggregate[] }>(
+      await aggregates(w.c.developer, `application=${live.clientId.development}&environment=PRODUCTION`),
+    );
+    expect(counts(prodAsked.data)).toEqual(counts(prod.data));
+
+    const daily = await body<{ data: DailyEndpointAggregate[]; meta: Record<string, unknown> }>(
       await w.c.developer.get(`/phpsdk/app-analytics/sumAggregates?application=${live.clientId.production}`),
     );
     expect(daily.data.map((d) => [d.referenceDate, d.endpoint, d.totalCalls])).toEqual([
-      [today(), 'GET /stats-bank/accounts', 4],
+      [today(), 'GET /stats-bank/accounts', 1],
+      [today(), 'GET /stats-bank/accounts/{accountId}', 1],
+    ]);
+    expect(daily.meta.environment).toBe('PRODUCTION');
+    const dailyDev = await body<{ data: DailyEndpointAggregate[] }>(
+      await w.c.developer.get(
+        `/phpsdk/app-analytics/sumAggregates?application=${live.clientId.production}&environment=DEVELOPMENT`,
+      ),
+    );
+    expect(dailyDev.data.map((d) => [d.referenceDate, d.endpoint, d.totalCalls])).toEqual([
+      [today(), 'GET /stats-bank/accounts', 3],
       [today(), 'GET /stats-bank/accounts/{accountId}', 3],
     ]);
   });
@@ -175,6 +219,7 @@ describe('analytics from the gateway records', () => {
       ['2026-01-10', prod, 'GET /accounts', 10, 9, 1, 2, 20, 80],
       ['2026-01-11', prod, 'GET /accounts', 30, 30, 0, 1.5, 9, 120],
       ['2026-01-11', prod, 'POST /payments', 4, 2, 2, 10, 40, 80],
+      // The development client's calls count under DEVELOPMENT, never in production analytics.
       ['2026-01-11', live.clientId.development!, 'POST /payments', 1, 1, 0, 3, 3, 3],
       // Another client's calls never count.
       ['2026-01-11', 'someone-else', 'GET /accounts', 1000, 0, 1000, 0.1, 999, 9999],
@@ -193,12 +238,12 @@ describe('analytics from the gateway records', () => {
     expect(got.data).toEqual([
       {
         endpoint: 'POST /payments',
-        minExecutionTime: 3,
-        avgExecutionTime: 16.6,
+        minExecutionTime: 10,
+        avgExecutionTime: 20,
         maxExecutionTime: 40,
-        successCalls: 3,
+        successCalls: 2,
         failedCalls: 2,
-        totalCalls: 5,
+        totalCalls: 4,
       },
       {
         endpoint: 'GET /accounts',
@@ -218,7 +263,7 @@ describe('analytics from the gateway records', () => {
     expect(daily.data.map((d) => [d.referenceDate, d.endpoint, d.totalCalls, d.avgExecutionTime])).toEqual([
       ['2026-01-10', 'GET /accounts', 10, 8],
       ['2026-01-11', 'GET /accounts', 30, 4],
-      ['2026-01-11', 'POST /payments', 5, 16.6],
+      ['2026-01-11', 'POST /payments', 4, 20],
     ]);
   });
 });

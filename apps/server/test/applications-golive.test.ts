@@ -260,6 +260,12 @@ describe('provider review', () => {
     expect(token.body.scope).toBe('accounts:read');
     expect((await sandbox(t, 'live-bank/accounts', token.body.access_token!)).status).toBe(200);
     expect((await getApp(w.c.financial, a.uuid)).clientSecrets.production).toBeNull();
+    // The development credentials keep working after go-live, with the development scopes only
+    // (docs/decisions/011); their calls count as DEVELOPMENT (applications-analytics.test.ts).
+    const devToken = await clientCredentials(t, live.clientId.development!, live.clientSecret!);
+    expect(devToken.status).toBe(200);
+    expect(devToken.body.scope?.split(' ').sort()).toEqual(['accounts:read', 'sandbox:reset']);
+    expect((await sandbox(t, 'live-bank/accounts', devToken.body.access_token!)).status).toBe(200);
 
     const outbox = await t.app.db
       .selectFrom('outbox')

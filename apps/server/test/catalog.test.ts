@@ -300,6 +300,35 @@ describe('documentation', () => {
     expect((await get('/jsonapi/node/api_documentation/nope')).status).toBe(404);
   });
 
+  test("a documentation shared by several products shows its own product's changelog only", async () => {
+    const tokenProduct = await productUuid('get-token-api');
+    const r = await get('/jsonapi/node/api_documentation/get-token?include=field_change_log');
+    expect(r.status, r.text).toBe(200);
+    const d = r.body as Doc & { data: Resource };
+    const entries = d.included!.filter((i) => i.type === 'node--change_log');
+    // The Get Token API belongs to four products; the Accounts, Payments and FX entries are not
+    // about it.
+    expect(entries.map((e) => [e.attributes.field_version, e.attributes.field_release_date])).toEqual([
+      ['1.0', '2025-08-01'],
+      ['1.0-beta', '2025-05-15'],
+    ]);
+    expect(entries.map((e) => (e.relationships!.field_product!.data as { id: string }).id)).toEqual([
+      tokenProduct,
+      tokenProduct,
+    ]);
+    expect((d.data.relationships!.field_change_log!.data as unknown[]).length).toBe(2);
+    // The same in the collection.
+    const all = await list('/jsonapi/node/api_documentation?filter[field_api_id]=get-token');
+    expect((all.data[0]!.relationships!.field_change_log!.data as unknown[]).length).toBe(2);
+    // A product's own documentation keeps the product's changelog.
+    const accounts = await get('/jsonapi/node/api_documentation/accounts-v1?include=field_change_log');
+    expect(
+      (accounts.body as Doc)
+        .included!.filter((i) => i.type === 'node--change_log')
+        .map((e) => e.attributes.field_version),
+    ).toEqual(['1.0', '1.0-beta']);
+  });
+
   test("swagger by alias or api id; 'Swagger not found'", async () => {
     const byAlias = await get('/api/swagger?alias=accounts-v1');
     expect(byAlias.status).toBe(200);

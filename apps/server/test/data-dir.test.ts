@@ -71,6 +71,7 @@ describe('DATA_DIR ownership', () => {
 
       // Writes in flight: every authorization-info call stores a login state row.
       let committed = 0;
+      let writing = true;
       const writer = (async () => {
         for (let i = 0; i < 400; i++) {
           try {
@@ -79,11 +80,13 @@ describe('DATA_DIR ownership', () => {
             );
             if (res.ok) committed++;
           } catch {
-            return;
+            break;
           }
         }
+        writing = false;
       })();
-      await new Promise((r) => setTimeout(r, 1500));
+      // Kill it once some writes are committed and more are in flight (however slow the machine).
+      while (writing && committed < 5) await new Promise((r) => setTimeout(r, 20));
       first.child.kill('SIGKILL');
       await first.exited;
       await writer;

@@ -1,4 +1,5 @@
 import type { Application } from '@portico/contracts/applications';
+import { en } from '@portico/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importContent } from '../src/content/import-content.ts';
 import { importers } from '../src/content/importers.ts';
@@ -57,6 +58,26 @@ describe('demo organizations', () => {
     expect(token.status).toBe(200);
     expect(token.body.scope).toBe('accounts:read');
     expect((await sandbox(t, 'accounts-v1/accounts', token.body.access_token!)).status).toBe(200);
+  });
+
+  it('has an application whose Go live reaches the PSD2 certificate check (spec A 4)', async () => {
+    const apps = await body<{ data: Application[] }>(await dev.get('/phpsdk/organization/apps'));
+    const app = apps.data.find((a) => a.title === 'Split Pay');
+    expect(app).toMatchObject({
+      applicationStatus: 'DEVELOPMENT',
+      allowedGrantTypes: ['authorization_code'],
+    });
+    expect(app?.subscriptions.map((s) => [s.title, s.psd2CertificateRequired])).toEqual([
+      ['Payments API', true],
+    ]);
+    // The organization has no certificate yet: the check asks for one.
+    const check = await dev.get(`/phpsdk/certificates/${app!.uuid}/validate?_format=json`);
+    expect(check.status).toBe(422);
+    expect(await body(check)).toEqual({
+      isValid: false,
+      certRequired: true,
+      message: en.applications.certMissing.replace('{{products}}', 'Payments API'),
+    });
   });
 
   it('is imported once: a later start neither duplicates it nor brings back a deleted one', async () => {

@@ -36,14 +36,18 @@ describe('health endpoints', () => {
   });
 
   it('finishes in-flight requests on shutdown and then refuses new connections', async () => {
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
     const own = await startTestApp({}, (app) => {
       app.get('/slow-test-route', async () => {
+        arrived();
         await new Promise((r) => setTimeout(r, 500));
         return { done: true };
       });
     });
     const inFlight = fetch(`${own.baseUrl}/slow-test-route`);
-    await new Promise((r) => setTimeout(r, 100));
+    // Close once the request is being handled (a busy machine may take long to deliver it).
+    await requestArrived;
     const closing = own.close();
     const res = await inFlight;
     expect(res.status).toBe(200);

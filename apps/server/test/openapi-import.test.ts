@@ -7,7 +7,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { importCatalogContent } from '../src/modules/catalog/importer.ts';
-import { importApi } from '../src/modules/catalog/import-api.ts';
+import { importApi, prepareApiImport } from '../src/modules/catalog/import-api.ts';
+import { MAX_SOURCE_BYTES } from '../src/modules/catalog/openapi/index.ts';
 import { catalogDb } from '../src/modules/catalog/tables.ts';
 import { createPostgresDatabase, startTestApp, testDbKind, type TestApp } from './test-app.ts';
 
@@ -76,9 +77,14 @@ describe('content import', () => {
     // A document imported by hand and linked to a content product.
     await importApi(
       t.app.db,
-      { name: 'extra.yaml', text: fs.readFileSync(path.join(contentDir, 'openapi/get-token.yaml'), 'utf8') },
-      { product: 'accounts-api-v1', alias: 'extra-token', title: 'Extra' },
-      t.config.publicUrl,
+      await prepareApiImport(
+        {
+          name: 'extra.yaml',
+          text: fs.readFileSync(path.join(contentDir, 'openapi/get-token.yaml'), 'utf8'),
+        },
+        { product: 'accounts-api-v1', alias: 'extra-token', title: 'Extra' },
+        t.config.publicUrl,
+      ),
     );
 
     const file = path.join(contentDir, 'catalog/products.yaml');
@@ -227,6 +233,59 @@ describe('npm run portal -- import-api', () => {
     expect(r.stderr).toContain(
       "line 9:11, /paths/~1a/get/responses/200/descriptio: unknown property 'descriptio'",
     );
+  });
+
+  test('a failed import leaves the data folder free: no lock, no stale postmaster.pid', async () => {
+    const file = path.join(dataDir, 'not-openapi.yaml');
+    fs.writeFileSync(file, 'title: not an OpenAPI document\n');
+    const r = await cli('import-api', file, '--product', 'broken');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('not-openapi.yaml:');
+    expect(fs.existsSync(path.join(dataDir, 'portico.lock'))).toBe(false);
+    expect(fs.existsSync(path.join(dataDir, 'pgdata', 'postmaster.pid'))).toBe(false);
+    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
+    try {
+      expect(handle.recoveredFromCrash).toBe(false);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  test('a refused document never opens the database', async () => {
+    // A fresh folder and no DATABASE_URL: opening the database would create DATA_DIR/pgdata.
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-cli-fresh-'));
+    const freshEnv: Record<string, string> = { ...env, DATA_DIR: fresh };
+    delete freshEnv.DATABASE_URL;
+    const inFresh = async (...args: string[]) =>
+      run(process.execPath, [path.join(repoRoot, 'apps/server/src/cli.ts'), ...args], {
+        env: freshEnv,
+        cwd: repoRoot,
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
+      );
+    try {
+      const big = path.join(fresh, 'big.json');
+      fs.writeFileSync(big, '{');
+      fs.truncateSync(big, MAX_SOURCE_BYTES + 1); // sparse: no real 64 MB written
+      const tooLarge = await inFresh('import-api', big, '--product', 'big');
+      expect(tooLarge.code).toBe(1);
+      expect(tooLarge.stderr).toContain('big.json: The document is too large (larger than 64 MB).');
+
+      const invalid = path.join(fresh, 'invalid.json');
+      fs.writeFileSync(invalid, '{"openapi": "3.1.0", "info": {"title": "No version"}, "paths": {}}');
+      const refused = await inFresh('import-api', invalid, '--product', 'invalid');
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("must have required property 'version'");
+
+      const badAlias = await inFresh('import-api', invalid, '--product', 'x', '--alias', 'Not an alias!');
+      expect(badAlias.code).toBe(1);
+      expect(badAlias.stderr).toContain("'Not an alias!' is not a valid documentation alias");
+
+      expect(fs.readdirSync(fresh).sort()).toEqual(['big.json', 'invalid.json']);
+    } finally {
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
   });
 
   test('usage errors', async () => {

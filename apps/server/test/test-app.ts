@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 
@@ -89,10 +90,15 @@ export async function startTestApp(
     LOG_LEVEL: 'silent',
     ...env,
   };
-  if (testDbKind() === 'postgres') {
+  // A DATABASE_URL given by the test: another instance of a portal it already started.
+  if (testDbKind() === 'postgres' && !env.DATABASE_URL) {
     const created = await createPostgresDatabase();
     vars.DATABASE_URL = created.url;
     dropDb = created.drop;
+  } else if (!env.DATABASE_URL && !env.DATA_DIR) {
+    // A copy of the migrated database made once for the whole run (pglite-template.ts).
+    const template = inject('pgliteTemplate');
+    if (template) fs.cpSync(template, path.join(dataDir, 'pgdata'), { recursive: true });
   }
   const config = loadConfig(vars);
   const app = await buildApp({ config, logger: false });

@@ -1,6 +1,8 @@
 /**
  * Shapes of the catalog's documentation calls (apps/server/src/modules/catalog/README.md), shared
- * by the server that builds them and the web app's API reference that renders them.
+ * by the server that builds them and the web app's API reference that renders them. Every
+ * `description` (API, tag, security scheme, operation, parameter, body, response, header, and those
+ * inside schemas) is the document's CommonMark as written; the web app renders it sanitized.
  */
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';

@@ -12,8 +12,9 @@ import * as m0060 from './migrations/0060-pages.ts';
 import * as m0070 from './migrations/0070-content-imports.ts';
 
 /**
- * Migrations are code, listed here in order, forward-only. Kysely's migrator takes a lock in the
- * database, so several instances starting together against PostgreSQL run each migration once.
+ * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
+ * (startup-lock.ts), so several instances starting together against PostgreSQL run each migration
+ * once (Kysely's own lock table is created with `create table if not exists`, which races).
  */
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -28,6 +29,14 @@ const migrations: Record<string, Migration> = {
   '0070-content-imports': m0070,
 };
 
+/** A migration failed: the database stays at the last migration that succeeded. */
+export class MigrationError extends Error {
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.name = 'MigrationError';
+  }
+}
+
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
@@ -38,7 +47,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const name = failed ? ` (${failed.migrationName})` : '';
-    throw new Error(`Database migration failed${name}: ${String(error)}`, { cause: error });
+    throw new MigrationError(`Database migration failed${name}: ${String(error)}`, { cause: error });
   }
   return (results ?? []).map((r) => r.migrationName);
 }

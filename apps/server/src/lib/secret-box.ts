@@ -14,6 +14,18 @@ export interface SecretBox {
   derive(purpose: string): string;
 }
 
+/** A stored secret does not open with this key: another SECRET_KEY (or secret.key) sealed it. */
+export class SecretKeyMismatchError extends Error {
+  constructor(options: { cause: unknown }) {
+    super(
+      'A stored secret cannot be decrypted with this SECRET_KEY: it was sealed with another key. ' +
+        'Instances on one database must share one SECRET_KEY; a lost key cannot be recovered.',
+      options,
+    );
+    this.name = 'SecretKeyMismatchError';
+  }
+}
+
 export function loadSecretKey(secretKey: string | undefined, dataDir: string): string {
   if (secretKey) return secretKey;
   const file = path.join(dataDir, 'secret.key');
@@ -48,9 +60,14 @@ export function createSecretBox(secretKey: string): SecretBox {
       if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed secret');
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
-        'utf8',
-      );
+      try {
+        return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
+          'utf8',
+        );
+      } catch (err) {
+        // GCM's "unable to authenticate data": sealed under another key (or altered).
+        throw new SecretKeyMismatchError({ cause: err });
+      }
     },
     derive(purpose) {
       return createHmac('sha256', key).update(purpose).digest('base64url');

@@ -5,9 +5,10 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 
 /**
- * Where uploaded files live. One interface, so that the local folder of a single machine
- * (DATA_DIR/files) can be replaced by S3-compatible object storage when the portal runs as several
- * instances. Keys are chosen by the server (never from a user's file name): `ab/<uuid>`.
+ * Where uploaded files live. One interface with two implementations: the local folder of a single
+ * machine (DATA_DIR/files, the default) and S3-compatible object storage (STORAGE_URL, s3-storage.ts)
+ * that several instances share. Keys are chosen by the server (never from a user's file name):
+ * `ab/<uuid>`.
  *
  * Database rows and files change together: callers write the file first, insert the row, and
  * delete the file again when the insert fails; on deletion they remove the rows in a transaction
@@ -21,11 +22,19 @@ export interface FileStorage {
   get(key: string): Promise<Readable | undefined>;
   /** Removes the file; a missing file is not an error. */
   delete(key: string): Promise<void>;
+  /** Fails with a message saying what is wrong when the storage cannot be used (checked on start). */
+  check(): Promise<void>;
+  /** Releases connections; called when the server closes. */
+  close(): Promise<void>;
 }
+
+/** The configured storage cannot be used (checked on start): the message says why. */
+export class StorageUnavailableError extends Error {}
 
 const KEY = /^[a-z0-9][a-z0-9/_-]{0,200}$/;
 
-function checkKey(key: string): void {
+/** Throws for a key that is not one of ours (a key never comes from a user). */
+export function checkStorageKey(key: string): void {
   if (!KEY.test(key) || key.includes('..') || key.includes('//')) {
     throw new Error(`Invalid storage key: ${key}`);
   }
@@ -51,7 +60,7 @@ export function createLocalStorage(root: string): FileStorage {
     }
   }
   const fullPath = (key: string) => {
-    checkKey(key);
+    checkStorageKey(key);
     return path.join(root, key);
   };
   return {
@@ -86,5 +95,9 @@ export function createLocalStorage(root: string): FileStorage {
     async delete(key) {
       await fsp.rm(fullPath(key), { force: true });
     },
+    async check() {
+      await fsp.access(tmpDir, fs.constants.W_OK);
+    },
+    async close() {},
   };
 }

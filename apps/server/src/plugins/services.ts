@@ -1,15 +1,23 @@
 import fp from 'fastify-plugin';
 import { createMailer, type Mailer } from '../lib/mailer.ts';
+import { createS3Storage } from '../lib/s3-storage.ts';
 import { createSecretBox, loadSecretKey, type SecretBox } from '../lib/secret-box.ts';
+import { createLocalStorage, type FileStorage } from '../lib/storage.ts';
 
-/** Shared services every module may use: secret encryption and outgoing mail. */
+/** Shared services every module may use: secret encryption, outgoing mail and file storage. */
 export default fp(
   async (app) => {
     const secretBox = createSecretBox(loadSecretKey(app.config.secretKey, app.config.dataDir));
     const mailer = createMailer(app.db, { smtpUrl: app.config.smtpUrl, from: app.config.mailFrom });
+    const settings = app.config.storage;
+    const storage = settings.kind === 's3' ? createS3Storage(settings) : createLocalStorage(settings.dir);
     app.decorate('secretBox', secretBox);
     app.decorate('mailer', mailer);
+    app.decorate('storage', storage);
     app.addHook('onClose', async () => mailer.close());
+    app.addHook('onClose', async () => storage.close());
+    // A storage the portal cannot use stops the start, like a database it cannot reach.
+    await storage.check();
   },
   { name: 'services', dependencies: ['db'] },
 );
@@ -18,5 +26,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     secretBox: SecretBox;
     mailer: Mailer;
+    /** Uploaded files: the folder DATA_DIR/files, or the S3 bucket of STORAGE_URL. */
+    storage: FileStorage;
   }
 }

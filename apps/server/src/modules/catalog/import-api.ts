@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Db } from '../../db/client.ts';
-import { saveDocumentation, type SavedDocumentation } from './store.ts';
+import { processOpenApi, type ProcessedDocument } from './openapi/index.ts';
+import { checkDocumentationAlias, saveDocumentation, type SavedDocumentation } from './store.ts';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
 
@@ -21,14 +22,35 @@ export interface ImportApiResult {
   product: { id: number; uuid: string; alias: string; title: string; created: boolean };
 }
 
-/** The `import-api` command's work: one OpenAPI document into the catalog, linked to a product. */
-export async function importApi(
-  db: Db,
+/** A document checked and processed for the catalog, ready to be stored: no database needed. */
+export interface PreparedApiImport {
+  file: { name: string; text: string };
+  options: ImportApiOptions;
+  publicUrl: string;
+  alias: string;
+  processed: ProcessedDocument;
+}
+
+/**
+ * The `import-api` command's checks, which need no database: the alias, then the whole OpenAPI
+ * pipeline (size limit, syntax, validation, conversion). Throws DocumentationInputError or
+ * OpenApiImportError, so a refused document never opens (or creates, or migrates) a database.
+ */
+export async function prepareApiImport(
   file: { name: string; text: string },
   options: ImportApiOptions,
   publicUrl: string,
-): Promise<ImportApiResult> {
-  const alias = (options.alias ?? path.basename(file.name).replace(/\.(ya?ml|json)$/i, '')).toLowerCase();
+): Promise<PreparedApiImport> {
+  const alias = checkDocumentationAlias(
+    options.alias ?? path.basename(file.name).replace(/\.(ya?ml|json)$/i, ''),
+  );
+  const processed = await processOpenApi(file.text, { alias, publicUrl, filename: path.basename(file.name) });
+  return { file, options, publicUrl, alias, processed };
+}
+
+/** The `import-api` command's work: one prepared document into the catalog, linked to a product. */
+export async function importApi(db: Db, prepared: PreparedApiImport): Promise<ImportApiResult> {
+  const { file, options, publicUrl, alias, processed } = prepared;
   const documentation = await saveDocumentation(
     db,
     {
@@ -39,6 +61,7 @@ export async function importApi(
       apiId: options.apiId ?? null,
       deprecated: options.deprecated,
       plan: options.plan,
+      processed,
     },
     publicUrl,
   );

@@ -231,6 +231,20 @@ export async function loadDocumentationRelations(
     .orderBy('p.title')
     .execute();
   const productIds = [...new Set(products.map((p) => p.id))];
+  // Each product's documentation view (its `field_documentation`): the first by weight, then title.
+  const firstDocOf = new Map<number, number>();
+  if (productIds.length) {
+    const links = await c
+      .selectFrom('api_product_documentations as pd')
+      .innerJoin('api_documentations as d', 'd.id', 'pd.documentation_id')
+      .select(['pd.product_id', 'pd.documentation_id'])
+      .where('pd.product_id', 'in', productIds)
+      .orderBy('pd.weight')
+      .orderBy('d.title')
+      .execute();
+    for (const l of links)
+      if (!firstDocOf.has(l.product_id)) firstDocOf.set(l.product_id, l.documentation_id);
+  }
   const entries = productIds.length
     ? await c
         .selectFrom('change_log_entries as e')
@@ -245,10 +259,9 @@ export async function loadDocumentationRelations(
   const byDoc = group(products, (p) => p.documentation_id);
   const changeLog = new Map<number, (ChangeLogRow & { product_uuid: string })[]>();
   for (const [docId, list] of byDoc) {
-    const own = new Set(list.map((p) => p.id));
     changeLog.set(
       docId,
-      entries.filter((e) => own.has(e.product_id)),
+      entries.filter((e) => changelogOwners(docId, list, firstDocOf).has(e.product_id)),
     );
   }
   return {
@@ -257,6 +270,21 @@ export async function loadDocumentationRelations(
     ),
     changeLog,
   };
+}
+
+/**
+ * Whose changelog a documentation shows: the products whose documentation view it is (their first
+ * documentation), else its only product. A documentation shared as a secondary API (the Get Token
+ * API in every product) does not show the other products' entries: they are not about this API.
+ */
+function changelogOwners(
+  docId: number,
+  products: readonly { id: number }[],
+  firstDocOf: ReadonlyMap<number, number>,
+): Set<number> {
+  const own = products.filter((p) => firstDocOf.get(p.id) === docId).map((p) => p.id);
+  if (own.length) return new Set(own);
+  return new Set(products.length === 1 ? [products[0]!.id] : []);
 }
 
 export interface ComparisonColumn {

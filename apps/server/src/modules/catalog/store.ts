@@ -27,6 +27,8 @@ export interface DocumentationInput {
   tour?: unknown;
   botEnabled?: boolean;
   botUrl?: string | null;
+  /** The source already processed for this alias and PUBLIC_URL (the import command does it first). */
+  processed?: ProcessedDocument;
 }
 
 export interface SavedDocumentation {
@@ -39,6 +41,17 @@ export interface SavedDocumentation {
 }
 
 export class DocumentationInputError extends Error {}
+
+/** The alias as stored (normalized, lower-case); throws DocumentationInputError when it is not valid. */
+export function checkDocumentationAlias(input: string): string {
+  const alias = normalizeAlias(input).toLowerCase();
+  if (!DOC_ALIAS.test(alias)) {
+    throw new DocumentationInputError(
+      `'${input}' is not a valid documentation alias: use lower-case letters, digits, '.', '_' and '-'.`,
+    );
+  }
+  return alias;
+}
 
 /**
  * Replaces a documentation's stored operation details (the reference reads one row per opened
@@ -70,12 +83,7 @@ export async function saveDocumentation(
   input: DocumentationInput,
   publicUrl: string,
 ): Promise<SavedDocumentation> {
-  const alias = normalizeAlias(input.alias).toLowerCase();
-  if (!DOC_ALIAS.test(alias)) {
-    throw new DocumentationInputError(
-      `'${input.alias}' is not a valid documentation alias: use lower-case letters, digits, '.', '_' and '-'.`,
-    );
-  }
+  const alias = checkDocumentationAlias(input.alias);
   const c = catalogDb(db);
   const existing = await c
     .selectFrom('api_documentations')
@@ -93,7 +101,8 @@ export async function saveDocumentation(
     existing && existing.source === input.source && existing.server === sandboxUrl(publicUrl, alias);
   const processed = sameDocument
     ? undefined
-    : await processOpenApi(input.source, { alias, publicUrl, filename: input.filename });
+    : (input.processed ??
+      (await processOpenApi(input.source, { alias, publicUrl, filename: input.filename })));
 
   const title = input.title ?? processed?.info.title ?? existing?.title ?? alias;
   const meta = {

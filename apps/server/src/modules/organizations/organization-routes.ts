@@ -487,8 +487,9 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
               return { file: inserted, replacedKeys: keys };
             }));
           } catch (err) {
-            // No row, no file: the stored bytes go when the insert fails.
-            await storage.delete(key);
+            // No row, no file: the stored bytes go when the insert fails (a storage that fails
+            // here too is logged with the key; the insert's error is the one answered).
+            await removeStored(app, storage, [key]);
             throw err;
           }
           await removeStored(app, storage, replacedKeys);

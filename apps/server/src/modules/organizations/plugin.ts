@@ -1,7 +1,5 @@
-import path from 'node:path';
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
-import { createLocalStorage, type FileStorage } from '../../lib/storage.ts';
 import { membershipRoutes } from './membership-routes.ts';
 import { organizationRoutes } from './organization-routes.ts';
 import { outboxRoutes } from './outbox-routes.ts';
@@ -9,13 +7,11 @@ import { ApiErrors, sendApiErrors } from './resources.ts';
 
 /**
  * Organizations, members, roles, invitations and organization files (spec A 7 'Organizations and
- * membership'), the file storage (DATA_DIR/files) and the administrator's outbox.
+ * membership') and the administrator's outbox. The files' bytes live in the storage of the services
+ * plugin (app.storage).
  */
 export default fp(
   async (app) => {
-    if (!app.hasDecorator('storage')) {
-      app.decorate('storage', createLocalStorage(path.join(app.config.dataDir, 'files')));
-    }
     const storage = app.storage;
     await app.register(async (scope) => {
       // Errors with a title and a separate detail (uploads) or several entries (form validation).
@@ -39,10 +35,3 @@ export default fp(
   },
   { name: 'organizations', dependencies: ['session', 'services'] },
 );
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Uploaded files: the local folder DATA_DIR/files (S3-compatible storage later). */
-    storage: FileStorage;
-  }
-}

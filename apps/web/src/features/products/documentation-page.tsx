@@ -1,17 +1,19 @@
 import { Alert, Anchor, Badge, Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
+import { useEffect } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { useParams, useSearchParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
 import { RoleGuard } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';
+import { preloadMarkdown } from '../../components/ui/markdown';
 import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
 import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { downloadLinks, useDocumentation, useOperationIndex } from './api-documentation';
-import { Included, relatedIds } from './api-jsonapi';
+import { Included } from './api-jsonapi';
 import type { ChangelogAttributes, ProductAttributes } from './api-products';
 import { ChangelogList } from './changelog-list';
 import { ApiReference } from './reference/api-reference';
@@ -36,6 +38,8 @@ function DocumentationScreen() {
   // at once, beside the documentation, rather than once the reference is rendered: one round trip
   // less before the operations are listed. The reference reads the same cached query.
   useOperationIndex(isUuid(apiDocumentationId) ? undefined : apiDocumentationId);
+  // The reference's descriptions are Markdown: its renderer (own chunk) loads beside the data.
+  useEffect(() => void preloadMarkdown().catch(() => undefined), []);
 
   if (doc.error instanceof ApiError && doc.error.status === 404) return <NotFound />;
   if (doc.isError) {
@@ -64,9 +68,9 @@ function DocumentationScreen() {
     setParams(next, { replace: true, preventScrollReset: true });
   };
 
-  const changelog = included
-    .many<ChangelogAttributes>(d, 'field_change_log')
-    .filter((e) => !chosen || relatedIds(e, 'field_product').includes(chosen.id));
+  // The server gives the changelog of the documentation's own product (catalog README), whichever
+  // product is chosen for subscribing.
+  const changelog = included.many<ChangelogAttributes>(d, 'field_change_log');
   const links = downloadLinks(d);
   const productSlug = shown ? aliasSlug(shown.attributes.path?.alias) || shown.id : null;
   const format = (a.field_source_format ?? 'json').toUpperCase();

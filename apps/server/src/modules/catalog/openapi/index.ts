@@ -1,6 +1,6 @@
 export { operationDetail } from './details.ts';
 export { buildOperationIndex, locateOperations } from './operations.ts';
-export { parseSource, type SourceFormat } from './parse.ts';
+export { MAX_SOURCE_BYTES, parseSource, type SourceFormat } from './parse.ts';
 export { formatProblem, OpenApiImportError, type DocumentProblem } from './problems.ts';
 export { hashDocument, processOpenApi, type ProcessedDocument, type ProcessOptions } from './process.ts';
 export { sandboxUrl, withPublicUrls } from './public-urls.ts';

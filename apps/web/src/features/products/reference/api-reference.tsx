@@ -9,6 +9,7 @@ import { messageOf } from '../../../lib/api-client';
 import { useOperationIndex } from '../api-documentation';
 import { OperationDetails } from './operation-details';
 import { buildRows, operationHash, operationKeyFromHash, type ReferenceRow } from './operation-rows';
+import { Markdown } from '../../../components/ui/markdown';
 import classes from './reference.module.css';
 
 /** Method badge backgrounds dark enough for their small white text (at least 4.5:1). */
@@ -201,11 +202,7 @@ function ReferenceHeader({ index }: { index: OperationIndex }) {
         </Title>
         {index.version && <Badge variant="outline">{index.version}</Badge>}
       </Group>
-      {index.description && (
-        <Text size="sm" className={classes.prose}>
-          {index.description}
-        </Text>
-      )}
+      {index.description && <Markdown text={index.description} fz="sm" data-testid="api-description" />}
       {index.servers.length > 0 && (
         <div>
           <Text size="sm" fw={600}>
@@ -253,11 +250,7 @@ function TagHeading({ name, description }: { name: string; description: string |
       <Title order={3} size="h4" data-testid="operation-tag">
         {name}
       </Title>
-      {description && (
-        <Text size="sm" c="dimmed">
-          {description}
-        </Text>
-      )}
+      {description && <Markdown text={description} fz="sm" c="dimmed" />}
     </div>
   );
 }

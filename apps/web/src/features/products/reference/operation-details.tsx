@@ -11,6 +11,7 @@ import { Loading } from '../../../components/ui/loading';
 import { messageOf } from '../../../lib/api-client';
 import { useOperation } from '../api-documentation';
 import { CodeSamples } from './code-samples';
+import { Markdown } from '../../../components/ui/markdown';
 import classes from './reference.module.css';
 import { asObject, formatValue, prettyJson, schemaExamples, typeLabel } from './schema-model';
 import { SchemaTree } from './schema-tree';
@@ -41,11 +42,7 @@ export function OperationDetails(props: OperationDetailsProps) {
   const op = query.data;
   return (
     <Stack gap="lg" className={classes.details} data-testid={`operation-details-${op.key}`}>
-      {op.description && (
-        <Text size="sm" className={classes.prose}>
-          {op.description}
-        </Text>
-      )}
+      {op.description && <Markdown text={op.description} fz="sm" />}
       <Code block>{`${op.method.toUpperCase()} ${op.server}${op.path}`}</Code>
       <Security security={op.security} />
       <Parameters parameters={op.parameters} />
@@ -59,11 +56,7 @@ export function OperationDetails(props: OperationDetailsProps) {
               </Text>
             )}
           </Title>
-          {op.requestBody.description && (
-            <Text size="sm" className={classes.prose} mb="xs">
-              {op.requestBody.description}
-            </Text>
-          )}
+          {op.requestBody.description && <Markdown text={op.requestBody.description} fz="sm" mb="xs" />}
           <Content content={op.requestBody.content} refs={op.refs} />
         </section>
       )}
@@ -206,11 +199,7 @@ function ParameterRow({ parameter: p }: { parameter: ParameterDetail }) {
         </Text>
       </Table.Td>
       <Table.Td>
-        {p.description && (
-          <Text size="sm" className={classes.prose}>
-            {p.description}
-          </Text>
-        )}
+        {p.description && <Markdown text={p.description} fz="sm" />}
         {values.length > 0 && (
           <Group gap={4} mt={2}>
             <Text span size="xs" c="dimmed">
@@ -251,7 +240,7 @@ function Responses({ responses, refs }: { responses: ResponseDetail[]; refs: Ope
               <Badge color={statusColor(r.status)} variant="light" size="lg">
                 {r.status}
               </Badge>
-              {r.description && <Text size="sm">{r.description}</Text>}
+              {r.description && <Markdown text={r.description} fz="sm" />}
             </Group>
             {Object.keys(r.headers).length > 0 && (
               <Table withTableBorder verticalSpacing={4} mb="xs">
@@ -270,7 +259,7 @@ function Responses({ responses, refs }: { responses: ResponseDetail[]; refs: Ope
                     <Table.Tr key={name}>
                       <Table.Td ff="monospace">{name}</Table.Td>
                       <Table.Td ff="monospace">{typeLabel(h.schema)}</Table.Td>
-                      <Table.Td>{h.description}</Table.Td>
+                      <Table.Td>{h.description && <Markdown text={h.description} fz="sm" />}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

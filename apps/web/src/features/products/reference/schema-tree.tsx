@@ -2,6 +2,7 @@ import { Badge, Code, Group, Text } from '@mantine/core';
 import type { JsonSchema } from '@portico/contracts/catalog';
 import { useState, type ReactNode } from 'react';
 import { useTranslation, type Translate } from '../../../lib/i18n';
+import { Markdown } from '../../../components/ui/markdown';
 import classes from './reference.module.css';
 import {
   asObject,
@@ -151,11 +152,7 @@ function NodeFacts({ schema }: { schema: SchemaObject }) {
   const examples = schemaExamples(schema);
   return (
     <>
-      {description && (
-        <Text size="sm" className={classes.prose}>
-          {description}
-        </Text>
-      )}
+      {description && <Markdown text={description} fz="sm" />}
       {values.length > 0 && (
         <Group gap={4} mt={2}>
           <Text span size="xs" c="dimmed">

@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { body, createOrg, signedInUser, upload, type OrgResource } from './org-fixtures.ts';
+import type { TestClient } from './http-client.ts';
+import { startS3Server, type TestS3Server } from './s3-server.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+/**
+ * Two instances behind one address (README, 'Several instances behind one address'): the same
+ * PostgreSQL database, SECRET_KEY, STORAGE_URL and PUBLIC_URL. A file uploaded through one is served by the
+ * other, and deleted through the other, over HTTP. PGlite is one process's own database.
+ */
+describe('several instances sharing database and storage', () => {
+  let s3: TestS3Server;
+  let a: TestApp;
+  let b: TestApp;
+  let owner: TestClient;
+  let org: OrgResource;
+
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    const shared = {
+      ...s3.env('shared/'),
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      LOGIN_RATE_LIMIT: '1000',
+    };
+    a = await startTestApp(shared);
+    // Behind one address: B answers for A's PUBLIC_URL (which names the session cookie too).
+    b = await startTestApp({
+      ...shared,
+      DATABASE_URL: a.config.databaseUrl!,
+      PUBLIC_URL: a.config.publicUrl,
+      IMPORT_CONTENT: 'false',
+    });
+    owner = await signedInUser(a, 'ina.instances@example.com');
+    org = await createOrg(owner, 'Instances Org');
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await s3?.close();
+  });
+
+  it('serves through one instance what was uploaded through the other, and deletes it there', async () => {
+    const res = await upload(owner, org.id, 'field_documents', 'shared.txt', 'uploaded through A');
+    expect(res.status).toBe(201);
+    const { url } = (await body<{ data: { attributes: { url: string } } }>(res)).data.attributes;
+    const path = new URL(url).pathname;
+    // The session cookie of A is valid on B: same database, same SECRET_KEY.
+    const served = await owner.get(`${b.baseUrl}${path}`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe('uploaded through A');
+
+    const key = (
+      await b.app.db
+        .selectFrom('files')
+        .select('storage_key')
+        .where('filename', '=', 'shared.txt')
+        .executeTakeFirstOrThrow()
+    ).storage_key;
+    owner.csrfToken ??= await (await owner.get('/session/token')).text();
+    const deleted = await owner.request(`${b.baseUrl}/jsonapi/group/organization/${org.id}/delete_custom`, {
+      method: 'DELETE',
+      headers: { 'x-csrf-token': owner.csrfToken },
+    });
+    expect(deleted.status).toBe(204);
+    expect((await owner.get(`${a.baseUrl}${path}`)).status).toBe(404);
+    // The object went with the row.
+    expect(await a.app.storage.get(key)).toBeUndefined();
+  });
+});
