@@ -1,7 +1,7 @@
 /**
  * The documentation page of a large public OpenAPI document, next to Redoc and Swagger UI.
  *   npm run bench:docs                 # = npm run build && node bench/documentation.ts
- *   node bench/documentation.ts --runs 5 --tools portico,redoc,swagger [--profile]
+ *   node bench/documentation.ts --runs 5 --tools portico,portico-link,redoc,swagger [--profile]
  *
  * 1. Installs bench/package.json (GitHub's REST API description from @octokit/openapi, Redoc's
  *    standalone bundle, swagger-ui-dist) into bench/node_modules on the first run.
@@ -42,7 +42,7 @@ import {
 const { values: options } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
-    tools: { type: 'string', default: 'portico,redoc,swagger' },
+    tools: { type: 'string', default: 'portico,portico-link,redoc,swagger' },
     profile: { type: 'boolean', default: false },
   },
 });
@@ -104,6 +104,14 @@ if (imported.status !== 0) throw new Error(`import-api failed:\n${imported.stdou
 console.log(`import-api (fresh DATA_DIR: create, migrate, import) in ${seconds(importMs)}`);
 const portal = await startPortal({ port, dataDir, host: '127.0.0.1', env: { PUBLIC_URL: origin } });
 console.log(`portal ready on ${origin} in ${seconds(portal.ms)}`);
+
+// The operation of the deep-link run ('portico-link'): nine tenths down the reference, far below
+// the first screen (Swagger UI's default page has no deep links; Redoc's need its whole render).
+const indexKeys = [
+  ...(await (await fetch(`${origin}/api/apidocs/${ALIAS}/index`)).text()).matchAll(/"key":"([^"]+)"/g),
+].map((m) => m[1]!);
+const deepKey = indexKeys[Math.floor(indexKeys.length * 0.9)];
+if (!deepKey) throw new Error('the operation index lists no operation keys');
 
 // 3. Redoc and Swagger UI pages for the same file, from a static server on another port.
 interface StaticFile {
@@ -198,34 +206,36 @@ interface Tool {
   sourceMap: (pathname: string) => string | null;
 }
 
+/** A visitor who answered the cookie banner before (it would cover the list); caches stay empty. */
+const porticoContext: BrowserContextOptions = {
+  storageState: {
+    cookies: [],
+    origins: [
+      {
+        origin,
+        localStorage: [
+          {
+            name: 'portico',
+            value: JSON.stringify({
+              state: {
+                cookies: { cookiesConsentAction: 'dismiss', cookiesEnabled: { analytics: false } },
+              },
+              version: 0,
+            }),
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const TOOLS: Tool[] = [
   {
     name: 'portico',
     label: 'Portico',
     url: `${origin}/documentation/${ALIAS}`,
     dataPath: `/api/apidocs/${ALIAS}/index`,
-    // A visitor who answered the cookie banner before (it would cover the list); caches stay empty.
-    context: {
-      storageState: {
-        cookies: [],
-        origins: [
-          {
-            origin,
-            localStorage: [
-              {
-                name: 'portico',
-                value: JSON.stringify({
-                  state: {
-                    cookies: { cookiesConsentAction: 'dismiss', cookiesEnabled: { analytics: false } },
-                  },
-                  version: 0,
-                }),
-              },
-            ],
-          },
-        ],
-      },
-    },
+    context: porticoContext,
     shown: shownCheck('[data-testid="api-reference"] [data-testid="operation"] button[aria-expanded]'),
     open: async (page) => {
       await page.locator('[data-testid="operation"] button[aria-expanded]').first().click();
@@ -233,6 +243,23 @@ const TOOLS: Tool[] = [
         '[data-testid="operation"] [data-testid^="operation-details-"] [data-testid^="response-"]',
       );
     },
+    sourceMap: (pathname) => path.join(webDist, `${pathname}.map`),
+  },
+  {
+    // The same page opened by a deep link to one operation: usable once that operation's details
+    // (with a response) are shown within the first screen, without a click.
+    name: 'portico-link',
+    label: 'Portico, deep link',
+    url: `${origin}/documentation/${ALIAS}#operation/${encodeURIComponent(deepKey)}`,
+    dataPath: `/api/apidocs/${ALIAS}/index`,
+    context: porticoContext,
+    shown: `() => {
+      const op = document.querySelector(${JSON.stringify(`[data-operation="${deepKey}"]`)});
+      if (!op) return false;
+      const top = op.getBoundingClientRect().top;
+      return top > -5 && top < ${VIEWPORT.height} && window.__bench.shown(op.querySelector('[data-testid^="response-"]'));
+    }`,
+    open: () => Promise.resolve('() => true'),
     sourceMap: (pathname) => path.join(webDist, `${pathname}.map`),
   },
   {

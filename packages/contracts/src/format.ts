@@ -1,6 +1,6 @@
 /**
- * Fills the `{{name}}` placeholders of a catalogue message (messages.ts) with values: the same
- * syntax i18next reads in the web app, for the texts the server renders or sends itself. For a
+ * Fills the `{{name}}` placeholders of a catalogue message (messages.ts) with values: used by the
+ * web app's lookup (apps/web/src/lib/i18n.ts) and by the server for the texts it sends. For a
  * message of the catalogue the compiler checks that every placeholder is given. A placeholder
  * without a value stays as it is; values are inserted literally (no `$&` patterns, no second pass).
  */

@@ -1,6 +1,6 @@
 /**
  * Every user-facing string of the portal, in one catalogue. The spec's exact wording lives here
- * once: the web app feeds it to i18next as the English resource, the server uses it for the
+ * once: the web app looks it up by dotted key (apps/web/src/lib/i18n.ts), the server uses it for the
  * messages it returns, and tests import it instead of repeating the text.
  * Keys are grouped by area; a second language is one more object of the same shape. Large areas
  * live in messages/<area>.ts, each owned by one feature, and are composed here.

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EMAIL_PATTERN, NEWSLETTER_EMAIL_MAX } from './email.ts';
 
 /**
  * Site content of spec B section 3: the block layout (carousel, banners, footer) and the cookie
@@ -50,6 +51,7 @@ export const cookiesConsentSchema = z.object({
 });
 export type CookiesConsent = z.infer<typeof cookiesConsentSchema>;
 
+/** The web app checks the same rule without zod: email.ts isNewsletterEmail. */
 export const newsletterSchema = z.object({
-  email: z.email({ error: 'Invalid email' }).max(254),
+  email: z.email({ error: 'Invalid email', pattern: EMAIL_PATTERN }).max(NEWSLETTER_EMAIL_MAX),
 });

@@ -3,9 +3,8 @@ import './global.css';
 import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { BrowserRouter } from 'react-router';
-import '../lib/i18n';
 import { ErrorBoundary } from '../components/error-boundary';
 import { AppRoutes } from './routes';
 

@@ -1,6 +1,6 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { SITE_ROLES } from '@portico/contracts/constants';
 import { loginPath } from '../config/paths';

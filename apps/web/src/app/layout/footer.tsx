@@ -1,16 +1,34 @@
 import { Anchor, Box, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { NEWSLETTER_HIDDEN_PREFIXES } from '@portico/contracts/constants';
 import type { SiteLink } from '@portico/contracts/site';
 import { paths } from '../../config/paths';
 import { useBlockLayout } from '../../lib/site-content';
 import classes from './layout.module.css';
+import NewsletterForm from './newsletter-form';
 
-// Below the fold, and they bring zod (the shared e-mail rule) and DOMPurify: loaded after the page.
-const NewsletterForm = lazy(() => import('./newsletter-form'));
+// The banners bring DOMPurify (11 KiB): loaded only once they come near the viewport.
 const BottomBanners = lazy(() => import('./bottom-banners'));
+
+/** Whether the element given to `setElement` is within `margin` of the viewport (or has been). */
+function useNearViewport(margin: string): [(element: HTMLElement | null) => void, boolean] {
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    if (near || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: `${margin} 0px` },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near, element, margin]);
+  return [setElement, near];
+}
 
 function SiteAnchor({ link }: { link: SiteLink }) {
   return link.external ? (
@@ -30,9 +48,11 @@ export function Footer() {
   const { pathname } = useLocation();
   const layout = useBlockLayout().data;
   const showNewsletter = !NEWSLETTER_HIDDEN_PREFIXES.some((p) => pathname.startsWith(p));
+  const [bannersPlace, bannersNear] = useNearViewport('800px');
   return (
     <>
-      {layout && layout.bottomBanners.length > 0 && (
+      <div ref={bannersPlace} />
+      {bannersNear && layout && layout.bottomBanners.length > 0 && (
         <Suspense fallback={null}>
           <BottomBanners banners={layout.bottomBanners} />
         </Suspense>
@@ -50,11 +70,7 @@ export function Footer() {
                 ))}
               </Stack>
             ))}
-            {showNewsletter && (
-              <Suspense fallback={null}>
-                <NewsletterForm />
-              </Suspense>
-            )}
+            {showNewsletter && <NewsletterForm />}
           </SimpleGrid>
           <Group justify="space-between" mt="xl" gap="md">
             <Group gap="md">

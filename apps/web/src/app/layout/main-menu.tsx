@@ -1,6 +1,6 @@
 import { ActionIcon, Group, NavLink as MantineNavLink, Stack } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { NavLink } from 'react-router';
 import { paths } from '../../config/paths';
 import { useIsLoggedIn } from '../../lib/store';

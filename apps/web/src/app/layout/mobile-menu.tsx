@@ -1,5 +1,5 @@
 import { Drawer } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { MainMenu } from './main-menu';
 
 /** The main menu in a drawer on small screens; loaded the first time the burger is pressed. */

@@ -1,8 +1,8 @@
 import { Alert, Button, Group, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
-import { newsletterSchema } from '@portico/contracts/site';
+import { useTranslation } from '../../lib/i18n';
+import { isNewsletterEmail } from '@portico/contracts/email';
 import { apiRequest, messageOf } from '../../lib/api-client';
 
 /** Newsletter sign-up in the footer (spec B 1, 5: e-mail required). */
@@ -22,14 +22,14 @@ export default function NewsletterForm() {
     ? undefined
     : !email.trim()
       ? t('newsletter.required')
-      : newsletterSchema.safeParse({ email: email.trim() }).success
+      : isNewsletterEmail(email.trim())
         ? undefined
         : t('newsletter.invalidEmail');
 
   function submit(e: FormEvent) {
     e.preventDefault();
     setTouched(true);
-    if (!newsletterSchema.safeParse({ email: email.trim() }).success) return;
+    if (!isNewsletterEmail(email.trim())) return;
     subscribe.mutate(email.trim());
   }
 

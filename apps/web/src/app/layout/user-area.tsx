@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { loginPath, paths } from '../../config/paths';
 import { logout } from '../../lib/session';

@@ -16,7 +16,7 @@ import type { Application, DailyEndpointAggregate, EndpointAggregate } from '@po
 import { ANALYTICS_CHART_HEIGHTS_PX, ANALYTICS_DEFAULT_RANGE_MONTHS } from '@portico/contracts/constants';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { messageOf } from '../../lib/api-client';
 import { fetchAggregates, fetchSumAggregates } from './api';
 

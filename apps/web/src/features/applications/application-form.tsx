@@ -15,7 +15,7 @@ import {
 import { applicationFormSchema, type ApplicationForm } from '@portico/contracts/applications';
 import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
 import { lazy, Suspense, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 
 const RichTextField = lazy(() => import('./rich-text-editor'));
 

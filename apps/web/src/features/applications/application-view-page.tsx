@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import type { Application } from '@portico/contracts/applications';
 import { lazy, Suspense, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
 import { HtmlContent } from '../../components/ui/html-content';

@@ -1,7 +1,7 @@
 import { Anchor, Container } from '@mantine/core';
 import type { ApplicationForm } from '@portico/contracts/applications';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
 import { PageTitle } from '../../components/ui/page-title';

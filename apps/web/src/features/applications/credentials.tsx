@@ -2,7 +2,7 @@ import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, Titl
 import type { Application } from '@portico/contracts/applications';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { messageOf } from '../../lib/api-client';
 import { resetSecret } from './api';
 import { useApplicationCache } from './queries';

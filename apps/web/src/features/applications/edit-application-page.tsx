@@ -1,7 +1,7 @@
 import { Anchor, Container } from '@mantine/core';
 import type { Application, ApplicationForm } from '@portico/contracts/applications';
 import { useMutation } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack } from '@mantine/core';
 import type { Application, CertificateValidation } from '@portico/contracts/applications';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useNavigate } from 'react-router';
 import { HtmlContent } from '../../components/ui/html-content';
 import { paths } from '../../config/paths';

@@ -7,7 +7,7 @@ import {
 } from '@portico/contracts/applications';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';

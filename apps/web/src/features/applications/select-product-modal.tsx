@@ -17,7 +17,7 @@ import type { Application } from '@portico/contracts/applications';
 import { APPLICATIONS_PAGE_SIZE, TABLE_SEARCH_DEBOUNCE_MS } from '@portico/contracts/constants';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';

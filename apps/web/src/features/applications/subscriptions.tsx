@@ -15,7 +15,7 @@ import {
 import type { Application, Subscription } from '@portico/contracts/applications';
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { changeSubscription } from './api';

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { fetchSessionUser } from '../../lib/session';
 import { useAppStore } from '../../lib/store';

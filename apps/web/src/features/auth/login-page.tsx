@@ -1,6 +1,6 @@
 import { Alert, Container } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useSearchParams } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { messageOf } from '../../lib/api-client';

@@ -1,6 +1,6 @@
 import { Anchor, Button, Checkbox, Group, Paper, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../config/paths';
 import { useCookiesConsent } from '../../lib/site-content';

@@ -1,6 +1,6 @@
 import { Alert, Button, Checkbox, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { COOKIE_SAVE_NOTICE_MS } from '@portico/contracts/constants';
 import { PageTitle } from '../../components/ui/page-title';
 import { useAppStore } from '../../lib/store';

@@ -1,6 +1,6 @@
 import { Badge, Card, Container, Image, SimpleGrid, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api-client';

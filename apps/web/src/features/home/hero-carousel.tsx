@@ -1,7 +1,7 @@
 import { ActionIcon, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import type { CarouselItem } from '@portico/contracts/site';
 import { loginPath, paths } from '../../config/paths';

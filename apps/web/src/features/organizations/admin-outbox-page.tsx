@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Container, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ORG_DEFAULT_PAGE_SIZE } from '@portico/contracts/constants';
 import { NotFound } from '../../components/not-found';

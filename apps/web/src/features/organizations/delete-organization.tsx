@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';

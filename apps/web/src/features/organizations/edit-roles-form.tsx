@@ -1,7 +1,7 @@
 import { Alert, Button, Checkbox, Group, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import {
   ORGANIZATION_ROLE_IDS,
   OWNER_ROLE_ID,

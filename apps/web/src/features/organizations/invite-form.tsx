@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Button, Checkbox, Fieldset, Group, Stack, TextInput } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { inviteMemberSchema, type OrganizationRoleId } from '@portico/contracts/organizations';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { inviteMember, type RoleResource } from './api';

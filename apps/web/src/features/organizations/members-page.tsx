@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Container, Group, Modal, Table, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
 import { RequireLogin } from '../../components/require-login';

@@ -1,5 +1,5 @@
 import { Container, Paper } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { RequireLogin } from '../../components/require-login';
 import { PageTitle } from '../../components/ui/page-title';
 import { OrganizationForm } from './organization-form';

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Button, FileInput, Group, List, Stack, Text, Title 
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { DOCUMENT_EXTENSIONS, acceptAttribute, extensionAllowed } from '@portico/contracts/organizations';
 import { messageOf } from '../../lib/api-client';
 import {

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Container, Group, Paper } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
 import { RequireLogin } from '../../components/require-login';

@@ -1,7 +1,7 @@
 import { Button, Checkbox, FileInput, Group, Image, Stack, TextInput, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useNavigate } from 'react-router';
 import {
   IMAGE_EXTENSIONS,

@@ -1,7 +1,7 @@
 import { Alert, Button, Container, Divider, Group, Image, Menu, Stack, Text } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation, useParams } from 'react-router';
 import { MESSAGE_TIMEOUT_MS } from '@portico/contracts/constants';
 import { NotFound } from '../../components/not-found';

@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Button, Container, Group, Table, Text, UnstyledBu
 import { IconChevronDown, IconChevronUp, IconSelector } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useSearchParams } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';

@@ -1,6 +1,6 @@
 import { Alert, Group, Loader, Stack, Text } from '@mantine/core';
 import dayjs from 'dayjs';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { DATE_FORMAT } from '@portico/contracts/constants';
 import { paths } from '../../config/paths';
 import { PageBreadcrumbs, type Crumb } from '../../components/ui/page-breadcrumbs';

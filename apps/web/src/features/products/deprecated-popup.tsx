@@ -1,7 +1,7 @@
 import { Button, CloseButton, Dialog, Group, Stack, Text, Title } from '@mantine/core';
 import { POPUP_MS, POPUP_TRANSITION_MS } from '@portico/contracts/constants';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { useNewestVersion } from './api-products';

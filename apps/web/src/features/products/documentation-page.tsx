@@ -2,7 +2,7 @@ import { Alert, Anchor, Badge, Button, Container, Grid, Group, Stack, Text, Titl
 import { IconDownload } from '@tabler/icons-react';
 import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useParams, useSearchParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
 import { RoleGuard } from '../../components/require-login';

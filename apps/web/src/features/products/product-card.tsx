@@ -6,7 +6,7 @@ import {
   CARD_MEDIUM_MAX_PX,
   CARD_MEDIUM_MIN_PX,
 } from '@portico/contracts/constants';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import type { Product } from './api-products';

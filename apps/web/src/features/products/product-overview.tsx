@@ -1,5 +1,5 @@
 import { Card, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { HtmlContent } from '../../components/ui/html-content';
 import { paths } from '../../config/paths';

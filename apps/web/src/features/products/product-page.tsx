@@ -1,5 +1,5 @@
 import { Alert, Badge, Box, Button, Container, Group, Stack } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
 import { RoleGuard } from '../../components/require-login';

@@ -1,6 +1,6 @@
 import { Alert, Container, Grid, NavLink, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { PRODUCTS_PAGE_SIZE } from '@portico/contracts/constants';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { useSearchParams } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';

@@ -13,7 +13,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { loginPath, paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';

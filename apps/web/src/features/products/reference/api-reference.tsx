@@ -3,7 +3,7 @@ import type { OperationIndex, OperationSummary } from '@portico/contracts/catalo
 import { IconLink, IconLock, IconSearch } from '@tabler/icons-react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Loading } from '../../../components/ui/loading';
 import { messageOf } from '../../../lib/api-client';
 import { useOperationIndex } from '../api-documentation';

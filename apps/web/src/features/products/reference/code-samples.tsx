@@ -1,6 +1,6 @@
 import { Button, Code, CopyButton, Tabs } from '@mantine/core';
 import type { CodeSample } from '@portico/contracts/catalog';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import classes from './reference.module.css';
 
 /**

@@ -6,7 +6,7 @@ import type {
   ResponseDetail,
   SecurityRequirementDetail,
 } from '@portico/contracts/catalog';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../../lib/i18n';
 import { Loading } from '../../../components/ui/loading';
 import { messageOf } from '../../../lib/api-client';
 import { useOperation } from '../api-documentation';

@@ -1,7 +1,7 @@
 import { Badge, Code, Group, Text } from '@mantine/core';
 import type { JsonSchema } from '@portico/contracts/catalog';
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation, type Translate } from '../../../lib/i18n';
 import { Markdown } from '../../../components/ui/markdown';
 import classes from './reference.module.css';
 import {
@@ -213,7 +213,7 @@ function childGroups(
   refs: Refs,
   depth: number,
   ancestors: string[],
-  t: (key: string) => string,
+  t: Translate,
 ): ReactNode[] {
   const out: ReactNode[] = [];
   const next = depth + 1;
