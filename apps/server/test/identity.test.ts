@@ -38,6 +38,13 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     expect(users.data[0]?.attributes.mail).toBe(DEV.email);
   });
 
+  it('advertises only the code flow it serves in the identity provider discovery', async () => {
+    const meta = (await (await fetch(`${t.baseUrl}/idp/.well-known/openid-configuration`)).json()) as {
+      response_types_supported: string[];
+    };
+    expect(meta.response_types_supported).toEqual(['code']);
+  });
+
   it('sets the session cookie httpOnly and SameSite=Lax', async () => {
     const c = new TestClient(t.baseUrl);
     const info = (await (await c.get('/openid-connect/authorization-info/generic')).json()) as {

@@ -80,6 +80,8 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
       revocation: { enabled: true },
     },
     pkce: { required: () => true },
+    // The portal's only client uses the code flow: advertise and serve nothing else.
+    responseTypes: ['code'],
     interactions: { url: (_ctx, interaction) => `${IDP_PREFIX}/interaction/${interaction.uid}` },
     // First-party portal: grant the requested OpenID scopes without a consent screen.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
