@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webAppBuilt } from '../src/app.ts';
@@ -117,7 +119,16 @@ function remember(route: RouteOptions) {
   }
 }
 
+/** A file of the built web app (its static plugin registers one route per file when built). */
+function webAppFile(route: string): boolean {
+  const [method, url] = route.split(' ') as [string, string];
+  if (method !== 'GET' || url.includes(':') || url.endsWith('*')) return false;
+  const file = path.join(t.config.webDist, decodeURIComponent(url));
+  return file.startsWith(t.config.webDist + path.sep) && fs.existsSync(file) && fs.statSync(file).isFile();
+}
+
 function accessOf(route: string): Access | undefined {
+  if (!(route in POLICY) && webAppFile(route)) return 'public';
   const url = route.slice(route.indexOf(' ') + 1);
   if (PROTOCOL_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`))) {
     if (!(route in POLICY)) return 'protocol';
