@@ -295,6 +295,7 @@ export default fp(
           accept: request.headers.accept,
           preferCode: /(?:^|[,;\s])code=(\w+)/.exec(prefer)?.[1],
           preferExample: /(?:^|[,;\s])example=([\w.-]+)/.exec(prefer)?.[1],
+          check: api.check,
         });
         reply.headers(mock.headers).status(mock.status).header('Cache-Control', 'no-store');
         const payload = serializeBody(mock.contentType, mock.body);
