@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { sandboxCredential } from '@portico/contracts/catalog';
 import type { FastifyRequest } from 'fastify';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
 import type { SecurityScheme } from './openapi.ts';
@@ -25,9 +26,16 @@ export interface SchemeNeed {
 }
 
 export function credentialKind(scheme: SecurityScheme | undefined): CredentialKind {
-  if (scheme?.type === 'apiKey' && typeof scheme.name === 'string' && scheme.name) return 'apiKey';
-  if (scheme?.type === 'http' && scheme.scheme?.toLowerCase() === 'basic') return 'basic';
-  return 'token';
+  // The rule the documentation page shows, from the contracts; an API key without a name has
+  // nowhere to be read from, so it falls back to a token.
+  switch (sandboxCredential(scheme ?? {})) {
+    case 'clientId':
+      return typeof scheme?.name === 'string' && scheme.name ? 'apiKey' : 'token';
+    case 'clientIdAndSecret':
+      return 'basic';
+    case 'accessToken':
+      return 'token';
+  }
 }
 
 /**
