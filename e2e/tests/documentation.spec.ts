@@ -38,6 +38,8 @@ test('a documentation page shows its title, breadcrumb, downloads, plan and the 
 
   await expect(page.getByTestId('operation-tag')).toHaveText(['Accounts', 'Balances', 'Transactions']);
   await expect(page.getByTestId('operation')).toHaveCount(4);
+  // Each security scheme says which of the application's credentials it takes (decision 016).
+  await expect(page.getByTestId('scheme-credential')).toHaveText([P.credential_accessToken]);
 });
 
 test('expanding an operation shows its parameters, responses and request samples; the curl sample copies', async ({

@@ -133,3 +133,16 @@ export interface DocumentProblem {
   line?: number;
   column?: number;
 }
+
+/**
+ * Which of an application's credentials a security scheme takes in the sandbox (decision 016):
+ * an API key is the client id, HTTP Basic the client id and secret, everything else (bearer,
+ * OAuth 2, OpenID Connect) an access token of the portal's authorization server.
+ */
+export type SandboxCredential = 'clientId' | 'clientIdAndSecret' | 'accessToken';
+
+export function sandboxCredential(scheme: { type?: string; scheme?: string }): SandboxCredential {
+  if (scheme.type === 'apiKey') return 'clientId';
+  if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic') return 'clientIdAndSecret';
+  return 'accessToken';
+}

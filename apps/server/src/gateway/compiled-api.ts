@@ -148,6 +148,26 @@ export class CompiledApi {
   private readonly basePaths: string[];
   private paramsAjv: Ajv2020 | undefined;
   private bodyAjv: Ajv2020 | undefined;
+  private readonly checks = new WeakMap<object, ValidateFunction | null>();
+
+  /**
+   * Whether a value is valid for a schema of this document (for generated answers; see
+   * SchemaCheck in mock.ts). A schema Ajv cannot compile accepts everything.
+   */
+  readonly check = (schema: JsonSchema, value: unknown): boolean => {
+    if (typeof schema === 'boolean') return schema;
+    let validate = this.checks.get(schema);
+    if (validate === undefined) {
+      this.bodyAjv ??= newAjv(this.doc, false);
+      try {
+        validate = this.bodyAjv.compile(anchorRefs(schema) as object);
+      } catch {
+        validate = null;
+      }
+      this.checks.set(schema, validate);
+    }
+    return validate ? validate(value) : true;
+  };
 
   /** Told about schemas of the document that cannot be compiled. */
   onSchemaError: ((what: string, err: unknown) => void) | undefined;

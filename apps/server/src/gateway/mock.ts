@@ -1,3 +1,4 @@
+import RandExpModule from 'randexp';
 import {
   isObject,
   resolvePointer,
@@ -9,6 +10,8 @@ import {
 
 /** How deep generated examples go: circular schemas stop here instead of recursing forever. */
 const MAX_DEPTH = 8;
+/** From this depth on, optional circular properties are left out (two levels of nesting shown). */
+const CIRCULAR_DEPTH = 5;
 
 const FORMAT_EXAMPLES: Record<string, unknown> = {
   'date-time': '2026-01-15T09:30:00Z',
@@ -25,14 +28,59 @@ const FORMAT_EXAMPLES: Record<string, unknown> = {
   iban: 'DE89370400440532013000',
 };
 
-function firstExample(schema: Record<string, unknown>): { found: boolean; value?: unknown } {
-  if ('example' in schema) return { found: true, value: schema.example };
-  if (Array.isArray(schema.examples) && schema.examples.length)
-    return { found: true, value: schema.examples[0] };
-  if ('const' in schema) return { found: true, value: schema.const };
-  if ('default' in schema) return { found: true, value: schema.default };
-  if (Array.isArray(schema.enum) && schema.enum.length) return { found: true, value: schema.enum[0] };
+/**
+ * Tells whether a value is valid for a schema of the document (Ajv, see CompiledApi); generation
+ * uses it to skip a document's own examples that break its schema and to pick a `oneOf` option
+ * that matches exactly one.
+ */
+export type SchemaCheck = (schema: JsonSchema, value: unknown) => boolean;
+
+/** The schema's own example, examples, const, default or enum values that pass the check. */
+function firstExample(
+  schema: Record<string, unknown>,
+  check?: SchemaCheck,
+): { found: boolean; value?: unknown } {
+  const candidates: unknown[] = [];
+  if ('const' in schema) candidates.push(schema.const);
+  if ('example' in schema) candidates.push(schema.example);
+  if (Array.isArray(schema.examples)) candidates.push(...schema.examples.slice(0, 3));
+  if ('default' in schema) candidates.push(schema.default);
+  if (Array.isArray(schema.enum)) candidates.push(...schema.enum.slice(0, 10));
+  for (const value of candidates) if (!check || check(schema, value)) return { found: true, value };
   return { found: false };
+}
+
+// randexp is CommonJS with a default export that Node's ESM interop wraps once more.
+const RandExp = ((RandExpModule as unknown as { default?: typeof RandExpModule }).default ??
+  RandExpModule) as unknown as typeof RandExpModule.default;
+
+/** A small deterministic generator (mulberry32), so that a pattern always gives the same answer. */
+function seeded(text: string): () => number {
+  let seed = 0;
+  for (let i = 0; i < text.length; i++) seed = (Math.imul(seed, 31) + text.charCodeAt(i)) | 0;
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A string matching a pattern (randexp), the same every time; undefined for patterns JS cannot read. */
+function fromPattern(pattern: string, maxLength: number | undefined): string | undefined {
+  try {
+    const generator = new RandExp(new RegExp(pattern, 'u'));
+    const random = seeded(pattern);
+    generator.max = 4; // repetitions of * and +
+    generator.randInt = (a: number, b: number) => a + Math.floor(random() * (b - a + 1));
+    // Printable ASCII for negated classes and '.'.
+    generator.defaultRange.subtract(0, 31).subtract(127, 0x10ffff);
+    const value = generator.gen();
+    return maxLength === undefined || value.length <= maxLength ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function typeOf(schema: Record<string, unknown>): string | undefined {
@@ -49,26 +97,54 @@ function typeOf(schema: Record<string, unknown>): string | undefined {
  * one built from its type, properties and items. `$ref`s (the circular schemas the catalog keeps)
  * are followed in `doc` up to MAX_DEPTH; past it, objects become {} and arrays [].
  */
-export function exampleFromSchema(schema: JsonSchema | undefined, doc: unknown, depth = 0): unknown {
+export function exampleFromSchema(
+  schema: JsonSchema | undefined,
+  doc: unknown,
+  depth = 0,
+  check?: SchemaCheck,
+  skipOwnExamples = false,
+): unknown {
   if (schema === undefined || typeof schema === 'boolean') return null;
   if (typeof schema.$ref === 'string') {
     if (depth >= MAX_DEPTH) return undefined;
     const target = resolvePointer(doc, schema.$ref);
-    return isObject(target) ? exampleFromSchema(target, doc, depth + 1) : null;
+    return isObject(target) ? exampleFromSchema(target, doc, depth + 1, check) : null;
   }
-  const own = firstExample(schema);
-  if (own.found) return own.value;
+  if (!skipOwnExamples) {
+    const own = firstExample(schema, check);
+    if (own.found) return own.value;
+  }
+  const generate = (s: unknown) => exampleFromSchema(s as JsonSchema, doc, depth + 1, check);
   if (Array.isArray(schema.allOf)) {
-    const parts = schema.allOf.map((s) => exampleFromSchema(s as JsonSchema, doc, depth + 1));
-    if (parts.every((p) => isObject(p))) return Object.assign({}, ...parts) as unknown;
-    const first = parts.find((p) => p !== undefined);
-    if (first !== undefined) return first;
+    const merge = (parts: unknown[]) => {
+      if (parts.every((p) => isObject(p))) return Object.assign({}, ...parts) as unknown;
+      return parts.find((p) => p !== undefined);
+    };
+    let merged = merge(schema.allOf.map(generate));
+    // A part's own example may contradict another part: build the parts from their schemas then.
+    if (check && merged !== undefined && !check(schema, merged)) {
+      merged = merge(
+        schema.allOf.map((s) => exampleFromSchema(s as JsonSchema, doc, depth + 1, check, true)),
+      );
+    }
+    if (merged !== undefined) return merged;
   }
   for (const key of ['oneOf', 'anyOf'] as const) {
     const options = schema[key];
     if (Array.isArray(options) && options.length) {
-      const option = options.find((o) => !(isObject(o) && o.type === 'null')) ?? options[0];
-      return exampleFromSchema(option as JsonSchema, doc, depth + 1);
+      const ordered = [
+        ...options.filter((o) => !(isObject(o) && o.type === 'null')),
+        ...options.filter((o) => isObject(o) && o.type === 'null'),
+      ];
+      // The schema's own properties (a shared `type`, a discriminator's) apply to every option.
+      const { [key]: _options, ...shared } = schema;
+      let fallback: unknown;
+      for (const [i, option] of ordered.entries()) {
+        const value = generate(isObject(option) ? { ...shared, ...option } : option);
+        if (i === 0) fallback = value;
+        if (!check || check(schema, value)) return value;
+      }
+      return fallback;
     }
   }
   switch (typeOf(schema)) {
@@ -76,31 +152,53 @@ export function exampleFromSchema(schema: JsonSchema | undefined, doc: unknown, 
       if (depth >= MAX_DEPTH) return {};
       const out: Record<string, unknown> = {};
       const props = isObject(schema.properties) ? schema.properties : {};
+      const required = new Set(Array.isArray(schema.required) ? schema.required : []);
       for (const [name, sub] of Object.entries(props)) {
-        const value = exampleFromSchema(sub as JsonSchema, doc, depth + 1);
-        if (value !== undefined) out[name] = value;
+        // The catalog keeps $ref only for circular schemas: optional ones (or lists of them) stop
+        // after two levels.
+        const circular =
+          isObject(sub) &&
+          (typeof sub.$ref === 'string' || (isObject(sub.items) && typeof sub.items.$ref === 'string'));
+        if (circular && !required.has(name) && depth >= CIRCULAR_DEPTH) continue;
+        const value = generate(sub);
+        // An optional property no value can satisfy (a oneOf of equal options) is left out.
+        if (value === undefined || (check && !required.has(name) && !check(sub as JsonSchema, value)))
+          continue;
+        out[name] = value;
       }
       return out;
     }
     case 'array': {
       if (depth >= MAX_DEPTH) return [];
-      const item = exampleFromSchema((schema.items ?? {}) as JsonSchema, doc, depth + 1);
+      const item = generate(schema.items ?? {});
       const count =
         typeof schema.minItems === 'number' && schema.minItems > 1 ? Math.min(schema.minItems, 3) : 1;
       return item === undefined ? [] : Array.from({ length: count }, () => item);
     }
     case 'string': {
+      const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+      if (typeof schema.pattern === 'string') {
+        const matching = fromPattern(schema.pattern, max);
+        if (matching !== undefined) return matching;
+      }
       const format = typeof schema.format === 'string' ? FORMAT_EXAMPLES[schema.format] : undefined;
       if (format !== undefined) return format;
       const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
-      return min > 6 ? 'x'.repeat(min) : 'string';
+      const text = min > 6 ? 'x'.repeat(min) : 'string';
+      return max !== undefined ? text.slice(0, max) : text;
     }
     case 'integer':
     case 'number': {
-      if (typeof schema.minimum === 'number') return schema.minimum;
-      if (typeof schema.exclusiveMinimum === 'number') return schema.exclusiveMinimum + 1;
-      if (typeof schema.maximum === 'number' && schema.maximum < 0) return schema.maximum;
-      return 0;
+      let value = 0;
+      if (typeof schema.minimum === 'number') value = schema.minimum;
+      else if (typeof schema.exclusiveMinimum === 'number') value = schema.exclusiveMinimum + 1;
+      else if (typeof schema.maximum === 'number' && schema.maximum < 0) value = schema.maximum;
+      else if (typeof schema.exclusiveMaximum === 'number' && schema.exclusiveMaximum <= 0)
+        value = schema.exclusiveMaximum - 1;
+      if (typeOf(schema) === 'integer') value = Math.ceil(value);
+      const step = schema.multipleOf;
+      if (typeof step === 'number' && step > 0) value = Math.ceil(value / step) * step;
+      return value;
     }
     case 'boolean':
       return true;
@@ -121,11 +219,15 @@ export interface MockResponse {
 
 const SKIPPED_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection']);
 
-function exampleHeaders(response: Response | undefined, doc: unknown): Record<string, string> {
+function exampleHeaders(
+  response: Response | undefined,
+  doc: unknown,
+  check: SchemaCheck | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, header] of Object.entries(response?.headers ?? {})) {
     if (!header || SKIPPED_HEADERS.has(name.toLowerCase())) continue;
-    const value = 'example' in header ? header.example : exampleFromSchema(header.schema, doc);
+    const value = 'example' in header ? header.example : exampleFromSchema(header.schema, doc, 0, check);
     if (value === undefined || value === null || typeof value === 'object') continue;
     const text = String(value);
     // Only values that are valid in an HTTP header.
@@ -169,6 +271,8 @@ export function mockResponse(
     accept?: string | undefined;
     preferCode?: string | undefined;
     preferExample?: string | undefined;
+    /** Makes generated answers valid for their schema (see SchemaCheck). */
+    check?: SchemaCheck | undefined;
   },
 ): MockResponse {
   const responses = operation.responses ?? {};
@@ -180,7 +284,7 @@ export function mockResponse(
     (keys.includes('default') ? 'default' : keys[0]);
   if (key === undefined) return { status: 200, contentType: undefined, body: undefined, headers: {} };
   const status = statusOf(key);
-  const headers = exampleHeaders(responses[key], doc);
+  const headers = exampleHeaders(responses[key], doc, options.check);
   const picked = pickMedia(responses[key]?.content, options.accept);
   if (!picked || status === 204 || status === 304)
     return { status, contentType: undefined, body: undefined, headers };
@@ -199,7 +303,7 @@ export function mockResponse(
         ? (resolvePointer(doc, first.$ref) as { value?: unknown })?.value
         : first?.value;
   } else {
-    body = exampleFromSchema(media.schema, doc);
+    body = exampleFromSchema(media.schema, doc, 0, options.check);
   }
   return { status, contentType: type, body, headers };
 }

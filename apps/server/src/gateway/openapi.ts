@@ -39,7 +39,11 @@ export interface Operation {
 
 export interface SecurityScheme {
   type?: string;
+  /** http: 'basic', 'bearer', ... */
   scheme?: string;
+  /** apiKey: the header, query parameter or cookie name. */
+  name?: string;
+  in?: string;
 }
 
 export interface OpenApiDocument {

@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ClientAccess } from '../authz-server/clients.ts';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
+import { bearerToken, operationNeeds, presented, secretMatches } from './credentials.ts';
 import { createDocumentCache } from './documents.ts';
 import { mockResponse, serializeBody } from './mock.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
@@ -39,26 +41,6 @@ function sendError(reply: FastifyReply, status: number, body: OAuthErrorBody): F
   return reply.status(status).header('Cache-Control', 'no-store').type('application/json').send(body);
 }
 
-function bearer(request: FastifyRequest): string | undefined | null {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const m = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header);
-  return m ? m[1]! : null;
-}
-
-/** Scopes an operation needs: one set per alternative security requirement; [] means none. */
-function requiredScopes(api: CompiledApi, match: MatchedOperation): string[][] | undefined {
-  if (!match.security.length) return undefined;
-  if (match.security.some((r) => Object.keys(r).length === 0)) return undefined;
-  return match.security.map((requirement) =>
-    Object.entries(requirement).flatMap(([name, scopes]) => {
-      const type = api.scheme(name)?.type;
-      // Only OAuth 2 and OpenID Connect requirements list scopes; other schemes need a token alone.
-      return type === 'oauth2' || type === 'openIdConnect' || type === undefined ? (scopes ?? []) : [];
-    }),
-  );
-}
-
 /**
  * The sandbox gateway: every imported API answers under /sandbox/<alias>/... from its OpenAPI
  * document. Per call: find the operation, check the bearer token (signature, issuer, audience,
@@ -82,6 +64,120 @@ export default fp(
     app.addHook('onClose', async () => recorder.close());
 
     const calls = new WeakMap<FastifyRequest, CallContext>();
+
+    type Refusal = { status: 401 | 403; body: OAuthErrorBody };
+    const invalid = (error_description: string): Refusal => ({
+      status: 401,
+      body: { error: 'invalid_token', error_description },
+    });
+    const tokenRequired = () =>
+      invalid(`an access token is required: get one at ${app.oauthServer.issuer}/token`);
+
+    /** The client an access token names, or why it is refused. */
+    async function fromToken(
+      raw: string | null | undefined,
+    ): Promise<Refusal | { clientId: string; scopes: Set<string> }> {
+      if (raw === undefined) return tokenRequired();
+      if (raw === null) return invalid('the Authorization header must be "Bearer <access token>"');
+      try {
+        const token: VerifiedToken = await verify(raw);
+        return { clientId: token.clientId, scopes: token.scopes };
+      } catch (err) {
+        if (err instanceof TokenError) return invalid(err.message);
+        throw err;
+      }
+    }
+
+    /**
+     * Checks the operation's security (decision 016: each scheme read as the application's
+     * credentials, see credentials.ts). The first alternative met wins; otherwise the refusal of
+     * the alternative that came closest (a missing scope before a missing credential).
+     */
+    async function authorize(
+      request: FastifyRequest,
+      api: CompiledApi,
+      matched: MatchedOperation,
+      query: URLSearchParams,
+    ): Promise<Refusal | { access: ClientAccess | undefined }> {
+      const needs = operationNeeds(api, matched);
+      const raw = bearerToken(request);
+      if (!needs) {
+        // No security: a valid token still names the caller for analytics.
+        if (!raw) return { access: undefined };
+        const token = await fromToken(raw);
+        return {
+          access: 'status' in token ? undefined : await app.oauthClients.clientAccess(token.clientId),
+        };
+      }
+      let refusal: Refusal | undefined;
+      for (const alternative of needs) {
+        let clientId: string | undefined;
+        let tokenScopes: Set<string> | undefined;
+        let failed: Refusal | undefined;
+        for (const need of alternative) {
+          let id: string;
+          if (need.kind === 'token') {
+            const token = await fromToken(raw);
+            if ('status' in token) {
+              failed = token;
+              break;
+            }
+            id = token.clientId;
+            tokenScopes = token.scopes;
+          } else {
+            const credential = presented(request, { ...need, kind: need.kind }, query);
+            if (!credential.ok) {
+              failed = invalid(credential.description);
+              break;
+            }
+            if (
+              need.kind === 'basic' &&
+              !secretMatches(credential.secret!, await app.oauthClients.getClientSecret(credential.clientId))
+            ) {
+              failed = invalid('the client id and client secret of the Basic credentials do not match');
+              break;
+            }
+            id = credential.clientId;
+          }
+          if (clientId !== undefined && clientId !== id) {
+            failed = invalid('the credentials of this request name different clients');
+            break;
+          }
+          clientId = id;
+        }
+        if (failed || clientId === undefined) {
+          refusal ??= failed;
+          continue;
+        }
+        const access = await app.oauthClients.clientAccess(clientId);
+        if (!access) {
+          const apiKeyOnly = alternative.every((n) => n.kind === 'apiKey');
+          refusal ??= invalid(
+            apiKeyOnly
+              ? 'the API key is not the client id of any application'
+              : 'the client of these credentials no longer exists',
+          );
+          continue;
+        }
+        // Scopes: in the client's allowed scopes now (subscriptions) and, for a token, in the token.
+        const allowed = new Set(access.scopes);
+        const effective = (s: string) => allowed.has(s) && (!tokenScopes || tokenScopes.has(s));
+        const wanted = alternative.flatMap((n) => n.scopes);
+        const missing = wanted.filter((s) => !effective(s));
+        if (!missing.length) return { access };
+        if (!refusal || refusal.status === 401) {
+          refusal = {
+            status: 403,
+            body: {
+              error: 'insufficient_scope',
+              error_description: `this operation needs the scope ${missing.map((s) => `'${s}'`).join(' and ')}, which the ${tokenScopes ? 'access token does not grant' : 'application is not granted'} (or the application is no longer subscribed to it)`,
+              scope: wanted.join(' '),
+            },
+          };
+        }
+      }
+      return refusal ?? tokenRequired();
+    }
 
     await app.register(async (scope) => {
       // The body is validated against the document, so it arrives raw whatever its type.
@@ -160,70 +256,26 @@ export default fp(
         // an application subscribed to two of them must see their calls apart in analytics.
         const endpoint = `${matched.method} /${alias}${matched.template}`;
 
-        // Authorization.
-        const needed = requiredScopes(api, matched);
-        const raw = bearer(request);
-        let token: VerifiedToken | undefined;
-        if (raw === null) {
-          if (needed) {
-            return sendError(reply, 401, {
-              error: 'invalid_token',
-              error_description: 'the Authorization header must be "Bearer <access token>"',
-            });
-          }
-        } else if (raw !== undefined) {
-          try {
-            token = await verify(raw);
-          } catch (err) {
-            if (!needed) token = undefined;
-            else if (err instanceof TokenError)
-              return sendError(reply, 401, { error: 'invalid_token', error_description: err.message });
-            else throw err;
-          }
-        }
-        if (needed && !token) {
-          return sendError(reply, 401, {
-            error: 'invalid_token',
-            error_description: `an access token is required: get one at ${app.oauthServer.issuer}/token`,
-          });
-        }
-        if (token) {
-          const access = await app.oauthClients.clientAccess(token.clientId);
-          if (!access) {
-            return sendError(reply, 401, {
-              error: 'invalid_token',
-              error_description: 'the client of this access token no longer exists',
-            });
-          }
+        // Authorization: one alternative of the operation's security, every scheme of it.
+        const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+        const outcome = await authorize(request, api, matched, query);
+        if ('status' in outcome) return sendError(reply, outcome.status, outcome.body);
+        if (outcome.access) {
           calls.set(request, {
             alias,
             endpoint,
             method: matched.method,
-            clientId: access.clientId,
-            applicationUuid: access.applicationUuid,
-            environment: access.environment,
+            clientId: outcome.access.clientId,
+            applicationUuid: outcome.access.applicationUuid,
+            environment: outcome.access.environment,
           });
-          if (needed) {
-            const allowed = new Set(access.scopes);
-            const granted = token.scopes;
-            const effective = (s: string) => granted.has(s) && allowed.has(s);
-            if (!needed.some((alternative) => alternative.every(effective))) {
-              const wanted = needed[0] ?? [];
-              const missing = wanted.filter((s) => !effective(s));
-              return sendError(reply, 403, {
-                error: 'insufficient_scope',
-                error_description: `this operation needs the scope ${missing.map((s) => `'${s}'`).join(' and ')}, which the access token does not grant (or the application is no longer subscribed to it)`,
-                scope: wanted.join(' '),
-              });
-            }
-          }
         }
 
         // Request validation.
         const failure = api.validate(matched, {
           method: request.method,
           path,
-          query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+          query,
           headers: request.headers,
           contentType: request.headers['content-type'],
           body: Buffer.isBuffer(request.body) ? request.body : undefined,
@@ -243,6 +295,7 @@ export default fp(
           accept: request.headers.accept,
           preferCode: /(?:^|[,;\s])code=(\w+)/.exec(prefer)?.[1],
           preferExample: /(?:^|[,;\s])example=([\w.-]+)/.exec(prefer)?.[1],
+          check: api.check,
         });
         reply.headers(mock.headers).status(mock.status).header('Cache-Control', 'no-store');
         const payload = serializeBody(mock.contentType, mock.body);

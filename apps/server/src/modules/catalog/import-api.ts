@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Db } from '../../db/client.ts';
 import { processOpenApi, type ProcessedDocument } from './openapi/index.ts';
 import { checkDocumentationAlias, saveDocumentation, type SavedDocumentation } from './store.ts';
+import { grantDocumentScopes } from './scopes.ts';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
 
@@ -99,5 +100,7 @@ export async function importApi(db: Db, prepared: PreparedApiImport): Promise<Im
     .values({ product_id: product.id, documentation_id: documentation.id, weight: Number(weight.n) })
     .onConflict((oc) => oc.columns(['product_id', 'documentation_id']).doNothing())
     .execute();
+  // The document's OAuth scopes become the product's, so subscriptions grant them.
+  await grantDocumentScopes(db, product.id, documentation.id);
   return { documentation, product: { ...product, created } };
 }

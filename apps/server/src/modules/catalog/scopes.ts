@@ -46,3 +46,75 @@ export async function productScopes(
   for (const row of rows) for (const s of splitScopes((row as Record<string, string>)[column])) scopes.add(s);
   return [...scopes].sort();
 }
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The OAuth 2 / OpenID Connect scopes an OpenAPI document's security requirements ask for (top
+ * level and every operation): what the sandbox checks, so what a subscription must grant. Sorted,
+ * without duplicates.
+ */
+export function documentScopes(doc: unknown): string[] {
+  if (!isRecord(doc)) return [];
+  const schemes =
+    isRecord(doc.components) && isRecord(doc.components.securitySchemes)
+      ? doc.components.securitySchemes
+      : {};
+  const found = new Set<string>();
+  const collect = (security: unknown) => {
+    if (!Array.isArray(security)) return;
+    for (const requirement of security) {
+      if (!isRecord(requirement)) continue;
+      for (const [name, scopes] of Object.entries(requirement)) {
+        const scheme = schemes[name];
+        const type = isRecord(scheme) ? scheme.type : undefined;
+        if (type !== undefined && type !== 'oauth2' && type !== 'openIdConnect') continue;
+        if (Array.isArray(scopes)) for (const s of scopes) if (typeof s === 'string' && s) found.add(s);
+      }
+    }
+  };
+  collect(doc.security);
+  if (isRecord(doc.paths)) {
+    for (const item of Object.values(doc.paths)) {
+      if (!isRecord(item)) continue;
+      for (const operation of Object.values(item)) if (isRecord(operation)) collect(operation.security);
+    }
+  }
+  return [...found].sort();
+}
+
+/**
+ * Adds the scopes of a documentation's document to a product's development and production scopes
+ * (kept when already there), so an application subscribed to the product may call every
+ * operation of it in the sandbox with either environment's credentials.
+ */
+export async function grantDocumentScopes(db: Db, productId: number, documentationId: number): Promise<void> {
+  const c = catalogDb(db);
+  const doc = await c
+    .selectFrom('api_documentations')
+    .select('converted')
+    .where('id', '=', documentationId)
+    .executeTakeFirst();
+  const wanted = documentScopes(doc?.converted);
+  if (!wanted.length) return;
+  const product = await c
+    .selectFrom('api_products')
+    .select(['scope', 'scope_production'])
+    .where('id', '=', productId)
+    .executeTakeFirst();
+  if (!product) return;
+  const merge = (current: string | null) => {
+    const scopes = splitScopes(current);
+    for (const s of wanted) if (!scopes.includes(s)) scopes.push(s);
+    return scopes.join(' ');
+  };
+  const scope = merge(product.scope);
+  const scopeProduction = merge(product.scope_production);
+  if (scope === (product.scope ?? '') && scopeProduction === (product.scope_production ?? '')) return;
+  await c
+    .updateTable('api_products')
+    .set({ scope, scope_production: scopeProduction })
+    .where('id', '=', productId)
+    .execute();
+}

@@ -7,6 +7,7 @@ import {
   sandboxUrl,
   type ProcessedDocument,
 } from './openapi/index.ts';
+import { grantDocumentScopes } from './scopes.ts';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
 
@@ -172,13 +173,17 @@ export async function saveDocumentation(
   return { id: created.id, uuid: created.uuid, alias, title, status: 'created', processed };
 }
 
-/** Links a documentation to a product (kept when already linked). */
+/**
+ * Links a documentation to a product (kept when already linked) and adds the OAuth scopes its
+ * document asks for to the product's, which subscriptions grant.
+ */
 export async function linkDocumentation(db: Db, productId: number, documentationId: number, weight = 0) {
   await catalogDb(db)
     .insertInto('api_product_documentations')
     .values({ product_id: productId, documentation_id: documentationId, weight })
     .onConflict((oc) => oc.columns(['product_id', 'documentation_id']).doUpdateSet({ weight }))
     .execute();
+  await grantDocumentScopes(db, productId, documentationId);
 }
 
 /**

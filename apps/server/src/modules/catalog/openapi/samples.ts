@@ -76,6 +76,7 @@ export function harRequest(input: SampleInput, doc: Obj): HarRequest {
       else cookies.push({ name: p.name, value });
     }
   }
+  // The placeholders name the application's credentials the sandbox takes (decision 016).
   for (const scheme of input.security[0] ?? []) {
     const found = input.schemes[scheme.scheme];
     const def: Obj = isObj(found) ? found : {};
@@ -86,11 +87,11 @@ export function harRequest(input: SampleInput, doc: Obj): HarRequest {
     ) {
       headers.push({ name: 'Authorization', value: 'Bearer <ACCESS_TOKEN>' });
     } else if (scheme.type === 'http' && def.scheme === 'basic') {
-      headers.push({ name: 'Authorization', value: 'Basic <BASE64_CREDENTIALS>' });
+      headers.push({ name: 'Authorization', value: 'Basic <BASE64(CLIENT_ID:CLIENT_SECRET)>' });
     } else if (scheme.type === 'apiKey' && typeof def.name === 'string') {
-      if (def.in === 'query') query.push({ name: def.name, value: '<API_KEY>' });
-      else if (def.in === 'cookie') cookies.push({ name: def.name, value: '<API_KEY>' });
-      else headers.push({ name: def.name, value: '<API_KEY>' });
+      if (def.in === 'query') query.push({ name: def.name, value: '<CLIENT_ID>' });
+      else if (def.in === 'cookie') cookies.push({ name: def.name, value: '<CLIENT_ID>' });
+      else headers.push({ name: def.name, value: '<CLIENT_ID>' });
     }
   }
   if (input.accept) headers.push({ name: 'Accept', value: input.accept });

@@ -1,5 +1,5 @@
 import { ActionIcon, Alert, Anchor, Badge, Box, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import type { OperationIndex, OperationSummary } from '@portico/contracts/catalog';
+import { sandboxCredential, type OperationIndex, type OperationSummary } from '@portico/contracts/catalog';
 import { IconLink, IconLock, IconSearch } from '@tabler/icons-react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -229,6 +229,9 @@ function ReferenceHeader({ index }: { index: OperationIndex }) {
                 ({s.type}
                 {s.scheme ? `, ${s.scheme}` : ''}
                 {s.in ? `, ${s.in} ${s.paramName ?? ''}` : ''})
+              </Text>
+              <Text size="xs" c="dimmed" data-testid="scheme-credential">
+                {t(`products.credential_${sandboxCredential(s)}`)}
               </Text>
               {Object.entries(s.flows ?? {}).map(([flow, f]) => (
                 <Text key={flow} size="xs" c="dimmed" ff="monospace">
