@@ -48,11 +48,26 @@ if (!binDir) {
 }
 
 const env = { ...process.env, PATH: `${binDir}${path.delimiter}${process.env.PATH ?? ''}` };
-const child = spawn(command, args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
-// A stop asked of the launcher (a service manager's SIGTERM) reaches the portal, which shuts down
-// gracefully; Ctrl+C reaches both through the terminal's process group.
+// The command gets a process group of its own, so that a stop asked of the launcher reaches every
+// process under it: npm runs a script through a shell, and neither forwards a SIGTERM to the
+// portal, which would outlive a service manager's stop. Ctrl+C reaches the launcher (the
+// terminal's foreground group) and is passed on the same way.
+const ownGroup = process.platform !== 'win32';
+const child = spawn(command, args, {
+  stdio: 'inherit',
+  env,
+  shell: process.platform === 'win32',
+  detached: ownGroup,
+});
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => child.kill(signal));
+  process.on(signal, () => {
+    try {
+      if (ownGroup && child.pid) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // The group is gone already.
+    }
+  });
 }
 child.on('error', (error) => {
   console.error(`Could not run ${command}: ${error.message}`);

@@ -24,6 +24,7 @@ export default defineConfig({
               // A module only ever loaded by import() (lib/markdown.ts and its parser) stays out.
               name: (id, ctx) =>
                 SHELL.test(id) && (ctx.getModuleInfo(id)?.importers.length ?? 0) > 0 ? 'shell' : null,
+              debugName: 'shell',
               priority: 10,
             },
           ],
