@@ -72,11 +72,12 @@ export async function logout(): Promise<void> {
  * modal; one started in another tab is picked up.
  */
 export async function syncSession(): Promise<void> {
-  const store = useAppStore.getState();
   const [token, loggedIn] = await Promise.all([
     apiRequest<string>('/session/token', { format: 'json' }),
     fetchLoginStatus(),
   ]);
+  // The state as it is now, after the answers: another check may have changed it meanwhile.
+  const store = useAppStore.getState();
   store.setToken(token);
   if (!loggedIn && store.applicationUser.isLoggedIn) store.sessionEnded();
   if (loggedIn && !store.applicationUser.isLoggedIn) {

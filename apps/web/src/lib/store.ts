@@ -149,8 +149,11 @@ export const useAppStore = create<AppState>()(
         set((s) => ({ applicationUser: { ...s.applicationUser, isLoggedIn: false, loginError: message } })),
       sessionEnded: () =>
         set((s) => ({
-          // The manual-logout flag decides whether the expiry modal shows (spec B 2.2).
-          sessionExpired: !s.applicationUser.manuallyLoggedOut && s.applicationUser.isLoggedIn,
+          // The manual-logout flag decides whether the expiry modal shows (spec B 2.2). Two session
+          // checks that both saw the session end (a page and its layout mounting together) must
+          // not close the modal the first one opened.
+          sessionExpired:
+            s.sessionExpired || (!s.applicationUser.manuallyLoggedOut && s.applicationUser.isLoggedIn),
           applicationUser: {
             ...initialApplicationUser,
             manuallyLoggedOut: s.applicationUser.manuallyLoggedOut,
