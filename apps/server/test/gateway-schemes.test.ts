@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { clientCredentials } from './applications-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /** One operation per security scheme the sandbox maps to an application's credentials (decision 016). */
@@ -50,17 +51,9 @@ describe('sandbox: every security scheme maps to the application credentials', (
   let unscopedToken: string;
 
   async function tokenFor(clientId: string, secret: string): Promise<string> {
-    const res = await fetch(`${t.baseUrl}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: secret,
-      }),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { access_token: string }).access_token;
+    const { status, body } = await clientCredentials(t, clientId, secret);
+    expect(status).toBe(200);
+    return body.access_token!;
   }
 
   beforeAll(async () => {
