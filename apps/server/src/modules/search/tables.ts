@@ -1,0 +1,33 @@
+import type { ColumnType, Kysely } from 'kysely';
+
+/** Kysely types of migration 0100-search. */
+export interface SearchDocumentsTable {
+  type: string;
+  uuid: string;
+  title: string;
+  body: ColumnType<string, string | undefined, string>;
+  keywords: ColumnType<string, string | undefined, string>;
+  link: string | null;
+  image: string | null;
+  deprecated: ColumnType<boolean, boolean | undefined, boolean>;
+  created: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** Generated: never written. */
+  document: ColumnType<string, never, never>;
+}
+
+// A type literal, not an interface: withTables wants an index-compatible record.
+export type SearchTables = {
+  search_documents: SearchDocumentsTable;
+};
+
+/**
+ * Any Kysely instance or transaction, seen with the search table only. Modules call the index
+ * inside their own transactions, whose database types differ from one module to the next; the
+ * index touches its own table only, so the cast is sound.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely is invariant in its database type, and every module's transaction has its own; any is the only type they all share.
+export type AnyKysely = Kysely<any>;
+
+export function searchDb(db: AnyKysely): Kysely<SearchTables> {
+  return db as unknown as Kysely<SearchTables>;
+}
