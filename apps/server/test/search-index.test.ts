@@ -8,7 +8,8 @@ describe('search index', () => {
   let t: TestApp;
   const uuids = { payments: randomUUID(), accounts: randomUUID(), fx: randomUUID(), old: randomUUID() };
   beforeAll(async () => {
-    t = await startTestApp();
+    // No demo content: the index holds only what this test writes.
+    t = await startTestApp({ IMPORT_CONTENT: 'false' });
     await searchIndex(t.app.db).upsert([
       {
         type: 'article',

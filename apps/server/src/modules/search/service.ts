@@ -87,8 +87,41 @@ export function searchIndex(database: AnyKysely) {
     },
     async remove(type: SearchType, uuid: string | readonly string[]): Promise<void> {
       const uuids = typeof uuid === 'string' ? [uuid] : [...uuid];
-      if (uuids.length === 0) return;
-      await db.deleteFrom('search_documents').where('type', '=', type).where('uuid', 'in', uuids).execute();
+      for (let i = 0; i < uuids.length; i += 1000) {
+        await db
+          .deleteFrom('search_documents')
+          .where('type', '=', type)
+          .where('uuid', 'in', uuids.slice(i, i + 1000))
+          .execute();
+      }
+    },
+    /** Removes the rows of `type` whose link starts with `prefix` (everything one source wrote). */
+    async removeLinked(type: SearchType, prefix: string): Promise<void> {
+      await db
+        .deleteFrom('search_documents')
+        .where('type', '=', type)
+        .where(sql<boolean>`starts_with(link, ${prefix})`)
+        .execute();
+    },
+    /** The fingerprint recorded for a bulk source (see sourceIndexed), if any. */
+    async sourceFingerprints(prefix: string): Promise<Map<string, string>> {
+      const rows = await db
+        .selectFrom('search_sources')
+        .select(['source', 'fingerprint'])
+        .where('source', 'like', `${prefix.replace(/[%_\\]/g, '\\$&')}%`)
+        .execute();
+      return new Map(rows.map((r) => [r.source, r.fingerprint]));
+    },
+    /** Records that `source` (e.g. 'documentation:<uuid>') is indexed as of `fingerprint`. */
+    async sourceIndexed(source: string, fingerprint: string): Promise<void> {
+      await db
+        .insertInto('search_sources')
+        .values({ source, fingerprint })
+        .onConflict((oc) => oc.column('source').doUpdateSet({ fingerprint }))
+        .execute();
+    },
+    async forgetSource(source: string): Promise<void> {
+      await db.deleteFrom('search_sources').where('source', '=', source).execute();
     },
     /** Removes every row of `type` whose uuid is not in `keep` (a module re-syncing its whole type). */
     async retainOnly(type: SearchType, keep: readonly string[]): Promise<void> {
