@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plainText, queryTerms, searchDocuments, searchIndex } from '../src/modules/search/service.ts';
+import {
+  RANKED_MATCHES_MAX,
+  plainText,
+  queryTerms,
+  searchDocuments,
+  searchIndex,
+} from '../src/modules/search/service.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /** The site search index (modules/search/service.ts) on the embedded database and PostgreSQL. */
@@ -8,7 +14,8 @@ describe('search index', () => {
   let t: TestApp;
   const uuids = { payments: randomUUID(), accounts: randomUUID(), fx: randomUUID(), old: randomUUID() };
   beforeAll(async () => {
-    t = await startTestApp();
+    // No demo content: the index holds only what this test writes.
+    t = await startTestApp({ IMPORT_CONTENT: 'false' });
     await searchIndex(t.app.db).upsert([
       {
         type: 'article',
@@ -90,6 +97,27 @@ describe('search index', () => {
     expect((await find('retired')).count).toBe(0);
     await searchIndex(t.app.db).retainOnly('api_product', []);
     expect((await find('fx')).count).toBe(0);
+  });
+
+  it('lists a very common word newest first instead of ranking thousands of matches', async () => {
+    const many = Array.from({ length: RANKED_MATCHES_MAX + 1 }, (_, i) => ({
+      type: 'article' as const,
+      uuid: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
+      title: i === 5 ? 'Overdraft overdraft overdraft' : `Note ${i}`,
+      text: 'overdraft',
+      created: new Date(Date.UTC(2025, 0, 1) + i * 60_000),
+    }));
+    await searchIndex(t.app.db).upsert(many);
+    const found = await find('overdraft');
+    expect(found.count).toBe(RANKED_MATCHES_MAX + 1);
+    expect(found.items.map((i) => i.title)).toEqual(
+      Array.from({ length: 10 }, (_, k) => `Note ${RANKED_MATCHES_MAX - k}`),
+    );
+    await searchIndex(t.app.db).remove(
+      'article',
+      many.map((m) => m.uuid),
+    );
+    expect((await find('overdraft')).count).toBe(0);
   });
 
   it('extracts query terms safely', () => {

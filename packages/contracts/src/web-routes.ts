@@ -30,6 +30,8 @@ export const WEB_ROUTE_PATTERNS = [
   '/application/:applicationId/edit',
   '/goLive/:applicationId',
   '/admin/go-live',
+  // Site search (features/search).
+  '/search',
   // Redirects (spec B 2.1).
   '/partner',
   '/partner/*',

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Db } from '../../db/client.ts';
 import { processOpenApi, type ProcessedDocument } from './openapi/index.ts';
 import { checkDocumentationAlias, saveDocumentation, type SavedDocumentation } from './store.ts';
+import { syncCatalogSearch } from './search-sync.ts';
 import { grantDocumentScopes } from './scopes.ts';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
@@ -102,5 +103,6 @@ export async function importApi(db: Db, prepared: PreparedApiImport): Promise<Im
     .execute();
   // The document's OAuth scopes become the product's, so subscriptions grant them.
   await grantDocumentScopes(db, product.id, documentation.id);
+  await syncCatalogSearch(db);
   return { documentation, product: { ...product, created } };
 }

@@ -10,6 +10,7 @@ import type { Database } from '../../db/schema.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { formatProblem, OpenApiImportError } from './openapi/index.ts';
 import { linkDocumentation, repointDocuments, saveDocumentation } from './store.ts';
+import { syncCatalogSearch } from './search-sync.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
 
@@ -566,5 +567,6 @@ export const catalogImporter: ContentImporter = {
     const url = publicUrl ?? process.env.PUBLIC_URL ?? 'http://localhost:3000';
     const result = await importCatalogContent(db, contentDir, url.replace(/\/$/, ''));
     log.debug({ result }, 'catalog content');
+    log.debug({ search: await syncCatalogSearch(db) }, 'catalog search index');
   },
 };

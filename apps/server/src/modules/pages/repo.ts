@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
+import { plainText, searchIndex } from '../search/service.ts';
 import { pagesDb } from './tables.ts';
 
 /** Lower-case path segments of letters, digits and `._~-`, each starting with a letter or digit. */
@@ -77,6 +78,19 @@ function columns(input: PageInput) {
     scrollspy_visible: input.scrollspyVisible ?? false,
     source_hash: input.sourceHash ?? null,
   };
+}
+
+/** A page is a 'page' result of the site search, leading to its canonical alias (spec B 2.6). */
+async function indexPage(trx: Db, uuid: string, created: Date, values: ReturnType<typeof columns>) {
+  await searchIndex(trx).upsert({
+    type: 'page',
+    uuid,
+    title: values.title,
+    text: plainText(values.body_html),
+    link: values.alias,
+    image: values.image_url,
+    created,
+  });
 }
 
 /** Runs `fn` in the caller's transaction, or in a new one. */
@@ -177,11 +191,12 @@ export function pagesRepo(db: Db) {
     create(input: PageInput): Promise<{ id: number; takenAliases: string[] }> {
       const values = columns(input);
       return inTransaction(db, async (trx) => {
-        const { id } = await pagesDb(trx)
+        const { id, uuid, created } = await pagesDb(trx)
           .insertInto('pages')
           .values(values)
-          .returning('id')
+          .returning(['id', 'uuid', 'created'])
           .executeTakeFirstOrThrow();
+        await indexPage(trx, uuid, created, values);
         return { id, takenAliases: await addAliases(trx, id, input.aliases) };
       });
     },
@@ -194,11 +209,13 @@ export function pagesRepo(db: Db) {
       const values = columns(input);
       return inTransaction(db, async (trx) => {
         await pagesDb(trx).deleteFrom('page_aliases').where('page_id', '=', id).execute();
-        await pagesDb(trx)
+        const { uuid, created } = await pagesDb(trx)
           .updateTable('pages')
           .set({ ...values, changed: new Date() })
           .where('id', '=', id)
-          .execute();
+          .returning(['uuid', 'created'])
+          .executeTakeFirstOrThrow();
+        await indexPage(trx, uuid, created, values);
         return { takenAliases: await addAliases(trx, id, input.aliases) };
       });
     },

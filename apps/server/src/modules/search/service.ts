@@ -87,8 +87,41 @@ export function searchIndex(database: AnyKysely) {
     },
     async remove(type: SearchType, uuid: string | readonly string[]): Promise<void> {
       const uuids = typeof uuid === 'string' ? [uuid] : [...uuid];
-      if (uuids.length === 0) return;
-      await db.deleteFrom('search_documents').where('type', '=', type).where('uuid', 'in', uuids).execute();
+      for (let i = 0; i < uuids.length; i += 1000) {
+        await db
+          .deleteFrom('search_documents')
+          .where('type', '=', type)
+          .where('uuid', 'in', uuids.slice(i, i + 1000))
+          .execute();
+      }
+    },
+    /** Removes the rows of `type` whose link starts with `prefix` (everything one source wrote). */
+    async removeLinked(type: SearchType, prefix: string): Promise<void> {
+      await db
+        .deleteFrom('search_documents')
+        .where('type', '=', type)
+        .where(sql<boolean>`starts_with(link, ${prefix})`)
+        .execute();
+    },
+    /** The fingerprint recorded for a bulk source (see sourceIndexed), if any. */
+    async sourceFingerprints(prefix: string): Promise<Map<string, string>> {
+      const rows = await db
+        .selectFrom('search_sources')
+        .select(['source', 'fingerprint'])
+        .where('source', 'like', `${prefix.replace(/[%_\\]/g, '\\$&')}%`)
+        .execute();
+      return new Map(rows.map((r) => [r.source, r.fingerprint]));
+    },
+    /** Records that `source` (e.g. 'documentation:<uuid>') is indexed as of `fingerprint`. */
+    async sourceIndexed(source: string, fingerprint: string): Promise<void> {
+      await db
+        .insertInto('search_sources')
+        .values({ source, fingerprint })
+        .onConflict((oc) => oc.column('source').doUpdateSet({ fingerprint }))
+        .execute();
+    },
+    async forgetSource(source: string): Promise<void> {
+      await db.deleteFrom('search_sources').where('source', '=', source).execute();
     },
     /** Removes every row of `type` whose uuid is not in `keep` (a module re-syncing its whole type). */
     async retainOnly(type: SearchType, keep: readonly string[]): Promise<void> {
@@ -138,7 +171,19 @@ export interface SearchPage {
   count: number;
 }
 
-/** One page of results, best first (rank, then newest). An empty query finds nothing. */
+/**
+ * Ranking reads every matching row's text vector; past this many matches it costs more than a
+ * visitor waits (bench/README.md 'Site search'), and a word that common ranks nearly every match
+ * alike. Such searches list the matches newest first instead, read backwards through the index on
+ * `created` until the page is full.
+ */
+export const RANKED_MATCHES_MAX = 2000;
+
+/**
+ * One page of results: best first (rank, then newest) when the query matches at most
+ * RANKED_MATCHES_MAX documents, newest first otherwise. An empty query finds nothing. The snippet
+ * (ts_headline, the costly part) is made for the page's rows only.
+ */
 export async function searchDocuments(
   database: AnyKysely,
   options: { q: string; types?: readonly SearchType[]; limit: number; offset: number },
@@ -147,33 +192,48 @@ export async function searchDocuments(
   if (terms.length === 0) return { items: [], count: 0 };
   const db = searchDb(database);
   const query = tsQuery(terms);
-  let q = db
+  const count = await countOnly(db, query, options.types);
+  if (count === 0 || options.offset >= count) return { items: [], count };
+
+  const rank =
+    count <= RANKED_MATCHES_MAX ? sql<number>`ts_rank_cd(document, ${query})` : sql<number>`0::real`;
+  let page = db
     .selectFrom('search_documents')
+    .select(['type', 'uuid', 'created', rank.as('rank')])
+    .where(sql<boolean>`document @@ (${query})`);
+  if (options.types && options.types.length > 0) page = page.where('type', 'in', [...options.types]);
+  const rows = await db
+    .with('page', () =>
+      page
+        .orderBy('rank', 'desc')
+        .orderBy('created', 'desc')
+        .orderBy('uuid')
+        .limit(options.limit)
+        .offset(options.offset),
+    )
+    .selectFrom('page')
+    .innerJoin('search_documents as d', (j) =>
+      j.onRef('d.type', '=', 'page.type').onRef('d.uuid', '=', 'page.uuid'),
+    )
     .select([
-      'type',
-      'uuid',
-      'title',
-      'link',
-      'image',
-      'deprecated',
-      'created',
+      'd.type',
+      'd.uuid',
+      'd.title',
+      'd.link',
+      'd.image',
+      'd.deprecated',
+      'd.created',
       // The part of the text around the words found (tags were stripped when it was indexed).
-      sql<string>`ts_headline('english', body, ${query}, 'StartSel="", StopSel="", MaxWords=70, MinWords=30, MaxFragments=0')`.as(
+      sql<string>`ts_headline('english', d.body, ${query}, 'StartSel="", StopSel="", MaxWords=70, MinWords=30, MaxFragments=0')`.as(
         'description',
       ),
-      sql<string>`count(*) over ()`.as('total'),
     ])
-    .where(sql<boolean>`document @@ (${query})`);
-  if (options.types && options.types.length > 0) q = q.where('type', 'in', [...options.types]);
-  const rows = await q
-    .orderBy(sql`ts_rank_cd(document, ${query})`, 'desc')
-    .orderBy('created', 'desc')
-    .orderBy('uuid')
-    .limit(options.limit)
-    .offset(options.offset)
+    .orderBy('page.rank', 'desc')
+    .orderBy('page.created', 'desc')
+    .orderBy('page.uuid')
     .execute();
   return {
-    count: rows.length > 0 ? Number(rows[0]!.total) : await countOnly(db, query, options.types),
+    count,
     items: rows.map((r) => ({
       type: r.type as SearchType,
       uuid: r.uuid,
@@ -187,7 +247,6 @@ export async function searchDocuments(
   };
 }
 
-/** A page past the end has no rows to carry the total: count on its own. */
 async function countOnly(
   db: ReturnType<typeof searchDb>,
   query: RawBuilder<unknown>,

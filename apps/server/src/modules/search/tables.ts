@@ -18,7 +18,14 @@ export interface SearchDocumentsTable {
 // A type literal, not an interface: withTables wants an index-compatible record.
 export type SearchTables = {
   search_documents: SearchDocumentsTable;
+  search_sources: SearchSourcesTable;
 };
+
+/** Migration 0101: the fingerprint of what a bulk source (an OpenAPI document) last indexed. */
+export interface SearchSourcesTable {
+  source: string;
+  fingerprint: string;
+}
 
 /**
  * Any Kysely instance or transaction, seen with the search table only. Modules call the index

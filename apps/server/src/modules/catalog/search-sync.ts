@@ -1,0 +1,122 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import { plainText, searchIndex, type SearchDocument } from '../search/service.ts';
+import { catalogDb } from './tables.ts';
+
+/**
+ * Keeps the site search (modules/search) current with the catalog: every API product is an
+ * `api_product` result, every operation of every imported document an `api_endpoint` result
+ * (spec B 2.6). The catalog changes only through its importers (content/catalog on start, the
+ * import-api command), which call this when they are done. Products are few and re-written every
+ * time; a document's operations are written again only when the document changed (its
+ * fingerprint in search_sources), so a start with unchanged content costs two small queries.
+ */
+export async function syncCatalogSearch(db: Db): Promise<{ products: number; documentations: number }> {
+  const c = catalogDb(db);
+  const products = await c
+    .selectFrom('api_products')
+    .select(['uuid', 'alias', 'title', 'description', 'image_url', 'deprecated', 'created'])
+    .execute();
+  const documentations = await c
+    .selectFrom('api_documentations')
+    .select(['id', 'uuid', 'title', 'deprecated', 'created', 'content_hash'])
+    .execute();
+  const index = searchIndex(db);
+  const known = await index.sourceFingerprints('documentation:');
+  const fingerprint = (d: (typeof documentations)[number]) =>
+    `${d.content_hash ?? ''}|${d.title}|${String(d.deprecated)}`;
+  const stale = documentations.filter((d) => known.get(`documentation:${d.uuid}`) !== fingerprint(d));
+  const present = new Set(documentations.map((d) => `documentation:${d.uuid}`));
+  const gone = [...known.keys()].filter((source) => !present.has(source));
+
+  await db.transaction().execute(async (trx) => {
+    const tx = searchIndex(trx);
+    await tx.upsert(
+      products.map((p): SearchDocument => ({
+        type: 'api_product',
+        uuid: p.uuid,
+        title: p.title,
+        text: plainText(p.description),
+        // Spec B 2.6: a product result goes to /apiProduct/{uuid} unless an alias matches.
+        link: p.alias ? `/apiProduct/${p.alias.replace(/^\//, '')}` : null,
+        image: p.image_url,
+        deprecated: p.deprecated,
+        created: p.created,
+      })),
+    );
+    await tx.retainOnly(
+      'api_product',
+      products.map((p) => p.uuid),
+    );
+    for (const source of gone) {
+      await tx.removeLinked('api_endpoint', `/documentation/${source.slice('documentation:'.length)}#`);
+      await tx.forgetSource(source);
+    }
+    for (const d of stale) {
+      await indexOperations(trx, d);
+      await tx.sourceIndexed(`documentation:${d.uuid}`, fingerprint(d));
+    }
+  });
+  return { products: products.length, documentations: stale.length };
+}
+
+/** A stable uuid for one operation of one documentation (results need a uuid; operations have keys). */
+export function endpointUuid(documentationUuid: string, key: string): string {
+  const h = createHash('sha256').update(`${documentationUuid}\n${key}`).digest('hex');
+  // Shaped as a version-8 (custom) RFC 9562 uuid.
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Splits 'listAccountTransactions' and '/accounts/{accountId}' into words the index can match. */
+function words(text: string): string {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+async function indexOperations(
+  trx: Db,
+  d: { id: number; uuid: string; title: string; deprecated: boolean; created: Date },
+): Promise<void> {
+  const link = `/documentation/${d.uuid}#`;
+  const tx = searchIndex(trx);
+  await tx.removeLinked('api_endpoint', link);
+  // Only the fields a result needs, read out of each operation's stored detail.
+  const operations = await catalogDb(trx)
+    .selectFrom('api_operations')
+    .select([
+      'key',
+      sql<string>`detail->>'method'`.as('method'),
+      sql<string>`detail->>'path'`.as('path'),
+      sql<string | null>`detail->>'summary'`.as('summary'),
+      sql<string | null>`detail->>'operationId'`.as('operationId'),
+      sql<string | null>`detail->>'description'`.as('description'),
+      sql<string | null>`detail->>'deprecated'`.as('deprecated'),
+    ])
+    .where('documentation_id', '=', d.id)
+    .execute();
+  await tx.upsert(
+    operations.map((op): SearchDocument => {
+      const method = op.method.toUpperCase();
+      return {
+        type: 'api_endpoint',
+        uuid: endpointUuid(d.uuid, op.key),
+        title: op.summary?.trim() || `${method} ${op.path}`,
+        text: plainText(op.description),
+        keywords: [
+          method,
+          op.path,
+          words(op.path),
+          op.operationId ?? '',
+          words(op.operationId ?? ''),
+          d.title,
+        ].join(' '),
+        link: `${link}operation/${op.key}`,
+        deprecated: d.deprecated || op.deprecated === 'true',
+        created: d.created,
+      };
+    }),
+  );
+}

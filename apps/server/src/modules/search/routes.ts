@@ -1,0 +1,87 @@
+import { SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from '@portico/contracts/constants';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { badRequest } from '../../lib/errors.ts';
+import { searchDocuments } from './service.ts';
+
+/** The largest page a caller may ask for, and how deep it may page (a search is no export). */
+const MAX_PAGE_SIZE = 50;
+const MAX_OFFSET = 10_000;
+const MAX_QUERY_LENGTH = 200;
+
+const integer = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max}.` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const searchQuery = z.object({
+  q: z
+    .string()
+    .max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters long.`)
+    .optional()
+    .default(''),
+  pageSize: integer('pageSize', 1, MAX_PAGE_SIZE, SEARCH_PAGE_SIZE),
+  // Items to skip: pageSize x page, as the spec's paging (B 7) counts offsets.
+  pageOffset: integer('pageOffset', 0, MAX_OFFSET, 0),
+  type: z
+    .string()
+    .optional()
+    .transform((v, ctx): SearchType | 'ALL' => {
+      if (v === undefined || v === '' || v.toUpperCase() === 'ALL') return 'ALL';
+      if ((SEARCH_TYPES as readonly string[]).includes(v)) return v as SearchType;
+      ctx.addIssue({ code: 'custom', message: `type must be ALL or one of ${SEARCH_TYPES.join(', ')}.` });
+      return z.NEVER;
+    }),
+  pagination: z.enum(['true', 'false'], 'pagination must be true or false.').optional(),
+});
+
+/**
+ * GET /phpsdk/search (spec B 7): q, pageSize, pageOffset, type, pagination=true. Public: the index
+ * holds only what anonymous visitors may read (owners remove hidden things from it).
+ */
+export function searchRoutes(app: FastifyInstance) {
+  app.get('/phpsdk/search', async (request, reply) => {
+    const parsed = searchQuery.safeParse(request.query ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw badRequest(issue.message, String(issue.path[0] ?? 'q'));
+    }
+    const { q, pageSize, pageOffset, type, pagination } = parsed.data;
+    const page = await searchDocuments(app.db, {
+      q,
+      types: type === 'ALL' ? undefined : [type],
+      limit: pageSize,
+      offset: pageOffset,
+    });
+    const link = (offset: number) => {
+      const params = new URLSearchParams({
+        q,
+        pageSize: String(pageSize),
+        pageOffset: String(offset),
+        type,
+        pagination: 'true',
+      });
+      return { href: `/phpsdk/search?${params.toString()}` };
+    };
+    const links: Record<string, { href: string }> = {};
+    if (pagination !== 'false') {
+      links.self = link(pageOffset);
+      if (pageOffset + pageSize < page.count) links.next = link(pageOffset + pageSize);
+      if (pageOffset > 0) links.prev = link(Math.max(0, pageOffset - pageSize));
+    }
+    return reply.header('Cache-Control', 'no-cache').send({
+      data: page.items.map((item) => ({ ...item, created: item.created.toISOString() })),
+      meta: { count: page.count, query: q, type, pageSize, pageOffset },
+      links,
+    });
+  });
+}
