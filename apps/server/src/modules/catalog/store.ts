@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import { processOpenApi, sandboxUrl, type ProcessedDocument } from './openapi/index.ts';
+import { prepareDocument, sandboxUrl, type PreparedDocument } from './openapi/index.ts';
 import { grantDocumentScopes } from './scopes.ts';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
@@ -23,7 +23,7 @@ export interface DocumentationInput {
   botEnabled?: boolean;
   botUrl?: string | null;
   /** The source already processed for this alias and PUBLIC_URL (the import command does it first). */
-  processed?: ProcessedDocument;
+  processed?: PreparedDocument;
 }
 
 export interface SavedDocumentation {
@@ -32,7 +32,7 @@ export interface SavedDocumentation {
   alias: string;
   title: string;
   status: 'created' | 'updated' | 'unchanged';
-  processed: ProcessedDocument | undefined;
+  processed: PreparedDocument | undefined;
 }
 
 export class DocumentationInputError extends Error {}
@@ -77,7 +77,7 @@ export async function saveDocumentation(
   const processed = sameDocument
     ? undefined
     : (input.processed ??
-      (await processOpenApi(input.source, { alias, publicUrl, filename: input.filename })));
+      (await prepareDocument(input.source, { alias, publicUrl, filename: input.filename })));
 
   const title = input.title ?? processed?.info.title ?? existing?.title ?? alias;
   const meta = {
@@ -176,7 +176,7 @@ export async function repointDocuments(db: Db, publicUrl: string): Promise<numbe
       .select(['alias', 'source', 'source_filename'])
       .where('id', '=', stale.id)
       .executeTakeFirstOrThrow();
-    const processed = await processOpenApi(row.source, {
+    const processed = await prepareDocument(row.source, {
       alias: row.alias,
       publicUrl,
       filename: row.source_filename ?? undefined,

@@ -29,6 +29,9 @@ export interface ProcessedDocument {
   info: { title: string | null; version: string | null; description: string | null };
 }
 
+/** What is stored of a processed document: all of it but the converted object (its text is kept). */
+export type PreparedDocument = Omit<ProcessedDocument, 'converted'>;
+
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 /** sha256 of the converted document as stored. */
