@@ -14,6 +14,7 @@ import * as m0080 from './migrations/0080-account-security.ts';
 import * as m0081 from './migrations/0081-login-state-browser.ts';
 import * as m0100 from './migrations/0100-search.ts';
 import * as m0101 from './migrations/0101-search-sources.ts';
+import * as m0110 from './migrations/0110-bundled-documents.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0081-login-state-browser': m0081,
   '0100-search': m0100,
   '0101-search-sources': m0101,
+  '0110-bundled-documents': m0110,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
-import { CompiledApi } from './compiled-api.ts';
+import { operationSlice } from '../modules/catalog/openapi/slice.ts';
+import { CompiledApi, type MatchedOperation } from './compiled-api.ts';
 import type { OpenApiDocument } from './openapi.ts';
 
 /** The columns of the catalog's `api_documentations` table that the gateway reads. */
@@ -11,32 +13,132 @@ interface ApiDocumentationsTable {
   content_hash: string | null;
 }
 
-const MAX_CACHED = 50;
+type Obj = Record<string, unknown>;
 
 /**
- * Imported APIs by alias, compiled once per content hash: every request checks the alias's
- * current hash (one indexed lookup, so every instance sees a re-import at once) and recompiles
- * only when it changed.
+ * Parsed stored documents kept in memory, all instances of the portal process together, bounded by
+ * the size of their JSON text (a parsed document takes a few times that on the heap). One big
+ * document is held once, whoever asked for it (sandbox, reference).
+ */
+export const DOCUMENT_CACHE_CHARS = 96 * 1024 * 1024;
+/** Compiled operations kept per document (each is a small dereferenced slice). */
+const OPERATIONS_PER_DOCUMENT = 200;
+
+/** One stored document, parsed, with what was worked out of it so far. */
+export interface StoredDocument {
+  id: number;
+  hash: string;
+  doc: Obj;
+  /** Routes every method and path of the document (its operations as stored, `$ref`s kept). */
+  router?: CompiledApi;
+  /** Per-operation APIs compiled from dereferenced slices, by "METHOD template". */
+  operations: LRUCache<string, Promise<CompiledApi>>;
+}
+
+const stores = new WeakMap<Db, LRUCache<string, Promise<StoredDocument | undefined>>>();
+
+function storeOf(db: Db) {
+  let store = stores.get(db);
+  if (!store) {
+    store = new LRUCache<string, Promise<StoredDocument | undefined>>({
+      maxSize: DOCUMENT_CACHE_CHARS,
+      // Sized once loaded; an entry still loading counts as small.
+      sizeCalculation: () => 1,
+    });
+    stores.set(db, store);
+  }
+  return store;
+}
+
+/**
+ * The stored document of a documentation, parsed once per content hash and shared (LRU by size).
+ * The text is read as stored; parsing happens once per hash per process.
+ */
+export function storedDocument(db: Db, id: number, hash: string | null): Promise<StoredDocument | undefined> {
+  const store = storeOf(db);
+  const key = `${id}:${hash ?? ''}`;
+  const hit = store.get(key);
+  if (hit) return hit;
+  const catalog = db.withTables<{ api_documentations: ApiDocumentationsTable }>();
+  async function load(): Promise<{ entry: StoredDocument; chars: number } | undefined> {
+    const row = await catalog
+      .selectFrom('api_documentations')
+      .select((eb) => eb.cast<string | null>('converted', 'text').as('text'))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row?.text) return undefined;
+    const doc = JSON.parse(row.text) as unknown;
+    if (typeof doc !== 'object' || doc === null) return undefined;
+    const entry: StoredDocument = {
+      id,
+      hash: hash ?? '',
+      doc: doc as Obj,
+      operations: new LRUCache({ max: OPERATIONS_PER_DOCUMENT }),
+    };
+    return { entry, chars: row.text.length };
+  }
+  const loading: Promise<StoredDocument | undefined> = load().then((loaded) => {
+    // Set again with its real size now that it is known (evicts others beyond the budget).
+    if (loaded && store.get(key) === loading) {
+      store.set(key, loading, { size: Math.max(1, Math.min(loaded.chars, DOCUMENT_CACHE_CHARS)) });
+    }
+    return loaded?.entry;
+  });
+  store.set(key, loading);
+  loading.catch(() => store.delete(key));
+  return loading;
+}
+
+/** An imported API as the sandbox sees it: routing on the whole document, the rest per operation. */
+export interface SandboxApi {
+  /** The operation for a method and path, 'allowed' when only the method is wrong, or undefined. */
+  match: CompiledApi['match'];
+  /**
+   * The matched operation compiled from its dereferenced slice (validation, mock answers, security
+   * schemes), with the match redone in it.
+   */
+  resolve(
+    matched: MatchedOperation,
+    method: string,
+    path: string,
+  ): Promise<{ api: CompiledApi; matched: MatchedOperation }>;
+}
+
+/**
+ * Imported APIs by alias: every request checks the alias's current hash (one indexed lookup, so
+ * every instance sees a re-import at once); the document is parsed once per hash and each called
+ * operation is resolved (dereferenced slice) and compiled on first use.
  */
 export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
   const catalog = db.withTables<{ api_documentations: ApiDocumentationsTable }>();
-  const cache = new Map<string, { hash: string; api: Promise<CompiledApi | undefined> }>();
 
-  async function load(id: number, alias: string): Promise<CompiledApi | undefined> {
-    const row = await catalog
-      .selectFrom('api_documentations')
-      .select('converted')
-      .where('id', '=', id)
-      .executeTakeFirst();
-    const doc = row?.converted;
-    if (!doc || typeof doc !== 'object') return undefined;
-    return new CompiledApi(doc, (what, err) =>
-      log?.warn({ alias, err }, `sandbox: a schema of ${what} cannot be compiled; it is not validated`),
-    );
+  function sandboxApi(alias: string, entry: StoredDocument): SandboxApi {
+    const onSchemaError = (what: string, err: unknown) =>
+      log?.warn({ alias, err }, `sandbox: a schema of ${what} cannot be compiled; it is not validated`);
+    entry.router ??= new CompiledApi(entry.doc as OpenApiDocument);
+    const router = entry.router;
+    return {
+      match: (method, path) => router.match(method, path),
+      async resolve(matched, method, path) {
+        const key = `${matched.method} ${matched.template}`;
+        let compiled = entry.operations.get(key);
+        if (!compiled) {
+          compiled = operationSlice(entry.doc, matched.method, matched.template).then(
+            (slice) => new CompiledApi(slice as OpenApiDocument, onSchemaError),
+          );
+          entry.operations.set(key, compiled);
+          compiled.catch(() => entry.operations.delete(key));
+        }
+        const api = await compiled;
+        const again = api.match(method, path);
+        // The slice holds that one operation: it matches as the whole document did.
+        return { api, matched: again && !('allowed' in again) ? again : matched };
+      },
+    };
   }
 
   return {
-    async get(alias: string): Promise<CompiledApi | undefined> {
+    async get(alias: string): Promise<SandboxApi | undefined> {
       let row: { id: number; content_hash: string | null } | undefined;
       try {
         row = await catalog
@@ -49,23 +151,12 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
         if ((err as { code?: unknown }).code === '42P01') return undefined;
         throw err;
       }
-      if (!row) {
-        cache.delete(alias);
-        return undefined;
-      }
-      const hash = row.content_hash ?? `id:${row.id}`;
-      const hit = cache.get(alias);
-      if (hit && hit.hash === hash) return hit.api;
-      const api = load(row.id, alias);
-      api.catch(() => cache.delete(alias));
-      cache.delete(alias);
-      cache.set(alias, { hash, api });
-      // Oldest first in a Map: drop the least recently (re)loaded APIs beyond the limit.
-      while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
-      return api;
+      if (!row) return undefined;
+      const entry = await storedDocument(db, row.id, row.content_hash ?? `id:${row.id}`);
+      return entry ? sandboxApi(alias, entry) : undefined;
     },
     clear(): void {
-      cache.clear();
+      storeOf(db).clear();
     },
   };
 }

@@ -224,8 +224,8 @@ export default fp(
         reply: FastifyReply,
       ) => {
         const { alias } = request.params;
-        const api = await documents.get(alias);
-        if (!api) {
+        const sandbox = await documents.get(alias);
+        if (!sandbox) {
           return sendError(reply, 404, {
             error: 'not_found',
             error_description: `no API with alias '${alias}' in the sandbox`,
@@ -238,20 +238,22 @@ export default fp(
         const path = fullPath.startsWith(prefix)
           ? fullPath.slice(prefix.length)
           : `/${request.params['*'] ?? ''}`;
-        const matched = api.match(request.method, path || '/');
-        if (!matched) {
+        const routed = sandbox.match(request.method, path || '/');
+        if (!routed) {
           return sendError(reply, 404, {
             error: 'not_found',
             error_description: `no operation of '${alias}' matches ${request.method} ${path || '/'}`,
           });
         }
-        if ('allowed' in matched) {
-          reply.header('Allow', matched.allowed.join(', '));
+        if ('allowed' in routed) {
+          reply.header('Allow', routed.allowed.join(', '));
           return sendError(reply, 405, {
             error: 'method_not_allowed',
-            error_description: `${request.method} is not documented for ${path}; use ${matched.allowed.join(', ')}`,
+            error_description: `${request.method} is not documented for ${path}; use ${routed.allowed.join(', ')}`,
           });
         }
+        // What this operation needs of the document, resolved and compiled on its first call.
+        const { api, matched } = await sandbox.resolve(routed, request.method, path || '/');
         // The endpoint names its API (the path under /sandbox): versions of an API share paths, and
         // an application subscribed to two of them must see their calls apart in analytics.
         const endpoint = `${matched.method} /${alias}${matched.template}`;

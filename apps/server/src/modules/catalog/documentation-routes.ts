@@ -1,13 +1,14 @@
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { stringify as toYaml } from 'yaml';
 import { collectionDocument, requestUrl, resourceDocument, sendDocument } from '../../jsonapi/document.ts';
 import type { ResourceObject } from '../../jsonapi/document.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { checkFields, checkIncludes, values, type ResourceDescription } from '../../jsonapi/resource.ts';
+import { storedDocument } from '../../gateway/documents.ts';
 import { HttpError } from '../../lib/errors.ts';
+import { operationDetailText, storedTextStream, yamlStream } from './downloads.ts';
 import { PAGE, SPARSE_FIELDS, originOf } from './product-routes.ts';
 import {
   DOCUMENTATION_COLUMNS,
@@ -181,14 +182,10 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
     const etag = `"${hash ?? `id-${id}`}${column === 'converted' ? '' : '-index'}"`;
     reply.header('ETag', etag).header('Cache-Control', 'no-cache');
     if (etagMatches(request, etag)) return reply.status(304).send();
-    const stored = await db
-      .selectFrom('api_documentations')
-      .select(sql<string | null>`${sql.ref(column)}::text`.as('text'))
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!stored?.text) throw new HttpError(404, M.swaggerNotFound);
+    const stream = await storedTextStream(app.db, id, column);
+    if (!stream) throw new HttpError(404, M.swaggerNotFound);
     if (attachment) reply.header('Content-Disposition', `attachment; filename="${attachment}"`);
-    return reply.type('application/json; charset=utf-8').send(stored.text);
+    return reply.type('application/json; charset=utf-8').send(stream);
   }
 
   app.get<{ Params: { alias: string } }>('/api/apidocs/:alias/index', async (request, reply) => {
@@ -196,7 +193,8 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
     return sendStored(request, reply, row.id, row.content_hash, 'operation_index');
   });
 
-  // Details were computed at import (store.ts): one indexed read, whatever the document's size.
+  // Worked out when first asked for, from the operation's slice of the stored document (decision
+  // 017), and kept in a cache bounded by size.
   app.get<{ Params: { alias: string; key: string } }>(
     '/api/apidocs/:alias/operations/:key',
     async (request, reply) => {
@@ -204,30 +202,22 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
       const etag = `"${row.content_hash ?? ''}-${encodeURIComponent(request.params.key)}"`;
       reply.header('ETag', etag).header('Cache-Control', 'no-cache');
       if (etagMatches(request, etag)) return reply.status(304).send();
-      const op = await db
-        .selectFrom('api_operations')
-        .select(sql<string>`detail::text`.as('text'))
-        .where('documentation_id', '=', row.id)
-        .where('key', '=', request.params.key)
-        .executeTakeFirst();
-      if (!op) throw new HttpError(404, M.operationNotFound);
-      return reply.type('application/json; charset=utf-8').send(op.text);
+      const text = await operationDetailText(app.db, row.id, row.content_hash, request.params.key);
+      if (text === undefined) throw new HttpError(404, M.operationNotFound);
+      return reply.type('application/json; charset=utf-8').send(text);
     },
   );
 
   app.get<{ Params: { alias: string } }>('/api/apidocs/:alias/download/original', async (request, reply) => {
     const row = await byAlias(request.params.alias);
-    const source = await db
-      .selectFrom('api_documentations')
-      .select('source')
-      .where('id', '=', row.id)
-      .executeTakeFirstOrThrow();
+    const source = await storedTextStream(app.db, row.id, 'source');
+    if (!source) throw new HttpError(404, M.swaggerNotFound);
     const ext = row.source_format === 'yaml' ? 'yaml' : 'json';
     const name = (row.source_filename ?? `${row.alias}.${ext}`).replace(/[^A-Za-z0-9._-]/g, '_');
     return reply
       .header('Content-Disposition', `attachment; filename="${name}"`)
       .type(ext === 'yaml' ? 'application/yaml; charset=utf-8' : 'application/json; charset=utf-8')
-      .send(source.source);
+      .send(source);
   });
 
   app.get<{ Params: { alias: string; format: string } }>(
@@ -240,17 +230,12 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
       if (format === 'openapi.json') {
         return sendStored(request, reply, row.id, row.content_hash, 'converted', file);
       }
-      const stored = await db
-        .selectFrom('api_documentations')
-        .select(sql<string | null>`converted::text`.as('text'))
-        .where('id', '=', row.id)
-        .executeTakeFirst();
-      if (!stored?.text) throw new HttpError(404, M.swaggerNotFound);
-      const doc: unknown = JSON.parse(stored.text);
+      const entry = await storedDocument(app.db, row.id, row.content_hash ?? `id:${row.id}`);
+      if (!entry) throw new HttpError(404, M.swaggerNotFound);
       return reply
         .header('Content-Disposition', `attachment; filename="${file}"`)
         .type('application/yaml; charset=utf-8')
-        .send(toYaml(doc, { aliasDuplicateObjects: false, lineWidth: 0 }));
+        .send(yamlStream(entry.doc));
     },
   );
 }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Db } from '../../db/client.ts';
-import { processOpenApi, type ProcessedDocument } from './openapi/index.ts';
+import { prepareDocument, type PreparedDocument } from './openapi/index.ts';
 import { checkDocumentationAlias, saveDocumentation, type SavedDocumentation } from './store.ts';
 import { syncCatalogSearch } from './search-sync.ts';
 import { grantDocumentScopes } from './scopes.ts';
@@ -30,7 +30,7 @@ export interface PreparedApiImport {
   options: ImportApiOptions;
   publicUrl: string;
   alias: string;
-  processed: ProcessedDocument;
+  processed: PreparedDocument;
 }
 
 /**
@@ -46,7 +46,11 @@ export async function prepareApiImport(
   const alias = checkDocumentationAlias(
     options.alias ?? path.basename(file.name).replace(/\.(ya?ml|json)$/i, ''),
   );
-  const processed = await processOpenApi(file.text, { alias, publicUrl, filename: path.basename(file.name) });
+  const processed = await prepareDocument(file.text, {
+    alias,
+    publicUrl,
+    filename: path.basename(file.name),
+  });
   return { file, options, publicUrl, alias, processed };
 }
 

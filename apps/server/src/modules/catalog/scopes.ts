@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { catalogDb } from './tables.ts';
 
@@ -91,12 +92,31 @@ export function documentScopes(doc: unknown): string[] {
  */
 export async function grantDocumentScopes(db: Db, productId: number, documentationId: number): Promise<void> {
   const c = catalogDb(db);
-  const doc = await c
+  // Only the parts that name scopes, not the whole (possibly very large) document.
+  const row = await c
     .selectFrom('api_documentations')
-    .select('converted')
+    .select([
+      sql<unknown>`converted->'security'`.as('security'),
+      sql<unknown>`converted->'components'->'securitySchemes'`.as('schemes'),
+      sql<unknown>`(select json_agg(o.value->'security') from json_each(case when json_typeof(converted->'paths') = 'object' then converted->'paths' else '{}'::json end) p, json_each(case when json_typeof(p.value) = 'object' then p.value else '{}'::json end) o where json_typeof(o.value) = 'object' and o.value->'security' is not null)`.as(
+        'operations',
+      ),
+    ])
     .where('id', '=', documentationId)
     .executeTakeFirst();
-  const wanted = documentScopes(doc?.converted);
+  const parse = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
+  const operations = parse(row?.operations);
+  const wanted = row
+    ? documentScopes({
+        security: parse(row.security),
+        components: { securitySchemes: parse(row.schemes) },
+        paths: {
+          '/': Object.fromEntries(
+            (Array.isArray(operations) ? operations : []).map((security, i) => [`op${i}`, { security }]),
+          ),
+        },
+      })
+    : [];
   if (!wanted.length) return;
   const product = await c
     .selectFrom('api_products')

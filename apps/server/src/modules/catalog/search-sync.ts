@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { plainText, searchIndex, type SearchDocument } from '../search/service.ts';
+import { documentSearchEntries } from './openapi/pool.ts';
 import { catalogDb } from './tables.ts';
 
 /**
  * Keeps the site search (modules/search) current with the catalog: every API product is an
  * `api_product` result, every operation of every imported document an `api_endpoint` result
  * (spec B 2.6). The catalog changes only through its importers (content/catalog on start, the
- * import-api command), which call this when they are done. Products are few and re-written every
+ * import-api command), which call this when they are done. A document's operations are read from
+ * its stored (bundled) form in a worker thread (openapi/pool.ts), off the event loop. Products are few and re-written every
  * time; a document's operations are written again only when the document changed (its
  * fingerprint in search_sources), so a start with unchanged content costs two small queries.
  */
@@ -83,20 +84,14 @@ async function indexOperations(
   const link = `/documentation/${d.uuid}#`;
   const tx = searchIndex(trx);
   await tx.removeLinked('api_endpoint', link);
-  // Only the fields a result needs, read out of each operation's stored detail.
-  const operations = await catalogDb(trx)
-    .selectFrom('api_operations')
-    .select([
-      'key',
-      sql<string>`detail->>'method'`.as('method'),
-      sql<string>`detail->>'path'`.as('path'),
-      sql<string | null>`detail->>'summary'`.as('summary'),
-      sql<string | null>`detail->>'operationId'`.as('operationId'),
-      sql<string | null>`detail->>'description'`.as('description'),
-      sql<string | null>`detail->>'deprecated'`.as('deprecated'),
-    ])
-    .where('documentation_id', '=', d.id)
-    .execute();
+  // The stored document as text, parsed and walked in a worker thread (a large one takes seconds).
+  const stored = await catalogDb(trx)
+    .selectFrom('api_documentations')
+    .select((eb) => eb.cast<string | null>('converted', 'text').as('text'))
+    .where('id', '=', d.id)
+    .executeTakeFirst();
+  if (!stored?.text) return;
+  const operations = await documentSearchEntries(stored.text);
   await tx.upsert(
     operations.map((op): SearchDocument => {
       const method = op.method.toUpperCase();
@@ -114,7 +109,7 @@ async function indexOperations(
           d.title,
         ].join(' '),
         link: `${link}operation/${op.key}`,
-        deprecated: d.deprecated || op.deprecated === 'true',
+        deprecated: d.deprecated || op.deprecated,
         created: d.created,
       };
     }),

@@ -1,12 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import {
-  locateOperations,
-  operationDetail,
-  processOpenApi,
-  sandboxUrl,
-  type ProcessedDocument,
-} from './openapi/index.ts';
+import { prepareDocument, sandboxUrl, type PreparedDocument } from './openapi/index.ts';
 import { grantDocumentScopes } from './scopes.ts';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
@@ -29,7 +23,7 @@ export interface DocumentationInput {
   botEnabled?: boolean;
   botUrl?: string | null;
   /** The source already processed for this alias and PUBLIC_URL (the import command does it first). */
-  processed?: ProcessedDocument;
+  processed?: PreparedDocument;
 }
 
 export interface SavedDocumentation {
@@ -38,7 +32,7 @@ export interface SavedDocumentation {
   alias: string;
   title: string;
   status: 'created' | 'updated' | 'unchanged';
-  processed: ProcessedDocument | undefined;
+  processed: PreparedDocument | undefined;
 }
 
 export class DocumentationInputError extends Error {}
@@ -52,26 +46,6 @@ export function checkDocumentationAlias(input: string): string {
     );
   }
   return alias;
-}
-
-/**
- * Replaces a documentation's stored operation details (the reference reads one row per opened
- * operation). Written in chunks: a large API has over a thousand operations.
- */
-export async function writeOperations(db: Db, documentationId: number, converted: Record<string, unknown>) {
-  const c = catalogDb(db);
-  await c.deleteFrom('api_operations').where('documentation_id', '=', documentationId).execute();
-  const rows = locateOperations(converted).map((op) => ({
-    documentation_id: documentationId,
-    key: op.key,
-    detail: JSON.stringify(operationDetail(converted, op.key)),
-  }));
-  for (let i = 0; i < rows.length; i += 100) {
-    await c
-      .insertInto('api_operations')
-      .values(rows.slice(i, i + 100))
-      .execute();
-  }
 }
 
 /**
@@ -103,7 +77,7 @@ export async function saveDocumentation(
   const processed = sameDocument
     ? undefined
     : (input.processed ??
-      (await processOpenApi(input.source, { alias, publicUrl, filename: input.filename })));
+      (await prepareDocument(input.source, { alias, publicUrl, filename: input.filename })));
 
   const title = input.title ?? processed?.info.title ?? existing?.title ?? alias;
   const meta = {
@@ -122,7 +96,7 @@ export async function saveDocumentation(
         source_format: processed.sourceFormat,
         source_filename: input.filename ?? null,
         source_spec_version: processed.sourceSpecVersion,
-        converted: JSON.stringify(processed.converted),
+        converted: processed.convertedText,
         operation_index: JSON.stringify(processed.operationIndex),
         content_hash: processed.contentHash,
       }
@@ -135,7 +109,6 @@ export async function saveDocumentation(
         .set({ ...meta, ...documentColumns, changed: new Date() })
         .where('id', '=', existing.id)
         .execute();
-      if (processed) await writeOperations(trx, existing.id, processed.converted);
     });
     return {
       id: existing.id,
@@ -156,14 +129,13 @@ export async function saveDocumentation(
         source_format: processed!.sourceFormat,
         source_filename: input.filename ?? null,
         source_spec_version: processed!.sourceSpecVersion,
-        converted: JSON.stringify(processed!.converted),
+        converted: processed!.convertedText,
         operation_index: JSON.stringify(processed!.operationIndex),
         content_hash: processed!.contentHash,
       })
       .onConflict((oc) => oc.column('alias').doNothing())
       .returning(['id', 'uuid'])
       .executeTakeFirst();
-    if (row) await writeOperations(trx, row.id, processed!.converted);
     return row;
   });
   if (!created) {
@@ -204,7 +176,7 @@ export async function repointDocuments(db: Db, publicUrl: string): Promise<numbe
       .select(['alias', 'source', 'source_filename'])
       .where('id', '=', stale.id)
       .executeTakeFirstOrThrow();
-    const processed = await processOpenApi(row.source, {
+    const processed = await prepareDocument(row.source, {
       alias: row.alias,
       publicUrl,
       filename: row.source_filename ?? undefined,
@@ -213,13 +185,12 @@ export async function repointDocuments(db: Db, publicUrl: string): Promise<numbe
       await catalogDb(trx)
         .updateTable('api_documentations')
         .set({
-          converted: JSON.stringify(processed.converted),
+          converted: processed.convertedText,
           operation_index: JSON.stringify(processed.operationIndex),
           content_hash: processed.contentHash,
         })
         .where('id', '=', stale.id)
         .execute();
-      await writeOperations(trx, stale.id, processed.converted);
     });
     n++;
   }

@@ -64,7 +64,7 @@ export interface ApiDocumentationsTable {
   source_filename: string | null;
   /** e.g. 'swagger 2.0', 'openapi 3.0.3'. */
   source_spec_version: string | null;
-  /** OpenAPI 3.1, dereferenced, circular references left as local `$ref` (a `json` column: key order kept). */
+  /** OpenAPI 3.1, bundled: `$ref`s kept (decision 017; a `json` column: key order kept). */
   converted: JSONColumnType<Record<string, unknown>, Record<string, unknown> | string | null> | null;
   operation_index: JSONColumnType<object, object | string | null> | null;
   content_hash: string | null;
@@ -74,13 +74,6 @@ export interface ApiDocumentationsTable {
   plan: Generated<string>;
   created: Created;
   changed: Changed;
-}
-
-/** One operation's OperationDetail (migration 0042-api-operations). */
-export interface ApiOperationsTable {
-  documentation_id: number;
-  key: string;
-  detail: JSONColumnType<object, string, string>;
 }
 
 export interface ApiProductDocumentationsTable {
@@ -162,7 +155,6 @@ export type CatalogTables = {
   api_products: ApiProductsTable;
   api_documentations: ApiDocumentationsTable;
   api_product_documentations: ApiProductDocumentationsTable;
-  api_operations: ApiOperationsTable;
   product_features: ProductFeaturesTable;
   product_advantages: ProductAdvantagesTable;
   related_products: RelatedProductsTable;

@@ -18,6 +18,7 @@ import {
   type Obj,
 } from './operations.ts';
 import { codeSamples } from './samples.ts';
+import { operationSlice } from './slice.ts';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const schemaOf = (v: unknown): JsonSchema | null =>
@@ -148,10 +149,19 @@ function firstSuccessType(list: ResponseDetail[]): string | null {
   return types.find((t) => /json/i.test(t)) ?? types[0] ?? null;
 }
 
-/** Everything the reference shows for one operation, with request samples. */
-export function operationDetail(doc: Obj, key: string): OperationDetail | undefined {
-  const op = locateOperations(doc).find((o) => o.key === key);
-  if (!op) return undefined;
+/**
+ * Everything the reference shows for one operation, with request samples. `doc` is a stored
+ * (bundled) document: the operation is worked out on its dereferenced slice (slice.ts), so only
+ * what it needs is resolved.
+ */
+export async function operationDetail(bundled: Obj, key: string): Promise<OperationDetail | undefined> {
+  const found = locateOperations(bundled).find((o) => o.key === key);
+  if (!found) return undefined;
+  const doc = await operationSlice(bundled, found.method, found.path);
+  const inSlice = locateOperations(doc).find((o) => o.method === found.method && o.path === found.path);
+  if (!inSlice) return undefined;
+  // The key is the whole document's (an operationId unique in the slice may not be in the document).
+  const op: LocatedOperation = { ...inSlice, key };
   const servers = Array.isArray(doc.servers) ? doc.servers.filter(isObj) : [];
   const server = typeof servers[0]?.url === 'string' ? servers[0].url : '';
   const params = parameters(op);

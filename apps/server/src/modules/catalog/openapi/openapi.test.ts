@@ -60,7 +60,7 @@ describe('conversion to OpenAPI 3.1', () => {
     expect(r.operationIndex.operationCount).toBe(20);
     expect(r.contentHash).toMatch(/^[0-9a-f]{64}$/);
     // Dereferenced: the body schema is inline.
-    const body = operationDetail(r.converted, 'addPet')!.requestBody!;
+    const body = (await operationDetail(r.converted, 'addPet'))!.requestBody!;
     expect((body.content['application/json']!.schema as Obj).properties).toHaveProperty('photoUrls');
   });
 
@@ -81,7 +81,7 @@ describe('conversion to OpenAPI 3.1', () => {
     expect((schema.properties as Obj).inner).toEqual({ $ref: '#/components/schemas/ErrorMessage' });
     expect(danglingRefs(r.converted)).toEqual([]);
     const op = locateOperations(r.converted)[0]!;
-    const detail = operationDetail(r.converted, op.key)!;
+    const detail = (await operationDetail(r.converted, op.key))!;
     expect(Object.keys(detail.refs)).toContain('#/components/schemas/ErrorMessage');
   });
 
@@ -102,7 +102,7 @@ describe('conversion to OpenAPI 3.1', () => {
         expect(r.converted.openapi, file).toBe('3.1.0');
         expect(danglingRefs(r.converted), file).toEqual([]);
         for (const op of locateOperations(r.converted)) {
-          const detail = operationDetail(r.converted, op.key)!;
+          const detail = (await operationDetail(r.converted, op.key))!;
           expect(
             detail.samples.map((s) => s.id),
             `${file} ${op.key}`,

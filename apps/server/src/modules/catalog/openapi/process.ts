@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import SwaggerParser from '@apidevtools/swagger-parser';
 import type { OperationIndex } from '@portico/contracts/catalog';
 import s2o from 'swagger2openapi';
 import { buildOperationIndex, isObj, type Obj } from './operations.ts';
@@ -7,7 +6,7 @@ import { parseSource, type SourceFormat } from './parse.ts';
 import { locateProblems, OpenApiImportError } from './problems.ts';
 import { withPublicUrls } from './public-urls.ts';
 import { upgrade30To31 } from './upgrade.ts';
-import { detectVersion, PARSER_OPTIONS, validateDocument } from './validate.ts';
+import { detectVersion, validateDocument } from './validate.ts';
 
 export interface ProcessOptions {
   /** The documentation alias: the sandbox answers at `${publicUrl}/sandbox/<alias>`. */
@@ -21,12 +20,17 @@ export interface ProcessedDocument {
   sourceFormat: SourceFormat;
   /** What the source was: 'swagger 2.0', 'openapi 3.0.3', 'openapi 3.1.0'. */
   sourceSpecVersion: string;
-  /** OpenAPI 3.1, dereferenced; circular references stay `$ref` to components. */
+  /** OpenAPI 3.1, bundled: its `$ref`s kept as written (decision 017). */
   converted: Obj;
+  /** `converted` as JSON, as stored and hashed. */
+  convertedText: string;
   operationIndex: OperationIndex;
   contentHash: string;
   info: { title: string | null; version: string | null; description: string | null };
 }
+
+/** What is stored of a processed document: all of it but the converted object (its text is kept). */
+export type PreparedDocument = Omit<ProcessedDocument, 'converted'>;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -38,8 +42,8 @@ export function hashDocument(doc: unknown): string {
 /**
  * The import pipeline: read JSON or YAML, validate the document as written (so problems point
  * into the author's own text), convert Swagger 2.0 (swagger2openapi) and OpenAPI 3.0 (upgrade.ts)
- * to 3.1, point servers and OAuth URLs at this portal, dereference (circular references stay
- * `$ref`), hash, and index the operations. Throws OpenApiImportError with located problems.
+ * to 3.1, point servers and OAuth URLs at this portal, hash, and index the operations. The
+ * document stays bundled (its `$ref`s kept). Throws OpenApiImportError with located problems.
  */
 export async function processOpenApi(source: string, options: ProcessOptions): Promise<ProcessedDocument> {
   try {
@@ -67,14 +71,17 @@ export async function processOpenApi(source: string, options: ProcessOptions): P
       v3 = doc;
     }
 
-    const pointed = withPublicUrls(v3, options.publicUrl, options.alias);
-    const converted = (await SwaggerParser.dereference(pointed as never, PARSER_OPTIONS)) as unknown as Obj;
-    const contentHash = hashDocument(converted);
+    // Stored bundled: every `$ref` kept (decision 017); what one operation needs is resolved when
+    // it is asked for (slice.ts).
+    const converted = withPublicUrls(v3, options.publicUrl, options.alias);
+    const convertedText = JSON.stringify(converted);
+    const contentHash = createHash('sha256').update(convertedText).digest('hex');
     const info = isObj(converted.info) ? converted.info : {};
     return {
       sourceFormat: format,
       sourceSpecVersion: `${version.kind} ${version.version}`,
       converted,
+      convertedText,
       operationIndex: buildOperationIndex(converted, options.alias, contentHash),
       contentHash,
       info: { title: str(info.title), version: str(info.version), description: str(info.description) },

@@ -1,0 +1,178 @@
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../../db/client.ts';
+import { storedDocument } from '../../gateway/documents.ts';
+import { operationDetail } from './openapi/index.ts';
+import { catalogDb } from './tables.ts';
+
+/**
+ * Large stored documents leave the server in pieces (decision 017): the text is read from the
+ * database a chunk at a time, YAML is written one path or component at a time, and the event loop
+ * gets a turn between pieces, so a download of a 13 MB document never holds the server.
+ */
+export const CHUNK_CHARS = 1024 * 1024;
+/** Work done between two turns of the event loop while writing YAML. */
+const SLICE_MS = 8;
+
+type TextColumn = 'converted' | 'operation_index' | 'source';
+
+/**
+ * A stream of one stored text column of a documentation, read in chunks; undefined when there is
+ * none. A re-import while streaming ends the stream with an error (the client sees a cut answer
+ * rather than a mix of two documents).
+ */
+export async function storedTextStream(
+  db: Db,
+  id: number,
+  column: TextColumn,
+): Promise<Readable | undefined> {
+  const c = catalogDb(db);
+  const text = sql<string | null>`${sql.ref(column)}::text`;
+  const first = await c
+    .selectFrom('api_documentations')
+    .select([
+      sql<number>`length(${text})`.as('n'),
+      sql<string | null>`substr(${text}, 1, ${CHUNK_CHARS})`.as('head'),
+      'content_hash',
+    ])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!first || first.head === null) return undefined;
+  const total = Number(first.n);
+  const hash = first.content_hash;
+  async function* chunks() {
+    yield first!.head!;
+    for (let from = CHUNK_CHARS + 1; from <= total; from += CHUNK_CHARS) {
+      const next = await c
+        .selectFrom('api_documentations')
+        .select(sql<string | null>`substr(${text}, ${from}, ${CHUNK_CHARS})`.as('part'))
+        .where('id', '=', id)
+        .where((eb) => (hash === null ? eb('content_hash', 'is', null) : eb('content_hash', '=', hash)))
+        .executeTakeFirst();
+      if (!next?.part) throw new Error('the document changed while it was downloaded');
+      yield next.part;
+    }
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Strings written without quotes: nothing YAML could read as another type or as syntax. */
+const PLAIN = /^[A-Za-z_/][A-Za-z0-9_ ./()-]*$/;
+const RESERVED = /^(?:true|false|null|yes|no|on|off|y|n|~)$/i;
+
+function scalar(v: string): string {
+  if (v !== '' && PLAIN.test(v) && !RESERVED.test(v) && !v.endsWith(' ') && !v.includes(' #')) return v;
+  // A JSON string is a YAML double-quoted scalar.
+  return JSON.stringify(v);
+}
+
+/** A multi-line string as a literal block, when one can hold it exactly; else undefined. */
+function literal(v: string, pad: string): string | undefined {
+  if (!v.includes('\n') || /^[ \n]|\r|[^\n\t\x20-\x7e\u00a0-\ud7ff\ue000-\ufffd]|\n\n$|[ \t]\n/.test(v))
+    return undefined;
+  const body = v.endsWith('\n') ? v.slice(0, -1) : v;
+  if (/[ \t]$/.test(body)) return undefined;
+  const lines = body.split('\n').map((l) => (l ? `${pad}${l}` : ''));
+  return `${v.endsWith('\n') ? '|' : '|-'}\n${lines.join('\n')}`;
+}
+
+function value(v: unknown, pad: string): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return literal(v, pad) ?? scalar(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+/**
+ * YAML (block style) of a JSON value, one piece per member of the top three levels, written
+ * without a YAML library: `yaml` takes over a second per megabyte, too slow for a 13 MB document.
+ * JSON strings are valid YAML double-quoted scalars; multi-line text becomes a literal block.
+ */
+function* yamlPieces(v: unknown, pad: string, depth: number): Generator<string> {
+  if (isPlainObject(v)) {
+    for (const [k, item] of Object.entries(v)) {
+      const key = `${pad}${scalar(k)}:`;
+      if (isPlainObject(item) && Object.keys(item).length) {
+        yield `${key}\n`;
+        if (depth < 3) yield* yamlPieces(item, `${pad}  `, depth + 1);
+        else yield [...yamlPieces(item, `${pad}  `, depth + 1)].join('');
+      } else if (Array.isArray(item) && item.length) {
+        yield `${key}\n${[...yamlPieces(item, pad, depth + 1)].join('')}`;
+      } else yield `${key} ${value(item, `${pad}  `)}\n`;
+    }
+  } else if (Array.isArray(v)) {
+    for (const item of v) {
+      if (
+        (isPlainObject(item) || Array.isArray(item)) &&
+        (Array.isArray(item) ? item.length : Object.keys(item).length)
+      ) {
+        // The first member goes on the dash's line.
+        const inner = [...yamlPieces(item, `${pad}  `, depth + 1)].join('');
+        yield `${pad}- ${inner.slice(pad.length + 2)}`;
+      } else yield `${pad}- ${value(item, `${pad}  `)}\n`;
+    }
+  } else yield `${pad}${value(v, `${pad}  `)}\n`;
+}
+
+/**
+ * The YAML of a document, written a piece at a time with a turn of the event loop between pieces,
+ * so writing a big document never holds the server.
+ */
+export function yamlStream(doc: Record<string, unknown>): Readable {
+  async function* chunks() {
+    let since = performance.now();
+    const parts: string[] = [];
+    let size = 0;
+    for (const piece of yamlPieces(doc, '', 0)) {
+      parts.push(piece);
+      size += piece.length;
+      if (size >= 256 * 1024 || performance.now() - since > SLICE_MS) {
+        yield parts.join('');
+        parts.length = 0;
+        size = 0;
+        await nextTurn();
+        since = performance.now();
+      }
+    }
+    if (parts.length) yield parts.join('');
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+/** Operation details as JSON text, by document and key; bounded by their total size. */
+const details = new LRUCache<string, Promise<string | undefined>>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: () => 1,
+});
+
+/** The reference's details of one operation, worked out on first request (slice.ts). */
+export function operationDetailText(
+  db: Db,
+  id: number,
+  hash: string | null,
+  key: string,
+): Promise<string | undefined> {
+  const cacheKey = `${id}:${hash ?? ''}:${key}`;
+  const hit = details.get(cacheKey);
+  if (hit) return hit;
+  async function compute(): Promise<string | undefined> {
+    const entry = await storedDocument(db, id, hash ?? `id:${id}`);
+    if (!entry) return undefined;
+    const detail = await operationDetail(entry.doc, key);
+    return detail === undefined ? undefined : JSON.stringify(detail);
+  }
+  const computing: Promise<string | undefined> = compute().then((text) => {
+    if (text !== undefined && details.get(cacheKey) === computing) {
+      details.set(cacheKey, computing, { size: Math.max(1, text.length) });
+    }
+    return text;
+  });
+  details.set(cacheKey, computing);
+  computing.catch(() => details.delete(cacheKey));
+  return computing;
+}

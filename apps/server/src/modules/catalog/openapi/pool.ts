@@ -1,0 +1,46 @@
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import { OpenApiImportError } from './problems.ts';
+import type { PreparedDocument, ProcessOptions } from './process.ts';
+import type { OperationSearchEntry } from './search-entries.ts';
+import type { WorkerAnswer } from './worker.ts';
+
+/**
+ * The worker threads that import documents (decision 017): parsing, validating, converting and
+ * indexing GitHub's 13 MB description takes seconds of CPU, which on the main thread would stop
+ * every request meanwhile. At most two threads (the portal's machine may have two cores); none
+ * while idle, so a command that imported a document ends without waiting for them.
+ */
+let pool: Piscina | undefined;
+
+function workers(): Piscina {
+  pool ??= new Piscina({
+    filename: new URL('./worker.ts', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
+    idleTimeout: 2_000,
+  });
+  return pool;
+}
+
+/**
+ * processOpenApi (process.ts) in a worker thread, answering the stored form: the same result but
+ * for the converted object, which stays in the worker. Throws OpenApiImportError as it does.
+ */
+export async function prepareDocument(source: string, options: ProcessOptions): Promise<PreparedDocument> {
+  const answer = (await workers().run({ source, options })) as WorkerAnswer;
+  if (!answer.ok) throw new OpenApiImportError(answer.summary, answer.problems);
+  return answer.prepared;
+}
+
+/** The operations of a stored document (its JSON text) as the site search indexes them, in a worker. */
+export async function documentSearchEntries(text: string): Promise<OperationSearchEntry[]> {
+  return (await workers().run({ text }, { name: 'searchEntries' })) as OperationSearchEntry[];
+}
+
+/** Ends the worker threads (they start again when needed). */
+export async function closeDocumentWorkers(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  await p?.close();
+}

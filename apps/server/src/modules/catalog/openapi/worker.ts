@@ -1,0 +1,33 @@
+import { OpenApiImportError, type DocumentProblem } from './problems.ts';
+import { processOpenApi, type PreparedDocument, type ProcessOptions } from './process.ts';
+import { operationSearchEntries, type OperationSearchEntry } from './search-entries.ts';
+import type { Obj } from './operations.ts';
+
+/**
+ * Runs in the worker threads of pool.ts: the whole import pipeline (parse, validate, convert,
+ * index, serialize) away from the event loop. Answers the stored form only (no object graph to
+ * copy back); a refused document comes back as its problems, since errors lose their fields
+ * between threads.
+ */
+export type WorkerAnswer =
+  { ok: true; prepared: PreparedDocument } | { ok: false; summary: string; problems: DocumentProblem[] };
+
+export default async function prepare(task: {
+  source: string;
+  options: ProcessOptions;
+}): Promise<WorkerAnswer> {
+  try {
+    const { converted: _converted, ...prepared } = await processOpenApi(task.source, task.options);
+    return { ok: true, prepared };
+  } catch (err) {
+    if (err instanceof OpenApiImportError) {
+      return { ok: false, summary: err.message.split('\n')[0]!, problems: err.problems };
+    }
+    throw err;
+  }
+}
+
+/** The site search's view of a stored document's operations (pool.ts documentSearchEntries). */
+export function searchEntries(task: { text: string }): OperationSearchEntry[] {
+  return operationSearchEntries(JSON.parse(task.text) as Obj);
+}

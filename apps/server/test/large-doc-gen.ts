@@ -1,0 +1,79 @@
+type Obj = Record<string, unknown>;
+
+/**
+ * A generated document shaped like the big public ones: many operations sharing a few large
+ * schemas through `$ref` (dereferenced, each operation would carry its own copy of them).
+ */
+export function largeDocument(paths: number, schemas = 40): Obj {
+  const text = (n: number) => `Lorem ipsum dolor sit amet ${n}, consectetur adipiscing elit, sed do eiusmod.`;
+  const shared: Obj = {
+    type: 'object',
+    properties: Object.fromEntries(
+      Array.from({ length: 120 }, (_, i) => [`field${i}`, { type: 'string', description: text(i) }]),
+    ),
+  };
+  const components: Obj = {
+    schemas: {
+      Shared: shared,
+      // A cycle: kept as a `$ref` when resolved.
+      Node: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          children: { type: 'array', items: { $ref: '#/components/schemas/Node' } },
+        },
+      },
+      ...Object.fromEntries(
+        Array.from({ length: schemas }, (_, k) => [
+          `Item${k}`,
+          {
+            type: 'object',
+            required: ['id'],
+            properties: {
+              id: { type: 'string', pattern: '^[a-z0-9]{8}$', description: text(k) },
+              shared: { $ref: '#/components/schemas/Shared' },
+              tree: { $ref: '#/components/schemas/Node' },
+              ...Object.fromEntries(
+                Array.from({ length: 30 }, (_, i) => [`p${i}`, { type: 'integer', description: text(i) }]),
+              ),
+            },
+          },
+        ]),
+      ),
+    },
+    parameters: {
+      Limit: { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+    },
+    responses: {
+      NotFound: {
+        description: 'Not found',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Shared' } } },
+      },
+    },
+  };
+  const p: Obj = {};
+  for (let i = 0; i < paths; i++) {
+    const item = `#/components/schemas/Item${i % schemas}`;
+    p[`/things${i}/{id}`] = {
+      parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+      get: {
+        operationId: `getThing${i}`,
+        summary: `Get thing ${i}`,
+        description: text(i),
+        parameters: [{ $ref: '#/components/parameters/Limit' }],
+        responses: {
+          '200': { description: 'OK', content: { 'application/json': { schema: { $ref: item } } } },
+          '404': { $ref: '#/components/responses/NotFound' },
+        },
+      },
+      put: {
+        operationId: `putThing${i}`,
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: item } } } },
+        responses: {
+          '200': { description: 'OK', content: { 'application/json': { schema: { $ref: item } } } },
+        },
+      },
+    };
+  }
+  return { openapi: '3.0.3', info: { title: 'Large', version: '1.0' }, paths: p, components };
+}

