@@ -53,7 +53,11 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 const PLAIN = /^[A-Za-z_/][A-Za-z0-9_ ./()-]*$/;
 const RESERVED = /^(?:true|false|null|yes|no|on|off|y|n|~)$/i;
 
+/** Dotted versions ('3.1.0'): no YAML schema reads them as anything but a string. */
+const VERSION = /^\d+\.\d+\.\d+$/;
+
 function scalar(v: string): string {
+  if (VERSION.test(v)) return v;
   if (v !== '' && PLAIN.test(v) && !RESERVED.test(v) && !v.endsWith(' ') && !v.includes(' #')) return v;
   // A JSON string is a YAML double-quoted scalar.
   return JSON.stringify(v);
