@@ -109,6 +109,8 @@ async function importApiCommand(args: string[]): Promise<void> {
         deprecated: values.deprecated,
       },
       config.publicUrl,
+      // A command has no requests to keep answering: no worker thread to start and feed.
+      { inline: true },
     );
   } catch (err) {
     if (err instanceof OpenApiImportError) {

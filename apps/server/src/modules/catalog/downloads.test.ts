@@ -13,7 +13,21 @@ describe('the streamed YAML download', () => {
   test('reads back as the same value, whatever the strings hold', async () => {
     const doc = {
       plain: 'Accounts API',
-      reserved: ['true', 'No', 'null', '~', 'y', '1.0', '0x1f', '2024-01-01', '', ' lead', 'trail '],
+      reserved: [
+        'true',
+        'No',
+        'null',
+        '~',
+        'y',
+        '1.0',
+        '3.1.0',
+        '1.2.3.4',
+        '0x1f',
+        '2024-01-01',
+        '',
+        ' lead',
+        'trail ',
+      ],
       syntax: [
         'a: b',
         'x #y',

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Db } from '../../db/client.ts';
-import { prepareDocument, type PreparedDocument } from './openapi/index.ts';
+import { prepareDocument, processOpenApi, type PreparedDocument } from './openapi/index.ts';
 import { checkDocumentationAlias, saveDocumentation, type SavedDocumentation } from './store.ts';
 import { syncCatalogSearch } from './search-sync.ts';
 import { grantDocumentScopes } from './scopes.ts';
@@ -42,15 +42,16 @@ export async function prepareApiImport(
   file: { name: string; text: string },
   options: ImportApiOptions,
   publicUrl: string,
+  /** Process on this thread (the command line) instead of the worker pool (a server). */
+  how: { inline?: boolean } = {},
 ): Promise<PreparedApiImport> {
   const alias = checkDocumentationAlias(
     options.alias ?? path.basename(file.name).replace(/\.(ya?ml|json)$/i, ''),
   );
-  const processed = await prepareDocument(file.text, {
-    alias,
-    publicUrl,
-    filename: path.basename(file.name),
-  });
+  const processOptions = { alias, publicUrl, filename: path.basename(file.name) };
+  const processed = how.inline
+    ? await processOpenApi(file.text, processOptions)
+    : await prepareDocument(file.text, processOptions);
   return { file, options, publicUrl, alias, processed };
 }
 

@@ -8,8 +8,9 @@ import type { WorkerAnswer } from './worker.ts';
 /**
  * The worker threads that import documents (decision 017): parsing, validating, converting and
  * indexing GitHub's 13 MB description takes seconds of CPU, which on the main thread would stop
- * every request meanwhile. At most two threads (the portal's machine may have two cores); none
- * while idle, so a command that imported a document ends without waiting for them.
+ * every request meanwhile. At most two threads (the portal's machine may have two cores), kept a
+ * minute after their last task (loading the pipeline's modules takes a second); piscina unrefs
+ * idle threads, so they never keep a process alive.
  */
 let pool: Piscina | undefined;
 
@@ -18,7 +19,7 @@ function workers(): Piscina {
     filename: new URL('./worker.ts', import.meta.url).href,
     minThreads: 0,
     maxThreads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
-    idleTimeout: 2_000,
+    idleTimeout: 60_000,
   });
   return pool;
 }
