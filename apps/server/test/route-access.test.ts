@@ -99,6 +99,9 @@ const POLICY: Record<string, Access> = {
   'POST /admin-api/go-live/:id/approve': 'admin',
   'POST /admin-api/go-live/:id/reject': 'admin',
   'PUT /admin-api/app-analytics': 'admin',
+
+  // Reference (issue 11): the generated image of a product created by import-api.
+  'GET /catalog/generated-images/:name': 'public',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

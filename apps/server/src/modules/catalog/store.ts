@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import {
-  locateOperations,
   operationDetail,
   processOpenApi,
+  referenceOperations,
   sandboxUrl,
   type ProcessedDocument,
 } from './openapi/index.ts';
@@ -61,7 +61,8 @@ export function checkDocumentationAlias(input: string): string {
 export async function writeOperations(db: Db, documentationId: number, converted: Record<string, unknown>) {
   const c = catalogDb(db);
   await c.deleteFrom('api_operations').where('documentation_id', '=', documentationId).execute();
-  const rows = locateOperations(converted).map((op) => ({
+  // Webhooks too: the reference shows their details (openapi/webhooks.ts).
+  const rows = referenceOperations(converted).map((op) => ({
     documentation_id: documentationId,
     key: op.key,
     detail: JSON.stringify(operationDetail(converted, op.key)),

@@ -18,6 +18,7 @@ import {
   type Obj,
 } from './operations.ts';
 import { codeSamples } from './samples.ts';
+import { locateWebhooks } from './webhooks.ts';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const schemaOf = (v: unknown): JsonSchema | null =>
@@ -150,7 +151,10 @@ function firstSuccessType(list: ResponseDetail[]): string | null {
 
 /** Everything the reference shows for one operation, with request samples. */
 export function operationDetail(doc: Obj, key: string): OperationDetail | undefined {
-  const op = locateOperations(doc).find((o) => o.key === key);
+  const operations = locateOperations(doc);
+  let op = operations.find((o) => o.key === key);
+  const webhook = !op;
+  op ??= locateWebhooks(doc, new Set(operations.map((o) => o.key))).find((o) => o.key === key);
   if (!op) return undefined;
   const servers = Array.isArray(doc.servers) ? doc.servers.filter(isObj) : [];
   const server = typeof servers[0]?.url === 'string' ? servers[0].url : '';
@@ -160,6 +164,7 @@ export function operationDetail(doc: Obj, key: string): OperationDetail | undefi
   const sec = security(doc, op);
   const detail: OperationDetail = {
     ...summarize(doc, op),
+    ...(webhook ? { webhook: true } : {}),
     description: str(op.operation.description),
     tags: Array.isArray(op.operation.tags)
       ? op.operation.tags.filter((t): t is string => typeof t === 'string')
@@ -169,19 +174,22 @@ export function operationDetail(doc: Obj, key: string): OperationDetail | undefi
     requestBody: body,
     responses: res,
     security: sec,
-    samples: codeSamples(
-      {
-        method: op.method,
-        server,
-        path: op.path,
-        parameters: params,
-        requestBody: body,
-        security: sec,
-        accept: firstSuccessType(res),
-        schemes: securitySchemes(doc),
-      },
-      doc,
-    ),
+    // A webhook is a request the API sends: no sample of calling it.
+    samples: webhook
+      ? []
+      : codeSamples(
+          {
+            method: op.method,
+            server,
+            path: op.path,
+            parameters: params,
+            requestBody: body,
+            security: sec,
+            accept: firstSuccessType(res),
+            schemes: securitySchemes(doc),
+          },
+          doc,
+        ),
     refs: {},
   };
   detail.refs = collectRefs(doc, [params, body, res]);

@@ -5,3 +5,4 @@ export { formatProblem, OpenApiImportError, type DocumentProblem } from './probl
 export { hashDocument, processOpenApi, type ProcessedDocument, type ProcessOptions } from './process.ts';
 export { sandboxUrl, withPublicUrls } from './public-urls.ts';
 export { upgrade30To31 } from './upgrade.ts';
+export { locateWebhooks, referenceOperations } from './webhooks.ts';
