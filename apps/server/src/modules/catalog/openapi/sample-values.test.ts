@@ -98,4 +98,31 @@ describe('the value a request sample puts for a parameter', () => {
     expect(har.url).toBe('https://portal.example/sandbox/a/accounts/12345/transactions');
     expect(har.queryString).toEqual([{ name: 'limit', value: '1' }]);
   });
+
+  it("leaves a path's pseudo-fragment out of the URL ('/#Action=AttachInstances', AWS)", () => {
+    const har = harRequest(
+      {
+        method: 'get',
+        server: 'https://portal.example/sandbox/aws',
+        path: '/#Action=AttachInstances',
+        parameters: [
+          {
+            name: 'Action',
+            in: 'query',
+            required: true,
+            deprecated: false,
+            description: null,
+            schema: { type: 'string', enum: ['AttachInstances'] },
+          },
+        ],
+        requestBody: null,
+        security: [],
+        accept: null,
+        schemes: {},
+      },
+      {},
+    );
+    expect(har.url).toBe('https://portal.example/sandbox/aws/');
+    expect(har.queryString).toEqual([{ name: 'Action', value: 'AttachInstances' }]);
+  });
 });

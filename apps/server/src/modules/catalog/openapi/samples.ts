@@ -55,7 +55,9 @@ interface SampleInput {
 
 /** A HAR request for the operation: required parameters with example values, a token placeholder. */
 export function harRequest(input: SampleInput, doc: Obj): HarRequest {
-  let path = input.path;
+  // Some documents tell operations of one path apart by a pseudo-fragment ('/#Action=Attach',
+  // AWS): not part of the URL a client sends; the parameters it names are in the samples anyway.
+  let path = input.path.split('#')[0] || '/';
   const query: { name: string; value: string }[] = [];
   const headers: { name: string; value: string }[] = [];
   const cookies: { name: string; value: string }[] = [];
