@@ -200,3 +200,47 @@ describe('a product created by import-api', () => {
     expect(generatedProductImage('Petstore')).not.toBe(generatedProductImage('Bookstore'));
   });
 });
+
+describe('paths told apart by a pseudo-fragment (AWS)', () => {
+  const AWS_STYLE = JSON.stringify({
+    openapi: '3.0.0',
+    info: { title: 'Scaling API', version: '2011-01-01' },
+    paths: Object.fromEntries(
+      ['AttachInstances', 'DetachInstances'].map((action) => [
+        `/#Action=${action}`,
+        {
+          get: {
+            operationId: `GET_${action}`,
+            parameters: [
+              { name: 'Action', in: 'query', required: true, schema: { type: 'string', enum: [action] } },
+              { name: 'GroupName', in: 'query', required: true, schema: { type: 'string' } },
+            ],
+            responses: {
+              '200': {
+                description: 'OK',
+                content: {
+                  'application/json': {
+                    schema: { type: 'object', properties: { done: { type: 'string', enum: [action] } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ]),
+    ),
+  });
+
+  test('the sample leaves the fragment out, and the sandbox answers each by its query value', async () => {
+    await importText('scaling.json', AWS_STYLE, { product: 'scaling-api-v1' });
+    const detail = (await get('/api/apidocs/scaling/operations/GET_DetachInstances')).body as OperationDetail;
+    const curl = detail.samples[0]!.code;
+    expect(curl).toContain('/sandbox/scaling/?Action=DetachInstances&GroupName=Jane%20Doe');
+    for (const action of ['AttachInstances', 'DetachInstances']) {
+      const res = await fetch(`${t.baseUrl}/sandbox/scaling/?Action=${action}&GroupName=g`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ done: action });
+    }
+    expect((await fetch(`${t.baseUrl}/sandbox/scaling/?Action=Nope&GroupName=g`)).status).toBe(404);
+  });
+});

@@ -238,7 +238,10 @@ export default fp(
         const path = fullPath.startsWith(prefix)
           ? fullPath.slice(prefix.length)
           : `/${request.params['*'] ?? ''}`;
-        const matched = api.match(request.method, path || '/');
+        const matched = api.match(request.method, path || '/', {
+          query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+          headers: request.headers,
+        });
         if (!matched) {
           return sendError(reply, 404, {
             error: 'not_found',
