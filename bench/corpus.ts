@@ -434,14 +434,20 @@ async function validate(detail: OperationDetail, res: Response): Promise<string 
     for (const part of parts.slice(0, -1)) at = (at[part] ??= {}) as Obj;
     at[parts.at(-1)!] = target;
   }
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true, logger: false });
-  addFormats(ajv);
+  // Patterns are ECMAScript with the 'u' flag (JSON Schema); documents written for other engines
+  // ('\-' outside a class) compile without it.
   let check;
-  try {
-    check = ajv.compile(rootSchema);
-  } catch (err) {
-    return `schema does not compile: ${(err as Error).message.slice(0, 120)}`;
+  for (const unicodeRegExp of [true, false]) {
+    const ajv = new Ajv2020({ strict: false, validateFormats: true, logger: false, unicodeRegExp });
+    addFormats(ajv);
+    try {
+      check = ajv.compile(rootSchema);
+      break;
+    } catch (err) {
+      if (!unicodeRegExp) return `schema does not compile: ${(err as Error).message.slice(0, 120)}`;
+    }
   }
+  if (!check) return 'schema does not compile';
   if (check(body)) return undefined;
   const e = check.errors?.[0];
   return `invalid answer: ${e?.instancePath || '/'} ${e?.message ?? ''} (${JSON.stringify(e?.params ?? {})})`.slice(

@@ -76,6 +76,11 @@ describe('generated sandbox answers', () => {
     expect(exampleFromSchema(name, {})).toBe(value);
   });
 
+  test("honour a pattern written for another engine ('\\-' outside a class, AWS)", () => {
+    const id = { type: 'string', pattern: 'w-[0-9a-fA-F]{8}\\-[0-9a-fA-F]{4}' };
+    expect(exampleFromSchema(id, {})).toMatch(/^w-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}$/);
+  });
+
   test('validate against their response schema, for every operation of the corpus', async () => {
     const failures: string[] = [];
     let checked = 0;

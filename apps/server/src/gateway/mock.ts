@@ -73,7 +73,15 @@ function seeded(text: string): () => number {
  */
 function fromPattern(pattern: string, maxLength: number | undefined, minLength = 0): string | undefined {
   try {
-    const generator = new RandExp(new RegExp(pattern, 'u'));
+    // With the 'u' flag as JSON Schema says; without it for patterns written for other engines
+    // ('\-' outside a class, as AWS writes them).
+    let regex: RegExp;
+    try {
+      regex = new RegExp(pattern, 'u');
+    } catch {
+      regex = new RegExp(pattern);
+    }
+    const generator = new RandExp(regex);
     const random = seeded(pattern);
     generator.randInt = (a: number, b: number) => a + Math.floor(random() * (b - a + 1));
     // Printable ASCII for negated classes and '.'.
