@@ -18,10 +18,12 @@ const USAGE = `Usage: npm run portal -- <command> [options]
 
 Commands:
   import-api <file> --product <alias> [--alias <docAlias>] [--title <title>] [--api-id <id>]
-             [--plan <text>] [--deprecated]
+             [--plan <text>] [--deprecated] [--category <name>]
       Imports an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; JSON or YAML) as an API
       documentation, answered in the sandbox at /sandbox/<docAlias>, and links it to the product
-      (created when it does not exist). Re-importing the same alias replaces the document.
+      (created when it does not exist, from the document's info: description, contact, license,
+      external docs, with a generated image). Re-importing the same alias replaces the document.
+      --category puts the product in that category (an existing one by name, else a new one).
 `;
 
 /** Ends the command with a message and an exit status, after every open resource was closed. */
@@ -49,6 +51,7 @@ function parseImportApiArgs(args: string[]) {
         'api-id': { type: 'string' },
         plan: { type: 'string' },
         deprecated: { type: 'boolean' },
+        category: { type: 'string' },
       },
     });
   } catch (err) {
@@ -107,6 +110,7 @@ async function importApiCommand(args: string[]): Promise<void> {
         apiId: values['api-id'],
         plan: values.plan,
         deprecated: values.deprecated,
+        category: values.category,
       },
       config.publicUrl,
       // A command has no requests to keep answering: no worker thread to start and feed.
@@ -158,9 +162,11 @@ async function importApiCommand(args: string[]): Promise<void> {
     lines.push(
       `  ${index.operationCount} operations in ${index.tags.length} groups: ${index.tags.map((t) => t.name).join(', ')}`,
     );
+    if (index.webhookCount) lines.push(`  ${index.webhookCount} webhooks`);
   }
   lines.push(
-    `  ${p.created ? 'Created product' : 'Product'} '${p.alias}' (${p.title}, ${p.uuid})`,
+    `  ${p.created ? 'Created product' : 'Product'} '${p.alias}' (${p.title}, ${p.uuid})` +
+      (p.category ? ` in category '${p.category}'` : ''),
     `  Documentation: ${config.publicUrl}/documentation/${d.alias}`,
     `  Sandbox:       ${config.publicUrl}/sandbox/${d.alias}`,
   );

@@ -68,6 +68,19 @@ describe('generated sandbox answers', () => {
     expect(exampleFromSchema(sid, {})).toBe(value);
   });
 
+  test("honour minLength with a pattern that allows less (AWS's '[a-zA-Z0-9._-]*', minLength 1)", () => {
+    const name = { type: 'string', pattern: '[a-zA-Z0-9\\.\\-_]*', minLength: 1, maxLength: 256 };
+    const value = exampleFromSchema(name, {}) as string;
+    expect(value.length).toBeGreaterThanOrEqual(1);
+    expect(value).toMatch(/^[a-zA-Z0-9.\-_]*$/);
+    expect(exampleFromSchema(name, {})).toBe(value);
+  });
+
+  test("honour a pattern written for another engine ('\\-' outside a class, AWS)", () => {
+    const id = { type: 'string', pattern: 'w-[0-9a-fA-F]{8}\\-[0-9a-fA-F]{4}' };
+    expect(exampleFromSchema(id, {})).toMatch(/^w-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}$/);
+  });
+
   test('validate against their response schema, for every operation of the corpus', async () => {
     const failures: string[] = [];
     let checked = 0;

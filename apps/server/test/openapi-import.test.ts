@@ -179,36 +179,45 @@ describe('npm run portal -- import-api', () => {
     }
   };
 
-  test('imports a Swagger 2.0 file, creates the product, and re-imports idempotently', async () => {
-    const file = path.join(repoRoot, 'content/openapi/accounts-v1.yaml');
-    const first = await cli('import-api', file, '--product', 'my-accounts-v1', '--alias', 'my-accounts');
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toContain("Imported Accounts API as 'my-accounts' (swagger 2.0 → OpenAPI 3.1)");
-    expect(first.stdout).toContain('4 operations in 3 groups: Accounts, Balances, Transactions');
-    expect(first.stdout).toContain("Created product 'my-accounts-v1'");
-    expect(first.stdout).toContain('https://portal.example/sandbox/my-accounts');
+  // Two runs of the command, each a Node process that opens (and first creates) the database: a
+  // minute on a loaded two-core machine.
+  test(
+    'imports a Swagger 2.0 file, creates the product, and re-imports idempotently',
+    { timeout: 120_000 },
+    async () => {
+      const file = path.join(repoRoot, 'content/openapi/accounts-v1.yaml');
+      const first = await cli('import-api', file, '--product', 'my-accounts-v1', '--alias', 'my-accounts');
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toContain("Imported Accounts API as 'my-accounts' (swagger 2.0 → OpenAPI 3.1)");
+      expect(first.stdout).toContain('4 operations in 3 groups: Accounts, Balances, Transactions');
+      expect(first.stdout).toContain("Created product 'my-accounts-v1'");
+      expect(first.stdout).toContain('https://portal.example/sandbox/my-accounts');
 
-    const second = await cli('import-api', file, '--product', 'my-accounts-v1', '--alias', 'my-accounts');
-    expect(second.code, second.stderr).toBe(0);
-    expect(second.stdout).toContain("Unchanged: Accounts API as 'my-accounts'");
+      const second = await cli('import-api', file, '--product', 'my-accounts-v1', '--alias', 'my-accounts');
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout).toContain("Unchanged: Accounts API as 'my-accounts'");
 
-    const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
-    try {
-      const row = await catalogDb(handle.db)
-        .selectFrom('api_documentations')
-        .select(['alias', 'source_spec_version', sql<string>`converted->'servers'->0->>'url'`.as('server')])
-        .executeTakeFirstOrThrow();
-      expect(row).toEqual({
-        alias: 'my-accounts',
-        source_spec_version: 'swagger 2.0',
-        server: 'https://portal.example/sandbox/my-accounts',
-      });
-      const links = await catalogDb(handle.db).selectFrom('api_product_documentations').selectAll().execute();
-      expect(links).toHaveLength(1);
-    } finally {
-      await handle.close();
-    }
-  });
+      const handle = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir });
+      try {
+        const row = await catalogDb(handle.db)
+          .selectFrom('api_documentations')
+          .select(['alias', 'source_spec_version', sql<string>`converted->'servers'->0->>'url'`.as('server')])
+          .executeTakeFirstOrThrow();
+        expect(row).toEqual({
+          alias: 'my-accounts',
+          source_spec_version: 'swagger 2.0',
+          server: 'https://portal.example/sandbox/my-accounts',
+        });
+        const links = await catalogDb(handle.db)
+          .selectFrom('api_product_documentations')
+          .selectAll()
+          .execute();
+        expect(links).toHaveLength(1);
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 
   test('a broken document: every problem with its line, exit status 1', async () => {
     const file = path.join(dataDir, 'broken.yaml');

@@ -102,6 +102,8 @@ const POLICY: Record<string, Access> = {
 
   // Site search (modules/search).
   'GET /phpsdk/search': 'public',
+  // Reference (issue 11): the generated image of a product created by import-api.
+  'GET /catalog/generated-images/:name': 'public',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

@@ -20,6 +20,11 @@ export interface OperationSummary {
   secured: boolean;
   /** OAuth 2 / OpenID Connect scopes of its first security requirement. */
   scopes: string[];
+  /**
+   * An OpenAPI 3.1 webhook (the document's `webhooks`): a request the API sends to the subscriber.
+   * `path` is then the webhook's name. Absent for ordinary operations.
+   */
+  webhook?: boolean;
 }
 
 export interface OperationTagGroup {
@@ -59,9 +64,23 @@ export interface OperationIndex {
   description: string | null;
   servers: string[];
   contentHash: string;
+  /** Operations under `paths`, each counted once (whatever its number of tags); webhooks apart. */
   operationCount: number;
   tags: OperationTagGroup[];
   securitySchemes: SecuritySchemeSummary[];
+  /**
+   * The document's OpenAPI 3.1 `webhooks`, one entry per webhook operation, in document order.
+   * Absent in indexes stored before webhooks were indexed (read as none).
+   */
+  webhooks?: OperationSummary[];
+  webhookCount?: number;
+}
+
+/** How many distinct operations tag groups list: an operation under several tags counts once. */
+export function countOperations(index: Pick<OperationIndex, 'tags'>): number {
+  const keys = new Set<string>();
+  for (const tag of index.tags) for (const op of tag.operations) keys.add(op.key);
+  return keys.size;
 }
 
 /** JSON schema as found in the converted document; circular parts stay `{ $ref }` (see `refs`). */

@@ -40,9 +40,23 @@ interface Route {
   regex: RegExp;
   names: string[];
   literalLength: number;
+  /** A pseudo-fragment's '#Name=Value' ('/#Action=AttachInstances', AWS): a query or header value. */
+  discriminator: { name: string; value: string } | undefined;
   operation: Operation;
   parameters: Parameter[];
   compiled: CompiledOperation;
+}
+
+/** What of the request tells operations of one path apart (pseudo-fragments, see Route). */
+export interface RequestDiscriminators {
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+function discriminated(d: NonNullable<Route['discriminator']>, request: RequestDiscriminators | undefined) {
+  if (!request) return false;
+  const header = request.headers[d.name.toLowerCase()];
+  return request.query.get(d.name) === d.value || (Array.isArray(header) ? header[0] : header) === d.value;
 }
 
 export interface ValidationFailure {
@@ -178,7 +192,12 @@ export class CompiledApi {
     for (const [template, item] of Object.entries(doc.paths ?? {})) {
       if (!isObject(item)) continue;
       const names: string[] = [];
-      const pattern = template
+      const hash = template.indexOf('#');
+      const fragment = hash === -1 ? '' : template.slice(hash + 1);
+      const eq = fragment.indexOf('=');
+      const discriminator =
+        eq > 0 ? { name: fragment.slice(0, eq), value: fragment.slice(eq + 1) } : undefined;
+      const pattern = (hash === -1 ? template : template.slice(0, hash) || '/')
         .split(/(\{[^}]+\})/)
         .map((part) => {
           const m = /^\{([^}]+)\}$/.exec(part);
@@ -199,6 +218,7 @@ export class CompiledApi {
           regex,
           names,
           literalLength,
+          discriminator,
           operation: op,
           parameters: mergeParameters(item, op),
           compiled: {},
@@ -220,7 +240,11 @@ export class CompiledApi {
   }
 
   /** The operation for a method and path, 'method' when only the method is wrong, or undefined. */
-  match(method: string, rawPath: string): MatchedOperation | { allowed: string[] } | undefined {
+  match(
+    method: string,
+    rawPath: string,
+    request?: RequestDiscriminators,
+  ): MatchedOperation | { allowed: string[] } | undefined {
     const candidates = [rawPath || '/'];
     for (const base of this.basePaths) {
       if (rawPath.startsWith(`${base}/`) || rawPath === base)
@@ -231,7 +255,7 @@ export class CompiledApi {
     for (const path of candidates) {
       for (const route of this.routes) {
         const m = route.regex.exec(path);
-        if (!m) continue;
+        if (!m || (route.discriminator && !discriminated(route.discriminator, request))) continue;
         if (!wanted.includes(route.method)) {
           allowed.add(route.method);
           continue;

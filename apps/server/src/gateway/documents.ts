@@ -101,6 +101,7 @@ export interface SandboxApi {
     matched: MatchedOperation,
     method: string,
     path: string,
+    request?: Parameters<CompiledApi['match']>[2],
   ): Promise<{ api: CompiledApi; matched: MatchedOperation }>;
 }
 
@@ -118,8 +119,8 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
     entry.router ??= new CompiledApi(entry.doc as OpenApiDocument);
     const router = entry.router;
     return {
-      match: (method, path) => router.match(method, path),
-      async resolve(matched, method, path) {
+      match: (method, path, request) => router.match(method, path, request),
+      async resolve(matched, method, path, request) {
         const key = `${matched.method} ${matched.template}`;
         let compiled = entry.operations.get(key);
         if (!compiled) {
@@ -130,7 +131,7 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
           compiled.catch(() => entry.operations.delete(key));
         }
         const api = await compiled;
-        const again = api.match(method, path);
+        const again = api.match(method, path, request);
         // The slice holds that one operation: it matches as the whole document did.
         return { api, matched: again && !('allowed' in again) ? again : matched };
       },

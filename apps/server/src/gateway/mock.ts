@@ -67,17 +67,31 @@ function seeded(text: string): () => number {
   };
 }
 
-/** A string matching a pattern (randexp), the same every time; undefined for patterns JS cannot read. */
-function fromPattern(pattern: string, maxLength: number | undefined): string | undefined {
+/**
+ * A string matching a pattern (randexp) within the lengths, the same every time; undefined for
+ * patterns JS cannot read or when a few tries find none ('[a-z]*' with minLength 1 may give '').
+ */
+function fromPattern(pattern: string, maxLength: number | undefined, minLength = 0): string | undefined {
   try {
-    const generator = new RandExp(new RegExp(pattern, 'u'));
+    // With the 'u' flag as JSON Schema says; without it for patterns written for other engines
+    // ('\-' outside a class, as AWS writes them).
+    let regex: RegExp;
+    try {
+      regex = new RegExp(pattern, 'u');
+    } catch {
+      regex = new RegExp(pattern);
+    }
+    const generator = new RandExp(regex);
     const random = seeded(pattern);
-    generator.max = 4; // repetitions of * and +
     generator.randInt = (a: number, b: number) => a + Math.floor(random() * (b - a + 1));
     // Printable ASCII for negated classes and '.'.
     generator.defaultRange.subtract(0, 31).subtract(127, 0x10ffff);
-    const value = generator.gen();
-    return maxLength === undefined || value.length <= maxLength ? value : undefined;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      generator.max = Math.max(4, minLength) + attempt; // repetitions of * and +
+      const value = generator.gen();
+      if (value.length >= minLength && (maxLength === undefined || value.length <= maxLength)) return value;
+    }
+    return undefined;
   } catch {
     return undefined;
   }
@@ -178,7 +192,11 @@ export function exampleFromSchema(
     case 'string': {
       const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
       if (typeof schema.pattern === 'string') {
-        const matching = fromPattern(schema.pattern, max);
+        const matching = fromPattern(
+          schema.pattern,
+          max,
+          typeof schema.minLength === 'number' ? schema.minLength : 0,
+        );
         if (matching !== undefined) return matching;
       }
       const format = typeof schema.format === 'string' ? FORMAT_EXAMPLES[schema.format] : undefined;

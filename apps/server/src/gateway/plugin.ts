@@ -238,7 +238,12 @@ export default fp(
         const path = fullPath.startsWith(prefix)
           ? fullPath.slice(prefix.length)
           : `/${request.params['*'] ?? ''}`;
-        const routed = sandbox.match(request.method, path || '/');
+        // Paths told apart by a pseudo-fragment ('/#Action=...') are matched on the query and headers.
+        const discriminators = {
+          query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+          headers: request.headers,
+        };
+        const routed = sandbox.match(request.method, path || '/', discriminators);
         if (!routed) {
           return sendError(reply, 404, {
             error: 'not_found',
@@ -253,7 +258,7 @@ export default fp(
           });
         }
         // What this operation needs of the document, resolved and compiled on its first call.
-        const { api, matched } = await sandbox.resolve(routed, request.method, path || '/');
+        const { api, matched } = await sandbox.resolve(routed, request.method, path || '/', discriminators);
         // The endpoint names its API (the path under /sandbox): versions of an API share paths, and
         // an application subscribed to two of them must see their calls apart in analytics.
         const endpoint = `${matched.method} /${alias}${matched.template}`;

@@ -8,4 +8,8 @@ export const catalogMessages = {
   comparisonTableNotFound: 'Comparison table not found',
   noNewerVersion: 'There is no newer version of this API product',
   defaultPlan: '100 per hour',
+  // A product created by `import-api` from its document's info (modules/catalog/product-info.ts).
+  productContact: 'Contact',
+  productLicense: 'License',
+  productExternalDocs: 'More documentation',
 } as const;

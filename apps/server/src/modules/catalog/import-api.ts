@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { prepareDocument, processOpenApi, type PreparedDocument } from './openapi/index.ts';
 import { checkDocumentationAlias, saveDocumentation, type SavedDocumentation } from './store.ts';
 import { syncCatalogSearch } from './search-sync.ts';
+import { generatedImageUrl, productDescriptionFromInfo } from './product-info.ts';
 import { grantDocumentScopes } from './scopes.ts';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
@@ -17,11 +18,20 @@ export interface ImportApiOptions {
   apiId?: string;
   deprecated?: boolean;
   plan?: string;
+  /** The product's category by name: an existing one, else created (last in order). */
+  category?: string;
 }
 
 export interface ImportApiResult {
   documentation: SavedDocumentation;
-  product: { id: number; uuid: string; alias: string; title: string; created: boolean };
+  product: {
+    id: number;
+    uuid: string;
+    alias: string;
+    title: string;
+    created: boolean;
+    category: string | null;
+  };
 }
 
 /** A document checked and processed for the catalog, ready to be stored: no database needed. */
@@ -80,20 +90,32 @@ export async function importApi(db: Db, prepared: PreparedApiImport): Promise<Im
     .where('alias', '=', productAlias)
     .executeTakeFirst();
   let created = false;
+  const categoryId = options.category ? await categoryByName(db, options.category) : undefined;
   if (!product) {
     const info = documentation.processed?.info;
+    // A new product takes the document's info (description, contact, license, external docs) and
+    // gets a generated image, so its card and page are not empty.
     product = await c
       .insertInto('api_products')
       .values({
         alias: productAlias,
         title: documentation.title,
         version: info?.version ?? null,
-        description: '',
+        description: productDescriptionFromInfo(processed.about),
+        image_url: generatedImageUrl(productAlias),
+        image_alt: documentation.title,
+        category_id: categoryId ?? null,
       })
       .onConflict((oc) => oc.column('alias').doUpdateSet({ alias: productAlias }))
       .returning(['id', 'uuid', 'alias', 'title'])
       .executeTakeFirstOrThrow();
     created = true;
+  } else if (categoryId !== undefined) {
+    await c
+      .updateTable('api_products')
+      .set({ category_id: categoryId, changed: new Date() })
+      .where('id', '=', product.id)
+      .execute();
   }
   const weight = await c
     .selectFrom('api_product_documentations')
@@ -109,5 +131,29 @@ export async function importApi(db: Db, prepared: PreparedApiImport): Promise<Im
   // The document's OAuth scopes become the product's, so subscriptions grant them.
   await grantDocumentScopes(db, product.id, documentation.id);
   await syncCatalogSearch(db);
-  return { documentation, product: { ...product, created } };
+  return { documentation, product: { ...product, created, category: options.category?.trim() || null } };
+}
+
+/** The id of the category of that name (case-insensitive), created last in order when missing. */
+async function categoryByName(db: Db, name: string): Promise<number> {
+  const c = catalogDb(db);
+  const wanted = name.trim();
+  const found = await c
+    .selectFrom('product_categories')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['name']), '=', wanted.toLowerCase()))
+    .orderBy('id')
+    .executeTakeFirst();
+  if (found) return found.id;
+  const last = await c
+    .selectFrom('product_categories')
+    .select((eb) => eb.fn.max('weight').as('weight'))
+    .executeTakeFirst();
+  const row = await c
+    .insertInto('product_categories')
+    .values({ name: wanted, weight: Number(last?.weight ?? -1) + 1 })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ name: wanted }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

@@ -4,7 +4,9 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import { HttpError } from '../../lib/errors.ts';
 import { documentationRoutes } from './documentation-routes.ts';
+import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
+import { findProduct } from './repo.ts';
 
 const IMAGE_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
@@ -43,6 +45,18 @@ export default fp(
           .header('Cache-Control', 'public, max-age=3600')
           .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
           .send(body);
+      });
+
+      // The generated image of a product created by import-api without one (product-info.ts).
+      scope.get<{ Params: { name: string } }>('/catalog/generated-images/:name', async (request, reply) => {
+        const alias = /^([a-z0-9][a-z0-9-]{0,126})\.svg$/.exec(request.params.name)?.[1];
+        const product = alias ? await findProduct(app.db, alias) : undefined;
+        if (!product) throw new HttpError(404, en.api.notFound);
+        return reply
+          .type('image/svg+xml')
+          .header('Cache-Control', 'public, max-age=3600')
+          .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
+          .send(generatedProductImage(product.title));
       });
     });
   },

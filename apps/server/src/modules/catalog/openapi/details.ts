@@ -19,6 +19,7 @@ import {
 } from './operations.ts';
 import { codeSamples } from './samples.ts';
 import { operationSlice } from './slice.ts';
+import { locateWebhooks } from './webhooks.ts';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const schemaOf = (v: unknown): JsonSchema | null =>
@@ -150,15 +151,21 @@ function firstSuccessType(list: ResponseDetail[]): string | null {
 }
 
 /**
- * Everything the reference shows for one operation, with request samples. `doc` is a stored
- * (bundled) document: the operation is worked out on its dereferenced slice (slice.ts), so only
- * what it needs is resolved.
+ * Everything the reference shows for one operation or webhook, with request samples. `bundled` is
+ * a stored (bundled) document: the operation is worked out on its dereferenced slice (slice.ts),
+ * so only what it needs is resolved.
  */
 export async function operationDetail(bundled: Obj, key: string): Promise<OperationDetail | undefined> {
-  const found = locateOperations(bundled).find((o) => o.key === key);
+  const operations = locateOperations(bundled);
+  let found = operations.find((o) => o.key === key);
+  const webhook = !found;
+  found ??= locateWebhooks(bundled, new Set(operations.map((o) => o.key))).find((o) => o.key === key);
   if (!found) return undefined;
-  const doc = await operationSlice(bundled, found.method, found.path);
-  const inSlice = locateOperations(doc).find((o) => o.method === found.method && o.path === found.path);
+  const target = found;
+  const doc = await operationSlice(bundled, target.method, target.path, webhook ? 'webhooks' : 'paths');
+  const inSlice = (webhook ? locateWebhooks(doc, new Set()) : locateOperations(doc)).find(
+    (o) => o.method === target.method && o.path === target.path,
+  );
   if (!inSlice) return undefined;
   // The key is the whole document's (an operationId unique in the slice may not be in the document).
   const op: LocatedOperation = { ...inSlice, key };
@@ -170,6 +177,7 @@ export async function operationDetail(bundled: Obj, key: string): Promise<Operat
   const sec = security(doc, op);
   const detail: OperationDetail = {
     ...summarize(doc, op),
+    ...(webhook ? { webhook: true } : {}),
     description: str(op.operation.description),
     tags: Array.isArray(op.operation.tags)
       ? op.operation.tags.filter((t): t is string => typeof t === 'string')
@@ -179,19 +187,22 @@ export async function operationDetail(bundled: Obj, key: string): Promise<Operat
     requestBody: body,
     responses: res,
     security: sec,
-    samples: codeSamples(
-      {
-        method: op.method,
-        server,
-        path: op.path,
-        parameters: params,
-        requestBody: body,
-        security: sec,
-        accept: firstSuccessType(res),
-        schemes: securitySchemes(doc),
-      },
-      doc,
-    ),
+    // A webhook is a request the API sends: no sample of calling it.
+    samples: webhook
+      ? []
+      : codeSamples(
+          {
+            method: op.method,
+            server,
+            path: op.path,
+            parameters: params,
+            requestBody: body,
+            security: sec,
+            accept: firstSuccessType(res),
+            schemes: securitySchemes(doc),
+          },
+          doc,
+        ),
     refs: {},
   };
   detail.refs = collectRefs(doc, [params, body, res]);

@@ -12,3 +12,4 @@ export {
 } from './process.ts';
 export { sandboxUrl, withPublicUrls } from './public-urls.ts';
 export { upgrade30To31 } from './upgrade.ts';
+export { locateWebhooks, referenceOperations } from './webhooks.ts';

@@ -1,3 +1,4 @@
+import { locateWebhooks } from './webhooks.ts';
 import type {
   HttpMethod,
   OperationIndex,
@@ -179,6 +180,10 @@ export function buildOperationIndex(doc: Obj, alias: string, contentHash: string
   const servers = Array.isArray(doc.servers)
     ? doc.servers.filter(isObj).flatMap((s) => (typeof s.url === 'string' ? [s.url] : []))
     : [];
+  const webhooks = locateWebhooks(doc, new Set(operations.map((o) => o.key))).map((w) => ({
+    ...summarize(doc, w),
+    webhook: true,
+  }));
   return {
     alias,
     title: str(info.title) ?? alias,
@@ -189,5 +194,7 @@ export function buildOperationIndex(doc: Obj, alias: string, contentHash: string
     operationCount: operations.length,
     tags: [...groups.values()].filter((g) => g.operations.length > 0),
     securitySchemes: summarizeSchemes(doc),
+    webhooks,
+    webhookCount: webhooks.length,
   };
 }

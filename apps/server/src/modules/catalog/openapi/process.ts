@@ -27,6 +27,8 @@ export interface ProcessedDocument {
   operationIndex: OperationIndex;
   contentHash: string;
   info: { title: string | null; version: string | null; description: string | null };
+  /** The document's `info` and top-level `externalDocs` as written: a new product's description. */
+  about: { info: Obj; externalDocs: Obj | null };
 }
 
 /** What is stored of a processed document: all of it but the converted object (its text is kept). */
@@ -85,6 +87,7 @@ export async function processOpenApi(source: string, options: ProcessOptions): P
       operationIndex: buildOperationIndex(converted, options.alias, contentHash),
       contentHash,
       info: { title: str(info.title), version: str(info.version), description: str(info.description) },
+      about: { info, externalDocs: isObj(converted.externalDocs) ? converted.externalDocs : null },
     };
   } catch (err) {
     if (err instanceof OpenApiImportError) {

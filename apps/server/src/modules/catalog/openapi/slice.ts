@@ -12,8 +12,14 @@ import { PARSER_OPTIONS } from './validate.ts';
  * A `$ref` pointing outside `#/components/` (into another path, say) makes the slice the whole
  * document: rare, and always correct.
  */
-export async function operationSlice(doc: Obj, method: string, path: string): Promise<Obj> {
-  const paths = isObj(doc.paths) ? doc.paths : {};
+export async function operationSlice(
+  doc: Obj,
+  method: string,
+  path: string,
+  /** Where the operation is: under `paths`, or an OpenAPI 3.1 webhook (`path` is its name). */
+  where: 'paths' | 'webhooks' = 'paths',
+): Promise<Obj> {
+  const paths = isObj(doc[where]) ? (doc[where] as Obj) : {};
   let item = paths[path];
   if (isObj(item) && typeof item.$ref === 'string') {
     const target = resolvePointer(doc, item.$ref);
@@ -60,7 +66,8 @@ export async function operationSlice(doc: Obj, method: string, path: string): Pr
   for (const k of ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'security', 'tags'] as const) {
     if (k in doc) slice[k] = doc[k];
   }
-  slice.paths = { [path]: onlyItem };
+  slice.paths = where === 'paths' ? { [path]: onlyItem } : {};
+  if (where === 'webhooks') slice.webhooks = { [path]: onlyItem };
   slice.components = components;
   return dereference(slice);
 }

@@ -8,7 +8,14 @@ import { Loading } from '../../../components/ui/loading';
 import { messageOf } from '../../../lib/api-client';
 import { useOperationIndex } from '../api-documentation';
 import { OperationDetails } from './operation-details';
-import { buildRows, operationHash, operationKeyFromHash, type ReferenceRow } from './operation-rows';
+import {
+  buildRows,
+  countLabel,
+  countRows,
+  operationHash,
+  operationKeyFromHash,
+  type ReferenceRow,
+} from './operation-rows';
 import { Markdown } from '../../../components/ui/markdown';
 import classes from './reference.module.css';
 
@@ -114,10 +121,13 @@ function Reference({ index }: { index: OperationIndex }) {
   }, [openFromHash]);
 
   const tagStarts = useMemo(
-    () => rows.flatMap((r, i) => (r.kind === 'tag' ? [{ name: r.tag.name, index: i }] : [])),
-    [rows],
+    () =>
+      rows.flatMap((r, i) =>
+        r.kind === 'tag' ? [{ name: r.webhooks ? t('products.webhooks') : r.tag.name, index: i }] : [],
+      ),
+    [rows, t],
   );
-  const shownCount = rows.filter((r) => r.kind === 'op').length;
+  const shownCount = useMemo(() => countRows(rows), [rows]);
 
   return (
     <section aria-labelledby="api-reference" data-testid="api-reference">
@@ -133,8 +143,8 @@ function Reference({ index }: { index: OperationIndex }) {
             type="search"
             style={{ flex: '1 1 280px' }}
           />
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {t('products.operationsCount', { count: shownCount })}
+          <Text size="sm" c="dimmed" aria-live="polite" data-testid="operation-count">
+            {countLabel(t, shownCount)}
           </Text>
         </Group>
         {tagStarts.length > 1 && (
@@ -172,7 +182,11 @@ function Reference({ index }: { index: OperationIndex }) {
               }}
             >
               {row.kind === 'tag' ? (
-                <TagHeading name={row.tag.name} description={row.tag.description} />
+                row.webhooks ? (
+                  <WebhooksHeading />
+                ) : (
+                  <TagHeading name={row.tag.name} description={row.tag.description} />
+                )
               ) : (
                 <OperationRow
                   row={row}
@@ -258,6 +272,20 @@ function TagHeading({ name, description }: { name: string; description: string |
   );
 }
 
+function WebhooksHeading() {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.tagHeader}>
+      <Title order={3} size="h4" data-testid="webhooks-heading">
+        {t('products.webhooks')}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {t('products.webhooksIntro')}
+      </Text>
+    </div>
+  );
+}
+
 function OperationRow({
   row,
   alias,
@@ -279,7 +307,11 @@ function OperationRow({
   const op: OperationSummary = row.op;
   const panelId = `operation-panel-${row.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   return (
-    <div className={classes.operation} data-testid="operation" data-operation={op.key}>
+    <div
+      className={classes.operation}
+      data-testid={op.webhook ? 'webhook' : 'operation'}
+      data-operation={op.key}
+    >
       <Group gap={0} wrap="nowrap">
         <button
           type="button"
@@ -297,6 +329,11 @@ function OperationRow({
             {op.method.toUpperCase()}
           </Badge>
           <span className={`${classes.path} ${op.deprecated ? classes.deprecatedPath : ''}`}>{op.path}</span>
+          {op.webhook && (
+            <Badge color="violet.8" variant="light" size="sm">
+              {t('products.webhookBadge')}
+            </Badge>
+          )}
           {op.deprecated && (
             <Badge color="orange" variant="light" size="sm">
               {t('products.deprecatedOperation')}

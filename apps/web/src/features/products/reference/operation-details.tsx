@@ -43,13 +43,13 @@ export function OperationDetails(props: OperationDetailsProps) {
   return (
     <Stack gap="lg" className={classes.details} data-testid={`operation-details-${op.key}`}>
       {op.description && <Markdown text={op.description} fz="sm" />}
-      <Code block>{`${op.method.toUpperCase()} ${op.server}${op.path}`}</Code>
+      {!op.webhook && <Code block>{`${op.method.toUpperCase()} ${op.server}${op.path}`}</Code>}
       <Security security={op.security} />
       <Parameters parameters={op.parameters} />
       {op.requestBody && (
         <section>
           <Title order={4} size="h5" mb={4}>
-            {t('products.requestBody')}
+            {t(op.webhook ? 'products.webhookPayload' : 'products.requestBody')}
             {op.requestBody.required && (
               <Text span size="xs" c="red.8" fw={600} ml="xs">
                 {t('products.required')}
@@ -60,19 +60,24 @@ export function OperationDetails(props: OperationDetailsProps) {
           <Content content={op.requestBody.content} refs={op.refs} />
         </section>
       )}
-      <Responses responses={op.responses} refs={op.refs} />
-      <section>
-        <Title order={4} size="h5" mb="xs">
-          {t('products.requestSamples')}
-        </Title>
-        <CodeSamples
-          samples={op.samples}
-          operationKey={op.key}
-          language={props.language}
-          onLanguageChange={props.onLanguageChange}
-        />
-      </section>
-      <TryOutSlot documentationAlias={props.alias} operation={op} />
+      <Responses responses={op.responses} refs={op.refs} webhook={op.webhook === true} />
+      {/* A webhook is a request the API sends: nothing to call or try out. */}
+      {!op.webhook && (
+        <>
+          <section>
+            <Title order={4} size="h5" mb="xs">
+              {t('products.requestSamples')}
+            </Title>
+            <CodeSamples
+              samples={op.samples}
+              operationKey={op.key}
+              language={props.language}
+              onLanguageChange={props.onLanguageChange}
+            />
+          </section>
+          <TryOutSlot documentationAlias={props.alias} operation={op} />
+        </>
+      )}
     </Stack>
   );
 }
@@ -225,13 +230,21 @@ function ParameterRow({ parameter: p }: { parameter: ParameterDetail }) {
   );
 }
 
-function Responses({ responses, refs }: { responses: ResponseDetail[]; refs: OperationDetail['refs'] }) {
+function Responses({
+  responses,
+  refs,
+  webhook,
+}: {
+  responses: ResponseDetail[];
+  refs: OperationDetail['refs'];
+  webhook: boolean;
+}) {
   const { t } = useTranslation();
   if (responses.length === 0) return null;
   return (
     <section>
       <Title order={4} size="h5" mb="xs">
-        {t('products.responses')}
+        {t(webhook ? 'products.webhookResponses' : 'products.responses')}
       </Title>
       <Stack gap="md">
         {responses.map((r) => (

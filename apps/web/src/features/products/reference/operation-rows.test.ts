@@ -1,6 +1,7 @@
 import type { OperationIndex } from '@portico/contracts/catalog';
 import { describe, expect, it } from 'vitest';
-import { buildRows, operationHash, operationKeyFromHash } from './operation-rows';
+import { t } from '../../../lib/i18n';
+import { buildRows, countLabel, countRows, operationHash, operationKeyFromHash } from './operation-rows';
 
 const op = (key: string, method: 'get' | 'post', path: string, summary: string) => ({
   key,
@@ -65,5 +66,37 @@ describe('reference rows', () => {
     expect(operationKeyFromHash(operationHash('a b'))).toBe('a b');
     expect(operationKeyFromHash('#features')).toBeNull();
     expect(operationKeyFromHash('#operation/')).toBeNull();
+  });
+
+  it('counts an operation under several tags once', () => {
+    const shared = op('getPayment', 'get', '/payments/{id}', 'Get a payment');
+    const tagged: OperationIndex = {
+      ...index,
+      tags: [...index.tags, { name: 'Reporting', description: null, operations: [shared] }],
+    };
+    const rows = buildRows(tagged, '');
+    expect(rows.filter((r) => r.kind === 'op')).toHaveLength(4);
+    expect(countRows(rows)).toEqual({ operations: 3, webhooks: 0 });
+  });
+
+  it('lists webhooks last under their own heading, and searches them', () => {
+    const hook = { ...op('paymentSettled', 'post', 'paymentSettled', 'A payment settled'), webhook: true };
+    const withHooks: OperationIndex = { ...index, webhooks: [hook], webhookCount: 1 };
+    const rows = buildRows(withHooks, '');
+    expect(rows.slice(-2).map((r) => r.id)).toEqual(['webhooks:', 'webhooks::paymentSettled']);
+    expect(countRows(rows)).toEqual({ operations: 3, webhooks: 1 });
+    expect(buildRows(withHooks, 'settled').map((r) => r.id)).toEqual([
+      'webhooks:',
+      'webhooks::paymentSettled',
+    ]);
+    expect(buildRows(withHooks, 'webhook')).toHaveLength(2);
+  });
+
+  it("says '1 operation' / 'N operations' and never '0 operations' for webhooks only", () => {
+    expect(countLabel(t, { operations: 1, webhooks: 0 })).toBe('1 operation');
+    expect(countLabel(t, { operations: 0, webhooks: 0 })).toBe('0 operations');
+    expect(countLabel(t, { operations: 334, webhooks: 0 })).toBe('334 operations');
+    expect(countLabel(t, { operations: 12, webhooks: 1 })).toBe('12 operations · 1 webhook');
+    expect(countLabel(t, { operations: 0, webhooks: 2 })).toBe('2 webhooks');
   });
 });

@@ -1,8 +1,12 @@
 import type { OperationIndex, OperationSummary, OperationTagGroup } from '@portico/contracts/catalog';
+import type { Translate } from '../../../lib/i18n';
 
-/** One line of the virtualized reference: a tag heading or an operation under it. */
+/**
+ * One line of the virtualized reference: a tag heading or an operation under it. The document's
+ * webhooks come last, under one heading of their own (`webhooks: true`).
+ */
 export type ReferenceRow =
-  | { kind: 'tag'; id: string; tag: OperationTagGroup; shown: number }
+  | { kind: 'tag'; id: string; tag: OperationTagGroup; shown: number; webhooks?: boolean }
   | { kind: 'op'; id: string; tag: string; op: OperationSummary };
 
 /** The words an operation is found by: method, path, summary, operationId and its tag. */
@@ -28,7 +32,39 @@ export function buildRows(index: OperationIndex, query: string): ReferenceRow[] 
     rows.push({ kind: 'tag', id: `tag:${tag.name}`, tag, shown: ops.length });
     for (const op of ops) rows.push({ kind: 'op', id: `${tag.name}::${op.key}`, tag: tag.name, op });
   }
+  const webhooks = (index.webhooks ?? []).filter((op) => {
+    const text = haystack(op, 'webhook');
+    return words.every((w) => text.includes(w));
+  });
+  if (webhooks.length) {
+    const tag = { name: 'webhooks', description: null, operations: webhooks };
+    rows.push({ kind: 'tag', id: 'webhooks:', tag, shown: webhooks.length, webhooks: true });
+    for (const op of webhooks) rows.push({ kind: 'op', id: `webhooks::${op.key}`, tag: 'webhooks', op });
+  }
   return rows;
+}
+
+/** How many distinct operations and webhooks rows show (an operation under several tags once). */
+export function countRows(rows: readonly ReferenceRow[]): { operations: number; webhooks: number } {
+  const operations = new Set<string>();
+  const webhooks = new Set<string>();
+  for (const r of rows) if (r.kind === 'op') (r.op.webhook ? webhooks : operations).add(r.op.key);
+  return { operations: operations.size, webhooks: webhooks.size };
+}
+
+/**
+ * '1 operation', '12 operations', '12 operations · 2 webhooks'; a document of webhooks only reads
+ * '2 webhooks', never '0 operations'.
+ */
+export function countLabel(t: Translate, count: { operations: number; webhooks: number }): string {
+  const operations = t(count.operations === 1 ? 'products.operationsCount_one' : 'products.operationsCount', {
+    count: count.operations,
+  });
+  if (count.webhooks === 0) return operations;
+  const webhooks = t(count.webhooks === 1 ? 'products.webhooksCount_one' : 'products.webhooksCount', {
+    count: count.webhooks,
+  });
+  return count.operations === 0 ? webhooks : `${operations} · ${webhooks}`;
 }
 
 const HASH_PREFIX = '#operation/';

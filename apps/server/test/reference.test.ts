@@ -1,0 +1,246 @@
+import type { OperationDetail, OperationIndex } from '@portico/contracts/catalog';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { importApi, prepareApiImport } from '../src/modules/catalog/import-api.ts';
+import { generatedProductImage } from '../src/modules/catalog/product-info.ts';
+import { catalogDb } from '../src/modules/catalog/tables.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+/**
+ * The reference shows everything a document says (issue 11): webhooks, each operation counted
+ * once, and products made by import-api from the document's info, with an image and a category.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+async function get(path: string) {
+  const res = await fetch(`${t.baseUrl}${path}`);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}
+
+const WEBHOOKS_ONLY = JSON.stringify({
+  openapi: '3.1.0',
+  info: {
+    title: 'Card Events API',
+    version: '2.0.0',
+    description: 'Card **events** for <script>alert(1)</script> issuers.\n\n- blocked\n- renewed',
+    contact: { name: 'Cards team', email: 'cards@bank.example', url: 'https://bank.example/cards' },
+    license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
+  },
+  externalDocs: { description: 'Card events guide', url: 'https://bank.example/guides/card-events' },
+  webhooks: {
+    cardBlocked: {
+      post: {
+        summary: 'A card was blocked',
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['cardId'],
+                properties: { cardId: { type: 'string', format: 'uuid' }, reason: { type: 'string' } },
+              },
+            },
+          },
+        },
+        responses: { '204': { description: 'Received.' } },
+      },
+    },
+    cardRenewed: {
+      post: { operationId: 'cardRenewed', responses: { '200': { description: 'Received.' } } },
+    },
+  },
+});
+
+const MULTI_TAGGED = JSON.stringify({
+  openapi: '3.1.0',
+  info: { title: 'Tagged API', version: '1.0.0' },
+  paths: {
+    '/a': { get: { tags: ['One', 'Two'], operationId: 'getA', responses: { '200': { description: 'OK' } } } },
+    '/b': {
+      get: { tags: ['Two', 'Three'], operationId: 'getB', responses: { '200': { description: 'OK' } } },
+    },
+  },
+});
+
+const importText = async (name: string, text: string, options: Parameters<typeof prepareApiImport>[1]) =>
+  importApi(t.app.db, await prepareApiImport({ name, text }, options, t.config.publicUrl));
+
+describe('webhooks', () => {
+  test('the demo Payments API lists its webhook apart from its operations, with payload and answers', async () => {
+    const index = (await get('/api/apidocs/payments-v1/index')).body as OperationIndex;
+    expect(index.operationCount).toBe(4);
+    expect(index.webhookCount).toBe(1);
+    expect(index.webhooks).toEqual([
+      expect.objectContaining({
+        key: 'paymentStatusChanged',
+        method: 'post',
+        path: 'paymentStatusChanged',
+        webhook: true,
+      }),
+    ]);
+    expect(index.tags.flatMap((g) => g.operations).some((o) => o.webhook)).toBe(false);
+
+    const r = await get('/api/apidocs/payments-v1/operations/paymentStatusChanged');
+    expect(r.status, r.text).toBe(200);
+    const detail = r.body as OperationDetail;
+    expect(detail.webhook).toBe(true);
+    expect(detail.parameters.map((p) => p.name)).toEqual(['X-Signature']);
+    const payload = detail.requestBody!.content['application/json']!.schema as { properties: object };
+    expect(Object.keys(payload.properties)).toEqual(['eventId', 'occurredAt', 'payment']);
+    expect(detail.responses.map((x) => x.status)).toEqual(['200', '410']);
+    expect(detail.samples).toEqual([]);
+    // Webhooks are not routed by the sandbox.
+    const sandbox = await fetch(`${t.baseUrl}/sandbox/payments-v1/paymentStatusChanged`, { method: 'POST' });
+    expect(sandbox.status).toBe(404);
+  });
+
+  test('a webhooks-only document imports and counts 0 operations and 2 webhooks', async () => {
+    const result = await importText('card-events.json', WEBHOOKS_ONLY, { product: 'card-events-v2' });
+    expect(result.documentation.processed!.operationIndex).toMatchObject({
+      operationCount: 0,
+      webhookCount: 2,
+    });
+    const index = (await get('/api/apidocs/card-events/index')).body as OperationIndex;
+    expect(index.tags).toEqual([]);
+    expect(index.webhooks!.map((w) => w.key)).toEqual(['webhook-cardBlocked-post', 'cardRenewed']);
+    const detail = (await get('/api/apidocs/card-events/operations/webhook-cardBlocked-post'))
+      .body as OperationDetail;
+    expect(detail.summary).toBe('A card was blocked');
+    expect(detail.responses.map((x) => x.status)).toEqual(['204']);
+  });
+});
+
+describe('operation counts', () => {
+  test('an operation under several tags is counted once', async () => {
+    await importText('tagged.json', MULTI_TAGGED, { product: 'tagged-api-v1' });
+    const index = (await get('/api/apidocs/tagged/index')).body as OperationIndex;
+    expect(index.tags.map((g) => g.operations.length)).toEqual([1, 2, 1]);
+    expect(index.operationCount).toBe(2);
+    const product = (await get('/jsonapi/node/api_documentation/tagged')).body as {
+      data: { attributes: Record<string, unknown> };
+    };
+    expect(product.data.attributes).toMatchObject({ operation_count: 2 });
+  });
+});
+
+describe('a product created by import-api', () => {
+  type Res = {
+    type: string;
+    id: string;
+    attributes: Record<string, unknown>;
+    relationships: Record<string, { data: { id: string } | null }>;
+  };
+
+  test("takes the document's info, gets a generated image and the category asked for", async () => {
+    const result = await importText('card-events.json', WEBHOOKS_ONLY, {
+      product: 'card-events-v2',
+      category: 'Cards',
+    });
+    expect(result.product.category).toBe('Cards');
+    const r = await get(
+      `/jsonapi/node/api_product/${result.product.uuid}?include=field_image,field_category`,
+    );
+    expect(r.status, r.text).toBe(200);
+    const doc = r.body as { data: Res; included: Res[] };
+    const body = doc.data.attributes.body as { value: string };
+    expect(body.value).toContain('<strong>events</strong>');
+    expect(body.value).toContain('<li>blocked</li>');
+    expect(body.value).not.toContain('<script');
+    expect(body.value).toContain('<a href="mailto:cards@bank.example">Cards team</a>');
+    expect(body.value).toContain('<a href="https://spdx.org/licenses/Apache-2.0.html">Apache 2.0</a>');
+    expect(body.value).toContain('<a href="https://bank.example/guides/card-events">Card events guide</a>');
+    expect(body.value).toContain('License:');
+
+    const image = doc.included.find((i) => i.type === 'file--file')!;
+    const url = String((image.attributes.uri as { url?: string })?.url ?? image.attributes.url ?? '');
+    expect(url).toMatch(/\/catalog\/generated-images\/card-events-v2\.svg$/);
+    const svg = await fetch(new URL(url, t.baseUrl));
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(svg.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const text = await svg.text();
+    expect(text).toBe(generatedProductImage('Card Events API'));
+    expect(text).toContain('>CE</text>');
+    expect((await fetch(`${t.baseUrl}/catalog/generated-images/no-such-product.svg`)).status).toBe(404);
+    expect((await fetch(`${t.baseUrl}/catalog/generated-images/..%2Fsecret`)).status).toBe(404);
+
+    const category = doc.included.find((i) => i.type === 'taxonomy_term--product_categories')!;
+    expect(category.attributes.name).toBe('Cards');
+  });
+
+  test('--category finds an existing category by name, whatever its case, and moves the product', async () => {
+    const result = await importText('tagged.json', MULTI_TAGGED, {
+      product: 'tagged-api-v1',
+      category: 'payments',
+    });
+    const rows = await catalogDb(t.app.db)
+      .selectFrom('api_products')
+      .innerJoin('product_categories', 'product_categories.id', 'api_products.category_id')
+      .select(['product_categories.name'])
+      .where('api_products.id', '=', result.product.id)
+      .execute();
+    expect(rows).toEqual([{ name: 'Payments' }]);
+    const names = await catalogDb(t.app.db).selectFrom('product_categories').select('name').execute();
+    expect(names.filter((n) => n.name.toLowerCase() === 'payments')).toHaveLength(1);
+  });
+
+  test('the same title always gives the same image; different titles differ', () => {
+    expect(generatedProductImage('Petstore')).toBe(generatedProductImage('Petstore'));
+    expect(generatedProductImage('Petstore')).not.toBe(generatedProductImage('Bookstore'));
+  });
+});
+
+describe('paths told apart by a pseudo-fragment (AWS)', () => {
+  const AWS_STYLE = JSON.stringify({
+    openapi: '3.0.0',
+    info: { title: 'Scaling API', version: '2011-01-01' },
+    paths: Object.fromEntries(
+      ['AttachInstances', 'DetachInstances'].map((action) => [
+        `/#Action=${action}`,
+        {
+          get: {
+            operationId: `GET_${action}`,
+            parameters: [
+              { name: 'Action', in: 'query', required: true, schema: { type: 'string', enum: [action] } },
+              { name: 'GroupName', in: 'query', required: true, schema: { type: 'string' } },
+            ],
+            responses: {
+              '200': {
+                description: 'OK',
+                content: {
+                  'application/json': {
+                    schema: { type: 'object', properties: { done: { type: 'string', enum: [action] } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      ]),
+    ),
+  });
+
+  test('the sample leaves the fragment out, and the sandbox answers each by its query value', async () => {
+    await importText('scaling.json', AWS_STYLE, { product: 'scaling-api-v1' });
+    const detail = (await get('/api/apidocs/scaling/operations/GET_DetachInstances')).body as OperationDetail;
+    const curl = detail.samples[0]!.code;
+    expect(curl).toContain('/sandbox/scaling/?Action=DetachInstances&GroupName=Jane%20Doe');
+    for (const action of ['AttachInstances', 'DetachInstances']) {
+      const res = await fetch(`${t.baseUrl}/sandbox/scaling/?Action=${action}&GroupName=g`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ done: action });
+    }
+    expect((await fetch(`${t.baseUrl}/sandbox/scaling/?Action=Nope&GroupName=g`)).status).toBe(404);
+  });
+});
