@@ -99,6 +99,10 @@ const POLICY: Record<string, Access> = {
   'POST /admin-api/go-live/:id/approve': 'admin',
   'POST /admin-api/go-live/:id/reject': 'admin',
   'PUT /admin-api/app-analytics': 'admin',
+
+  // Support: contact form, captcha, tickets, the provider's queue (issue 14, helper E).
+  'GET /api/captcha/challenge': 'public',
+  'POST /contact_message': 'public',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

@@ -12,6 +12,7 @@ import { identityMessages } from './messages/identity.ts';
 import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
 import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
+import { supportMessages } from './messages/support.ts';
 
 export const en = {
   site: {
@@ -121,6 +122,7 @@ export const en = {
   catalog: catalogMessages,
   api: apiMessages,
   identity: identityMessages,
+  support: supportMessages,
   sandboxAuth: sandboxAuthMessages,
   profile: {
     email: 'E-mail',
