@@ -32,6 +32,9 @@ const envSchema = z.object({
   // The contact form's proof of work (modules/support/README.md): PBKDF2 iterations per try and
   // the largest counter a challenge hides; the defaults take a browser a second or two. Tests
   // (NODE_ENV=test) default to a trivial challenge.
+  // Who may use support tickets (modules/support/README.md): every signed-in user, or only those
+  // with a verified address.
+  SUPPORT_TICKETS_FOR: z.enum(['users', 'verified']).default('users'),
   CAPTCHA_COST: z.coerce.number().int().min(1).max(1_000_000).optional(),
   CAPTCHA_COUNTER_MAX: z.coerce.number().int().min(2).max(10_000_000).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -98,6 +101,7 @@ export interface Config {
   newsletterUrl: string | undefined;
   supportEmail: string;
   captcha: { cost: number; counterMax: number };
+  supportTicketsFor: 'users' | 'verified';
   logLevel: string;
   trustProxy: boolean;
   importContent: boolean;
@@ -153,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     newsletterUrl: e.NEWSLETTER_URL,
     supportEmail: e.SUPPORT_EMAIL,
+    supportTicketsFor: e.SUPPORT_TICKETS_FOR,
     captcha: {
       cost: e.CAPTCHA_COST ?? (e.NODE_ENV === 'test' ? 1 : 5_000),
       counterMax: e.CAPTCHA_COUNTER_MAX ?? (e.NODE_ENV === 'test' ? 20 : 10_000),

@@ -66,6 +66,7 @@ export const supportMessages = {
   ticketNotFound: 'The ticket was not found.',
   tooManyTickets: 'You have raised too many tickets. Please try again later.',
   tooManyReplies: 'You have sent too many replies. Please try again later.',
+  ticketsNotAllowed: 'Support tickets are open to accounts with a verified e-mail address.',
   ticketClosed: 'This ticket is closed. Re-open it to reply.',
   loadFailed: 'Something went wrong.',
 

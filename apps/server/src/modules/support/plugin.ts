@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { contactRoutes } from './contact-routes.ts';
+import { ticketRoutes } from './ticket-routes.ts';
 import { TooManyRequests } from './service.ts';
 
 /**
@@ -15,6 +16,7 @@ export default fp(
         throw error;
       });
       await contactRoutes(scope);
+      await ticketRoutes(scope);
     });
   },
   { name: 'support', dependencies: ['session', 'services', 'db'] },

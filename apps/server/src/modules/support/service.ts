@@ -3,6 +3,7 @@ import { en } from '@portico/contracts/messages';
 import type { ContactMessageInput } from '@portico/contracts/support';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../../lib/errors.ts';
+import type { MailMessage } from '../../lib/mailer.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { spendCaptcha, type CaptchaSecrets } from './captcha.ts';
@@ -20,6 +21,7 @@ export const LIMITS = {
   contactPerIp: 20,
   contactPerUser: 10,
   ticketsPerUser: 10,
+  ticketsPerIp: 30,
   repliesPerUser: 60,
 };
 
@@ -41,7 +43,7 @@ export class TooManyRequests extends HttpError {
   }
 }
 
-async function limit(app: FastifyInstance, key: string, max: number, message: string): Promise<void> {
+export async function limit(app: FastifyInstance, key: string, max: number, message: string): Promise<void> {
   const hit = await hitRateLimit(app.db, key, max, HOUR);
   if (!hit.allowed) {
     throw new TooManyRequests(message, hit.retryAfterSeconds);
@@ -83,7 +85,7 @@ export async function sendContactMessage(
     })
     .returning('uuid')
     .executeTakeFirstOrThrow();
-  await app.mailer.send({
+  await notify(app, {
     to: app.config.supportEmail,
     subject: format(M.mailContactSubject, { subject: oneLine(input.subject) }),
     text: format(M.mailContactText, {
@@ -94,6 +96,18 @@ export async function sendContactMessage(
     }),
   });
   return row;
+}
+
+/**
+ * Sends a notification; a mail server that fails does not undo what was saved (the outbox keeps
+ * the failed message with its error, readable at /admin/outbox).
+ */
+export async function notify(app: FastifyInstance, message: MailMessage): Promise<void> {
+  try {
+    await app.mailer.send(message);
+  } catch (err) {
+    app.log.warn({ err }, 'support notification could not be sent');
+  }
 }
 
 /** Header-safe text for a subject line. */
