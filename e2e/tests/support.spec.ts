@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
-import { demoAdmin, signIn } from '../support/session.ts';
+import { demoAdmin, demoDeveloper, signIn } from '../support/session.ts';
 
 /**
  * The support area (issue 14): the contact form with its real proof-of-work captcha (the portal
@@ -14,10 +14,24 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 /** Opens a page and declines the cookie popup, which would cover the form. */
 async function open(page: Page, path: string): Promise<void> {
   await page.goto(path);
+  await declineCookies(page);
+}
+
+async function declineCookies(page: Page): Promise<void> {
   await page
     .getByRole('dialog', { name: en.cookies.settingsTitle })
     .getByRole('button', { name: en.cookies.decline })
     .click();
+}
+
+/** The e-mails the portal stored for `to`, newest first (read as the demo administrator). */
+async function outboxSubjects(admin: Page, to: string): Promise<string[]> {
+  const res = await admin.request.get(
+    `/admin-api/outbox?filter[to]=${encodeURIComponent(to)}&page[limit]=20`,
+  );
+  expect(res.status()).toBe(200);
+  const doc = (await res.json()) as { data: { attributes: { subject: string } }[] };
+  return doc.data.map((m) => m.attributes.subject);
 }
 
 async function expectNoViolations(page: Page, screen: string): Promise<void> {
@@ -100,4 +114,94 @@ test('the server’s message is shown when sending fails', async ({ page }) => {
   await form.getByText(ROBOT).click();
   await form.getByRole('button', { name: M.send }).click();
   await expect(page.getByRole('alert').filter({ hasText: M.tooManyMessages })).toBeVisible();
+});
+
+test('a ticket is raised, answered by support staff, closed and re-opened, with the e-mails', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const title = `Sandbox 502 on payments ${Date.now()}`;
+  await signIn(page);
+  await declineCookies(page);
+  await page.goto('/support/ticket/all');
+  await expect(page.getByRole('heading', { level: 1, name: M.ticketsTitle })).toBeVisible();
+  await expect(page.getByText(M.noTickets)).toBeVisible();
+  await expectNoViolations(page, '/support/ticket/all');
+  await page.getByRole('link', { name: M.createTicket }).click();
+  await expect(page).toHaveURL(/\/support\/ticket\/create$/);
+
+  const form = page.getByRole('form', { name: M.createTitle });
+  await form.getByLabel(M.ticketTitle).focus();
+  await form.getByLabel(M.contactInfo).focus();
+  await expect(form.getByText(M.required)).toHaveCount(1);
+  await expectNoViolations(page, '/support/ticket/create');
+  await form.getByRole('button', { name: M.submitTicket }).click();
+  await expect(form.getByText(M.required)).toHaveCount(6);
+  await form.getByLabel(M.ticketTitle).fill(title);
+  await form.getByLabel(M.contactInfo).fill('+44 20 7946 0000');
+  await form.getByLabel(M.description).fill('Every POST /payments answers 502.');
+  await form.getByLabel(M.environmentLabel).selectOption('Test');
+  await form.getByLabel(M.severityLabel).selectOption('High');
+  await form.getByLabel(M.details).fill('Request-Id 7f3c, since 08:10 UTC.');
+  await form.getByRole('button', { name: M.submitTicket }).click();
+
+  await expect(page).toHaveURL(/\/support\/ticket\/\d+\?created=true$/);
+  const nid = /ticket\/(\d+)/.exec(page.url())![1]!;
+  await expect(page.getByText(M.created)).toBeVisible();
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(crumbs.getByRole('link', { name: M.title })).toBeVisible();
+  await expect(crumbs.getByRole('link', { name: M.ticketsTitle })).toBeVisible();
+  await expect(crumbs.getByText(title)).toBeVisible();
+  await expect(page.getByRole('button', { name: M.markClosed })).toBeVisible();
+  await expectNoViolations(page, '/support/ticket/:id');
+
+  // Support staff (the demo administrator) find it in the queue, answer and close it.
+  const context = await browser.newContext();
+  const admin = await context.newPage();
+  await signIn(admin, demoAdmin.email, demoAdmin.password);
+  await declineCookies(admin);
+  await admin.getByRole('link', { name: M.adminLink }).click();
+  await expect(admin.getByRole('heading', { level: 1, name: M.queueTitle })).toBeVisible();
+  await admin.getByLabel(M.severity).selectOption('High');
+  await admin.getByLabel(M.environment).selectOption('Test');
+  await expectNoViolations(admin, '/admin/support');
+  await admin.getByRole('link', { name: title }).click();
+  await admin.getByLabel(M.replyLabel).fill('Thanks, we restarted the sandbox gateway. Please try again.');
+  await admin.getByRole('button', { name: M.sendReply }).click();
+  await expect(admin.getByText('Thanks, we restarted the sandbox gateway.')).toBeVisible();
+  await admin.getByRole('button', { name: M.markClosed }).click();
+  await expect(admin.getByTestId('ticket-status')).toHaveText('CLOSED');
+
+  // The developer sees the answer, styled as one, and no reply form on a closed ticket.
+  await page.goto(`/support/ticket/${nid}`);
+  const answer = page.locator('[data-answer="true"]');
+  await expect(answer).toContainText('Thanks, we restarted the sandbox gateway.');
+  await expect(answer).toContainText('Answer from Ada Admin');
+  await expect(page.getByTestId('ticket-status')).toHaveText('CLOSED');
+  await expect(page.getByLabel(M.replyLabel)).toHaveCount(0);
+  await page.getByRole('button', { name: M.reopen }).click();
+  await expect(page.getByTestId('ticket-status')).toHaveText('OPEN');
+  await page.getByLabel(M.replyLabel).fill('Works again, thank you!');
+  await page.getByRole('button', { name: M.sendReply }).click();
+  await expect(page.getByText('Works again, thank you!')).toBeVisible();
+  await expect(page.getByLabel(M.replyLabel)).toHaveValue('');
+
+  await page.goto('/support/ticket/all');
+  await expect(page.getByRole('row', { name: new RegExp(title) })).toContainText('OPEN');
+
+  // The e-mails: staff on the new ticket and the reply, the developer on the answer and the status.
+  const toDeveloper = await outboxSubjects(admin, demoDeveloper.email);
+  expect(toDeveloper).toContain(`[Ticket #${nid}] Support replied: ${title}`);
+  expect(toDeveloper).toContain(`[Ticket #${nid}] Status changed to CLOSED: ${title}`);
+  const toStaff = await outboxSubjects(admin, 'developers@portico.local');
+  expect(toStaff).toContain(`[Ticket #${nid}] New ticket: ${title}`);
+  expect(toStaff).toContain(`[Ticket #${nid}] New reply: ${title}`);
+  await context.close();
+});
+
+test('someone else’s ticket is not found', async ({ page }) => {
+  await signIn(page, demoAdmin.email, demoAdmin.password);
+  await page.goto('/support/ticket/999999');
+  await expect(page.getByRole('alert')).toHaveText(M.ticketNotFound);
 });

@@ -33,6 +33,10 @@ export const WEB_ROUTE_PATTERNS = [
   // Support (issue 14).
   '/support',
   '/support/contact',
+  '/support/ticket/create',
+  '/support/ticket/all',
+  '/support/ticket/:ticketId',
+  '/admin/support',
   // Redirects (spec B 2.1).
   '/partner',
   '/partner/*',

@@ -54,6 +54,7 @@ export const supportMessages = {
   attachments: 'Attachments',
   submitTicket: 'Submit',
   created: 'Your ticket is successfully raised we will get back to you as soon as possible.',
+  dismiss: 'Dismiss',
   markClosed: 'Mark as closed',
   reopen: 'Re-open this ticket',
   reply: 'Reply',

@@ -3,6 +3,7 @@ import { isNewsletterEmail } from '@portico/contracts/email';
 import { useState, type FormEvent } from 'react';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import classes from './support.module.css';
 import { useUser } from '../../lib/store';
 import { sendContactMessage } from './api';
 import { Captcha } from './captcha';
@@ -99,7 +100,12 @@ export function ContactForm({ initial = {}, hidden = [], onSent }: ContactFormPr
   });
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label={t('support.contactTitle')}>
+    <form
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      className={classes.form}
+      aria-label={t('support.contactTitle')}
+    >
       <Stack>
         {status && (
           <Alert
