@@ -144,11 +144,17 @@ test('a ticket is raised, answered by support staff, closed and re-opened, with 
   await form.getByLabel(M.environmentLabel).selectOption('Test');
   await form.getByLabel(M.severityLabel).selectOption('High');
   await form.getByLabel(M.details).fill('Request-Id 7f3c, since 08:10 UTC.');
+  await form.locator('input[type="file"]').setInputFiles({
+    name: 'gateway-log.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('POST /payments -> 502\n'),
+  });
   await form.getByRole('button', { name: M.submitTicket }).click();
 
   await expect(page).toHaveURL(/\/support\/ticket\/\d+\?created=true$/);
   const nid = /ticket\/(\d+)/.exec(page.url())![1]!;
   await expect(page.getByText(M.created)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'gateway-log.txt' })).toBeVisible();
   const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
   await expect(crumbs.getByRole('link', { name: M.title })).toBeVisible();
   await expect(crumbs.getByRole('link', { name: M.ticketsTitle })).toBeVisible();

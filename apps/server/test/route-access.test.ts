@@ -109,6 +109,8 @@ const POLICY: Record<string, Access> = {
   'GET /api/support_ticket/:id': 'user',
   'PATCH /api/support_ticket/:id': 'user',
   'POST /api/support_ticket/:id/reply': 'user',
+  'POST /api/support_ticket/file': 'user',
+  'GET /api/support_ticket/:id/files/:uuid': 'user',
   'GET /admin-api/support/tickets': 'admin',
   'GET /admin-api/support/contact-messages': 'admin',
 };

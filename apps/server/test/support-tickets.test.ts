@@ -271,4 +271,52 @@ describe('support tickets', () => {
     expect(statuses.slice(0, 10).every((s) => s === 201)).toBe(true);
     expect(statuses[10]).toBe(429);
   });
+
+  it('attaches uploaded documents with the organization documents’ rules; others cannot fetch them', async () => {
+    const upload = (client: TestClient, name: string, data: Buffer | string) =>
+      client.request('/api/support_ticket/file', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-disposition': `file; filename="${name}"`,
+          'x-csrf-token': client.csrfToken!,
+        },
+        body: typeof data === 'string' ? data : new Uint8Array(data),
+      });
+    const anonymous = new TestClient(t.baseUrl);
+    expect((await upload(anonymous, 'log.txt', 'x')).status).toBeGreaterThanOrEqual(401);
+    const bad = await upload(developer, 'tool.exe', 'MZ');
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as JsonApiErrorBody).errors[0]!.title).toContain(
+      en.organizations.extensionNotAllowed,
+    );
+    const fake = await upload(developer, 'report.pdf', 'not a pdf');
+    expect(fake.status).toBe(422);
+
+    const ok = await upload(developer, 'gateway-log.txt', 'POST /payments -> 502\n');
+    expect(ok.status).toBe(201);
+    const { uuid } = (await ok.json()) as { uuid: string };
+    // Someone else cannot attach it to their ticket, and nothing is stored then.
+    const before = await ticketCount();
+    const stolen = await outsider.send(
+      'POST',
+      '/api/support_ticket/create',
+      ticketBody({ attachments: [uuid] }),
+      'application/json',
+    );
+    expect(stolen.status).toBe(400);
+    expect(((await stolen.json()) as JsonApiErrorBody).errors[0]!.title).toBe(M.attachmentNotFound);
+    expect(await ticketCount()).toBe(before);
+
+    const nid = await create(developer, { attachments: [uuid] });
+    const ticket = (await (await developer.get(`/api/support_ticket/${nid}`)).json()) as Ticket & {
+      attachments: { uuid: string; file_name: string; url: string }[];
+    };
+    expect(ticket.attachments.map((a) => a.file_name)).toEqual(['gateway-log.txt']);
+    const file = await developer.get(ticket.attachments[0]!.url);
+    expect(file.status).toBe(200);
+    expect(await file.text()).toBe('POST /payments -> 502\n');
+    expect((await admin.get(ticket.attachments[0]!.url)).status).toBe(200);
+    expect((await outsider.get(ticket.attachments[0]!.url)).status).toBe(404);
+  });
 });

@@ -52,6 +52,7 @@ export const supportMessages = {
   severityLabel: 'Severity',
   details: 'Details',
   attachments: 'Attachments',
+  attachmentsHint: 'Optional: logs or documents (txt, pdf, doc, docx, certificates), up to 10 MB each.',
   submitTicket: 'Submit',
   created: 'Your ticket is successfully raised we will get back to you as soon as possible.',
   dismiss: 'Dismiss',
@@ -68,6 +69,8 @@ export const supportMessages = {
   tooManyTickets: 'You have raised too many tickets. Please try again later.',
   tooManyReplies: 'You have sent too many replies. Please try again later.',
   ticketsNotAllowed: 'Support tickets are open to accounts with a verified e-mail address.',
+  tooManyUploads: 'You have uploaded too many files. Please try again later.',
+  attachmentNotFound: 'An attachment was not found. Upload it again.',
   ticketClosed: 'This ticket is closed. Re-open it to reply.',
   loadFailed: 'Something went wrong.',
 

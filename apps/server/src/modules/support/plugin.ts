@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { contactRoutes } from './contact-routes.ts';
 import { ticketRoutes } from './ticket-routes.ts';
+import { fileRoutes } from './file-routes.ts';
 import { TooManyRequests } from './service.ts';
 
 /**
@@ -17,6 +18,7 @@ export default fp(
       });
       await contactRoutes(scope);
       await ticketRoutes(scope);
+      await fileRoutes(scope);
     });
   },
   { name: 'support', dependencies: ['session', 'services', 'db'] },

@@ -23,6 +23,7 @@ export const LIMITS = {
   ticketsPerUser: 10,
   ticketsPerIp: 30,
   repliesPerUser: 60,
+  uploadsPerUser: 30,
 };
 
 export function captchaSecrets(app: FastifyInstance): CaptchaSecrets {

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Db } from '../../db/client.ts';
 
-/** Kysely types of migration 0150-support; `users` comes from db/schema.ts. */
+/** Kysely types of migrations 0150-support and 0151-support-files; `users` comes from db/schema.ts. */
 
 type Created = ColumnType<Date, Date | string | undefined, never>;
 type Changed = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -54,6 +54,19 @@ export interface SupportTicketMessagesTable {
   created: Created;
 }
 
+export interface SupportTicketFilesTable {
+  id: Generated<number>;
+  uuid: string;
+  /** Null until the create call attaches the upload to its ticket. */
+  ticket_id: number | null;
+  uploader_id: number;
+  file_name: string;
+  mime: string;
+  size: number;
+  storage_key: string;
+  created: Created;
+}
+
 // A type literal, not an interface: withTables wants an index-compatible record.
 export type SupportTables = {
   support_staff: SupportStaffTable;
@@ -61,6 +74,7 @@ export type SupportTables = {
   contact_messages: ContactMessagesTable;
   support_tickets: SupportTicketsTable;
   support_ticket_messages: SupportTicketMessagesTable;
+  support_ticket_files: SupportTicketFilesTable;
 };
 
 /** The database with the support tables known to Kysely. */

@@ -48,6 +48,7 @@ export interface TicketJson {
   reported_by: { uid: number; uuid: string; name: string };
   messages: MessageJson[];
   message_history: MessageJson[];
+  attachments: { uuid: string; file_name: string; size: number; mime: string; url: string }[];
 }
 
 export interface MessageJson {
@@ -210,8 +211,15 @@ export async function ticketJson(app: FastifyInstance, row: TicketRow): Promise<
       staff: Boolean(m.is_admin) || m.staff_id !== null,
     },
   }));
+  const files = await sdb
+    .selectFrom('support_ticket_files')
+    .select(['uuid', 'file_name', 'size', 'mime'])
+    .where('ticket_id', '=', row.id)
+    .orderBy('id')
+    .execute();
   return {
     ...listItem(row, false),
+    attachments: files.map((f) => ({ ...f, url: `/api/support_ticket/${row.id}/files/${f.uuid}` })),
     description: row.description,
     contact_info: row.contact_info,
     details: row.details,
@@ -234,19 +242,40 @@ export async function createTicket(
   await assertMayUseTickets(app, user);
   await limit(app, `ticket:user:${user.id}`, LIMITS.ticketsPerUser, M.tooManyTickets);
   await limit(app, `ticket:ip:${ip}`, LIMITS.ticketsPerIp, M.tooManyTickets);
-  const row = await supportDb(app.db)
-    .insertInto('support_tickets')
-    .values({
-      title: input.title,
-      contact_info: input.contact_info,
-      description: ticketHtml(input.description),
-      details: ticketHtml(input.details),
-      environment: input.environment,
-      severity: input.severity,
-      reporter_id: user.id,
-    })
-    .returning(['id', 'description', 'details'])
-    .executeTakeFirstOrThrow();
+  const attachments = [...new Set((input.attachments ?? []).map((u) => u.toLowerCase()))];
+  // The ticket and its attachments are written together: a bad attachment leaves nothing behind.
+  const row = await app.db.transaction().execute(async (trx) => {
+    const sdb = supportDb(trx);
+    const inserted = await sdb
+      .insertInto('support_tickets')
+      .values({
+        title: input.title,
+        contact_info: input.contact_info,
+        description: ticketHtml(input.description),
+        details: ticketHtml(input.details),
+        environment: input.environment,
+        severity: input.severity,
+        reporter_id: user.id,
+      })
+      .returning(['id', 'description', 'details'])
+      .executeTakeFirstOrThrow();
+    if (attachments.length) {
+      const attached = await sdb
+        .updateTable('support_ticket_files')
+        .set({ ticket_id: inserted.id })
+        .where('uuid', 'in', attachments)
+        .where('uploader_id', '=', user.id)
+        .where('ticket_id', 'is', null)
+        .returning('id')
+        .execute();
+      if (attached.length !== attachments.length)
+        throw new HttpError(400, M.attachmentNotFound, {
+          code: 'attachment_not_found',
+          pointer: '/attachments',
+        });
+    }
+    return inserted;
+  });
   await notify(app, {
     to: app.config.supportEmail,
     subject: format(M.mailNewTicketSubject, { nid: row.id, title: oneLine(input.title) }),

@@ -45,6 +45,7 @@ export interface Ticket extends TicketSummary {
   contact_info: string;
   details: string;
   messages: TicketMessage[];
+  attachments?: Attachment[];
   viewer?: { staff: boolean };
 }
 
@@ -80,11 +81,11 @@ export function fetchTicket(id: string): Promise<Ticket> {
 }
 
 /** Spec B 5 and 7: the form values plus message (copied from details); the answer has nid[0].value. */
-export async function createTicket(input: TicketInput): Promise<number> {
+export async function createTicket(input: TicketInput, attachments: string[] = []): Promise<number> {
   const res = await apiRequest<{ nid: { value: number }[] }>('/api/support_ticket/create', {
     method: 'POST',
     format: 'json',
-    body: { ...input, message: input.details },
+    body: { ...input, message: input.details, ...(attachments.length ? { attachments } : {}) },
   });
   return res.nid[0]!.value;
 }
@@ -137,4 +138,30 @@ export function fetchContactMessages(
     format: 'json',
     query: { 'page[limit]': QUEUE_PAGE_SIZE, 'page[offset]': page * QUEUE_PAGE_SIZE },
   });
+}
+
+export interface Attachment {
+  uuid: string;
+  file_name: string;
+  size: number;
+  mime: string;
+  url: string;
+}
+
+function contentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `file; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** A ticket attachment, uploaded before the ticket is created; its uuid goes into `attachments`. */
+export async function uploadAttachment(file: File): Promise<string> {
+  const res = await apiRequest<{ uuid: string }>('/api/support_ticket/file', {
+    method: 'POST',
+    rawBody: file,
+    headers: {
+      'Content-Type': 'application/octet-stream',
+      'Content-Disposition': contentDisposition(file.name),
+    },
+  });
+  return res.uuid;
 }

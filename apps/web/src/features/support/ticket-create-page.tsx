@@ -1,4 +1,20 @@
-import { Alert, Button, Container, Group, NativeSelect, Stack, TextInput, Textarea } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Container,
+  FileInput,
+  Group,
+  NativeSelect,
+  Stack,
+  TextInput,
+  Textarea,
+} from '@mantine/core';
+import {
+  DOCUMENT_EXTENSIONS,
+  MAX_UPLOAD_BYTES,
+  acceptAttribute,
+  extensionAllowed,
+} from '@portico/contracts/organizations';
 import { TICKET_ENVIRONMENTS, TICKET_SEVERITIES } from '@portico/contracts/support-constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -10,7 +26,7 @@ import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import classes from './support.module.css';
-import { createTicket, ticketKeys, type TicketInput } from './api';
+import { createTicket, ticketKeys, uploadAttachment, type TicketInput } from './api';
 
 type Field = keyof TicketInput;
 const FIELDS: Field[] = ['title', 'contact_info', 'description', 'environment', 'severity', 'details'];
@@ -41,6 +57,12 @@ function CreateTicket() {
   const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [files, setFiles] = useState<File[]>([]);
+  const fileProblem = files.find((f) => !extensionAllowed(f.name, DOCUMENT_EXTENSIONS))
+    ? t('organizations.extensionNotAllowed')
+    : files.some((f) => f.size > MAX_UPLOAD_BYTES)
+      ? t('organizations.fileTooLarge')
+      : undefined;
 
   const errorOf = (field: Field) =>
     touched[field] ? (values[field].trim() ? serverErrors[field] : t('support.required')) : undefined;
@@ -50,10 +72,13 @@ function CreateTicket() {
     setTouched(Object.fromEntries(FIELDS.map((f) => [f, true])));
     setFailure(null);
     setServerErrors({});
-    if (FIELDS.some((f) => !values[f].trim())) return;
+    if (FIELDS.some((f) => !values[f].trim()) || fileProblem) return;
     setSaving(true);
     try {
-      const nid = await createTicket(values);
+      // Same rules as organization documents; the files join the ticket in the create call.
+      const attachments: string[] = [];
+      for (const file of files) attachments.push(await uploadAttachment(file));
+      const nid = await createTicket(values, attachments);
       await queryClient.invalidateQueries({ queryKey: ticketKeys.all });
       void navigate(paths.supportTicket(nid, true));
     } catch (error) {
@@ -113,6 +138,16 @@ function CreateTicket() {
             {...bind('severity')}
           />
           <Textarea label={t('support.details')} autosize minRows={5} {...bind('details')} />
+          <FileInput
+            label={t('support.attachments')}
+            description={t('support.attachmentsHint')}
+            multiple
+            clearable
+            accept={acceptAttribute(DOCUMENT_EXTENSIONS)}
+            value={files}
+            onChange={setFiles}
+            error={fileProblem}
+          />
           <Group>
             <Button type="submit" loading={saving}>
               {t('support.submitTicket')}

@@ -1,10 +1,12 @@
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   CloseButton,
   Container,
   Group,
+  List,
   Paper,
   SimpleGrid,
   Stack,
@@ -23,7 +25,7 @@ import { Loading } from '../../components/ui/loading';
 import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
 import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
-import { messageOf } from '../../lib/api-client';
+import { apiUrl, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { useUser } from '../../lib/store';
 import { fetchTicket, replyToTicket, setTicketStatus, ticketKeys, type Ticket } from './api';
@@ -133,6 +135,22 @@ function TicketDetails({ ticket }: { ticket: Ticket }) {
         </Title>
         <HtmlContent html={ticket.details} />
       </div>
+      {ticket.attachments && ticket.attachments.length > 0 && (
+        <div>
+          <Title order={2} size="h4">
+            {t('support.attachments')}
+          </Title>
+          <List>
+            {ticket.attachments.map((a) => (
+              <List.Item key={a.uuid}>
+                <Anchor href={apiUrl(a.url)} download={a.file_name}>
+                  {a.file_name}
+                </Anchor>
+              </List.Item>
+            ))}
+          </List>
+        </div>
+      )}
     </Stack>
   );
 }
