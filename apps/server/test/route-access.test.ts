@@ -104,6 +104,19 @@ const POLICY: Record<string, Access> = {
   'GET /phpsdk/search': 'public',
   // Reference (issue 11): the generated image of a product created by import-api.
   'GET /catalog/generated-images/:name': 'public',
+  // Support: contact form, captcha, tickets, the provider's queue (issue 14, helper E).
+  'GET /api/captcha/challenge': 'public',
+  'POST /contact_message': 'public',
+  'GET /api/support/me': 'user',
+  'GET /api/support_ticket': 'user',
+  'POST /api/support_ticket/create': 'user',
+  'GET /api/support_ticket/:id': 'user',
+  'PATCH /api/support_ticket/:id': 'user',
+  'POST /api/support_ticket/:id/reply': 'user',
+  'POST /api/support_ticket/file': 'user',
+  'GET /api/support_ticket/:id/files/:uuid': 'user',
+  'GET /admin-api/support/tickets': 'admin',
+  'GET /admin-api/support/contact-messages': 'admin',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

@@ -13,6 +13,7 @@ import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
 import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
 import { searchMessages } from './messages/search.ts';
+import { supportMessages } from './messages/support.ts';
 
 export const en = {
   site: {
@@ -122,6 +123,7 @@ export const en = {
   catalog: catalogMessages,
   api: apiMessages,
   identity: identityMessages,
+  support: supportMessages,
   sandboxAuth: sandboxAuthMessages,
   search: searchMessages,
   profile: {

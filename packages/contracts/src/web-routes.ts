@@ -32,6 +32,13 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/go-live',
   // Site search (features/search).
   '/search',
+  // Support (issue 14).
+  '/support',
+  '/support/contact',
+  '/support/ticket/create',
+  '/support/ticket/all',
+  '/support/ticket/:ticketId',
+  '/admin/support',
   // Redirects (spec B 2.1).
   '/partner',
   '/partner/*',

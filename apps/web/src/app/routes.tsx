@@ -7,6 +7,7 @@ import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
 import { productsRoutes } from '../features/products/routes';
 import { searchRoutes } from '../features/search/routes';
+import { supportRoutes } from '../features/support/routes';
 import { lazyPage } from '../lib/lazy-page';
 import { AppLayout } from './layout/app-layout';
 
@@ -49,6 +50,7 @@ const pageRoutes: FeatureRoute[] = [
   ...applicationsRoutes,
   ...adminGoLiveRoutes,
   ...searchRoutes,
+  ...supportRoutes,
   // The catch-all basic page (spec B 2.1 '/{page}') comes last.
   { path: '*', element: <BasicPage />, preload: BasicPage.preload },
 ];

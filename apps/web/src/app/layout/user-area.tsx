@@ -22,6 +22,11 @@ export function UserArea() {
         <Anchor component={Link} to={paths.profile} size="sm">
           {t('user.myProfile')}
         </Anchor>
+        {user.isAdmin && (
+          <Anchor component={Link} to={paths.adminSupport} size="sm">
+            {t('support.adminLink')}
+          </Anchor>
+        )}
         <Button
           variant="subtle"
           size="compact-sm"

@@ -1,0 +1,213 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { en } from '@portico/contracts/messages';
+import { demoAdmin, demoDeveloper, signIn } from '../support/session.ts';
+
+/**
+ * The support area (issue 14): the contact form with its real proof-of-work captcha (the portal
+ * runs with NODE_ENV=test, whose challenges are small), the message reaching the outbox.
+ */
+const M = en.support;
+const ROBOT = "I'm not a robot";
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+/** Opens a page and declines the cookie popup, which would cover the form. */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await declineCookies(page);
+}
+
+async function declineCookies(page: Page): Promise<void> {
+  await page
+    .getByRole('dialog', { name: en.cookies.settingsTitle })
+    .getByRole('button', { name: en.cookies.decline })
+    .click();
+}
+
+/** The e-mails the portal stored for `to`, newest first (read as the demo administrator). */
+async function outboxSubjects(admin: Page, to: string): Promise<string[]> {
+  const res = await admin.request.get(
+    `/admin-api/outbox?filter[to]=${encodeURIComponent(to)}&page[limit]=20`,
+  );
+  expect(res.status()).toBe(200);
+  const doc = (await res.json()) as { data: { attributes: { subject: string } }[] };
+  return doc.data.map((m) => m.attributes.subject);
+}
+
+async function expectNoViolations(page: Page, screen: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const found = violations.map(
+    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
+  );
+  expect(found, `axe on ${screen}`).toEqual([]);
+}
+
+test('the support page shows the three boxes and the contact form', async ({ page }) => {
+  await open(page, '/support');
+  await expect(page.getByRole('heading', { level: 1, name: M.title })).toBeVisible();
+  await expect(page.getByRole('link', { name: M.visitForum })).toHaveAttribute('href', '/forum');
+  await expect(page.getByRole('link', { name: M.viewFaq })).toHaveAttribute('href', '/faq-page');
+  await expect(page.getByRole('link', { name: M.raiseTicket })).toHaveAttribute(
+    'href',
+    '/support/ticket/create',
+  );
+  const form = page.getByRole('form', { name: M.contactTitle });
+  await expect(form.getByRole('button', { name: M.send })).toBeDisabled();
+  await expect(form.getByRole('checkbox', { name: ROBOT })).toBeVisible();
+  await expectNoViolations(page, '/support');
+});
+
+test('a visitor sends the contact form after solving the captcha; it reaches the outbox', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const subject = `Sandbox question ${Date.now()}`;
+  await open(page, '/support/contact');
+  await expect(page.getByRole('heading', { level: 1, name: M.contactTitle })).toBeVisible();
+  const form = page.getByRole('form', { name: M.contactTitle });
+  await form.getByLabel(M.name).fill('Grace Hopper');
+  await form.getByLabel(M.mail).fill('grace@example.com');
+  await form.getByLabel(M.subject).fill(subject);
+  await form.getByLabel(M.message).fill('Which headers does the payments sandbox expect?');
+  const send = form.getByRole('button', { name: M.send });
+  await expect(send).toBeDisabled();
+  await form.getByText(ROBOT).click();
+  await expect(send).toBeEnabled({ timeout: 20_000 });
+  await expectNoViolations(page, '/support/contact');
+  await send.click();
+  await expect(page.getByText(M.sent)).toBeVisible();
+  // The form starts again: empty fields, a new captcha to solve.
+  await expect(form.getByLabel(M.subject)).toHaveValue('');
+  await expect(send).toBeDisabled();
+
+  // Leaving the page clears the message.
+  await page.goto('/support');
+  await page.goto('/support/contact');
+  await expect(page.getByText(M.sent)).toHaveCount(0);
+
+  const context = await browser.newContext();
+  const admin = await context.newPage();
+  await signIn(admin, demoAdmin.email, demoAdmin.password);
+  await admin.goto('/admin/outbox');
+  await expect(admin.getByText(`[Contact] ${subject}`)).toBeVisible();
+  await context.close();
+});
+
+test('the server’s message is shown when sending fails', async ({ page }) => {
+  await page.route('**/contact_message*', (route) =>
+    route.fulfill({
+      status: 429,
+      contentType: 'application/vnd.api+json',
+      body: JSON.stringify({
+        errors: [{ status: '429', title: M.tooManyMessages, detail: M.tooManyMessages }],
+      }),
+    }),
+  );
+  await open(page, '/support/contact');
+  const form = page.getByRole('form', { name: M.contactTitle });
+  await form.getByLabel(M.name).fill('Grace Hopper');
+  await form.getByLabel(M.mail).fill('grace@example.com');
+  await form.getByLabel(M.subject).fill('Again');
+  await form.getByLabel(M.message).fill('Hello');
+  await form.getByText(ROBOT).click();
+  await form.getByRole('button', { name: M.send }).click();
+  await expect(page.getByRole('alert').filter({ hasText: M.tooManyMessages })).toBeVisible();
+});
+
+test('a ticket is raised, answered by support staff, closed and re-opened, with the e-mails', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const title = `Sandbox 502 on payments ${Date.now()}`;
+  await signIn(page);
+  await declineCookies(page);
+  await page.goto('/support/ticket/all');
+  await expect(page.getByRole('heading', { level: 1, name: M.ticketsTitle })).toBeVisible();
+  await expect(page.getByText(M.noTickets)).toBeVisible();
+  await expectNoViolations(page, '/support/ticket/all');
+  await page.getByRole('link', { name: M.createTicket }).click();
+  await expect(page).toHaveURL(/\/support\/ticket\/create$/);
+
+  const form = page.getByRole('form', { name: M.createTitle });
+  await form.getByLabel(M.ticketTitle).focus();
+  await form.getByLabel(M.contactInfo).focus();
+  await expect(form.getByText(M.required)).toHaveCount(1);
+  await expectNoViolations(page, '/support/ticket/create');
+  await form.getByRole('button', { name: M.submitTicket }).click();
+  await expect(form.getByText(M.required)).toHaveCount(6);
+  await form.getByLabel(M.ticketTitle).fill(title);
+  await form.getByLabel(M.contactInfo).fill('+44 20 7946 0000');
+  await form.getByLabel(M.description).fill('Every POST /payments answers 502.');
+  await form.getByLabel(M.environmentLabel).selectOption('Test');
+  await form.getByLabel(M.severityLabel).selectOption('High');
+  await form.getByLabel(M.details).fill('Request-Id 7f3c, since 08:10 UTC.');
+  await form.locator('input[type="file"]').setInputFiles({
+    name: 'gateway-log.txt',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('POST /payments -> 502\n'),
+  });
+  await form.getByRole('button', { name: M.submitTicket }).click();
+
+  await expect(page).toHaveURL(/\/support\/ticket\/\d+\?created=true$/);
+  const nid = /ticket\/(\d+)/.exec(page.url())![1]!;
+  await expect(page.getByText(M.created)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'gateway-log.txt' })).toBeVisible();
+  const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+  await expect(crumbs.getByRole('link', { name: M.title })).toBeVisible();
+  await expect(crumbs.getByRole('link', { name: M.ticketsTitle })).toBeVisible();
+  await expect(crumbs.getByText(title)).toBeVisible();
+  await expect(page.getByRole('button', { name: M.markClosed })).toBeVisible();
+  await expectNoViolations(page, '/support/ticket/:id');
+
+  // Support staff (the demo administrator) find it in the queue, answer and close it.
+  const context = await browser.newContext();
+  const admin = await context.newPage();
+  await signIn(admin, demoAdmin.email, demoAdmin.password);
+  await declineCookies(admin);
+  await admin.getByRole('link', { name: M.adminLink }).click();
+  await expect(admin.getByRole('heading', { level: 1, name: M.queueTitle })).toBeVisible();
+  await admin.getByLabel(M.severity).selectOption('High');
+  await admin.getByLabel(M.environment).selectOption('Test');
+  await expectNoViolations(admin, '/admin/support');
+  await admin.getByRole('link', { name: title }).click();
+  await admin.getByLabel(M.replyLabel).fill('Thanks, we restarted the sandbox gateway. Please try again.');
+  await admin.getByRole('button', { name: M.sendReply }).click();
+  await expect(admin.getByText('Thanks, we restarted the sandbox gateway.')).toBeVisible();
+  await admin.getByRole('button', { name: M.markClosed }).click();
+  await expect(admin.getByTestId('ticket-status')).toHaveText('CLOSED');
+
+  // The developer sees the answer, styled as one, and no reply form on a closed ticket.
+  await page.goto(`/support/ticket/${nid}`);
+  const answer = page.locator('[data-answer="true"]');
+  await expect(answer).toContainText('Thanks, we restarted the sandbox gateway.');
+  await expect(answer).toContainText('Answer from Ada Admin');
+  await expect(page.getByTestId('ticket-status')).toHaveText('CLOSED');
+  await expect(page.getByLabel(M.replyLabel)).toHaveCount(0);
+  await page.getByRole('button', { name: M.reopen }).click();
+  await expect(page.getByTestId('ticket-status')).toHaveText('OPEN');
+  await page.getByLabel(M.replyLabel).fill('Works again, thank you!');
+  await page.getByRole('button', { name: M.sendReply }).click();
+  await expect(page.getByText('Works again, thank you!')).toBeVisible();
+  await expect(page.getByLabel(M.replyLabel)).toHaveValue('');
+
+  await page.goto('/support/ticket/all');
+  await expect(page.getByRole('row', { name: new RegExp(title) })).toContainText('OPEN');
+
+  // The e-mails: staff on the new ticket and the reply, the developer on the answer and the status.
+  const toDeveloper = await outboxSubjects(admin, demoDeveloper.email);
+  expect(toDeveloper).toContain(`[Ticket #${nid}] Support replied: ${title}`);
+  expect(toDeveloper).toContain(`[Ticket #${nid}] Status changed to CLOSED: ${title}`);
+  const toStaff = await outboxSubjects(admin, 'developers@portico.local');
+  expect(toStaff).toContain(`[Ticket #${nid}] New ticket: ${title}`);
+  expect(toStaff).toContain(`[Ticket #${nid}] New reply: ${title}`);
+  await context.close();
+});
+
+test('someone else’s ticket is not found', async ({ page }) => {
+  await signIn(page, demoAdmin.email, demoAdmin.password);
+  await page.goto('/support/ticket/999999');
+  await expect(page.getByRole('alert')).toHaveText(M.ticketNotFound);
+});
