@@ -99,6 +99,12 @@ const POLICY: Record<string, Access> = {
   'POST /admin-api/go-live/:id/approve': 'admin',
   'POST /admin-api/go-live/:id/reject': 'admin',
   'PUT /admin-api/app-analytics': 'admin',
+
+  // Try-out console (issue 12): the signed-in user's own stored history.
+  'GET /api/tryout/history': 'user',
+  'PUT /api/tryout/history/:uuid': 'user',
+  'DELETE /api/tryout/history/:uuid': 'user',
+  'DELETE /api/tryout/history': 'user',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

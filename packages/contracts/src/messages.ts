@@ -12,6 +12,7 @@ import { identityMessages } from './messages/identity.ts';
 import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
 import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
+import { tryoutMessages } from './messages/tryout.ts';
 
 export const en = {
   site: {
@@ -75,10 +76,7 @@ export const en = {
     loginFailed: 'Something went wrong, please try again later.',
     goHome: 'Go to the home page',
   },
-  tryout: {
-    authorizationFailed: 'Something went wrong please try again',
-    popupOnly: 'This page completes an authorization started from the API documentation; you can close it.',
-  },
+  tryout: tryoutMessages,
   session: {
     loggingIn: 'Signing you in…',
     loggingOut: 'Signing you out…',
