@@ -179,6 +179,21 @@ describe('try-out console redirect URI (decision 020)', () => {
     // Still exact: another path of the portal is refused.
     const other = await open(development.clientId, `${consoleUri}/x`);
     expect(other.res.status).toBe(400);
+    // The console asks for tokens from the portal's own origin (CORS); another origin is refused.
+    const token = (origin: string) =>
+      fetch(`${t.baseUrl}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: development.clientId,
+          client_secret: development.clientSecret!,
+        }),
+      });
+    const fromPortal = await token(new URL(t.config.publicUrl).origin);
+    expect(fromPortal.status).toBe(200);
+    expect(fromPortal.headers.get('access-control-allow-origin')).toBe(new URL(t.config.publicUrl).origin);
+    expect((await token('https://evil.example')).status).toBe(400);
     const production = await create('PRODUCTION');
     const refused = await open(production.clientId, consoleUri);
     expect(refused.res.status).toBe(400);

@@ -214,6 +214,18 @@ export async function createAuthorizationServer(
         getResourceServerInfo,
       },
     },
+    // Browsers calling the token endpoint: the portal's own pages (the try-out console, decision
+    // 020) and the origins of the client's own redirect URIs (single-page applications).
+    clientBasedCORS(_ctx, origin, client) {
+      if (origin === new URL(app.config.publicUrl).origin) return true;
+      return (client.redirectUris ?? []).some((uri) => {
+        try {
+          return new URL(uri).origin === origin;
+        } catch {
+          return false;
+        }
+      });
+    },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     async issueRefreshToken(_ctx, client, code) {
       // Rotation (rotateRefreshToken) renews refresh tokens; only a code exchange issues the first.
