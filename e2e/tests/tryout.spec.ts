@@ -41,7 +41,7 @@ test('an empty required parameter is listed and highlighted, and nothing is sent
   const errors = c.getByTestId('tryout-form-errors');
   await expect(errors).toContainText(T.formErrors);
   await expect(errors).toContainText('accountId (path) is required');
-  await expect(c.getByLabel('accountId', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(c.getByRole('combobox', { name: 'accountId' })).toHaveAttribute('aria-invalid', 'true');
   await expect(c.getByTestId('tryout-state')).toHaveText(T.state_idle);
   expect(sandboxCalls).toEqual([]);
   // Anonymous visitors are told how to get a token.
@@ -66,7 +66,7 @@ test('a client_credentials token, applied, makes the sandbox call succeed; the r
   await token.getByRole('button', { name: T.apply }).click();
   await expect(c.getByTestId('tryout-request')).toContainText('Authorization: Bearer ');
 
-  await c.getByLabel('accountId', { exact: true }).fill('acc-1001');
+  await c.getByRole('combobox', { name: 'accountId' }).fill('acc-1001');
   await expect(c.getByTestId('tryout-request')).toContainText('/sandbox/accounts-v1/accounts/acc-1001');
   await c.getByRole('button', { name: T.send, exact: true }).click();
   await expect(c.getByTestId('tryout-state')).toHaveText(T.state_success);
