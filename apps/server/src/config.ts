@@ -29,6 +29,14 @@ const envSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Developers Portal <no-reply@portico.local>'),
   NEWSLETTER_URL: z.url().optional(),
   SUPPORT_EMAIL: z.email().default('developers@portico.local'),
+  // The contact form's proof of work (modules/support/README.md): PBKDF2 iterations per try and
+  // the largest counter a challenge hides; the defaults take a browser a second or two. Tests
+  // (NODE_ENV=test) default to a trivial challenge.
+  // Who may use support tickets (modules/support/README.md): every signed-in user, or only those
+  // with a verified address.
+  SUPPORT_TICKETS_FOR: z.enum(['users', 'verified']).default('users'),
+  CAPTCHA_COST: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  CAPTCHA_COUNTER_MAX: z.coerce.number().int().min(2).max(10_000_000).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Set when a TLS-terminating proxy sits in front: client IPs come from X-Forwarded-For, and a
@@ -92,6 +100,8 @@ export interface Config {
   mailFrom: string;
   newsletterUrl: string | undefined;
   supportEmail: string;
+  captcha: { cost: number; counterMax: number };
+  supportTicketsFor: 'users' | 'verified';
   logLevel: string;
   trustProxy: boolean;
   importContent: boolean;
@@ -147,6 +157,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM,
     newsletterUrl: e.NEWSLETTER_URL,
     supportEmail: e.SUPPORT_EMAIL,
+    supportTicketsFor: e.SUPPORT_TICKETS_FOR,
+    captcha: {
+      cost: e.CAPTCHA_COST ?? (e.NODE_ENV === 'test' ? 1 : 5_000),
+      counterMax: e.CAPTCHA_COUNTER_MAX ?? (e.NODE_ENV === 'test' ? 20 : 10_000),
+    },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     importContent: e.IMPORT_CONTENT,

@@ -105,6 +105,17 @@ const POLICY: Record<string, Access> = {
   'PUT /api/tryout/history/:uuid': 'user',
   'DELETE /api/tryout/history/:uuid': 'user',
   'DELETE /api/tryout/history': 'user',
+  // Support: contact form, captcha, tickets, the provider's queue (issue 14, helper E).
+  'GET /api/captcha/challenge': 'public',
+  'POST /contact_message': 'public',
+  'GET /api/support/me': 'user',
+  'GET /api/support_ticket': 'user',
+  'POST /api/support_ticket/create': 'user',
+  'GET /api/support_ticket/:id': 'user',
+  'PATCH /api/support_ticket/:id': 'user',
+  'POST /api/support_ticket/:id/reply': 'user',
+  'GET /admin-api/support/tickets': 'admin',
+  'GET /admin-api/support/contact-messages': 'admin',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

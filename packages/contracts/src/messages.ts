@@ -13,6 +13,7 @@ import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
 import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
 import { tryoutMessages } from './messages/tryout.ts';
+import { supportMessages } from './messages/support.ts';
 
 export const en = {
   site: {
@@ -119,6 +120,7 @@ export const en = {
   catalog: catalogMessages,
   api: apiMessages,
   identity: identityMessages,
+  support: supportMessages,
   sandboxAuth: sandboxAuthMessages,
   profile: {
     email: 'E-mail',

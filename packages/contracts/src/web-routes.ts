@@ -30,6 +30,9 @@ export const WEB_ROUTE_PATTERNS = [
   '/application/:applicationId/edit',
   '/goLive/:applicationId',
   '/admin/go-live',
+  // Support (issue 14).
+  '/support',
+  '/support/contact',
   // Redirects (spec B 2.1).
   '/partner',
   '/partner/*',

@@ -39,6 +39,14 @@ export const paths = {
   goLiveRoute: '/goLive/:applicationId',
   adminGoLive: '/admin/go-live',
   profile: '/profile',
+  // Support (issue 14).
+  supportContact: '/support/contact',
+  supportTicketCreate: '/support/ticket/create',
+  supportTickets: '/support/ticket/all',
+  supportTicketRoute: '/support/ticket/:ticketId',
+  supportTicket: (id: string | number, created = false) =>
+    `/support/ticket/${id}${created ? '?created=true' : ''}`,
+  adminSupport: '/admin/support',
 } as const;
 
 /** The login page with a return path (spec B 2.1 'LOGIN TO VIEW'). */

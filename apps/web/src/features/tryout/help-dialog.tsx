@@ -2,7 +2,11 @@ import { Alert, Button, Modal, Stack, Text, TextInput, Textarea } from '@mantine
 import { useState } from 'react';
 import { useAppStore } from '../../lib/store';
 import { useTranslation } from '../../lib/i18n';
-import { apiRequest, messageOf } from '../../lib/api-client';
+import { ApiError, apiRequest, messageOf } from '../../lib/api-client';
+import { CONTACT_FORM_ID } from '@portico/contracts/support-constants';
+// The support feature's captcha, exported for this dialog (its README): one widget for every form.
+// eslint-disable-next-line no-restricted-imports
+import { Captcha } from '../support/captcha';
 
 export interface HelpDialogProps {
   opened: boolean;
@@ -23,6 +27,11 @@ export function HelpDialog(props: HelpDialogProps) {
   const [mail, setMail] = useState(user.mail ?? '');
   const [subject, setSubject] = useState(props.subject);
   const [message, setMessage] = useState(props.details);
+  // Visitors solve the captcha; signed-in users only when the server asks (an unproven address).
+  const [captchaAsked, setCaptchaAsked] = useState(false);
+  const [captcha, setCaptcha] = useState<string | null>(null);
+  const [resetKey, setResetKey] = useState(0);
+  const showCaptcha = !user.isLoggedIn || captchaAsked;
   const [state, setState] = useState<
     { kind: 'idle' | 'sending' | 'sent' } | { kind: 'failed'; text: string }
   >({
@@ -30,17 +39,30 @@ export function HelpDialog(props: HelpDialogProps) {
   });
 
   async function send() {
+    if (showCaptcha && !captcha) return;
     setState({ kind: 'sending' });
     try {
       await apiRequest('/contact_message', {
         method: 'POST',
         format: 'json',
         query: { _format: 'json' },
-        body: { contact_form: 'feedback', name: user.name ?? mail, mail, subject, message },
+        body: {
+          contact_form: CONTACT_FORM_ID,
+          name: user.name ?? mail,
+          mail,
+          subject,
+          message,
+          ...(showCaptcha && captcha ? { altcha: captcha } : {}),
+        },
       });
       setState({ kind: 'sent' });
     } catch (err) {
+      if (err instanceof ApiError && firstCode(err.body) === 'captcha_required') setCaptchaAsked(true);
       setState({ kind: 'failed', text: messageOf(err, t('tryout.helpFailed')) });
+    } finally {
+      // A payload is good for one message.
+      setCaptcha(null);
+      setResetKey((k) => k + 1);
     }
   }
 
@@ -75,6 +97,7 @@ export function HelpDialog(props: HelpDialogProps) {
             value={message}
             onChange={(e) => setMessage(e.currentTarget.value)}
           />
+          {showCaptcha && state.kind !== 'sent' && <Captcha onChange={setCaptcha} resetKey={resetKey} />}
           {state.kind === 'sent' && (
             <Alert color="green" role="status">
               {t('tryout.helpSent')}
@@ -85,11 +108,21 @@ export function HelpDialog(props: HelpDialogProps) {
               {state.text}
             </Alert>
           )}
-          <Button type="submit" loading={state.kind === 'sending'} disabled={state.kind === 'sent'}>
+          <Button
+            type="submit"
+            loading={state.kind === 'sending'}
+            disabled={state.kind === 'sent' || (showCaptcha && !captcha)}
+          >
             {t('tryout.helpSend')}
           </Button>
         </Stack>
       </form>
     </Modal>
   );
+}
+
+function firstCode(body: unknown): string | undefined {
+  const errors = (body as { errors?: { code?: unknown }[] } | null)?.errors;
+  const code = Array.isArray(errors) ? errors[0]?.code : undefined;
+  return typeof code === 'string' ? code : undefined;
 }

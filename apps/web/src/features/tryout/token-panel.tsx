@@ -203,13 +203,18 @@ export function TokenPanel(props: TokenPanelProps) {
         code_verifier: verifier,
       });
     };
-    // The user closed the popup without an answer: a failure.
+    // The user closed the popup without an answer: a failure. The callback page closes it right
+    // after posting, so a message may still be on its way: it gets one more check's time.
+    let closedSeen = false;
     const timer = window.setInterval(() => {
-      if (!done && opened.closed) {
-        finish();
-        setLoading(false);
-        setError(t('tryout.authorizationFailed'));
+      if (done || !opened.closed) return;
+      if (!closedSeen) {
+        closedSeen = true;
+        return;
       }
+      finish();
+      setLoading(false);
+      setError(t('tryout.authorizationFailed'));
     }, TRYOUT_POPUP_CHECK_MS);
     function finish() {
       window.clearInterval(timer);

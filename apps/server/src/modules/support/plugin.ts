@@ -1,0 +1,23 @@
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { contactRoutes } from './contact-routes.ts';
+import { ticketRoutes } from './ticket-routes.ts';
+import { TooManyRequests } from './service.ts';
+
+/**
+ * The support area of spec B (issue 14): the contact form with its self-hosted captcha, support
+ * tickets and the provider's queue. Every endpoint is listed in README.md.
+ */
+export default fp(
+  async (app) => {
+    await app.register(async (scope) => {
+      scope.setErrorHandler((error: FastifyError | TooManyRequests, _request, reply) => {
+        if (error instanceof TooManyRequests) reply.header('Retry-After', String(error.retryAfterSeconds));
+        throw error;
+      });
+      await contactRoutes(scope);
+      await ticketRoutes(scope);
+    });
+  },
+  { name: 'support', dependencies: ['session', 'services', 'db'] },
+);

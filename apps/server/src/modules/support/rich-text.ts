@@ -1,0 +1,62 @@
+import sanitizeHtml from 'sanitize-html';
+
+/**
+ * Ticket texts and replies as stored: HTML without scripts, styles, handlers or images. Text
+ * typed in a plain text area (no tags) becomes paragraphs, escaped.
+ */
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p',
+    'br',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'blockquote',
+    'code',
+    'pre',
+  ],
+  allowedAttributes: { a: ['href', 'title'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowProtocolRelative: false,
+  transformTags: {
+    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
+  },
+};
+
+export function ticketHtml(input: string): string {
+  const text = input.trim();
+  if (!/<[a-z!/]/i.test(text)) {
+    return text
+      .split(/\n{2,}/)
+      .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+      .join('');
+  }
+  return sanitizeHtml(text, OPTIONS).trim();
+}
+
+/** The text of stored HTML, for e-mails. */
+export function plainText(html: string): string {
+  return sanitizeHtml(html.replace(/<\/p>|<br\s*\/?>/gi, '\n'), { allowedTags: [], allowedAttributes: {} })
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .trim();
+}
+
+function escapeHtml(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}

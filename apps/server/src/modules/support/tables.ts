@@ -1,0 +1,71 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { Db } from '../../db/client.ts';
+
+/** Kysely types of migration 0150-support; `users` comes from db/schema.ts. */
+
+type Created = ColumnType<Date, Date | string | undefined, never>;
+type Changed = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface SupportStaffTable {
+  user_id: number;
+  created: Created;
+}
+
+export interface CaptchaUsedTable {
+  nonce: string;
+  expires_at: Date;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  contact_form: string;
+  name: string;
+  mail: string;
+  subject: string;
+  message: string;
+  user_id: number | null;
+  ip: string | null;
+  created: Created;
+}
+
+export interface SupportTicketsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  title: string;
+  contact_info: string;
+  description: string;
+  details: string;
+  environment: string;
+  severity: string;
+  status: Generated<string>;
+  reporter_id: number;
+  created: Created;
+  changed: Changed;
+}
+
+export interface SupportTicketMessagesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  ticket_id: number;
+  author_id: number | null;
+  /** Sanitized HTML. */
+  body: string;
+  created: Created;
+}
+
+// A type literal, not an interface: withTables wants an index-compatible record.
+export type SupportTables = {
+  support_staff: SupportStaffTable;
+  captcha_used: CaptchaUsedTable;
+  contact_messages: ContactMessagesTable;
+  support_tickets: SupportTicketsTable;
+  support_ticket_messages: SupportTicketMessagesTable;
+};
+
+/** The database with the support tables known to Kysely. */
+export function supportDb(db: Db) {
+  return db.withTables<SupportTables>();
+}
+
+export type SupportDb = ReturnType<typeof supportDb>;
