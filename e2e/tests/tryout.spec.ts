@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { productUuid, subscribe } from '../support/applications.ts';
 import { createApplicationByApi } from '../support/products.ts';
-import { signIn } from '../support/session.ts';
+import { demoAdmin, signIn } from '../support/session.ts';
 
 /** The try-out console (issue 12) on the demo Accounts API, with the demo developer's Budget Buddy. */
 
@@ -130,13 +131,15 @@ test('a wrong secret shows the server OAuth error; Reset Secret gives a new one'
 
 test('three identical failures open the help dialog, whose message reaches the provider', async ({
   page,
+  browser,
 }) => {
   await signIn(page);
   const c = await openConsole(page, 'listAccounts');
   const send = c.getByRole('button', { name: T.send, exact: true });
   for (let i = 1; i <= 3; i++) {
+    // The state is 'loading' from the click on, 'failure' once the answer is shown.
     await send.click();
-    await expect(c.getByTestId('tryout-history-item')).toHaveCount(i);
+    await expect(c.getByTestId('tryout-response')).toHaveAttribute('data-state', 'failure');
   }
   await expect(c.getByTestId('tryout-status')).toHaveText('401 Unauthorized');
   await expect(c.getByTestId('tryout-why')).toContainText('invalid_token');
@@ -146,6 +149,15 @@ test('three identical failures open the help dialog, whose message reaches the p
   await help.getByLabel(T.helpMessage).fill('I keep getting 401 on GET /accounts from the try-out console.');
   await help.getByRole('button', { name: T.helpSend }).click();
   await expect(help.getByRole('status')).toHaveText(T.helpSent);
+
+  // The provider sees it among the contact messages.
+  const admin = await browser.newContext();
+  const adminPage = await admin.newPage();
+  await signIn(adminPage, demoAdmin.email, demoAdmin.password);
+  const messages = await adminPage.request.get('/admin-api/support/contact-messages');
+  expect(messages.ok()).toBe(true);
+  expect(await messages.text()).toContain('Try-out: GET /accounts keeps failing');
+  await admin.close();
 });
 
 test('history: favorite, soft delete with Cancel, Delete All, export and import', async ({ page }) => {
@@ -242,4 +254,20 @@ test("an unsubscribed application's token is refused by the sandbox, and the con
   await c.getByRole('button', { name: T.send, exact: true }).click();
   await expect(c.getByTestId('tryout-status')).toHaveText('403 Forbidden');
   await expect(c.getByTestId('tryout-why')).toContainText('insufficient_scope');
+});
+
+test('axe finds no violations on the open console after a call', async ({ page }) => {
+  await signIn(page);
+  const c = await openConsole(page, 'listAccounts');
+  await c.getByRole('button', { name: T.send, exact: true }).click();
+  await expect(c.getByTestId('tryout-response')).toHaveAttribute('data-state', 'failure');
+  await page.waitForLoadState('networkidle');
+  const { violations } = await new AxeBuilder({ page })
+    .include('[data-testid="tryout-panel"]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const found = violations.map(
+    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
+  );
+  expect(found).toEqual([]);
 });
