@@ -21,6 +21,7 @@ import {
   type SecuritySchemeSummary,
 } from '@portico/contracts/catalog';
 import { WIDE_SCREEN_MIN_PX } from '@portico/contracts/constants';
+import { TRYOUT_RESPONSE_MAX_CHARS } from '@portico/contracts/tryout';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppStore, type TryoutHistoryItem } from '../../lib/store';
 import { useTranslation } from '../../lib/i18n';
@@ -322,7 +323,11 @@ export function TryoutConsole({
         ...form,
         header: Object.fromEntries(Object.entries(form.header).filter(([n]) => !SECRET_HEADER.test(n))),
       },
-      response: { status: res.status, data },
+      // Large answers are cut as the server cuts them: the store lives in localStorage.
+      response: {
+        status: res.status,
+        data: text.length > TRYOUT_RESPONSE_MAX_CHARS ? `${text.slice(0, TRYOUT_RESPONSE_MAX_CHARS)}…` : data,
+      },
       created: Date.now(),
       favorite: false,
       imported: false,
