@@ -459,6 +459,51 @@ async function measure(browser: Browser, tool: Tool, round: number, profileTo?: 
   }
 }
 
+// --- The try-out console (issue 12): opening it on one of the document's operations. ---
+
+interface TryoutRun {
+  /** Click on 'Try it out' → the console's form shown, its chunk fetched on this first open. */
+  firstOpenMs: number;
+  /** Closed and opened again (chunk loaded): what every later open costs. */
+  reopenMs: number;
+  /** Bytes (brotli/encoded) of the scripts fetched for the console, i.e. not on the first load. */
+  consoleScriptBytes: number;
+}
+
+/** Opens the console on the deep-linked operation, twice, timing click → form shown in the page. */
+async function measureTryout(browser: Browser, key: string): Promise<TryoutRun> {
+  const context = await browser.newContext({ viewport: VIEWPORT, ...porticoContext });
+  try {
+    await context.addInitScript({ content: INIT_SCRIPT });
+    const page = await context.newPage();
+    await page.goto(`${origin}/documentation/${ALIAS}#operation/${encodeURIComponent(key)}`, {
+      waitUntil: 'commit',
+      timeout: STEP_LIMIT_MS,
+    });
+    const details = `[data-operation="${key}"] [data-testid="try-out"]`;
+    await waitFor(page, shownCheck(details));
+    await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+    const before = (await page.evaluate('performance.getEntriesByType("resource").length')) as number;
+    const open = async () => {
+      const clicks = (await page.evaluate('window.__bench.clicks.length')) as number;
+      await page.locator(details).click();
+      const shownAt = await waitFor(page, shownCheck('[data-testid="tryout-panel"] button[type="submit"]'));
+      const clickAt = (await page.evaluate(`window.__bench.clicks[${clicks}]`)) as number;
+      return shownAt - clickAt;
+    };
+    const firstOpenMs = await open();
+    const consoleScriptBytes = (await page.evaluate(`performance.getEntriesByType('resource').slice(${before})
+      .filter((e) => e.initiatorType === 'script' || e.name.endsWith('.js'))
+      .reduce((s, e) => s + e.encodedBodySize, 0)`)) as number;
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="tryout-panel"]').waitFor({ state: 'detached' });
+    const reopenMs = await open();
+    return { firstOpenMs, reopenMs, consoleScriptBytes };
+  } finally {
+    await context.close();
+  }
+}
+
 const chosen = options.tools.split(',').map((name) => {
   const tool = TOOLS.find((t) => t.name === name.trim());
   if (!tool) throw new Error(`unknown tool ${name}: ${TOOLS.map((t) => t.name).join(', ')}`);
@@ -472,6 +517,7 @@ const chromiumVersion = browser.version();
 const loadBefore = loadAverage();
 console.log(`Chromium ${chromiumVersion}, ${RUNS} runs each, load average before: ${loadBefore.join(' ')}`);
 const runs: Run[] = [];
+const tryoutRuns: TryoutRun[] = [];
 const profiles: { tool: Tool; file: string }[] = [];
 try {
   for (let round = 1; round <= RUNS; round++) {
@@ -481,6 +527,15 @@ try {
       console.log(
         `  ${tool.name.padEnd(8)} round ${round}: shown ${seconds(run.shownMs)}, usable ${seconds(run.usableMs)}` +
           (run.pageErrors.length ? ` (${run.pageErrors.length} page errors)` : ''),
+      );
+    }
+  }
+  if (chosen.some((t) => t.name.startsWith('portico'))) {
+    for (let round = 1; round <= RUNS; round++) {
+      const run = await measureTryout(browser, deepKey);
+      tryoutRuns.push(run);
+      console.log(
+        `  try-out  round ${round}: first open ${run.firstOpenMs.toFixed(0)} ms, reopen ${run.reopenMs.toFixed(0)} ms`,
       );
     }
   }
@@ -604,11 +659,18 @@ fs.writeFileSync(
       importMs,
       portalReadyMs: portal.ms,
       runs,
+      tryoutRuns,
     },
     null,
     2,
   ),
 );
+if (tryoutRuns.length > 0) {
+  console.log(
+    `\ntry-out console on ${deepKey}: first open ${median(tryoutRuns.map((r) => r.firstOpenMs)).toFixed(0)} ms ` +
+      `(its chunks ${kib(tryoutRuns[0]!.consoleScriptBytes)}), reopen ${median(tryoutRuns.map((r) => r.reopenMs)).toFixed(0)} ms (medians)`,
+  );
+}
 console.log(`\nevery run: ${path.relative(root, resultFile)}`);
 for (const { tool, file } of profiles) printProfile(tool, file);
 

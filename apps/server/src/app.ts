@@ -24,6 +24,7 @@ import gatewayPlugin from './gateway/plugin.ts';
 import applicationsPlugin from './modules/applications/plugin.ts';
 import pagesPlugin from './modules/pages/plugin.ts';
 import searchPlugin from './modules/search/plugin.ts';
+import tryoutPlugin from './modules/tryout/plugin.ts';
 import supportPlugin from './modules/support/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
@@ -127,6 +128,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(supportPlugin);
     // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
     await app.register(pagesPlugin);
+    await app.register(tryoutPlugin);
     await app.register(webAppPlugin);
 
     if (config.importContent) {

@@ -104,6 +104,11 @@ const POLICY: Record<string, Access> = {
   'GET /phpsdk/search': 'public',
   // Reference (issue 11): the generated image of a product created by import-api.
   'GET /catalog/generated-images/:name': 'public',
+  // Try-out console (issue 12): the signed-in user's own stored history.
+  'GET /api/tryout/history': 'user',
+  'PUT /api/tryout/history/:uuid': 'user',
+  'DELETE /api/tryout/history/:uuid': 'user',
+  'DELETE /api/tryout/history': 'user',
   // Support: contact form, captcha, tickets, the provider's queue (issue 14, helper E).
   'GET /api/captcha/challenge': 'public',
   'POST /contact_message': 'public',

@@ -13,6 +13,7 @@ import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
 import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
 import { searchMessages } from './messages/search.ts';
+import { tryoutMessages } from './messages/tryout.ts';
 import { supportMessages } from './messages/support.ts';
 
 export const en = {
@@ -77,10 +78,7 @@ export const en = {
     loginFailed: 'Something went wrong, please try again later.',
     goHome: 'Go to the home page',
   },
-  tryout: {
-    authorizationFailed: 'Something went wrong please try again',
-    popupOnly: 'This page completes an authorization started from the API documentation; you can close it.',
-  },
+  tryout: tryoutMessages,
   session: {
     loggingIn: 'Signing you in…',
     loggingOut: 'Signing you out…',

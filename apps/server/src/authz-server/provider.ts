@@ -1,3 +1,4 @@
+import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
 import Provider, {
   errors,
   type Adapter,
@@ -32,7 +33,11 @@ export const oauthIssuer = (app: FastifyInstance): string => `${app.config.publi
 export const sandboxResource = (app: FastifyInstance): string => `${app.config.publicUrl}/sandbox`;
 
 /** Client metadata in oidc-provider's form, read from `oauth_clients` on every lookup. */
-async function clientMetadata(clients: ClientService, clientId: string): Promise<ClientMetadata | undefined> {
+async function clientMetadata(
+  clients: ClientService,
+  clientId: string,
+  consoleRedirectUri: string,
+): Promise<ClientMetadata | undefined> {
   // The provider reads its form bodies itself, unchecked: a client id that PostgreSQL cannot hold
   // names no client.
   if (!isStorableText(clientId)) return undefined;
@@ -44,6 +49,17 @@ async function clientMetadata(clients: ClientService, clientId: string): Promise
   if (code) grantTypes.push('refresh_token');
   // Apps on devices redirect to a custom scheme ('com.bank.app:/callback'): a native client.
   const native = client.redirectUris.some((uri) => !/^https?:/i.test(uri));
+  // The try-out console (issue 12) signs sandbox customers in through its own callback page with
+  // any DEVELOPMENT client of the authorization_code grant, whatever URIs the application lists
+  // (decision 020). A native client keeps its own URIs only (its application type forbids https
+  // redirects to another host anyway).
+  const redirectUris =
+    code &&
+    !native &&
+    client.environment === 'DEVELOPMENT' &&
+    !client.redirectUris.includes(consoleRedirectUri)
+      ? [...client.redirectUris, consoleRedirectUri]
+      : client.redirectUris;
   return {
     client_id: client.clientId,
     application_type: native ? 'native' : 'web',
@@ -52,7 +68,7 @@ async function clientMetadata(clients: ClientService, clientId: string): Promise
       : { client_secret: client.secret, token_endpoint_auth_method: 'client_secret_basic' }),
     grant_types: grantTypes,
     response_types: code ? ['code'] : [],
-    redirect_uris: client.redirectUris,
+    redirect_uris: redirectUris,
     post_logout_redirect_uris: client.postLogoutRedirectUris,
   };
 }
@@ -66,6 +82,7 @@ function createOauthAdapterClass(
   clients: ClientService,
 ): new (name: string) => Adapter {
   const Base = createAdapterClass(app.db, OAUTH_TAG);
+  const consoleRedirectUri = `${app.config.publicUrl}/${REDOC_CALLBACK_PATH}`;
   return class OauthAdapter implements Adapter {
     readonly inner: Adapter;
     readonly isClient: boolean;
@@ -79,7 +96,9 @@ function createOauthAdapterClass(
       return this.inner.upsert(id, payload, expiresIn);
     }
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.isClient) return (await clientMetadata(clients, id)) as AdapterPayload | undefined;
+      if (this.isClient) {
+        return (await clientMetadata(clients, id, consoleRedirectUri)) as AdapterPayload | undefined;
+      }
       return (await this.inner.find(id)) ?? undefined;
     }
     findByUserCode(userCode: string) {
@@ -194,6 +213,18 @@ export async function createAuthorizationServer(
         useGrantedResource: () => true,
         getResourceServerInfo,
       },
+    },
+    // Browsers calling the token endpoint: the portal's own pages (the try-out console, decision
+    // 020) and the origins of the client's own redirect URIs (single-page applications).
+    clientBasedCORS(_ctx, origin, client) {
+      if (origin === new URL(app.config.publicUrl).origin) return true;
+      return (client.redirectUris ?? []).some((uri) => {
+        try {
+          return new URL(uri).origin === origin;
+        } catch {
+          return false;
+        }
+      });
     },
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     async issueRefreshToken(_ctx, client, code) {

@@ -15,6 +15,7 @@ import * as m0081 from './migrations/0081-login-state-browser.ts';
 import * as m0100 from './migrations/0100-search.ts';
 import * as m0101 from './migrations/0101-search-sources.ts';
 import * as m0110 from './migrations/0110-bundled-documents.ts';
+import * as m0140 from './migrations/0140-tryout-history.ts';
 import * as m0150 from './migrations/0150-support.ts';
 import * as m0151 from './migrations/0151-support-files.ts';
 
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0100-search': m0100,
   '0101-search-sources': m0101,
   '0110-bundled-documents': m0110,
+  '0140-tryout-history': m0140,
   '0150-support': m0150,
   '0151-support-files': m0151,
 };

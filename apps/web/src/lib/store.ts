@@ -47,6 +47,11 @@ export interface TryoutHistoryItem {
 
 export interface TryoutState {
   history: TryoutHistoryItem[];
+  /**
+   * The try-out console's value history (spec B 3): per 'documentation method path', the last
+   * values of each field ('query.limit'), newest first. Never secrets.
+   */
+  values: Record<string, Record<string, string[]>>;
 }
 
 export interface CookiesState {
@@ -101,7 +106,7 @@ export const initialApplicationUser: ApplicationUser = {
   redirects: {},
   loginError: null,
 };
-const initialTryout: TryoutState = { history: [] };
+const initialTryout: TryoutState = { history: [], values: {} };
 const initialCookies: CookiesState = { cookiesConsentAction: null, cookiesEnabled: { analytics: false } };
 
 export const useAppStore = create<AppState>()(

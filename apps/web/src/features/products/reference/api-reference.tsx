@@ -18,6 +18,8 @@ import {
 } from './operation-rows';
 import { Markdown } from '../../../components/ui/markdown';
 import classes from './reference.module.css';
+import { TryoutHistoryButton } from '../../tryout/history-button';
+import { TourSlot } from './tour-slot';
 
 /** Method badge backgrounds dark enough for their small white text (at least 4.5:1). */
 const METHOD_COLORS: Record<string, string> = {
@@ -146,6 +148,7 @@ function Reference({ index }: { index: OperationIndex }) {
           <Text size="sm" c="dimmed" aria-live="polite" data-testid="operation-count">
             {countLabel(t, shownCount)}
           </Text>
+          <TourSlot documentationAlias={index.alias} />
         </Group>
         {tagStarts.length > 1 && (
           <Group gap="xs" mt="xs" component="nav" aria-label={t('products.reference')}>
@@ -163,6 +166,10 @@ function Reference({ index }: { index: OperationIndex }) {
           </Group>
         )}
       </Box>
+      <TryoutHistoryButton
+        documentationAlias={index.alias}
+        operationKeyOf={(m, p) => operationKeyOf(index, m, p)}
+      />
       {rows.length === 0 && <Text py="md">{t('products.noOperations')}</Text>}
       <div ref={listRef} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
@@ -204,6 +211,15 @@ function Reference({ index }: { index: OperationIndex }) {
       </div>
     </section>
   );
+}
+
+/** The key of the operation with this method and path, for the try-out history's re-run. */
+export function operationKeyOf(index: OperationIndex, method: string, path: string): string | null {
+  for (const tag of index.tags) {
+    const found = tag.operations.find((o) => o.method === method && o.path === path);
+    if (found) return found.key;
+  }
+  return null;
 }
 
 function ReferenceHeader({ index }: { index: OperationIndex }) {

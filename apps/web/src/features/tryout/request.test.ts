@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import type { OperationDetail } from '@portico/contracts/catalog';
+import { buildRequest, initialForm, requiredErrors, toCurl } from './request';
+
+const op: Pick<OperationDetail, 'method' | 'path' | 'server' | 'parameters' | 'requestBody'> = {
+  method: 'post',
+  path: '/accounts/{accountId}/payments',
+  server: 'https://portal.example/sandbox/payments-v1',
+  parameters: [
+    {
+      name: 'accountId',
+      in: 'path',
+      required: true,
+      deprecated: false,
+      description: null,
+      schema: { type: 'string' },
+    },
+    {
+      name: 'status',
+      in: 'query',
+      required: false,
+      deprecated: false,
+      description: null,
+      schema: { type: 'string', enum: ['booked', 'pending'], default: 'booked' },
+    },
+    {
+      name: 'ids',
+      in: 'query',
+      required: false,
+      deprecated: false,
+      description: null,
+      schema: { type: 'array', items: { type: 'string' } },
+    },
+    {
+      name: 'X-Request-ID',
+      in: 'header',
+      required: true,
+      deprecated: false,
+      description: null,
+      schema: { type: 'string' },
+    },
+    { name: 'session', in: 'cookie', required: true, deprecated: false, description: null, schema: null },
+  ],
+  requestBody: {
+    description: null,
+    required: true,
+    content: { 'application/json': { schema: { type: 'object' }, example: { amount: 10 } } },
+  },
+};
+
+describe('try-out request', () => {
+  it('pre-fills defaults and the body example', () => {
+    const form = initialForm(op);
+    expect(form.query.status).toBe('booked');
+    expect(form.path.accountId).toBe('');
+    expect(JSON.parse(form.body)).toEqual({ amount: 10 });
+  });
+
+  it('lists empty required parameters by location and name (cookies are not asked)', () => {
+    const form = initialForm(op);
+    expect(requiredErrors(op, form)).toEqual([
+      { location: 'path', name: 'accountId' },
+      { location: 'header', name: 'X-Request-ID' },
+    ]);
+    form.body = ' ';
+    form.path.accountId = 'acc 1';
+    form.header['X-Request-ID'] = 'r1';
+    expect(requiredErrors(op, form)).toEqual([{ location: 'body', name: 'body' }]);
+  });
+
+  it('builds URL, query, headers and body as the spec says', () => {
+    const form = initialForm(op);
+    form.path.accountId = 'acc 1/2';
+    form.query.ids = 'a, b';
+    form.header['X-Request-ID'] = 'r1';
+    const req = buildRequest(op, form, { authorization: 'Bearer tok' });
+    expect(req.method).toBe('POST');
+    expect(req.url).toBe(
+      'https://portal.example/sandbox/payments-v1/accounts/acc%201%2F2/payments?status=booked&ids=a&ids=b',
+    );
+    expect(req.headers).toEqual([
+      ['Accept', 'application/json'],
+      ['Content-Type', 'application/json'],
+      ['X-Request-ID', 'r1'],
+      ['Authorization', 'Bearer tok'],
+    ]);
+    expect(JSON.parse(req.body!)).toEqual({ amount: 10 });
+  });
+
+  it('sends no body for GET and quotes curl safely', () => {
+    const get = { ...op, method: 'get' as const };
+    const form = initialForm(get);
+    expect(form.body).toBe('');
+    form.path.accountId = "o'neil";
+    const req = buildRequest(get, form);
+    expect(req.body).toBeNull();
+    expect(req.headers).toEqual([['Accept', 'application/json']]);
+    expect(toCurl(req)).toBe(
+      "curl -X GET 'https://portal.example/sandbox/payments-v1/accounts/o'\\''neil/payments?status=booked' \\\n  -H 'Accept: application/json'",
+    );
+  });
+});

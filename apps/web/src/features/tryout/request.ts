@@ -1,0 +1,198 @@
+import type { OperationDetail, ParameterDetail } from '@portico/contracts/catalog';
+
+/**
+ * The try-out request (spec B 7 "Other notes on calls"): the server URL of the description (our
+ * sandbox, variables at their defaults), path parameters, query string, header parameters, a JSON
+ * body, Content-Type and Accept application/json. Pure functions: the console, the code samples,
+ * the curl copy and the history all use the same built request.
+ */
+
+export type ParameterLocation = 'path' | 'query' | 'header';
+
+export interface TryoutForm {
+  header: Record<string, string>;
+  query: Record<string, string>;
+  path: Record<string, string>;
+  /** The JSON body as typed; '' for none. */
+  body: string;
+}
+
+export interface BuiltRequest {
+  method: string;
+  url: string;
+  headers: [string, string][];
+  body: string | null;
+}
+
+export interface FieldError {
+  location: ParameterLocation | 'body';
+  name: string;
+}
+
+export const emptyForm = (): TryoutForm => ({ header: {}, query: {}, path: {}, body: '' });
+
+/** The body editor is offered for these methods only (spec B 2.16). */
+export function hasBody(method: string): boolean {
+  return ['post', 'patch', 'put'].includes(method.toLowerCase());
+}
+
+/** Parameters the console fills: cookies cannot be set by a page, so they are left out. */
+export function formParameters(op: Pick<OperationDetail, 'parameters'>): (ParameterDetail & {
+  in: ParameterLocation;
+})[] {
+  return op.parameters.filter((p): p is ParameterDetail & { in: ParameterLocation } => p.in !== 'cookie');
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+function text(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/** A parameter's first value: its example, its schema's default, first example or enum value. */
+export function initialValue(p: ParameterDetail): string {
+  if (p.example !== undefined) return text(p.example);
+  const examples = p.examples ? Object.values(p.examples) : [];
+  const first = asRecord(examples[0]);
+  if (first && 'value' in first) return text(first.value);
+  const schema = asRecord(p.schema);
+  if (!schema) return '';
+  if ('default' in schema) return text(schema.default);
+  if ('example' in schema) return text(schema.example);
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return text(schema.examples[0]);
+  // An enum of a required parameter starts at its first value; optional ones start empty.
+  if (p.required && Array.isArray(schema.enum) && schema.enum.length > 0) return text(schema.enum[0]);
+  return '';
+}
+
+/** The JSON media type of the request body, if any. */
+export function jsonMedia(op: Pick<OperationDetail, 'requestBody'>) {
+  const content = op.requestBody?.content ?? {};
+  const type = Object.keys(content).find((t) => /json/i.test(t)) ?? Object.keys(content)[0];
+  return type ? { type, media: content[type]! } : null;
+}
+
+/** The body's first value: the media type's example, else its first named example, else the schema's. */
+export function initialBody(op: Pick<OperationDetail, 'method' | 'requestBody'>): string {
+  if (!hasBody(op.method)) return '';
+  const found = jsonMedia(op);
+  if (!found) return '';
+  const { media } = found;
+  let value: unknown;
+  if (media.example !== undefined) value = media.example;
+  else if (media.examples && Object.keys(media.examples).length > 0)
+    value = Object.values(media.examples)[0]?.value;
+  else {
+    const schema = asRecord(media.schema);
+    if (schema && 'example' in schema) value = schema.example;
+    else if (schema && Array.isArray(schema.examples)) value = schema.examples[0];
+  }
+  return value === undefined ? '' : JSON.stringify(value, null, 2);
+}
+
+/** The form of an operation as it first opens: every value pre-filled where the document says one. */
+export function initialForm(op: Pick<OperationDetail, 'method' | 'parameters' | 'requestBody'>): TryoutForm {
+  const form = emptyForm();
+  for (const p of formParameters(op)) form[p.in][p.name] = initialValue(p);
+  form.body = initialBody(op);
+  return form;
+}
+
+/** Required parameters (and a required body) left empty: listed as errors, nothing is sent. */
+export function requiredErrors(
+  op: Pick<OperationDetail, 'method' | 'parameters' | 'requestBody'>,
+  form: TryoutForm,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const p of formParameters(op)) {
+    if ((p.required || p.in === 'path') && !(form[p.in][p.name] ?? '').trim()) {
+      errors.push({ location: p.in, name: p.name });
+    }
+  }
+  if (hasBody(op.method) && op.requestBody?.required && !form.body.trim()) {
+    errors.push({ location: 'body', name: 'body' });
+  }
+  return errors;
+}
+
+function arrayItems(p: ParameterDetail, value: string): string[] | null {
+  const schema = asRecord(p.schema);
+  if (schema?.type !== 'array') return null;
+  const trimmed = value.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      if (Array.isArray(parsed)) return parsed.map(text);
+    } catch {
+      // Not JSON: a comma-separated list.
+    }
+  }
+  return trimmed.split(',').map((s) => s.trim());
+}
+
+/**
+ * The request for the filled-in form. `authorization`, when given, is the whole header value
+ * ('Bearer eyJ…'); extra headers (an API key) come after the documented ones.
+ */
+export function buildRequest(
+  op: Pick<OperationDetail, 'method' | 'path' | 'server' | 'parameters' | 'requestBody'>,
+  form: TryoutForm,
+  options: { authorization?: string | null; extraHeaders?: [string, string][] } = {},
+): BuiltRequest {
+  const params = formParameters(op);
+  const path = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const value = form.path[name];
+    return value === undefined || value === '' ? whole : encodeURIComponent(value);
+  });
+  const search = new URLSearchParams();
+  for (const p of params.filter((p) => p.in === 'query')) {
+    const value = form.query[p.name] ?? '';
+    if (value === '') continue;
+    const items = arrayItems(p, value);
+    if (items && p.explode !== false) for (const item of items) search.append(p.name, item);
+    else search.append(p.name, items ? items.join(',') : value);
+  }
+  const query = search.toString();
+  const headers: [string, string][] = [['Accept', 'application/json']];
+  const body = hasBody(op.method) && form.body.trim() ? form.body : null;
+  if (body !== null) headers.push(['Content-Type', jsonMedia(op)?.type ?? 'application/json']);
+  for (const p of params.filter((p) => p.in === 'header')) {
+    const value = form.header[p.name] ?? '';
+    if (value !== '' && !/^(accept|content-type)$/i.test(p.name)) headers.push([p.name, value]);
+  }
+  for (const [name, value] of options.extraHeaders ?? []) headers.push([name, value]);
+  if (options.authorization) headers.push(['Authorization', options.authorization]);
+  return {
+    method: op.method.toUpperCase(),
+    url: `${op.server.replace(/\/$/, '')}${path}${query ? `?${query}` : ''}`,
+    headers,
+    body,
+  };
+}
+
+/** POSIX shell single quoting. */
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The request as one curl command (the 'copy as curl' of the request panel). */
+export function toCurl(request: BuiltRequest): string {
+  const parts = [`curl -X ${request.method} ${shellQuote(request.url)}`];
+  for (const [name, value] of request.headers) parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  if (request.body !== null) parts.push(`--data-raw ${shellQuote(request.body)}`);
+  return parts.join(' \\\n  ');
+}
+
+/** The request as text: what the request panel shows. */
+export function describeRequest(request: BuiltRequest): string {
+  const lines = [`${request.method} ${request.url}`, ...request.headers.map(([n, v]) => `${n}: ${v}`)];
+  if (request.body !== null) lines.push('', request.body);
+  return lines.join('\n');
+}
