@@ -144,7 +144,7 @@ describe('forums', () => {
         payments.attributes.statistics!.comment_count + accounts.attributes.statistics!.comment_count,
     });
     expect(payments.attributes.last_post).toMatchObject({ name: 'Tom Keller' });
-    expect((apis.relationships.children!.data as unknown[]).length).toBe(2);
+    expect((apis.relationships.children!.data as unknown[]).length).toBe(3);
   });
 
   it('lists the topics of a forum, 204 when there are none, 404 for an unknown forum', async () => {

@@ -6,6 +6,7 @@ import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
 import { productsRoutes } from '../features/products/routes';
+import { forumRoutes } from '../features/forum/routes';
 import { lazyPage } from '../lib/lazy-page';
 import { AppLayout } from './layout/app-layout';
 
@@ -47,6 +48,7 @@ const pageRoutes: FeatureRoute[] = [
   ...productsRoutes,
   ...applicationsRoutes,
   ...adminGoLiveRoutes,
+  ...forumRoutes,
   // The catch-all basic page (spec B 2.1 '/{page}') comes last.
   { path: '*', element: <BasicPage />, preload: BasicPage.preload },
 ];
