@@ -164,6 +164,9 @@ describe('forums', () => {
       (await anon.get(`/phpsdk/forum-topics/${String(payments.attributes.drupal_internal__tid)}`)).status,
     ).toBe(200);
 
+    // Pages of 20: the second page of a forum with two topics is empty.
+    expect((await anon.get(`/phpsdk/forum-topics/${payments.id}?page=1`)).status).toBe(204);
+    expect((await anon.get(`/phpsdk/forum-topics/${payments.id}?page=-1`)).status).toBe(400);
     const apis = await forumByName(anon, 'APIs');
     expect((await anon.get(`/phpsdk/forum-topics/${apis.id}`)).status).toBe(204);
     expect((await anon.get('/phpsdk/forum-topics/00000000-0000-4000-8000-000000000000')).status).toBe(404);

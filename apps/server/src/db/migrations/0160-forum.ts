@@ -50,6 +50,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('forum_topics')
     .columns(['forum_id', 'created'])
     .execute();
+  // A forum's topic list: pinned first, then by last activity.
+  await db.schema
+    .createIndex('forum_topics_forum_activity')
+    .on('forum_topics')
+    .columns(['forum_id', 'sticky', 'changed'])
+    .execute();
   await db.schema.createIndex('forum_topics_author').on('forum_topics').column('author_id').execute();
 
   await db.schema

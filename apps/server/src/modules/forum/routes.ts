@@ -319,14 +319,24 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
     );
   });
 
-  // Topics of a forum (spec B 7): 200 with the topics, 204 when there are none.
-  app.get<{ Params: { forumId: string } }>('/phpsdk/forum-topics/:forumId', async (request, reply) => {
-    const forum = await findForum(app.db, request.params.forumId);
-    if (!forum) throw notFound(M.errors.forumNotFound);
-    const rows = await forumTopics(app.db, viewerOf(request), forum);
-    if (rows.length === 0) return reply.status(204).send();
-    return reply.header('Cache-Control', 'no-cache').send(await topicSummaries(app.db, rows));
-  });
+  // Topics of a forum (spec B 7): 200 with the topics, 204 when there are none. Paged by
+  // `page` (0-based, 20 a page): the forum's statistics.topic_count tells how many pages there are.
+  app.get<{ Params: { forumId: string }; Querystring: { page?: unknown } }>(
+    '/phpsdk/forum-topics/:forumId',
+    async (request, reply) => {
+      const rawPage = request.query.page ?? '0';
+      if (typeof rawPage !== 'string' || !/^\d{1,6}$/.test(rawPage))
+        throw badRequest('page must be a whole number from 0.', 'page');
+      const forum = await findForum(app.db, request.params.forumId);
+      if (!forum) throw notFound(M.errors.forumNotFound);
+      const rows = await forumTopics(app.db, viewerOf(request), forum, {
+        limit: FORUM_TOPICS_PAGE_SIZE,
+        offset: FORUM_TOPICS_PAGE_SIZE * Number(rawPage),
+      });
+      if (rows.length === 0) return reply.status(204).send();
+      return reply.header('Cache-Control', 'no-cache').send(await topicSummaries(app.db, rows));
+    },
+  );
 
   // Topic search and lists (spec B 7: title contains, optional forum; 20 per page).
   app.get('/jsonapi/node/forum', async (request, reply) => {

@@ -316,13 +316,20 @@ export async function topicSummaries(db: Db, rows: readonly TopicRow[]): Promise
   }));
 }
 
-/** Topics of one forum: pinned first, then by last activity. */
-export async function forumTopics(db: Db, viewer: Viewer | null, forum: ForumRow): Promise<TopicRow[]> {
+/** One page of a forum's topics: pinned first, then by last activity (`changed`). */
+export async function forumTopics(
+  db: Db,
+  viewer: Viewer | null,
+  forum: ForumRow,
+  page: { limit: number; offset: number },
+): Promise<TopicRow[]> {
   return topicsBase(db, viewer)
     .where('t.forum_id', '=', forum.id)
     .orderBy('t.sticky', 'desc')
-    .orderBy(sql`coalesce(${lastCommentSql}, t.created)`, 'desc')
+    .orderBy('t.changed', 'desc')
     .orderBy('t.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
     .execute();
 }
 

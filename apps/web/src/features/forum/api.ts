@@ -138,27 +138,32 @@ export function summaryOf(t: Topic, forumId: string): ForumTopicSummary {
   };
 }
 
-/** Topics of a forum: GET /phpsdk/forum-topics/{id} (204: none); on failure the JSON:API list. */
-export async function fetchForumTopics(forumId: string): Promise<ForumTopicSummary[]> {
+/** A page of a forum's topics: GET /phpsdk/forum-topics/{id} (204: none); on failure the JSON:API list. */
+export async function fetchForumTopics(forumId: string, page: number): Promise<ForumTopicSummary[]> {
   try {
     const list = await apiRequest<ForumTopicSummary[] | undefined>(
       `/phpsdk/forum-topics/${encodeURIComponent(forumId)}`,
-      { format: 'json' },
+      { format: 'json', query: { page: page > 0 ? page : undefined } },
     );
     return list ?? [];
   } catch {
     const doc = await apiRequest<Collection<TopicAttributes>>('/jsonapi/node/forum', {
-      query: { 'filter[taxonomy_forums.id]': forumId, 'page[limit]': 50 },
+      query: {
+        'filter[taxonomy_forums.id]': forumId,
+        sort: '-sticky,-changed',
+        'page[limit]': FORUM_TOPICS_PAGE_SIZE,
+        'page[offset]': FORUM_TOPICS_PAGE_SIZE * page,
+      },
     });
     return doc.data.map((t) => summaryOf(t, forumId));
   }
 }
 
-export function useForumTopics(forumId: string | null) {
+export function useForumTopics(forumId: string, page: number) {
   return useQuery({
-    queryKey: forumKeys.topics(forumId ?? ''),
-    queryFn: () => fetchForumTopics(forumId!),
-    enabled: forumId !== null,
+    queryKey: [...forumKeys.topics(forumId), page],
+    queryFn: () => fetchForumTopics(forumId, page),
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -211,7 +211,9 @@ function ForumTable({ forums, all }: { forums: Forum[]; all: Forum[] }) {
 
 function ForumTopics({ forum }: { forum: Forum }) {
   const { t } = useTranslation();
-  const topics = useForumTopics(forum.uuid);
+  const [page, setPage] = useState(0);
+  const topics = useForumTopics(forum.uuid, page);
+  const pages = Math.ceil(forum.statistics.topic_count / FORUM_TOPICS_PAGE_SIZE);
   if (topics.isPending) return <Loading />;
   if (topics.isError)
     return (
@@ -219,8 +221,21 @@ function ForumTopics({ forum }: { forum: Forum }) {
         {messageOf(topics.error, t('forum.loadFailed'))}
       </Alert>
     );
-  if (topics.data.length === 0) return <Text>{t('forum.noTopics')}</Text>;
-  return <TopicTable topics={topics.data} caption={t('forum.topics')} />;
+  if (topics.data.length === 0 && page === 0) return <Text>{t('forum.noTopics')}</Text>;
+  return (
+    <Stack>
+      <TopicTable topics={topics.data} caption={t('forum.topics')} />
+      {pages > 1 && (
+        <Pagination
+          total={pages}
+          value={page + 1}
+          onChange={(p) => setPage(p - 1)}
+          aria-label={t('forum.pagination')}
+          getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+        />
+      )}
+    </Stack>
+  );
 }
 
 function SearchResults({ q, forum }: { q: string; forum: string | null }) {
