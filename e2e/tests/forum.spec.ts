@@ -115,7 +115,7 @@ test('a developer creates a topic and subscribes to it', async ({ browser }) => 
   await author.getByRole('textbox', { name: M.bodyLabel }).click();
   await author.keyboard.type('Our refund webhook is delivered twice when we answer after 5 seconds.');
   await author.getByRole('main').getByRole('button', { name: M.submitTopic, exact: true }).click();
-  await expect(author.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(author.getByRole('heading', { level: 1, name: title })).toBeVisible({ timeout: 20_000 });
   await expect(author.getByTestId('topic-body')).toContainText('delivered twice');
   topicUrl = new URL(author.url()).pathname;
   await author.getByRole('main').getByRole('button', { name: M.subscribe, exact: true }).click();
