@@ -122,6 +122,22 @@ const POLICY: Record<string, Access> = {
   'GET /api/support_ticket/:id/files/:uuid': 'user',
   'GET /admin-api/support/tickets': 'admin',
   'GET /admin-api/support/contact-messages': 'admin',
+  // Forums (issue 14, modules/forum): anyone reads, signed-in users post and subscribe, moderators
+  // (provider administrators) hide, lock, pin and delete; the unsubscribe link carries a signed token.
+  'GET /jsonapi/taxonomy_term/forums': 'public',
+  'GET /phpsdk/forum-topics/:forumId': 'public',
+  'GET /jsonapi/node/forum': 'public',
+  'GET /jsonapi/node/forum/:id': 'public',
+  'POST /jsonapi/node/forum': 'user',
+  'PATCH /jsonapi/node/forum/:id': 'admin',
+  'DELETE /jsonapi/node/forum/:id': 'admin',
+  'GET /jsonapi/comment/comment_forum': 'public',
+  'POST /jsonapi/comment/comment_forum': 'user',
+  'PATCH /jsonapi/comment/comment_forum/:id': 'admin',
+  'DELETE /jsonapi/comment/comment_forum/:id': 'admin',
+  'GET /api/subscribe-list': 'user',
+  'POST /api/subscribe-list': 'user',
+  'GET /api/subscribe-list/unsubscribe': 'public',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

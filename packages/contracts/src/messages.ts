@@ -15,6 +15,7 @@ import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
 import { searchMessages } from './messages/search.ts';
 import { tryoutMessages } from './messages/tryout.ts';
 import { supportMessages } from './messages/support.ts';
+import { forumMessages } from './messages/forum.ts';
 
 export const en = {
   site: {
@@ -124,6 +125,7 @@ export const en = {
   support: supportMessages,
   sandboxAuth: sandboxAuthMessages,
   search: searchMessages,
+  forum: forumMessages,
   profile: {
     email: 'E-mail',
     firstName: 'First name',

@@ -43,6 +43,14 @@ export const WEB_ROUTE_PATTERNS = [
   '/partner',
   '/partner/*',
   '/news/*',
+  // Forums (spec B 2.1, 2.13; issue 14).
+  '/forum',
+  '/forum/new',
+  '/forum/most-popular',
+  '/forum/unanswered',
+  '/forum/:forum_id',
+  '/forum-topic/:forum_id',
+  '/forum-create-topic/:forum_id',
 ] as const;
 
 function segments(path: string): string[] {

@@ -18,6 +18,7 @@ import * as m0110 from './migrations/0110-bundled-documents.ts';
 import * as m0140 from './migrations/0140-tryout-history.ts';
 import * as m0150 from './migrations/0150-support.ts';
 import * as m0151 from './migrations/0151-support-files.ts';
+import * as m0160 from './migrations/0160-forum.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0140-tryout-history': m0140,
   '0150-support': m0150,
   '0151-support-files': m0151,
+  '0160-forum': m0160,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

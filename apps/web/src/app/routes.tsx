@@ -8,6 +8,7 @@ import HomePageModule from '../features/home/home-page';
 import { productsRoutes } from '../features/products/routes';
 import { searchRoutes } from '../features/search/routes';
 import { supportRoutes } from '../features/support/routes';
+import { forumRoutes } from '../features/forum/routes';
 import { lazyPage } from '../lib/lazy-page';
 import { AppLayout } from './layout/app-layout';
 
@@ -51,6 +52,7 @@ const pageRoutes: FeatureRoute[] = [
   ...adminGoLiveRoutes,
   ...searchRoutes,
   ...supportRoutes,
+  ...forumRoutes,
   // The catch-all basic page (spec B 2.1 '/{page}') comes last.
   { path: '*', element: <BasicPage />, preload: BasicPage.preload },
 ];

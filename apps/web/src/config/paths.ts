@@ -47,6 +47,17 @@ export const paths = {
   supportTicket: (id: string | number, created = false) =>
     `/support/ticket/${id}${created ? '?created=true' : ''}`,
   adminSupport: '/admin/support',
+  // Forums (spec B 2.1, 2.13).
+  forum: '/forum',
+  forumRoute: '/forum/:forum_id',
+  forumOf: (id: string) => `/forum/${id}`,
+  forumNewest: '/forum/new',
+  forumPopular: '/forum/most-popular',
+  forumUnanswered: '/forum/unanswered',
+  forumTopicRoute: '/forum-topic/:forum_id',
+  forumTopic: (id: string) => `/forum-topic/${id}`,
+  forumCreateTopicRoute: '/forum-create-topic/:forum_id',
+  forumCreateTopic: (id: string) => `/forum-create-topic/${id}`,
 } as const;
 
 /** The login page with a return path (spec B 2.1 'LOGIN TO VIEW'). */

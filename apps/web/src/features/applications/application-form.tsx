@@ -17,7 +17,7 @@ import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
 import { lazy, Suspense, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n';
 
-const RichTextField = lazy(() => import('./rich-text-editor'));
+const RichTextField = lazy(() => import('../../components/ui/rich-text-editor'));
 
 type Field = 'title' | 'description' | 'grantTypes' | 'oAuthRedirectUri' | 'postLogoutRedirectUri';
 

@@ -17,7 +17,7 @@ export interface RichTextFieldProps {
 }
 
 /**
- * The description editor (spec A 5: rich text): Tiptap's starter kit with Mantine's toolbar,
+ * The rich-text editor of the application description (spec A 5) and the forum posts (spec B 2.13): Tiptap's starter kit with Mantine's toolbar,
  * limited to what the server keeps after sanitizing (paragraphs, headings, lists, links, code,
  * quotes). Its own chunk: the application form loads it on demand.
  */

@@ -1,0 +1,25 @@
+import fp from 'fastify-plugin';
+import { forumRoutes } from './routes.ts';
+
+/**
+ * Forums (spec B 2.13, 7; issue 14): forums and containers, topics, threaded comments,
+ * subscriptions with e-mail notifications, moderation by the provider's administrators, and the
+ * search index rows of the topics. Endpoints: README.md.
+ */
+export default fp(
+  async (app) => {
+    await app.register(async (scope) => {
+      // DELETE calls of the web app may carry a JSON content type without a body: accept that.
+      const json = scope.getDefaultJsonParser('error', 'error');
+      for (const type of ['application/json', 'application/vnd.api+json']) {
+        scope.removeContentTypeParser(type);
+        scope.addContentTypeParser(type, { parseAs: 'string' }, (request, raw, done) => {
+          if (raw === '' && request.method === 'DELETE') return done(null, undefined);
+          return json(request, String(raw), done);
+        });
+      }
+      await forumRoutes(scope);
+    });
+  },
+  { name: 'forum', dependencies: ['db', 'session', 'services'] },
+);
