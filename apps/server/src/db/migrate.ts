@@ -13,6 +13,7 @@ import * as m0070 from './migrations/0070-content-imports.ts';
 import * as m0080 from './migrations/0080-account-security.ts';
 import * as m0081 from './migrations/0081-login-state-browser.ts';
 import * as m0100 from './migrations/0100-search.ts';
+import * as m0170 from './migrations/0170-content.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0080-account-security': m0080,
   '0081-login-state-browser': m0081,
   '0100-search': m0100,
+  '0170-content': m0170,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */
