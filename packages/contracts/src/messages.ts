@@ -12,6 +12,7 @@ import { identityMessages } from './messages/identity.ts';
 import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
 import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
+import { contentMessages } from './messages/content.ts';
 
 export const en = {
   site: {
@@ -122,6 +123,7 @@ export const en = {
   api: apiMessages,
   identity: identityMessages,
   sandboxAuth: sandboxAuthMessages,
+  content: contentMessages,
   profile: {
     email: 'E-mail',
     firstName: 'First name',

@@ -46,6 +46,16 @@ export const gettingStartedBlockSchema = z.object({
 });
 export type GettingStartedBlock = z.infer<typeof gettingStartedBlockSchema>;
 
+/** A promotional banner of the home page (spec B 2.2: the race and studio banners). */
+export const promoBannerSchema = z.object({
+  key: z.string().min(1),
+  title: z.string().min(1),
+  text: z.string().default(''),
+  image_url: z.string().optional(),
+  link: linkSchema.optional(),
+});
+export type PromoBanner = z.infer<typeof promoBannerSchema>;
+
 export const blockLayoutSchema = z.object({
   carousel: z.array(carouselItemSchema).default([]),
   awards: z.array(linkSchema).default([]),
@@ -53,6 +63,7 @@ export const blockLayoutSchema = z.object({
   footer: z.array(footerItemSchema).default([]),
   social: z.array(linkSchema).default([]),
   gettingStarted: z.array(gettingStartedBlockSchema).default([]),
+  promoBanners: z.array(promoBannerSchema).default([]),
 });
 export type BlockLayout = z.infer<typeof blockLayoutSchema>;
 

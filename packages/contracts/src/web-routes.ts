@@ -34,6 +34,14 @@ export const WEB_ROUTE_PATTERNS = [
   '/partner',
   '/partner/*',
   '/news/*',
+  // Public content (issue 13).
+  '/blog',
+  '/blog/internal',
+  '/blog/:articleSlug',
+  '/faq-page',
+  '/started',
+  '/google-doc/callback',
+  '/google-doc/:fileId',
 ] as const;
 
 function segments(path: string): string[] {

@@ -6,6 +6,10 @@ import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
 import { productsRoutes } from '../features/products/routes';
+import { blogRoutes } from '../features/blog/routes';
+import { faqRoutes } from '../features/faq/routes';
+import { startedRoutes } from '../features/started/routes';
+import { cloudDocsRoutes } from '../features/cloud-docs/routes';
 import { lazyPage } from '../lib/lazy-page';
 import { AppLayout } from './layout/app-layout';
 
@@ -47,6 +51,11 @@ const pageRoutes: FeatureRoute[] = [
   ...productsRoutes,
   ...applicationsRoutes,
   ...adminGoLiveRoutes,
+  // Public content (issue 13).
+  ...blogRoutes,
+  ...faqRoutes,
+  ...startedRoutes,
+  ...cloudDocsRoutes,
   // The catch-all basic page (spec B 2.1 '/{page}') comes last.
   { path: '*', element: <BasicPage />, preload: BasicPage.preload },
 ];
