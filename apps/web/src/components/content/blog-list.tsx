@@ -53,7 +53,7 @@ function ArticleCard({ article }: { article: Article }) {
           {ddmmyyyy(article.created)}
         </Text>
       </Group>
-      <Title order={3} size="h4" mt="xs">
+      <Title order={2} size="h4" mt="xs">
         <Anchor component={Link} to={article.url} inherit>
           {article.title}
         </Anchor>

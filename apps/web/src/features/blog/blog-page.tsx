@@ -18,7 +18,10 @@ export default function BlogPage() {
   const { pathname } = useLocation();
   const internal = pathname.toLowerCase().includes('internal');
   // Spec B 2.4: the blog scrolls to the top on mount.
-  useEffect(() => window.scrollTo({ top: 0 }), []);
+  // (Braces: Chromium's scrollTo returns a promise, which React would take for a cleanup.)
+  useEffect(() => {
+    window.scrollTo({ top: 0 });
+  }, []);
   const title = internal ? t('content.internalBlogTitle') : t('content.blogTitle');
   const page = (
     <Container size="xl" py="xl">
