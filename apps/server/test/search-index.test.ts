@@ -8,7 +8,8 @@ describe('search index', () => {
   let t: TestApp;
   const uuids = { payments: randomUUID(), accounts: randomUUID(), fx: randomUUID(), old: randomUUID() };
   beforeAll(async () => {
-    t = await startTestApp();
+    // Without the demo content: its articles and pages would be found too.
+    t = await startTestApp({ IMPORT_CONTENT: 'false' });
     await searchIndex(t.app.db).upsert([
       {
         type: 'article',
