@@ -1,21 +1,33 @@
 /**
  * Starts the portal for the browser tests on a fresh data folder, removed again on exit.
- * Run from the repository root (Playwright's webServer does so).
+ * Run from the repository root (Playwright's webServer does so). The cloud document viewer is
+ * pointed at a local stand-in of Google's API (support/cloud-docs-standin.ts).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { STANDIN_CLIENT_ID, startCloudDocsStandIn } from './support/cloud-docs-standin.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-e2e-'));
+const standIn = await startCloudDocsStandIn();
 const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
   stdio: 'inherit',
-  env: { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+  env: {
+    CLOUD_DOCS_CLIENT_ID: STANDIN_CLIENT_ID,
+    CLOUD_DOCS_AUTH_URL: `${standIn.url}/o/oauth2/v2/auth`,
+    CLOUD_DOCS_API_URL: standIn.url,
+    CLOUD_DOCS_PDF_URL: `${standIn.url}/document/d/{id}/export?format=pdf`,
+    ...process.env,
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  },
 });
 const stop = (signal: NodeJS.Signals) => child.kill(signal);
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 child.on('exit', (code) => {
   fs.rmSync(dataDir, { recursive: true, force: true });
-  process.exit(code ?? 0);
+  void standIn.close().finally(() => process.exit(code ?? 0));
 });

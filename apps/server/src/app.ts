@@ -27,6 +27,7 @@ import searchPlugin from './modules/search/plugin.ts';
 import tryoutPlugin from './modules/tryout/plugin.ts';
 import supportPlugin from './modules/support/plugin.ts';
 import forumPlugin from './modules/forum/plugin.ts';
+import contentPlugin from './modules/content/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import { importContent } from './content/import-content.ts';
@@ -128,6 +129,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(searchPlugin);
     await app.register(supportPlugin);
     await app.register(forumPlugin);
+    await app.register(contentPlugin);
     // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
     await app.register(pagesPlugin);
     await app.register(tryoutPlugin);

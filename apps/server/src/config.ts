@@ -81,6 +81,17 @@ const envSchema = z.object({
     .number()
     .positive()
     .default(24 * 7),
+  /**
+   * Public content (modules/content/README.md). The internal blog's readers besides the provider's
+   * administrators: users whose e-mail domain is in this comma-separated list.
+   */
+  INTERNAL_DEVELOPER_DOMAINS: z.string().default(''),
+  /** Cloud documents (Google Drive): the OAuth client id of the web app; unset turns the viewer off. */
+  CLOUD_DOCS_CLIENT_ID: z.string().min(1).optional(),
+  CLOUD_DOCS_AUTH_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
+  CLOUD_DOCS_API_URL: z.url().default('https://www.googleapis.com'),
+  /** The PDF download link of a document; `{id}` is replaced by the document id. */
+  CLOUD_DOCS_PDF_URL: z.string().min(1).default('https://docs.google.com/document/d/{id}/export?format=pdf'),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -113,6 +124,10 @@ export interface Config {
   webDist: string;
   /** Where uploaded files live: DATA_DIR/files, or an S3 bucket (STORAGE_URL). */
   storage: StorageConfig;
+  /** Lower-case e-mail domains of the internal developers group (modules/content/README.md). */
+  internalDeveloperDomains: string[];
+  /** The cloud document viewer's settings; undefined when not set up. */
+  cloudDocs: { clientId: string; authUrl: string; apiUrl: string; pdfUrl: string } | undefined;
 }
 
 export type StorageConfig = { kind: 'folder'; dir: string } | ({ kind: 's3' } & S3Settings);
@@ -171,6 +186,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     storage,
+    internalDeveloperDomains: e.INTERNAL_DEVELOPER_DOMAINS.split(',')
+      .map((d) => d.trim().toLowerCase().replace(/^@/, ''))
+      .filter(Boolean),
+    cloudDocs: e.CLOUD_DOCS_CLIENT_ID
+      ? {
+          clientId: e.CLOUD_DOCS_CLIENT_ID,
+          authUrl: e.CLOUD_DOCS_AUTH_URL,
+          apiUrl: e.CLOUD_DOCS_API_URL.replace(/\/$/, ''),
+          pdfUrl: e.CLOUD_DOCS_PDF_URL,
+        }
+      : undefined,
   };
 }
 

@@ -163,7 +163,7 @@ describe('basic pages', () => {
     expect(result).toEqual({
       created: [],
       replaced: [],
-      unchanged: ['pages/privacy.md', 'pages/terms.md'],
+      unchanged: ['pages/api-guidelines.md', 'pages/privacy.md', 'pages/terms.md'],
       skipped: [],
     });
     const after = await pagesDb(t.app.db)

@@ -138,6 +138,14 @@ const POLICY: Record<string, Access> = {
   'GET /api/subscribe-list': 'user',
   'POST /api/subscribe-list': 'user',
   'GET /api/subscribe-list/unsubscribe': 'public',
+  // Public content (issue 13: blog, FAQ, content images, cloud document settings).
+  'GET /jsonapi/node/article': 'public',
+  'GET /jsonapi/node/article/:id': 'public',
+  'GET /jsonapi/taxonomy_term/news_categories': 'public',
+  'GET /jsonapi/taxonomy_term/faq_categories': 'public',
+  'GET /jsonapi/node/faq': 'public',
+  'GET /blog-images/:name': 'public',
+  'GET /phpsdk/cloud-documents/config': 'public',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

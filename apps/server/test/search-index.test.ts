@@ -15,6 +15,7 @@ describe('search index', () => {
   const uuids = { payments: randomUUID(), accounts: randomUUID(), fx: randomUUID(), old: randomUUID() };
   beforeAll(async () => {
     // No demo content: the index holds only what this test writes.
+    // Without the demo content: its articles and pages would be found too.
     t = await startTestApp({ IMPORT_CONTENT: 'false' });
     await searchIndex(t.app.db).upsert([
       {

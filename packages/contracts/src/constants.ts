@@ -52,3 +52,14 @@ export const ANALYTICS_MAX_RANGE_DAYS = 366;
 export const ANALYTICS_CHART_HEIGHTS_PX = { endpoints: 600, daily: 400 } as const;
 /** The try-out console's redirect URI, relative to the portal's base path. */
 export const REDOC_CALLBACK_PATH = 'oauth2/redoc-callback';
+
+/** Public content (spec B 9). */
+export const SCROLLSPY_BEFORE = 6;
+export const SCROLLSPY_AFTER = 12;
+/** The last heading becomes active within this many pixels of the bottom of the page. */
+export const SCROLLSPY_BOTTOM_PX = 60;
+export const PDF_EXPORT_DELAY_MS = 1000;
+/** Images in an exported PDF are scaled to fit this box (points). */
+export const PDF_IMAGE_MAX = { width: 450, height: 450 } as const;
+/** The carousel's step width: this share of (window width - 50). */
+export const CAROUSEL_STEP_SHARE = 0.215;

@@ -16,6 +16,7 @@ import { searchMessages } from './messages/search.ts';
 import { tryoutMessages } from './messages/tryout.ts';
 import { supportMessages } from './messages/support.ts';
 import { forumMessages } from './messages/forum.ts';
+import { contentMessages } from './messages/content.ts';
 
 export const en = {
   site: {
@@ -126,6 +127,7 @@ export const en = {
   sandboxAuth: sandboxAuthMessages,
   search: searchMessages,
   forum: forumMessages,
+  content: contentMessages,
   profile: {
     email: 'E-mail',
     firstName: 'First name',

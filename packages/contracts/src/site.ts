@@ -35,12 +35,35 @@ export type BottomBanner = z.infer<typeof bottomBannerSchema>;
 export const footerItemSchema = z.object({ title: z.string().min(1), links: z.array(linkSchema) });
 export type FooterItem = z.infer<typeof footerItemSchema>;
 
+/** A block of the Getting Started timeline (spec B 2.3, 3); the last one is the authorization block. */
+export const gettingStartedBlockSchema = z.object({
+  title: z.string().min(1),
+  /** HTML, sanitized by the web app before it is shown. */
+  description: z.string().default(''),
+  link: z
+    .object({ url: z.string().min(1), title: z.string().min(1), external: z.boolean().default(false) })
+    .optional(),
+});
+export type GettingStartedBlock = z.infer<typeof gettingStartedBlockSchema>;
+
+/** A promotional banner of the home page (spec B 2.2: the race and studio banners). */
+export const promoBannerSchema = z.object({
+  key: z.string().min(1),
+  title: z.string().min(1),
+  text: z.string().default(''),
+  image_url: z.string().optional(),
+  link: linkSchema.optional(),
+});
+export type PromoBanner = z.infer<typeof promoBannerSchema>;
+
 export const blockLayoutSchema = z.object({
   carousel: z.array(carouselItemSchema).default([]),
   awards: z.array(linkSchema).default([]),
   bottomBanners: z.array(bottomBannerSchema).default([]),
   footer: z.array(footerItemSchema).default([]),
   social: z.array(linkSchema).default([]),
+  gettingStarted: z.array(gettingStartedBlockSchema).default([]),
+  promoBanners: z.array(promoBannerSchema).default([]),
 });
 export type BlockLayout = z.infer<typeof blockLayoutSchema>;
 

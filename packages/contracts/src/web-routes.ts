@@ -51,6 +51,14 @@ export const WEB_ROUTE_PATTERNS = [
   '/forum/:forum_id',
   '/forum-topic/:forum_id',
   '/forum-create-topic/:forum_id',
+  // Public content (issue 13).
+  '/blog',
+  '/blog/internal',
+  '/blog/:articleSlug',
+  '/faq-page',
+  '/started',
+  '/google-doc/callback',
+  '/google-doc/:fileId',
 ] as const;
 
 function segments(path: string): string[] {

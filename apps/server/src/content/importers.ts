@@ -3,6 +3,7 @@ import { sandboxUsersImporter } from '../authz-server/sandbox-users.ts';
 import { siteImporter } from '../modules/site/importer.ts';
 import { catalogImporter } from '../modules/catalog/importer.ts';
 import { pagesImporter } from '../modules/pages/importer.ts';
+import { contentImporter } from '../modules/content/importer.ts';
 import { demoOrganizationsImporter } from '../modules/applications/demo-importer.ts';
 import { forumImporter } from '../modules/forum/importer.ts';
 import type { ContentImporter } from './import-content.ts';
@@ -14,6 +15,7 @@ import type { ContentImporter } from './import-content.ts';
 export const importers: ContentImporter[] = [
   usersImporter,
   pagesImporter,
+  contentImporter,
   sandboxUsersImporter,
   siteImporter,
   catalogImporter,

@@ -19,6 +19,7 @@ import * as m0140 from './migrations/0140-tryout-history.ts';
 import * as m0150 from './migrations/0150-support.ts';
 import * as m0151 from './migrations/0151-support-files.ts';
 import * as m0160 from './migrations/0160-forum.ts';
+import * as m0170 from './migrations/0170-content.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0150-support': m0150,
   '0151-support-files': m0151,
   '0160-forum': m0160,
+  '0170-content': m0170,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -21,7 +21,11 @@ export default fp(
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
           fontSrc: ["'self'", 'data:'],
-          connectSrc: ["'self'"],
+          // The cloud document viewer calls the Drive API from the browser (modules/content).
+          connectSrc: [
+            "'self'",
+            ...(app.config.cloudDocs ? [new URL(app.config.cloudDocs.apiUrl).origin] : []),
+          ],
           frameSrc: ["'self'"],
           frameAncestors: ["'self'"],
           formAction: ["'self'", ...external],

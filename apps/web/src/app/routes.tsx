@@ -9,6 +9,10 @@ import { productsRoutes } from '../features/products/routes';
 import { searchRoutes } from '../features/search/routes';
 import { supportRoutes } from '../features/support/routes';
 import { forumRoutes } from '../features/forum/routes';
+import { blogRoutes } from '../features/blog/routes';
+import { faqRoutes } from '../features/faq/routes';
+import { startedRoutes } from '../features/started/routes';
+import { cloudDocsRoutes } from '../features/cloud-docs/routes';
 import { lazyPage } from '../lib/lazy-page';
 import { AppLayout } from './layout/app-layout';
 
@@ -53,6 +57,11 @@ const pageRoutes: FeatureRoute[] = [
   ...searchRoutes,
   ...supportRoutes,
   ...forumRoutes,
+  // Public content (issue 13).
+  ...blogRoutes,
+  ...faqRoutes,
+  ...startedRoutes,
+  ...cloudDocsRoutes,
   // The catch-all basic page (spec B 2.1 '/{page}') comes last.
   { path: '*', element: <BasicPage />, preload: BasicPage.preload },
 ];

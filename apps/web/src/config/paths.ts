@@ -10,6 +10,9 @@ export const paths = {
   terms: '/terms',
   started: '/started',
   blog: '/blog',
+  /** The internal blog (spec B 2.4: a URL containing 'internal'). */
+  internalBlog: '/blog/internal',
+  googleDoc: (fileId: string) => `/google-doc/${encodeURIComponent(fileId)}`,
   faq: '/faq-page',
   search: '/search',
   support: '/support',

@@ -3,9 +3,14 @@ import { useBlockLayout } from '../../lib/site-content';
 import { useIsLoggedIn } from '../../lib/store';
 import { FeaturedApis } from './featured-apis';
 import { HeroCarousel } from './hero-carousel';
+import { LatestPosts } from './latest-posts';
+import { PromoBanners } from './promo-banners';
 import { StartSteps } from './start-steps';
 
-/** Home (spec B 2.2): hero, awards; for signed-in users the featured APIs and the START steps. */
+/**
+ * Home (spec B 2.2): hero, awards, promo banners; for signed-in users the featured APIs, the latest
+ * blog posts and the START steps.
+ */
 export default function HomePage() {
   const layout = useBlockLayout().data;
   const loggedIn = useIsLoggedIn();
@@ -23,7 +28,9 @@ export default function HomePage() {
           </Group>
         </Container>
       )}
+      <PromoBanners items={layout?.promoBanners ?? []} />
       {loggedIn && <FeaturedApis />}
+      {loggedIn && <LatestPosts />}
       {loggedIn && <StartSteps />}
     </>
   );

@@ -1,48 +1,58 @@
-import { Container, Image } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useLocation } from 'react-router';
+import { CloudDocument } from '../../components/content/cloud-document';
+import { pdfLink, useCloudDocsConfig } from '../../components/content/cloud-docs';
+import { ContentPage } from '../../components/content/content-page';
 import { NotFound } from '../../components/not-found';
-import { HtmlContent } from '../../components/ui/html-content';
 import { Loading } from '../../components/ui/loading';
-import { PageTitle } from '../../components/ui/page-title';
+import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api-client';
+import { useTranslation } from '../../lib/i18n';
 import { useAppStore } from '../../lib/store';
 
 interface BasicPage {
   title: string;
   body: string;
   image?: { url: string; alt?: string } | null;
+  author?: { name: string } | null;
+  created?: string;
+  field_google_drive_id?: string | null;
+  field_scrollspy_visible?: boolean;
+  statusCode?: number;
 }
 
 /**
- * The catch-all route /{page} (spec B 2.1, 4): fetches `{route}?_format=json`; shown when the
- * status is 200 and there is HTML, otherwise the 404 page. Refetched when the route or token changes.
+ * The catch-all route /{page} (spec B 2.1, 2.8, 4): fetches `{route}?_format=json`; shown when
+ * the status is 200 and there is HTML or a drive id, otherwise the 404 page. Refetched when the
+ * route or token changes. A page with a drive id shows the cloud document and its PDF link.
  */
 export default function BasicPagePage() {
+  const { t } = useTranslation();
   const { pathname } = useLocation();
   const token = useAppStore((s) => s.applicationUser.token);
-  const [imageFailed, setImageFailed] = useState(false);
   const page = useQuery({
     queryKey: ['basic-page', pathname, token],
     queryFn: () => apiRequest<BasicPage>(pathname, { query: { _format: 'json' }, format: 'json' }),
     retry: false,
   });
+  const driveId = page.data?.field_google_drive_id ?? null;
+  const cloud = useCloudDocsConfig(Boolean(driveId)).data;
   if (page.isPending) return <Loading />;
-  if (page.isError || !page.data?.body) return <NotFound />;
+  const p = page.data;
+  if (page.isError || !p || (p.statusCode !== undefined && p.statusCode !== 200) || (!p.body && !driveId)) {
+    return <NotFound />;
+  }
   return (
-    <Container size="md" py="xl">
-      <PageTitle>{page.data.title}</PageTitle>
-      {page.data.image && !imageFailed && (
-        <Image
-          src={page.data.image.url}
-          alt={page.data.image.alt ?? ''}
-          mb="md"
-          radius="md"
-          onError={() => setImageFailed(true)}
-        />
-      )}
-      <HtmlContent html={page.data.body} />
-    </Container>
+    <ContentPage
+      title={p.title}
+      html={p.body}
+      image={p.image}
+      breadcrumb={[{ title: t('content.home'), to: paths.home }, { title: p.title }]}
+      scrollspy={Boolean(p.field_scrollspy_visible)}
+      pdfName={pathname.split('/').filter(Boolean).pop() || 'page'}
+      pdfLink={driveId && cloud?.enabled ? pdfLink(cloud.pdfUrl, driveId) : null}
+    >
+      {driveId && <CloudDocument fileId={driveId} />}
+    </ContentPage>
   );
 }

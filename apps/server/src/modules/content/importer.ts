@@ -1,0 +1,355 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { isWebRoute } from '@portico/contracts/web-routes';
+import type { ContentImporter } from '../../content/import-content.ts';
+import type { Db } from '../../db/client.ts';
+import { loadPageFiles, renderMarkdown } from '../pages/importer.ts';
+import { normalizeAlias } from '../pages/repo.ts';
+import { contentRepo } from './repo.ts';
+import { contentDb } from './tables.ts';
+
+/**
+ * content/blog (categories.yaml, authors.yaml, articles/*.md, images/) and content/faq.yaml
+ * (README.md 'Content'). Everything is validated, and every internal link checked, before the
+ * first write: a broken file or link stops the start with a message naming the file and line.
+ */
+
+/** Part of every article hash: raise it when the rendering changes. */
+const RENDERING = 'content-1';
+/** Where content/blog/images is served. */
+export const CONTENT_IMAGES_PATH = '/blog-images/';
+
+const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+const imageSchema = z
+  .object({
+    url: z
+      .string()
+      .trim()
+      .regex(/^(https?:\/\/|\/)/, 'must be an http(s) URL or a path starting with /'),
+    alt: z.string().default(''),
+  })
+  .strict();
+
+const articleFrontMatter = z
+  .object({
+    title: z.string().trim().min(1),
+    /** The article's address, e.g. /blog/instant-payments; without one it stays out of lists. */
+    path: z.string().trim().optional(),
+    description: z.string().trim().default(''),
+    category: z.string().trim().min(1).optional(),
+    /** The key of an author of content/blog/authors.yaml. */
+    author: z.string().trim().min(1).optional(),
+    created: z.union([z.date(), z.string().trim().min(1)]).transform((v, ctx) => {
+      const d = v instanceof Date ? v : new Date(v);
+      if (Number.isNaN(d.getTime())) {
+        ctx.addIssue({ code: 'custom', message: 'must be a date such as 2026-03-14' });
+        return z.NEVER;
+      }
+      return d;
+    }),
+    image: imageSchema.optional(),
+    published: z.boolean().default(true),
+    internal: z.boolean().default(false),
+    scrollspy: z.boolean().default(false),
+  })
+  .strict();
+
+const categoriesSchema = z.array(z.object({ name: z.string().trim().min(1) }).strict());
+const authorsSchema = z.array(
+  z
+    .object({
+      key: z
+        .string()
+        .trim()
+        .regex(/^[a-z0-9-]+$/, 'letters, digits and - only'),
+      name: z.string().trim().min(1),
+      firstName: z.string().trim().optional(),
+      lastName: z.string().trim().optional(),
+      image: z.string().trim().optional(),
+    })
+    .strict(),
+);
+const faqQuestion = z
+  .object({ question: z.string().trim().min(1), answer: z.string().trim().min(1) })
+  .strict();
+const faqSchema = z
+  .object({
+    categories: z
+      .array(
+        z.object({ name: z.string().trim().min(1), questions: z.array(faqQuestion).default([]) }).strict(),
+      )
+      .default([]),
+    /** Questions of no category: shown after the categories. */
+    questions: z.array(faqQuestion).default([]),
+  })
+  .strict();
+
+export interface ArticleFile {
+  file: string;
+  hash: string;
+  meta: z.infer<typeof articleFrontMatter>;
+  path: string | null;
+  body: string;
+  /** Internal links of the file, with their line numbers. */
+  links: { line: number; target: string }[];
+}
+
+function issues(file: string, error: z.ZodError): Error {
+  const lines = error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+  return new Error(`content/${file} is invalid:\n${lines.join('\n')}`);
+}
+
+function yamlFile<T>(file: string, text: string, schema: z.ZodType<T>): T {
+  let data: unknown;
+  try {
+    data = parse(text);
+  } catch (err) {
+    throw new Error(`content/${file} is not valid YAML: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = schema.safeParse(data ?? undefined);
+  if (!parsed.success) throw issues(file, parsed.error);
+  return parsed.data;
+}
+
+/** Site-relative link targets of a Markdown or HTML text, with their (1-based) line numbers. */
+export function internalLinks(text: string, firstLine = 1): { line: number; target: string }[] {
+  const out: { line: number; target: string }[] = [];
+  const patterns = [/\]\(\s*<?(\/[^)\s>]*)/g, /\b(?:href|src)\s*=\s*["'](\/[^"']*)["']/g];
+  text.split(/\r?\n/).forEach((line, i) => {
+    for (const re of patterns) {
+      for (const m of line.matchAll(re)) {
+        const target = m[1]!;
+        if (!target.startsWith('//')) out.push({ line: firstLine + i, target });
+      }
+    }
+  });
+  return out;
+}
+
+/** Parses one article file; a broken file throws a message naming it. */
+export function parseArticleFile(file: string, text: string): ArticleFile {
+  const source = text.replace(/^\uFEFF/, '');
+  const match = FRONT_MATTER.exec(source);
+  if (!match) throw new Error(`content/${file} must start with a YAML front matter between '---' lines`);
+  const meta = yamlFile(file, match[1] ?? '', articleFrontMatter);
+  let articlePath: string | null = null;
+  if (meta.path !== undefined) {
+    articlePath = normalizeAlias(meta.path) ?? null;
+    if (!articlePath || !meta.path.startsWith('/')) {
+      throw new Error(`content/${file}: '${meta.path}' is not a path such as /blog/instant-payments`);
+    }
+    if (!articlePath.startsWith('/blog/')) {
+      throw new Error(`content/${file}: the path ${articlePath} must start with /blog/`);
+    }
+  }
+  const markdown = source.slice(match[0].length);
+  const bodyLine = source.slice(0, match[0].length).split('\n').length;
+  const body = renderMarkdown(markdown).trim();
+  if (!body) throw new Error(`content/${file} has no text below its front matter`);
+  const links = internalLinks(markdown, bodyLine);
+  if (meta.image?.url.startsWith('/')) {
+    const line = source.split(/\r?\n/).findIndex((l) => l.includes(meta.image!.url)) + 1;
+    links.push({ line: line || 1, target: meta.image.url });
+  }
+  return {
+    file,
+    hash: createHash('sha256').update(`${RENDERING}\0${source}`).digest('hex'),
+    meta,
+    path: articlePath,
+    body,
+    links,
+  };
+}
+
+export interface LoadedContent {
+  categories: string[];
+  authors: z.infer<typeof authorsSchema>;
+  articles: ArticleFile[];
+  faq: z.infer<typeof faqSchema> | undefined;
+}
+
+/** Reads and checks content/blog and content/faq.yaml (nothing written). */
+export function loadContent(contentDir: string): LoadedContent {
+  const read = (rel: string) => {
+    const file = path.join(contentDir, rel);
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+  };
+  const categoriesText = read('blog/categories.yaml');
+  const categories = categoriesText
+    ? yamlFile('blog/categories.yaml', categoriesText, categoriesSchema).map((c) => c.name)
+    : [];
+  const authorsText = read('blog/authors.yaml');
+  const authors = authorsText ? yamlFile('blog/authors.yaml', authorsText, authorsSchema) : [];
+  const dir = path.join(contentDir, 'blog', 'articles');
+  const articles = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => /\.md$/i.test(f))
+        .sort()
+        .map((f) => parseArticleFile(`blog/articles/${f}`, fs.readFileSync(path.join(dir, f), 'utf8')))
+    : [];
+  const faqText = read('faq.yaml');
+  const faq = faqText ? yamlFile('faq.yaml', faqText, faqSchema) : undefined;
+
+  // Cross-file checks: categories and authors named by articles exist, paths are unique.
+  const paths = new Map<string, string>();
+  for (const a of articles) {
+    if (a.meta.category && !categories.includes(a.meta.category)) {
+      throw new Error(
+        `content/${a.file}: the category '${a.meta.category}' is not in content/blog/categories.yaml`,
+      );
+    }
+    if (a.meta.author && !authors.some((x) => x.key === a.meta.author)) {
+      throw new Error(`content/${a.file}: the author '${a.meta.author}' is not in content/blog/authors.yaml`);
+    }
+    if (a.path) {
+      const other = paths.get(a.path);
+      if (other) throw new Error(`content/${other} and content/${a.file} both use the path ${a.path}`);
+      paths.set(a.path, a.file);
+    }
+  }
+
+  // Internal links: to an article, a basic page, a page of the web app or a content image.
+  const pageAliases = new Set(loadPageFiles(contentDir).flatMap((p) => p.aliases));
+  const imageDir = path.join(contentDir, 'blog', 'images');
+  const broken: string[] = [];
+  const check = (file: string, line: number, target: string) => {
+    const bare = target.split(/[?#]/, 1)[0] ?? '';
+    if (bare === '' || bare === '/') return;
+    if (bare.startsWith(CONTENT_IMAGES_PATH) || bare.startsWith('/catalog/images/')) {
+      const name = decodeURIComponent(bare.split('/').pop() ?? '');
+      const folder = bare.startsWith(CONTENT_IMAGES_PATH)
+        ? imageDir
+        : path.join(contentDir, 'catalog', 'images');
+      if (/^[A-Za-z0-9._-]+$/.test(name) && fs.existsSync(path.join(folder, name))) return;
+    } else {
+      const alias = normalizeAlias(bare);
+      if (alias && (paths.has(alias) || pageAliases.has(alias))) return;
+      if (isWebRoute(bare) && !bare.startsWith('/blog/') && bare !== '/news') return;
+      if (['/blog', '/started', '/faq-page', '/search', '/news'].includes(bare.replace(/\/$/, ''))) return;
+    }
+    broken.push(`content/${file}:${line}: the link ${target} leads nowhere`);
+  };
+  for (const a of articles) for (const l of a.links) check(a.file, l.line, l.target);
+  if (faqText) {
+    for (const l of internalLinks(faqText)) check('faq.yaml', l.line, l.target);
+  }
+  for (const au of authors) {
+    if (au.image?.startsWith(CONTENT_IMAGES_PATH)) {
+      const line = authorsText!.split(/\r?\n/).findIndex((l) => l.includes(au.image!)) + 1;
+      check('blog/authors.yaml', line, au.image);
+    }
+  }
+  if (broken.length) throw new Error(`Broken internal links in content:\n  ${broken.join('\n  ')}`);
+  return { categories, authors, articles, faq };
+}
+
+export interface ContentImportResult {
+  created: string[];
+  replaced: string[];
+  unchanged: string[];
+  removed: number;
+}
+
+/** Imports the blog and the FAQs (also used by tests with a folder of their own). */
+export async function importBlogAndFaq(db: Db, contentDir: string): Promise<ContentImportResult> {
+  const result: ContentImportResult = { created: [], replaced: [], unchanged: [], removed: 0 };
+  const content = loadContent(contentDir);
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('portico:blog-content'))`.execute(trx);
+    const repo = contentRepo(trx);
+    const categoryIds = new Map<string, number>();
+    for (const [weight, name] of content.categories.entries()) {
+      categoryIds.set(name, await repo.upsertNewsCategory(name, weight));
+    }
+    const authorIds = new Map<string, number>();
+    for (const a of content.authors) {
+      authorIds.set(
+        a.key,
+        await repo.upsertAuthor({
+          key: a.key,
+          name: a.name,
+          firstName: a.firstName ?? null,
+          lastName: a.lastName ?? null,
+          imageUrl: a.image ?? null,
+        }),
+      );
+    }
+    const cdb = contentDb(trx);
+    const known = new Map(
+      (
+        await cdb
+          .selectFrom('articles')
+          .select(['id', 'source_file', 'source_hash'])
+          .where('source_file', 'is not', null)
+          .execute()
+      ).map((r) => [r.source_file!, r]),
+    );
+    for (const a of content.articles) {
+      const existing = known.get(a.file);
+      known.delete(a.file);
+      if (existing?.source_hash === a.hash) {
+        result.unchanged.push(a.file);
+        continue;
+      }
+      // A path another (hand-made) article holds would break the unique index: take it over.
+      if (a.path) {
+        await cdb
+          .updateTable('articles')
+          .set({ path: null })
+          .where('path', '=', a.path)
+          .where((eb) => eb.or([eb('source_file', 'is', null), eb('source_file', '<>', a.file)]))
+          .execute();
+      }
+      await repo.saveArticle(
+        {
+          title: a.meta.title,
+          path: a.path,
+          description: a.meta.description,
+          body: a.body,
+          image: a.meta.image ? { url: a.meta.image.url, alt: a.meta.image.alt } : null,
+          categoryId: a.meta.category ? (categoryIds.get(a.meta.category) ?? null) : null,
+          authorId: a.meta.author ? (authorIds.get(a.meta.author) ?? null) : null,
+          published: a.meta.published,
+          internal: a.meta.internal,
+          scrollspyVisible: a.meta.scrollspy,
+          created: a.meta.created,
+          sourceFile: a.file,
+          sourceHash: a.hash,
+        },
+        existing,
+      );
+      (existing ? result.replaced : result.created).push(a.file);
+    }
+    // A file that went away takes its article (and search row) with it.
+    await repo.deleteArticles([...known.values()].map((r) => r.id));
+    result.removed = known.size;
+
+    if (content.faq) {
+      const faqs: { question: string; answer: string; categoryId: number | null }[] = [];
+      for (const [weight, c] of content.faq.categories.entries()) {
+        const id = await repo.upsertFaqCategory(c.name, weight);
+        for (const q of c.questions)
+          faqs.push({ question: q.question, answer: renderMarkdown(q.answer), categoryId: id });
+      }
+      for (const q of content.faq.questions) {
+        faqs.push({ question: q.question, answer: renderMarkdown(q.answer), categoryId: null });
+      }
+      await repo.replaceFaqs(faqs);
+    }
+  });
+  return result;
+}
+
+export const contentImporter: ContentImporter = {
+  name: 'content',
+  async run({ db, contentDir, log }) {
+    const result = await importBlogAndFaq(db, contentDir);
+    log.debug({ result }, 'blog and FAQ content');
+  },
+};

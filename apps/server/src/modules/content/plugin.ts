@@ -1,0 +1,364 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { sql } from 'kysely';
+import { en } from '@portico/contracts/messages';
+import type { Db } from '../../db/client.ts';
+import { collectionDocument, requestUrl, resourceDocument, sendDocument } from '../../jsonapi/document.ts';
+import { fetchCollection, type ResourceDescriptionFor } from '../../jsonapi/kysely.ts';
+import { parseJsonApiQuery } from '../../jsonapi/query.ts';
+import { checkIncludes, values } from '../../jsonapi/resource.ts';
+import { HttpError } from '../../lib/errors.ts';
+import { CONTENT_IMAGES_PATH } from './importer.ts';
+import {
+  articleIncludes,
+  articleResource,
+  faqCategoryResource,
+  faqResource,
+  newsCategoryResource,
+  type ArticleRow,
+} from './resources.ts';
+import { contentDb } from './tables.ts';
+
+const IMAGE_TYPES: Record<string, string> = {
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Who may read the internal blog (README.md 'Internal blog'). */
+export function isInternalDeveloper(app: FastifyInstance, request: FastifyRequest): boolean {
+  const user = request.user;
+  if (!user) return false;
+  if (user.isAdmin) return true;
+  const domain = user.email.split('@').pop()?.toLowerCase() ?? '';
+  return app.config.internalDeveloperDomains.includes(domain);
+}
+
+function articleBase(db: Db) {
+  return contentDb(db)
+    .selectFrom('articles as a')
+    .leftJoin('news_categories as c', 'c.id', 'a.category_id')
+    .leftJoin('article_authors as au', 'au.id', 'a.author_id')
+    .select([
+      'a.id',
+      'a.uuid',
+      'a.title',
+      'a.path',
+      'a.description',
+      'a.body_html',
+      'a.image_url',
+      'a.image_alt',
+      'a.published',
+      'a.internal',
+      'a.scrollspy_visible',
+      'a.created',
+      'a.changed',
+      'c.uuid as category_uuid',
+      'c.name as category_name',
+      'c.weight as category_weight',
+      'au.uuid as author_uuid',
+      'au.id as author_id',
+      'au.name as author_name',
+      'au.first_name as author_first_name',
+      'au.last_name as author_last_name',
+      'au.image_url as author_image_url',
+      'au.created as author_created',
+      'au.changed as author_changed',
+    ]);
+}
+
+const ARTICLE_INCLUDES = ['field_category', 'field_image', 'uid.user_picture'];
+
+const articleDescription: ResourceDescriptionFor<ReturnType<typeof articleBase>> = {
+  type: 'node--article',
+  tiebreaker: 'a.id',
+  defaultSort: [{ path: 'created', direction: 'DESC' }],
+  fields: {
+    id: { sql: 'a.uuid', value: values.uuid, sort: false },
+    title: { sql: 'a.title', value: values.text },
+    status: { sql: 'a.published', value: values.boolean, sort: false },
+    created: { sql: 'a.created', value: values.timestamp },
+    changed: { sql: 'a.changed', value: values.timestamp },
+    'path.alias': { sql: 'a.path', value: values.text, sort: false },
+    'body.value': { sql: 'a.body_html', value: values.text, sort: false },
+    field_internal: { sql: 'a.internal', value: values.boolean, sort: false },
+    field_category: { sql: 'c.uuid', value: values.uuid, sort: false },
+    'field_category.id': { sql: 'c.uuid', value: values.uuid, sort: false },
+    'field_category.name': { sql: 'c.name', value: values.text },
+  },
+  includes: ARTICLE_INCLUDES,
+  sparseFields: {
+    'node--article': [
+      'drupal_internal__nid',
+      'title',
+      'status',
+      'created',
+      'changed',
+      'path',
+      'body',
+      'field_description',
+      'field_scrollspy_visible',
+      'field_internal',
+      'field_category',
+      'field_image',
+      'uid',
+    ],
+    'taxonomy_term--news_categories': ['name', 'weight'],
+    'file--file': ['filename', 'uri', 'url', 'filemime'],
+    'user--user': [
+      'drupal_internal__uid',
+      'name',
+      'display_name',
+      'first_name',
+      'last_name',
+      'created',
+      'changed',
+      'user_picture',
+    ],
+  },
+};
+
+function categoryBase(db: Db, table: 'news_categories' | 'faq_categories') {
+  // Both tables have the same columns; Kysely sees them through one of them.
+  return contentDb(db)
+    .selectFrom(`${table as 'news_categories'} as t`)
+    .select(['t.id', 't.uuid', 't.name', 't.weight']);
+}
+const categoryDescription = (type: string): ResourceDescriptionFor<ReturnType<typeof categoryBase>> => ({
+  type,
+  tiebreaker: 't.id',
+  defaultSort: [
+    { path: 'weight', direction: 'ASC' },
+    { path: 'name', direction: 'ASC' },
+  ],
+  fields: {
+    id: { sql: 't.uuid', value: values.uuid, sort: false },
+    name: { sql: 't.name', value: values.text },
+    weight: { sql: 't.weight', value: values.integer },
+  },
+  sparseFields: { [type]: ['name', 'weight'] },
+});
+
+function faqBase(db: Db) {
+  return contentDb(db)
+    .selectFrom('faqs as f')
+    .leftJoin('faq_categories as c', 'c.id', 'f.category_id')
+    .select([
+      'f.id',
+      'f.uuid',
+      'f.question',
+      'f.answer_html',
+      'f.weight',
+      'f.created',
+      'f.changed',
+      'c.uuid as category_uuid',
+      'c.name as category_name',
+      'c.weight as category_weight',
+    ]);
+}
+
+const faqDescription: ResourceDescriptionFor<ReturnType<typeof faqBase>> = {
+  type: 'node--faq',
+  tiebreaker: 'f.id',
+  // Categories in their order, the uncategorised questions after them (spec B 2.5).
+  defaultSort: [
+    { path: 'field_category.weight', direction: 'ASC' },
+    { path: 'weight', direction: 'ASC' },
+  ],
+  fields: {
+    id: { sql: 'f.uuid', value: values.uuid, sort: false },
+    title: { sql: 'f.question', value: values.text },
+    'field_answer.value': { sql: 'f.answer_html', value: values.text, sort: false },
+    field_answer: { sql: 'f.answer_html', value: values.text, sort: false },
+    weight: { sql: 'f.weight', value: values.integer },
+    // Questions without a category sort after every category.
+    'field_category.weight': {
+      sql: { expression: () => sql`coalesce(c.weight, 2147483647)` },
+      value: values.integer,
+    },
+    created: { sql: 'f.created', value: values.timestamp },
+    field_category: { sql: 'c.uuid', value: values.uuid, sort: false },
+    'field_category.id': { sql: 'c.uuid', value: values.uuid, sort: false },
+    'field_category.name': { sql: 'c.name', value: values.text },
+  },
+  includes: ['field_category'],
+  sparseFields: {
+    'node--faq': [
+      'drupal_internal__nid',
+      'title',
+      'field_answer',
+      'weight',
+      'created',
+      'changed',
+      'field_category',
+    ],
+    'taxonomy_term--faq_categories': ['name', 'weight'],
+  },
+};
+
+/**
+ * Public content of spec B 7 (README.md): articles and news categories (the blog), FAQs and their
+ * categories, the images of content/blog, and the cloud document viewer's settings.
+ */
+export default fp(
+  async (app) => {
+    const base = () => app.config.publicUrl;
+
+    /** Articles the asker may see: published ones with a path, internal ones only for the group. */
+    function visibleArticles(request: FastifyRequest) {
+      let qb = articleBase(app.db).where('a.path', 'is not', null);
+      if (!request.user?.isAdmin) qb = qb.where('a.published', '=', true);
+      if (!isInternalDeveloper(app, request)) qb = qb.where('a.internal', '=', false);
+      return qb;
+    }
+
+    app.get('/jsonapi/node/article', async (request, reply) => {
+      const query = parseJsonApiQuery(request.query, { defaultLimit: 5, maxLimit: 50 });
+      const { rows, count } = await fetchCollection(
+        app.db,
+        visibleArticles(request),
+        articleDescription,
+        query,
+      );
+      const url = requestUrl(request);
+      return sendDocument(
+        reply.header('Cache-Control', 'no-cache'),
+        collectionDocument({
+          url,
+          data: rows.map((r) => articleResource(base(), r as ArticleRow)),
+          count,
+          page: query.page,
+          included: articleIncludes(base(), rows as ArticleRow[], query.include),
+          fields: query.fields,
+        }),
+      );
+    });
+
+    app.get<{ Params: { id: string } }>('/jsonapi/node/article/:id', async (request, reply) => {
+      const query = parseJsonApiQuery(request.query, { defaultLimit: 1, maxLimit: 1 });
+      checkIncludes(articleDescription, query.include);
+      const { id } = request.params;
+      // An article without a path is still found by its id (it is only left out of lists).
+      let qb = articleBase(app.db);
+      if (!request.user?.isAdmin) qb = qb.where('a.published', '=', true);
+      if (!isInternalDeveloper(app, request)) qb = qb.where('a.internal', '=', false);
+      const row = UUID.test(id)
+        ? await qb.where('a.uuid', '=', id.toLowerCase()).executeTakeFirst()
+        : undefined;
+      if (!row) throw new HttpError(404, en.errors.notFoundText);
+      return sendDocument(
+        reply.header('Cache-Control', 'no-cache'),
+        resourceDocument({
+          url: requestUrl(request),
+          data: articleResource(base(), row),
+          included: articleIncludes(base(), [row], query.include),
+          fields: query.fields,
+        }),
+      );
+    });
+
+    for (const [table, type] of [
+      ['news_categories', 'taxonomy_term--news_categories'],
+      ['faq_categories', 'taxonomy_term--faq_categories'],
+    ] as const) {
+      const description = categoryDescription(type);
+      const toResource = table === 'news_categories' ? newsCategoryResource : faqCategoryResource;
+      app.get(`/jsonapi/taxonomy_term/${table}`, async (request, reply) => {
+        const query = parseJsonApiQuery(request.query, { defaultLimit: 50, maxLimit: 50 });
+        const { rows, count } = await fetchCollection(
+          app.db,
+          categoryBase(app.db, table),
+          description,
+          query,
+        );
+        return sendDocument(
+          reply.header('Cache-Control', 'no-cache'),
+          collectionDocument({
+            url: requestUrl(request),
+            data: rows.map((r) => toResource(base(), r)),
+            count,
+            page: query.page,
+            fields: query.fields,
+          }),
+        );
+      });
+    }
+
+    app.get('/jsonapi/node/faq', async (request, reply) => {
+      const query = parseJsonApiQuery(request.query, { defaultLimit: 50, maxLimit: 50 });
+      const { rows, count } = await fetchCollection(app.db, faqBase(app.db), faqDescription, query);
+      const included = query.include.includes('field_category')
+        ? rows
+            .filter((r) => r.category_uuid && r.category_name !== null)
+            .map((r) =>
+              faqCategoryResource(base(), {
+                uuid: r.category_uuid!,
+                name: r.category_name!,
+                weight: r.category_weight ?? 0,
+              }),
+            )
+        : undefined;
+      return sendDocument(
+        reply.header('Cache-Control', 'no-cache'),
+        collectionDocument({
+          url: requestUrl(request),
+          data: rows.map((r) => faqResource(base(), r)),
+          count,
+          page: query.page,
+          included,
+          fields: query.fields,
+        }),
+      );
+    });
+
+    // Images of content/blog/images (article heroes, author pictures).
+    const imageDir = path.join(app.config.contentDir, 'blog', 'images');
+    app.get<{ Params: { name: string } }>(`${CONTENT_IMAGES_PATH}:name`, async (request, reply) => {
+      const { name } = request.params;
+      const type = IMAGE_TYPES[path.extname(name).toLowerCase()];
+      if (!type || !/^[A-Za-z0-9._-]+$/.test(name)) throw new HttpError(404, en.api.notFound);
+      let body: Buffer;
+      try {
+        body = await fs.readFile(path.join(imageDir, name));
+      } catch {
+        throw new HttpError(404, en.api.notFound);
+      }
+      // SVGs are served as images, never as documents that could run script.
+      return reply
+        .type(type)
+        .header('Cache-Control', 'public, max-age=3600')
+        .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
+        .send(body);
+    });
+
+    // The cloud document viewer's settings (README.md 'Cloud documents'); nothing secret.
+    app.get('/phpsdk/cloud-documents/config', async (_request, reply) => {
+      const c = app.config.cloudDocs;
+      return reply.header('Cache-Control', 'no-cache').send(
+        c
+          ? {
+              enabled: true,
+              clientId: c.clientId,
+              authUrl: c.authUrl,
+              apiUrl: c.apiUrl,
+              pdfUrl: c.pdfUrl,
+              scopes: CLOUD_DOCS_SCOPES,
+            }
+          : { enabled: false },
+      );
+    });
+  },
+  { name: 'content', dependencies: ['db', 'session'] },
+);
+
+/** Google's scopes for reading Drive documents (spec B 7: drive file and read-only). */
+export const CLOUD_DOCS_SCOPES = [
+  'https://www.googleapis.com/auth/drive.file',
+  'https://www.googleapis.com/auth/drive.readonly',
+];

@@ -1,0 +1,207 @@
+import type { Db } from '../../db/client.ts';
+import { cleanHtml } from '../../lib/content-html.ts';
+import { plainText, searchIndex } from '../search/service.ts';
+import { contentDb } from './tables.ts';
+
+/**
+ * Writes of the content module. Every article write also writes the site search index in the same
+ * transaction (search/README.md): a published, public article with a path is indexed with its path
+ * as the link; anything else is removed from the index.
+ */
+
+export interface ArticleInput {
+  title: string;
+  path: string | null;
+  description: string;
+  /** HTML; sanitized here before it is stored, whoever calls. */
+  body: string;
+  image: { url: string; alt: string } | null;
+  categoryId: number | null;
+  authorId: number | null;
+  published: boolean;
+  internal: boolean;
+  scrollspyVisible: boolean;
+  created: Date;
+  sourceFile: string | null;
+  sourceHash: string | null;
+}
+
+/** Runs `fn` in the caller's transaction, or in a new one. */
+function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
+/** Whether the site search shows an article (hidden ones are removed, not filtered at query time). */
+function searchable(a: Pick<ArticleInput, 'published' | 'internal' | 'path'>): boolean {
+  return a.published && !a.internal && a.path !== null;
+}
+
+export function contentRepo(db: Db) {
+  return {
+    /** Creates or replaces the article of a content file (by source_file) or by uuid; returns its uuid. */
+    async saveArticle(input: ArticleInput, existing?: { id: number }): Promise<string> {
+      const values = {
+        title: input.title,
+        path: input.path,
+        description: input.description,
+        body_html: cleanHtml(input.body),
+        image_url: input.image?.url ?? null,
+        image_alt: input.image ? input.image.alt : null,
+        category_id: input.categoryId,
+        author_id: input.authorId,
+        published: input.published,
+        internal: input.internal,
+        scrollspy_visible: input.scrollspyVisible,
+        source_file: input.sourceFile,
+        source_hash: input.sourceHash,
+        created: input.created,
+        changed: new Date(),
+      };
+      return inTransaction(db, async (trx) => {
+        const cdb = contentDb(trx);
+        const row = existing
+          ? await cdb
+              .updateTable('articles')
+              .set(values)
+              .where('id', '=', existing.id)
+              .returning(['uuid', 'body_html'])
+              .executeTakeFirstOrThrow()
+          : await cdb
+              .insertInto('articles')
+              .values(values)
+              .returning(['uuid', 'body_html'])
+              .executeTakeFirstOrThrow();
+        if (searchable(input)) {
+          await searchIndex(trx).upsert({
+            type: 'article',
+            uuid: row.uuid,
+            title: input.title,
+            text: plainText(`${input.description} ${row.body_html}`),
+            link: input.path,
+            image: input.image?.url ?? null,
+            created: input.created,
+          });
+        } else {
+          await searchIndex(trx).remove('article', row.uuid);
+        }
+        return row.uuid;
+      });
+    },
+
+    /** Removes articles (and their search rows). */
+    async deleteArticles(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      await inTransaction(db, async (trx) => {
+        const gone = await contentDb(trx)
+          .deleteFrom('articles')
+          .where('id', 'in', [...ids])
+          .returning('uuid')
+          .execute();
+        await searchIndex(trx).remove(
+          'article',
+          gone.map((g) => g.uuid),
+        );
+      });
+    },
+
+    /** Publishes or unpublishes an article, keeping the search index in step. */
+    async setPublished(uuid: string, published: boolean): Promise<boolean> {
+      return inTransaction(db, async (trx) => {
+        const row = await contentDb(trx)
+          .updateTable('articles')
+          .set({ published, changed: new Date() })
+          .where('uuid', '=', uuid)
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) return false;
+        if (searchable(row)) {
+          await searchIndex(trx).upsert({
+            type: 'article',
+            uuid: row.uuid,
+            title: row.title,
+            text: plainText(`${row.description} ${row.body_html}`),
+            link: row.path,
+            image: row.image_url,
+            created: row.created,
+          });
+        } else {
+          await searchIndex(trx).remove('article', row.uuid);
+        }
+        return true;
+      });
+    },
+
+    async upsertNewsCategory(name: string, weight: number): Promise<number> {
+      const row = await contentDb(db)
+        .insertInto('news_categories')
+        .values({ name, weight })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ weight }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    async upsertAuthor(a: {
+      key: string;
+      name: string;
+      firstName: string | null;
+      lastName: string | null;
+      imageUrl: string | null;
+    }): Promise<number> {
+      const values = {
+        key: a.key,
+        name: a.name,
+        first_name: a.firstName,
+        last_name: a.lastName,
+        image_url: a.imageUrl,
+      };
+      const row = await contentDb(db)
+        .insertInto('article_authors')
+        .values(values)
+        .onConflict((oc) => oc.column('key').doUpdateSet({ ...values, changed: new Date() }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    async upsertFaqCategory(name: string, weight: number): Promise<number> {
+      const row = await contentDb(db)
+        .insertInto('faq_categories')
+        .values({ name, weight })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ weight }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    /** Replaces every FAQ with the given list (matched by question: uuids of kept questions stay). */
+    async replaceFaqs(
+      faqs: readonly { question: string; answer: string; categoryId: number | null }[],
+    ): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        const cdb = contentDb(trx);
+        for (const [weight, f] of faqs.entries()) {
+          const values = {
+            question: f.question,
+            answer_html: cleanHtml(f.answer),
+            category_id: f.categoryId,
+            weight,
+          };
+          await cdb
+            .insertInto('faqs')
+            .values(values)
+            .onConflict((oc) => oc.column('question').doUpdateSet({ ...values, changed: new Date() }))
+            .execute();
+        }
+        let gone = cdb.deleteFrom('faqs');
+        if (faqs.length)
+          gone = gone.where(
+            'question',
+            'not in',
+            faqs.map((f) => f.question),
+          );
+        await gone.execute();
+      });
+    },
+  };
+}
