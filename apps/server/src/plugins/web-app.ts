@@ -50,6 +50,8 @@ export default fp(
         prefix: '/',
         wildcard: false,
         index: false,
+        // The build writes .br and .gz beside each script and style sheet (apps/web/vite.config.ts).
+        preCompressed: true,
         // Built asset names carry a content hash, so they never change: cache them for a year.
         cacheControl: false,
         setHeaders(reply, filePath) {
