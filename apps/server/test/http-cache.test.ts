@@ -79,6 +79,11 @@ describe('ETags and the cache of public answers', () => {
     expect(second.headers.etag).toBe(etag);
     expect(second.body.equals(first.body)).toBe(true);
 
+    // The embedded database has no other writer: unchanged counters are not read again.
+    const reads = t.app.publicAnswerCache.versions.reads();
+    expect((await get(t.baseUrl, LIST)).headers['x-portico-cache']).toBe('hit');
+    if (testDbKind() === 'pglite') expect(t.app.publicAnswerCache.versions.reads()).toBe(reads);
+
     const revalidated = await get(t.baseUrl, LIST, { 'If-None-Match': `"other", ${etag}` });
     expect(revalidated.status).toBe(304);
     expect(revalidated.body.length).toBe(0);

@@ -3,6 +3,7 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
+import { localWriteCounter } from '../db/client.ts';
 import { readDataVersions } from '../db/data-versions.ts';
 
 /**
@@ -115,7 +116,23 @@ export class CoalescedReader<T> {
 
 export default fp(
   async (app) => {
-    const versions = new CoalescedReader(() => readDataVersions(app.db));
+    const coalesced = new CoalescedReader(() => readDataVersions(app.db));
+    // On the embedded database this process is the only writer: a read of the counters holds until
+    // the next statement that may write (db/client.ts localWriteCounter).
+    const writes = localWriteCounter(app.db);
+    let held: { value: Map<string, string>; started: number } | undefined;
+    const versions = {
+      reads: () => coalesced.reads,
+      read: async (): Promise<Map<string, string>> => {
+        if (!writes) return coalesced.read();
+        if (held && held.started === writes.started && writes.done === writes.started) return held.value;
+        const started = writes.started;
+        const quiet = writes.done === started;
+        const value = await coalesced.read();
+        held = quiet && writes.started === started ? { value, started } : undefined;
+        return value;
+      },
+    };
     const cache = new LRUCache<string, CachedAnswer>({
       maxSize: MAX_CACHE_BYTES,
       sizeCalculation: (e) => e.body.length + (e.br?.length ?? 0) + (e.gzip?.length ?? 0) + 200,
@@ -227,7 +244,7 @@ export function cachePublicAnswers(scope: FastifyInstance, options: { domains: r
 declare module 'fastify' {
   interface FastifyInstance {
     publicAnswerCache: {
-      versions: CoalescedReader<Map<string, string>>;
+      versions: { read(): Promise<Map<string, string>>; reads(): number };
       cache: LRUCache<string, CachedAnswer>;
     };
   }
