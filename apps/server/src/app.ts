@@ -30,6 +30,7 @@ import forumPlugin from './modules/forum/plugin.ts';
 import contentPlugin from './modules/content/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
+import httpCachePlugin from './plugins/http-cache.ts';
 import { importContent } from './content/import-content.ts';
 import { importers } from './content/importers.ts';
 import { withStartupLock } from './db/startup-lock.ts';
@@ -117,6 +118,8 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(dbPlugin);
     await app.register(servicesPlugin);
     await app.register(sessionPlugin);
+    // ETags and 304s for the API, and the cache of public answers (decision 018).
+    await app.register(httpCachePlugin);
     await app.register(healthRoutes);
     await app.register(identityPlugin);
     // Feature modules register here, one line each.

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '@portico/contracts/messages';
+import { siteContentRepo } from '../src/modules/site/site-content.ts';
 import { TestClient } from './http-client.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -20,6 +21,25 @@ describe('site content and newsletter', () => {
     const layout = (await res.json()) as { footer: { title: string; links: { url: string }[] }[] };
     const legal = layout.footer.find((f) => f.title === 'Legal');
     expect(legal?.links.map((l) => l.url)).toContain('/privacy');
+  });
+
+  it('sends the bottom banners sanitized: the footer renders them without a sanitizer', async () => {
+    const layout = (await (await fetch(`${t.baseUrl}/block-layout?_format=json`)).json()) as Record<
+      string,
+      unknown
+    >;
+    await siteContentRepo(t.app.db).put('block-layout', {
+      ...layout,
+      bottomBanners: [
+        {
+          title: 'Unsafe',
+          description: '<p onclick="x()">Hi<script>alert(1)</script><a href="javascript:x()">l</a></p>',
+        },
+      ],
+    });
+    const res = await fetch(`${t.baseUrl}/block-layout?_format=json`);
+    const { bottomBanners } = (await res.json()) as { bottomBanners: { description: string }[] };
+    expect(bottomBanners[0]!.description).toBe('<p>Hi<a>l</a></p>');
   });
 
   it('serves the cookie popup texts with the spec wording', async () => {

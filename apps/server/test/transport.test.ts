@@ -71,8 +71,11 @@ describe('Cache-Control of answers that depend on the session', () => {
     }
     // A route's own choice stands.
     expect((await user.get('/block-layout')).headers.get('cache-control')).toBe('public, max-age=60');
-    // Anonymous public answers are not touched.
+    // Anonymous public answers may be stored by anyone and are revalidated with their ETag
+    // (decision 018).
     const anon = new TestClient(t.baseUrl);
-    expect((await anon.get('/jsonapi/node/api_product')).headers.get('cache-control')).toBeNull();
+    expect((await anon.get('/jsonapi/node/api_product')).headers.get('cache-control')).toBe(
+      'public, no-cache',
+    );
   });
 });

@@ -12,11 +12,20 @@ describe('web app serving', () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(
       path.join(dist, 'index.html'),
-      '<!doctype html><title>Developers Portal</title><div id="root"></div>',
+      '<!doctype html><html><head><title>Developers Portal</title></head><body><div id="root"></div></body></html>',
     );
     fs.writeFileSync(
       path.join(dist, 'assets', 'index-abc123.js'),
       `console.log(${JSON.stringify('x'.repeat(4000))});`,
+    );
+    fs.writeFileSync(
+      path.join(dist, 'route-chunks.json'),
+      JSON.stringify({
+        '/apiProducts': ['/assets/products-page-p1.js', '/assets/index-abc123.js', '/assets/shared-s1.js'],
+        '/apiProduct/:apiProductId/:viewMode?': ['/assets/product-page-p2.js'],
+        '/404': ['/assets/not-found-page-n1.js'],
+        '*': ['/assets/basic-page-b1.js'],
+      }),
     );
     t = await startTestApp({ WEB_DIST: dist });
   });
@@ -38,6 +47,24 @@ describe('web app serving', () => {
       expect(res.headers.get('cache-control')).toBe('no-cache');
       expect(await res.text()).toContain('<div id="root">');
     }
+  });
+
+  it("announces the scripts of the route's page as modulepreload hints in its HTML", async () => {
+    const hints = async (route: string) =>
+      [
+        ...(await (await fetch(`${t.baseUrl}${route}`)).text()).matchAll(
+          /rel="modulepreload" crossorigin href="([^"]+)"/g,
+        ),
+      ].map((m) => m[1]);
+    expect(await hints('/apiProducts')).toEqual([
+      '/assets/products-page-p1.js',
+      '/assets/index-abc123.js',
+      '/assets/shared-s1.js',
+    ]);
+    expect(await hints('/apiProduct/123/docs')).toEqual(['/assets/product-page-p2.js']);
+    expect(await hints('/')).toEqual([]);
+    expect(await hints('/privacy')).toEqual(['/assets/basic-page-b1.js']);
+    expect(await hints('/no-such-page')).toEqual(['/assets/not-found-page-n1.js']);
   });
 
   it('answers 404 with the web app where no page exists: no route, no basic page', async () => {

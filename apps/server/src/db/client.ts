@@ -26,6 +26,50 @@ export interface DatabaseOptions {
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
+/**
+ * Statements that may write, counted as they start and end. Only for the embedded database, which
+ * one process owns: there, while no write started since a read of the change counters
+ * (db/data-versions.ts) and none was under way during it, that read still holds, and the cache of
+ * public answers (plugins/http-cache.ts) need not ask again. On PostgreSQL other instances write.
+ */
+export interface WriteCounter {
+  started: number;
+  done: number;
+}
+const counters = new WeakMap<PGlite, WriteCounter>();
+const localWriteCounters = new WeakMap<object, WriteCounter>();
+
+/** The write counter of an embedded database, or undefined when other processes may write to it. */
+export function localWriteCounter(db: object): WriteCounter | undefined {
+  return localWriteCounters.get(db);
+}
+
+/** Everything but a plain SELECT may write: other statements, exec() and transactions. */
+function countWrites(pglite: PGlite): void {
+  const counter: WriteCounter = { started: 0, done: 0 };
+  counters.set(pglite, counter);
+  const around = async <T>(write: boolean, run: () => Promise<T>): Promise<T> => {
+    if (!write) return run();
+    counter.started++;
+    try {
+      return await run();
+    } finally {
+      counter.done++;
+    }
+  };
+  const query = pglite.query.bind(pglite);
+  const exec = pglite.exec.bind(pglite);
+  const transaction = pglite.transaction.bind(pglite);
+  pglite.query = ((text: string, ...rest: unknown[]) =>
+    around(!/^\s*select\b/i.test(text), () =>
+      (query as (...a: unknown[]) => Promise<unknown>)(text, ...rest),
+    )) as typeof pglite.query;
+  pglite.exec = ((...args: Parameters<typeof pglite.exec>) =>
+    around(true, () => exec(...args))) as typeof pglite.exec;
+  pglite.transaction = ((...args: Parameters<typeof pglite.transaction>) =>
+    around(true, () => transaction(...args))) as typeof pglite.transaction;
+}
+
 /** Opens PostgreSQL when a URL is given, otherwise the embedded PGlite in `dataDir/pgdata`. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
@@ -47,7 +91,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pglite = await PGlite.create(pgDataDir, {
       parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) },
     });
+    countWrites(pglite);
     const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+    localWriteCounters.set(db, counters.get(pglite)!);
     return {
       db,
       kind: 'pglite',

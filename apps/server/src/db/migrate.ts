@@ -20,6 +20,7 @@ import * as m0150 from './migrations/0150-support.ts';
 import * as m0151 from './migrations/0151-support-files.ts';
 import * as m0160 from './migrations/0160-forum.ts';
 import * as m0170 from './migrations/0170-content.ts';
+import * as m0120 from './migrations/0120-data-versions.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0151-support-files': m0151,
   '0160-forum': m0160,
   '0170-content': m0170,
+  '0120-data-versions': m0120,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

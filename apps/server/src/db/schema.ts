@@ -242,6 +242,12 @@ export interface ContentImportsTable {
   imported_at: CreatedAt;
 }
 
+/** Change counters of public content (db/data-versions.ts, decision 018). */
+export interface DataVersionsTable {
+  domain: string;
+  version: ColumnType<string, string | number | undefined, string | number>;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -265,4 +271,5 @@ export interface Database {
   api_calls: ApiCallsTable;
   api_call_daily: ApiCallDailyTable;
   content_imports: ContentImportsTable;
+  data_versions: DataVersionsTable;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isWebRoute } from '@portico/contracts/web-routes';
+import { isWebRoute, matchesRoutePattern } from '@portico/contracts/web-routes';
 import { errorDocument } from '../jsonapi/errors.ts';
 
 /** Paths served by the portal API and the OAuth servers: never answered with the web app. */
@@ -35,6 +35,45 @@ function wantsWebApp(request: FastifyRequest): boolean {
 }
 
 /**
+ * index.html for a path, with a modulepreload hint for each script of the page's route that the
+ * entry does not already preload: the build's route-chunks.json (apps/web/vite.config.ts) lists
+ * them per route pattern. Without the hints the browser learns of the page's chunk only once the
+ * entry has run. The most specific matching pattern wins (fewest parameters), as in the router; a
+ * path no route of the web app matches gets the catch-all's (basic pages). The HTML of each pattern is built once.
+ */
+function routeHints(dist: string): (pathname: string) => string {
+  const index = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
+  let routes: Record<string, string[]> = {};
+  try {
+    routes = JSON.parse(fs.readFileSync(path.join(dist, 'route-chunks.json'), 'utf8')) as Record<
+      string,
+      string[]
+    >;
+  } catch {
+    // A build without the list: no hints, the page still works.
+  }
+  const dynamic = (pattern: string) =>
+    pattern.split('/').filter((s) => s.startsWith(':') || s === '*').length;
+  const patterns = Object.keys(routes).sort((a, b) => dynamic(a) - dynamic(b));
+  const built = new Map<string, string>();
+  return (pathname) => {
+    const pattern =
+      patterns.find((p) => p !== '*' && matchesRoutePattern(p, pathname)) ??
+      (isWebRoute(pathname) ? '' : '*');
+    let html = built.get(pattern);
+    if (html === undefined) {
+      const links = (routes[pattern] ?? [])
+        .filter((file) => /^\/assets\/[\w.-]+\.js$/.test(file) && !index.includes(`"${file}"`))
+        .map((file) => `<link rel="modulepreload" crossorigin href="${file}">`)
+        .join('\n    ');
+      html = links ? index.replace('</head>', `  ${links}\n  </head>`) : index;
+      built.set(pattern, html);
+    }
+    return html;
+  };
+}
+
+/**
  * Serves the built web app: hashed assets cached for a year, index.html never cached, and every
  * other page path answered with index.html so the client router can take over (history fallback):
  * status 200 for a route of the web app (contracts/web-routes.ts) or a basic page, else 404.
@@ -50,6 +89,8 @@ export default fp(
         prefix: '/',
         wildcard: false,
         index: false,
+        // The build writes .br and .gz beside each script and style sheet (apps/web/vite.config.ts).
+        preCompressed: true,
         // Built asset names carry a content hash, so they never change: cache them for a year.
         cacheControl: false,
         setHeaders(reply, filePath) {
@@ -61,17 +102,24 @@ export default fp(
       app.log.warn({ dist }, 'the web app is not built: run `npm run build`');
     }
 
-    const sendIndex = (reply: FastifyReply, status = 200) => {
-      if (!built) {
+    const withHints = built ? routeHints(dist) : undefined;
+
+    const sendIndex = (request: FastifyRequest, reply: FastifyReply, status = 200) => {
+      if (!withHints) {
         return reply
           .status(503)
           .type('text/plain')
           .send('The web app is not built yet. Run `npm run build`, then start the server again.');
       }
-      return reply.status(status).header('Cache-Control', 'no-cache').sendFile('index.html', dist);
+      const pathname = request.url.split('?', 1)[0] ?? '/';
+      return reply
+        .status(status)
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(withHints(status === 200 ? pathname : '/404'));
     };
 
-    app.get('/', (_request, reply) => sendIndex(reply));
+    app.get('/', (request, reply) => sendIndex(request, reply));
 
     // A path no page answers gets the web app with status 404 (its 404 page sets the meta marker),
     // so that crawlers and monitors see it: neither a route of the web app nor a basic page.
@@ -79,7 +127,7 @@ export default fp(
       if (wantsWebApp(request)) {
         const pathname = request.url.split('?', 1)[0] ?? '/';
         const exists = isWebRoute(pathname) || (await app.basicPageExists(pathname));
-        return sendIndex(reply, exists ? 200 : 404);
+        return sendIndex(request, reply, exists ? 200 : 404);
       }
       return reply
         .status(404)

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import fp from 'fastify-plugin';
 import { HttpError } from '../../lib/errors.ts';
+import { cachePublicAnswers } from '../../plugins/http-cache.ts';
 import { documentationRoutes } from './documentation-routes.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
@@ -24,6 +25,9 @@ const IMAGE_TYPES: Record<string, string> = {
 export default fp(
   async (app) => {
     await app.register(async (scope) => {
+      // Public reads that depend only on the catalog's tables: anonymous answers come from memory
+      // until a catalog table changes (decision 018).
+      cachePublicAnswers(scope, { domains: ['catalog'] });
       await productRoutes(scope);
       await documentationRoutes(scope);
 
@@ -60,5 +64,5 @@ export default fp(
       });
     });
   },
-  { name: 'catalog', dependencies: ['services'] },
+  { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );

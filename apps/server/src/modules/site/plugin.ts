@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { blockLayoutSchema, cookiesConsentSchema, newsletterSchema } from '@portico/contracts/site';
 import { COOKIE_EXPIRY_DAYS } from '@portico/contracts/constants';
 import { en } from '@portico/contracts/messages';
+import { cleanHtml } from '../../lib/content-html.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { siteContentRepo } from './site-content.ts';
@@ -20,6 +21,12 @@ export default fp(
     app.get('/block-layout', async (_request, reply) => {
       // An install without content/site still gets a valid, empty layout.
       const layout = blockLayoutSchema.parse((await content.get('block-layout')) ?? {});
+      // The banners' HTML leaves sanitized, so the footer renders it without a sanitizer of its
+      // own (DOMPurify would be a tenth of the home page's JavaScript; decision 018).
+      layout.bottomBanners = layout.bottomBanners.map((b) => ({
+        ...b,
+        description: cleanHtml(b.description),
+      }));
       return reply.header('Cache-Control', 'public, max-age=60').send(layout);
     });
 

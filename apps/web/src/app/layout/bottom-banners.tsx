@@ -1,8 +1,10 @@
-import { Box, Container, SimpleGrid, Stack, Title } from '@mantine/core';
+import { Box, Container, SimpleGrid, Stack, Title, Typography } from '@mantine/core';
 import type { BottomBanner } from '@portico/contracts/site';
-import { HtmlContent } from '../../components/ui/html-content';
 
-/** The bottom banners of the block layout (spec B 2.14: image and HTML body). */
+/**
+ * The bottom banners of the block layout (spec B 2.14: image and HTML body). The body comes
+ * sanitized from the server, so this part of the home page needs no DOMPurify (decision 018).
+ */
 export default function BottomBanners({ banners }: { banners: BottomBanner[] }) {
   return (
     <Box component="section" aria-label="Steps" py="xl" bg="var(--mantine-color-default-hover)">
@@ -14,7 +16,8 @@ export default function BottomBanners({ banners }: { banners: BottomBanner[] }) 
               <Title order={2} size="h4">
                 {b.title}
               </Title>
-              <HtmlContent html={b.description} />
+              {/* Sanitized by the server (GET /block-layout, lib/content-html.ts), as the catalog's texts. */}
+              <Typography dangerouslySetInnerHTML={{ __html: b.description }} />
             </Stack>
           ))}
         </SimpleGrid>

@@ -112,11 +112,13 @@ function Reference({ index }: { index: OperationIndex }) {
 
   const openedOnce = useRef(false);
   useEffect(() => {
-    if (!openedOnce.current && scrollMargin > 0) {
+    // Not before the operations are listed: a page whose chunk and answers arrive quickly may lay
+    // the reference out before the index is in, and the deep link would be spent on an empty list.
+    if (!openedOnce.current && scrollMargin > 0 && rows.length > 0) {
       openedOnce.current = true;
       openFromHash();
     }
-  }, [openFromHash, scrollMargin]);
+  }, [openFromHash, scrollMargin, rows.length]);
   useEffect(() => {
     window.addEventListener('hashchange', openFromHash);
     return () => window.removeEventListener('hashchange', openFromHash);
