@@ -23,6 +23,7 @@ import authzServerPlugin from './authz-server/plugin.ts';
 import gatewayPlugin from './gateway/plugin.ts';
 import applicationsPlugin from './modules/applications/plugin.ts';
 import pagesPlugin from './modules/pages/plugin.ts';
+import quickstartPlugin from './modules/quickstart/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import { importContent } from './content/import-content.ts';
@@ -121,6 +122,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(authzServerPlugin);
     await app.register(gatewayPlugin);
     await app.register(applicationsPlugin);
+    await app.register(quickstartPlugin);
     // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
     await app.register(pagesPlugin);
     await app.register(webAppPlugin);

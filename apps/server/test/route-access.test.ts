@@ -99,6 +99,8 @@ const POLICY: Record<string, Access> = {
   'POST /admin-api/go-live/:id/approve': 'admin',
   'POST /admin-api/go-live/:id/reject': 'admin',
   'PUT /admin-api/app-analytics': 'admin',
+  // Quick Start tour (issue 15): the stories, with disabled/completed computed for the caller.
+  'GET /getting_started/stories': 'public',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

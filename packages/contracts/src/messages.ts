@@ -12,6 +12,8 @@ import { identityMessages } from './messages/identity.ts';
 import { organizationsMessages } from './messages/organizations.ts';
 import { productsMessages } from './messages/products.ts';
 import { sandboxAuthMessages } from './messages/sandbox-auth.ts';
+import { quickstartMessages } from './messages/quickstart.ts';
+import { terminalMessages } from './messages/terminal.ts';
 
 export const en = {
   site: {
@@ -122,6 +124,8 @@ export const en = {
   api: apiMessages,
   identity: identityMessages,
   sandboxAuth: sandboxAuthMessages,
+  quickstart: quickstartMessages,
+  terminal: terminalMessages,
   profile: {
     email: 'E-mail',
     firstName: 'First name',

@@ -4,6 +4,7 @@ import { siteImporter } from '../modules/site/importer.ts';
 import { catalogImporter } from '../modules/catalog/importer.ts';
 import { pagesImporter } from '../modules/pages/importer.ts';
 import { demoOrganizationsImporter } from '../modules/applications/demo-importer.ts';
+import { quickstartImporter } from '../modules/quickstart/importer.ts';
 import type { ContentImporter } from './import-content.ts';
 
 /**
@@ -17,4 +18,5 @@ export const importers: ContentImporter[] = [
   siteImporter,
   catalogImporter,
   demoOrganizationsImporter,
+  quickstartImporter,
 ];

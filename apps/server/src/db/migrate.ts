@@ -12,6 +12,7 @@ import * as m0060 from './migrations/0060-pages.ts';
 import * as m0070 from './migrations/0070-content-imports.ts';
 import * as m0080 from './migrations/0080-account-security.ts';
 import * as m0081 from './migrations/0081-login-state-browser.ts';
+import * as m0180 from './migrations/0180-quickstart-stories.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0070-content-imports': m0070,
   '0080-account-security': m0080,
   '0081-login-state-browser': m0081,
+  '0180-quickstart-stories': m0180,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

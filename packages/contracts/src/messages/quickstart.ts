@@ -1,0 +1,23 @@
+/** The Quick Start tour (spec B 2.15, 4 'Quick Start', 9) and its server messages. */
+export const quickstartMessages = {
+  button: 'Quick Start',
+  title: 'Quick Start',
+  progress: '{{percent}}% completed',
+  disabledTooltip: 'You have to login or you have not completed previous steps',
+  start: 'Start',
+  restart: 'Start again',
+  completed: 'Completed',
+  close: 'Close the Quick Start',
+  cancelTour: 'Cancel the Quick Start',
+  dockLeft: 'Dock left',
+  dockBottom: 'Dock at the bottom',
+  takeTheTour: 'Take the tour',
+  back: 'Back',
+  next: 'Next',
+  last: 'Finish',
+  skip: 'Skip',
+  stepOf: 'Step {{step}} of {{steps}}',
+  loadFailed: 'The stories could not be loaded.',
+  unknownStory: 'Unknown Quick Start story: {{id}}',
+  ownStoriesOnly: 'You can only record your own completed stories.',
+} as const;
