@@ -17,6 +17,7 @@ export const quickstartMessages = {
   last: 'Finish',
   skip: 'Skip',
   stepOf: 'Step {{step}} of {{steps}}',
+  steps: 'Steps: {{steps}}',
   loadFailed: 'The stories could not be loaded.',
   unknownStory: 'Unknown Quick Start story: {{id}}',
   ownStoriesOnly: 'You can only record your own completed stories.',

@@ -5,6 +5,8 @@ export const terminalMessages = {
   close: 'Close the terminal',
   minify: 'Minify the terminal',
   restore: 'Restore the terminal',
+  moveHint: 'Terminal window: drag, or use the arrow keys, to move it',
+  snakeLabel: 'Snake game',
   welcome: 'Welcome to the Developers Portal terminal. Type help for a list of commands.',
   commandNotFound: 'Command not found. type help for a list of commands',
   helpNotFound: 'No help found for {{command}}. type help for a list of commands',
