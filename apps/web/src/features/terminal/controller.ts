@@ -42,6 +42,7 @@ export class TerminalController {
   /** Bumped by Ctrl+C: the output of a command that was interrupted is dropped. */
   private generation = 0;
   private cache = new Map<string, Promise<unknown>>();
+  private typeAhead: string[] = [];
 
   private readonly out: Output;
   private readonly services: Services;
@@ -152,6 +153,7 @@ export class TerminalController {
     }
     this.buffer = '';
     this.showPrompt();
+    this.replayTypeAhead();
   }
 
   private async run(command: Command, dialogue: InputDialogue, ctx: TerminalContext, gen: number) {
@@ -170,12 +172,32 @@ export class TerminalController {
     this.buffer = '';
     this.store.setCommand('');
     this.showPrompt();
+    this.replayTypeAhead();
+  }
+
+  /** Feeds what was typed while a command ran, until one of those lines starts a command again. */
+  private replayTypeAhead() {
+    const pending = this.typeAhead;
+    this.typeAhead = [];
+    void (async () => {
+      for (const [i, data] of pending.entries()) {
+        if (this.mode === 'running') {
+          this.typeAhead.unshift(...pending.slice(i));
+          return;
+        }
+        await this.onData(data);
+      }
+    })();
   }
 
   /** Keyboard input as xterm reports it (typed text, pasted text or an escape sequence). */
   async onData(data: string): Promise<void> {
     if (data === '\x03') return this.interrupt();
-    if (this.mode === 'running') return;
+    if (this.mode === 'running') {
+      // Type-ahead: what is typed while a command runs is played back once it ends.
+      this.typeAhead.push(data);
+      return;
+    }
     switch (data) {
       case '\r':
         return this.enter();
@@ -233,16 +255,21 @@ export class TerminalController {
     });
     const gen = this.generation;
     const ctx = this.context(gen);
+    const asked = dialogue.prompt?.input;
+    // Busy until the answer is checked (its choices may load): keys typed meanwhile wait.
+    this.mode = 'running';
     try {
       const result = await dialogue.answer(line);
       if (gen !== this.generation) return;
       if (result.error) ctx.printError(result.error);
       if (result.done) return await this.run(dialogue.command, dialogue, ctx, gen);
       if (result.prompt) {
-        if (result.prompt.input !== dialogue.prompt?.input || result.error) {
+        if (result.prompt.input !== asked || result.error) {
           return this.ask(dialogue, result.prompt);
         }
+        this.mode = 'input';
         this.showPrompt();
+        this.replayTypeAhead();
       }
     } catch (error) {
       ctx.printError(messageOf(error, t('terminal.somethingWrong')));
@@ -253,6 +280,7 @@ export class TerminalController {
   /** Ctrl+C: ends whatever runs or asks, marks it canceled and shows a new prompt. */
   interrupt(): void {
     const busy = this.mode !== 'idle';
+    this.typeAhead = [];
     this.generation += 1;
     this.abort.abort();
     this.out.write(`${t('terminal.canceled')}\r\n`);
@@ -285,15 +313,15 @@ export class TerminalController {
       head = this.buffer.slice(0, space + 1);
       prefix = this.buffer.slice(space + 1).trimStart();
       const command = findCommand(head.trim().toLowerCase());
-      const input = command?.inputs.find((i) => i.choices);
-      if (!command || !input?.choices) return;
+      const input = command?.inputs.find((i) => i.choices || i.suggest);
+      if (!command || !input) return;
       const gen = this.generation;
       try {
-        const choices = await input.choices({}, this.context(gen));
-        candidates = completeFrom(
-          prefix,
-          choices.map((c) => c.label),
-        );
+        const ctx = this.context(gen);
+        const words = input.suggest
+          ? input.suggest(ctx)
+          : (await input.choices!({}, ctx)).map((c) => c.label);
+        candidates = completeFrom(prefix, words);
       } catch {
         return;
       }

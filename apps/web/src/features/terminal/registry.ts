@@ -49,6 +49,8 @@ export interface InputSpec {
   defaultValue?: (values: Values, ctx: TerminalContext) => Promise<string | undefined> | string | undefined;
   /** The allowed values of choice inputs (loaded when the input is asked). */
   choices?: (values: Values, ctx: TerminalContext) => Promise<Choice[]> | Choice[];
+  /** Words tab completes for a free-text input (help: the command names). */
+  suggest?: (ctx: TerminalContext) => string[];
   /** Further checks of one value: a message, or null when it is fine. */
   validate?: (value: string, values: Values) => string | null;
   /** The message for a value outside the choices, when not the generic one (go: 'Title is not valid'). */

@@ -150,10 +150,8 @@ export class InputDialogue {
       const defaultValue = await input.defaultValue?.(this.values, this.ctx);
       this.list = [];
       const hint = isList(input) ? ` ${t('terminal.multiHint')}` : input.kind === 'yesno' ? ' (Yes/No)' : '';
-      const allowed =
-        choices.length && choices.length <= 12 ? ` {${choices.map((c) => c.label).join(', ')}}` : '';
       const suggested = defaultValue ? ` [${defaultValue}]` : '';
-      this.current = { input, text: `${input.label}${allowed}${suggested}${hint}: `, choices, defaultValue };
+      this.current = { input, text: `${input.label}${suggested}${hint}: `, choices, defaultValue };
       return this.current;
     }
     this.current = null;

@@ -47,6 +47,12 @@ export function SnakeGame({ onExit }: { onExit(interrupted: boolean): void }) {
       const after = step(before);
       stateRef.current = after;
       if (ctx) draw(ctx, after);
+      // For tests and assistive checks: the state the picture shows.
+      const canvas = canvasRef.current;
+      if (canvas) {
+        canvas.dataset.direction = after.direction;
+        canvas.dataset.length = String(after.trail.length);
+      }
       if (after.score !== before.score || after.over !== before.over) {
         setStatus({ score: after.score, over: after.over });
       }

@@ -42,7 +42,7 @@ export interface TerminalState {
   setExecuting(executing: boolean): void;
   setCommand(command: string): void;
   addHistory(item: Omit<TerminalHistoryItem, 'uuid' | 'created'>): void;
-  /** Marks the newest entry canceled (Ctrl+C while it ran or asked its inputs). */
+  /** Marks the newest command canceled (Ctrl+C while it ran or asked its inputs). */
   cancelLast(): void;
   setHistoryIndex(index: number): void;
   setPosition(position: { x: number; y: number } | null): void;
@@ -80,8 +80,9 @@ export const useTerminalStore = create<TerminalState>()(
       cancelLast: () =>
         set((s) => {
           const history = [...s.history];
-          const last = history.at(-1);
-          if (last) history[history.length - 1] = { ...last, canceled: true };
+          // The command, not an answer to one of its inputs.
+          const at = history.findLastIndex((h) => !h.skip);
+          if (at >= 0) history[at] = { ...history[at]!, canceled: true };
           return { history };
         }),
       setHistoryIndex: (historyIndex) => set({ historyIndex }),

@@ -6,7 +6,15 @@ export const help: Command = {
   name: 'help',
   description: t('terminal.help.help'),
   usage: 'help [command]',
-  inputs: [{ name: 'command', label: 'Command', kind: 'text', optional: true }],
+  inputs: [
+    {
+      name: 'command',
+      label: 'Command',
+      kind: 'text',
+      optional: true,
+      suggest: (ctx) => ctx.commands.map((c) => c.name),
+    },
+  ],
   run(values, ctx) {
     const asked = typeof values.command === 'string' ? values.command.trim().toLowerCase() : '';
     if (asked) {
