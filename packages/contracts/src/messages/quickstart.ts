@@ -8,6 +8,7 @@ export const quickstartMessages = {
   restart: 'Start again',
   completed: 'Completed',
   close: 'Close the Quick Start',
+  closeStep: 'End the tour',
   cancelTour: 'Cancel the Quick Start',
   dockLeft: 'Dock left',
   dockBottom: 'Dock at the bottom',
