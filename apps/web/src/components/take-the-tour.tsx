@@ -1,20 +1,24 @@
 import { Button } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
-import { quickstartStepSchema } from '@portico/contracts/quickstart';
+import type { QuickstartStep } from '@portico/contracts/quickstart';
 import { useMemo } from 'react';
-import { z } from 'zod';
 import { useTranslation } from '../lib/i18n';
 import { useQuickstartStore } from '../lib/quickstart-store';
 
-/** A documentation's tour data (field_tour): a list of steps, or `{ steps: [...] }`. */
-const tourSchema = z.union([
-  z.array(quickstartStepSchema).min(1),
-  z.object({ steps: z.array(quickstartStepSchema).min(1) }).transform((v) => v.steps),
-]);
+const isStep = (v: unknown): v is QuickstartStep =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { target?: unknown }).target === 'string' &&
+  typeof (v as { content?: unknown }).content === 'string';
 
-export function parseTour(tour: unknown) {
-  const parsed = tourSchema.safeParse(tour);
-  return parsed.success ? parsed.data : null;
+/**
+ * A documentation's tour data (field_tour): a list of steps, or `{ steps: [...] }`, each with at
+ * least a target and a content. Checked by hand: zod would weigh on the documentation page.
+ */
+export function parseTour(tour: unknown): QuickstartStep[] | null {
+  const list: unknown = Array.isArray(tour) ? tour : (tour as { steps?: unknown } | null)?.steps;
+  if (!Array.isArray(list) || !list.length || !list.every(isStep)) return null;
+  return list.map((s) => ({ ...s, spotlightClicks: s.spotlightClicks === true }));
 }
 
 /** 'Take the tour' on a documentation page with tour data (spec B 2.12). Nothing without it. */

@@ -1,6 +1,6 @@
 import { Button } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
-import { QUICKSTART_HASH } from '@portico/contracts/quickstart';
+import { QUICKSTART_HASH } from '@portico/contracts/quickstart-rules';
 import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
