@@ -28,6 +28,7 @@ import tryoutPlugin from './modules/tryout/plugin.ts';
 import supportPlugin from './modules/support/plugin.ts';
 import forumPlugin from './modules/forum/plugin.ts';
 import contentPlugin from './modules/content/plugin.ts';
+import quickstartPlugin from './modules/quickstart/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import httpCachePlugin from './plugins/http-cache.ts';
@@ -133,6 +134,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(supportPlugin);
     await app.register(forumPlugin);
     await app.register(contentPlugin);
+    await app.register(quickstartPlugin);
     // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
     await app.register(pagesPlugin);
     await app.register(tryoutPlugin);

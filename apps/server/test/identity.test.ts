@@ -159,7 +159,9 @@ describe('identity: built-in provider, sessions and CSRF', () => {
         type: 'user--user',
         id: uuid,
         relationships: {
-          field_completed_stories: { data: [{ type: 'node--quick_start_story', id: 'story-1' }] },
+          field_completed_stories: {
+            data: [{ type: 'node--quick_start_story', id: '3f0c6a52-8d1e-4c7b-9a37-2f4b1e6d9c01' }],
+          },
         },
       },
     };
@@ -189,7 +191,7 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     const ok = await c.send('PATCH', `/jsonapi/user/user/${uuid}`, doc);
     expect(ok.status).toBe(200);
     const me = (await (await c.get('/session/user?_format=json')).json()) as { completedStories: string[] };
-    expect(me.completedStories).toEqual(['story-1']);
+    expect(me.completedStories).toEqual(['3f0c6a52-8d1e-4c7b-9a37-2f4b1e6d9c01']);
   });
 
   it('signs up a new account and signs it in', async () => {

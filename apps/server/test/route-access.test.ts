@@ -146,6 +146,8 @@ const POLICY: Record<string, Access> = {
   'GET /jsonapi/node/faq': 'public',
   'GET /blog-images/:name': 'public',
   'GET /phpsdk/cloud-documents/config': 'public',
+  // Quick Start tour (issue 15): the stories, with disabled/completed computed for the caller.
+  'GET /getting_started/stories': 'public',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

@@ -17,6 +17,8 @@ import { tryoutMessages } from './messages/tryout.ts';
 import { supportMessages } from './messages/support.ts';
 import { forumMessages } from './messages/forum.ts';
 import { contentMessages } from './messages/content.ts';
+import { quickstartMessages } from './messages/quickstart.ts';
+import { terminalMessages } from './messages/terminal.ts';
 
 export const en = {
   site: {
@@ -128,6 +130,8 @@ export const en = {
   search: searchMessages,
   forum: forumMessages,
   content: contentMessages,
+  quickstart: quickstartMessages,
+  terminal: terminalMessages,
   profile: {
     email: 'E-mail',
     firstName: 'First name',

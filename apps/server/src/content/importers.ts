@@ -6,6 +6,7 @@ import { pagesImporter } from '../modules/pages/importer.ts';
 import { contentImporter } from '../modules/content/importer.ts';
 import { demoOrganizationsImporter } from '../modules/applications/demo-importer.ts';
 import { forumImporter } from '../modules/forum/importer.ts';
+import { quickstartImporter } from '../modules/quickstart/importer.ts';
 import type { ContentImporter } from './import-content.ts';
 
 /**
@@ -21,4 +22,5 @@ export const importers: ContentImporter[] = [
   catalogImporter,
   demoOrganizationsImporter,
   forumImporter,
+  quickstartImporter,
 ];

@@ -102,3 +102,13 @@ export async function verifyEmail(db: Db, token: string): Promise<boolean> {
     return updated !== undefined;
   });
 }
+
+/** The Quick Start stories an account completed (users.completed_stories), in the order saved. */
+export async function completedStories(db: Db, userId: number): Promise<string[]> {
+  const row = await db
+    .selectFrom('users')
+    .select('completed_stories')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return row?.completed_stories ?? [];
+}

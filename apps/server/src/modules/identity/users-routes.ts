@@ -1,3 +1,4 @@
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -10,11 +11,12 @@ import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { values, type ResourceDescription } from '../../jsonapi/resource.ts';
 import { HttpError, forbidden, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
+import { unknownStoryIds } from '../quickstart/service.ts';
 import type { UserRow } from './users-repo.ts';
 
 /**
  * `GET /jsonapi/user/user` filtered by uid, uuid or name, and `PATCH /jsonapi/user/user/{uuid}`
- * (completed Quick Start stories and names). The spec reads the current user with it: a signed-in
+ * (completed Quick Start stories, the caller's own and known stories only, and names). The spec reads the current user with it: a signed-in
  * caller finds only themselves, an anonymous one nothing. It is not a directory of users.
  */
 
@@ -78,7 +80,9 @@ const patchSchema = z.object({
     relationships: z
       .object({
         field_completed_stories: z.object({
-          data: z.array(z.object({ type: z.string(), id: z.string().min(1).max(100) })).max(500),
+          data: z
+            .array(z.object({ type: z.literal('node--quick_start_story'), id: z.string().min(1).max(100) }))
+            .max(500),
         }),
       })
       .partial()
@@ -134,6 +138,18 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     if (parsed.data.data.id !== target.uuid) throw new HttpError(409, en.api.idMismatch);
     const attrs = parsed.data.data.attributes ?? {};
     const stories = parsed.data.data.relationships?.field_completed_stories?.data.map((d) => d.id);
+    if (stories) {
+      // Completed stories are the caller's own record of the tour (not an administrator's to set),
+      // and name stories that exist.
+      if (target.id !== me.id) throw forbidden(en.quickstart.ownStoriesOnly);
+      const unknown = await unknownStoryIds(app.db, stories);
+      if (unknown.length) {
+        const at = stories.indexOf(unknown[0]!);
+        throw new HttpError(422, format(en.quickstart.unknownStory, { id: unknown[0]! }), {
+          pointer: `/data/relationships/field_completed_stories/data/${at}/id`,
+        });
+      }
+    }
     const updated = await app.db
       .updateTable('users')
       .set({

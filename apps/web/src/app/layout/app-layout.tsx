@@ -1,4 +1,4 @@
-import { Box } from '@mantine/core';
+import { Affix, Box, Group } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useAppStore } from '../../lib/store';
 import { useTranslation } from '../../lib/i18n';
@@ -6,6 +6,8 @@ import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { Loading } from '../../components/ui/loading';
 import { CookiePopup } from '../../features/cookies/cookie-popup';
+import { QuickstartButton, QuickstartHost } from '../../features/quickstart/quickstart-button';
+import { TerminalLauncher } from '../../features/terminal/terminal-launcher';
 import { BackToTop } from './back-to-top';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -44,6 +46,14 @@ export function AppLayout() {
       </Box>
       <Footer />
       <BackToTop />
+      {/* Quick Start and terminal (issue 15): small launchers; the tour and xterm.js load when opened. */}
+      <Affix position={{ bottom: 24, left: 24 }} zIndex={190}>
+        <Group gap="xs">
+          <QuickstartButton />
+          <TerminalLauncher />
+        </Group>
+      </Affix>
+      <QuickstartHost />
       <CookiePopup />
       {sessionExpired && (
         <Suspense fallback={null}>

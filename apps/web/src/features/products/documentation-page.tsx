@@ -19,6 +19,7 @@ import { ChangelogList } from './changelog-list';
 import { ApiReference } from './reference/api-reference';
 import { aliasSlug, isUuid } from './text';
 import { SubscribePanel } from './subscribe-panel';
+import { TakeTheTour } from '../../components/take-the-tour';
 
 /** /documentation/:apiDocumentationId (spec B 2.12): a uuid, else the documentation's alias. */
 export default function DocumentationPage() {
@@ -101,6 +102,7 @@ function DocumentationScreen() {
                 </Badge>
               )}
             </Group>
+            <TakeTheTour title={a.title} tour={a.field_tour} />
             {a.field_version && <Text c="dimmed">{t('products.version', { version: a.field_version })}</Text>}
             <div>
               <Title order={2} size="h5" mb="xs" id="open-api-documentations">

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { quickstartStepSchema } from '@portico/contracts/quickstart';
+import type { ContentImporter } from '../../content/import-content.ts';
+import type { Db } from '../../db/client.ts';
+import { quickstartDb } from './tables.ts';
+
+/**
+ * content/quickstart/stories.yaml: the Quick Start stories, in order. Each story keeps the uuid the
+ * file gives it (users' completed stories name it). Idempotent: an unchanged story is one lookup,
+ * a changed one is updated in place; nothing is removed when a story leaves the file.
+ */
+
+export const STORIES_FILE = 'quickstart/stories.yaml';
+
+const storySchema = z
+  .object({
+    uuid: z.uuid(),
+    title: z.string().trim().min(1).max(200),
+    disableForAnonymous: z.boolean().default(false),
+    steps: z.array(quickstartStepSchema).min(1).max(50),
+  })
+  .strict();
+
+const fileSchema = z.object({ stories: z.array(storySchema) }).strict();
+export type StoryFile = z.infer<typeof fileSchema>;
+
+/** Parses and validates the stories file; a broken file throws a message naming it. */
+export function parseStoriesFile(text: string): StoryFile {
+  let data: unknown;
+  try {
+    data = parse(text) ?? {};
+  } catch (err) {
+    throw new Error(`content/${STORIES_FILE} is not valid YAML: ${(err as Error).message}`, { cause: err });
+  }
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`content/${STORIES_FILE} is invalid:\n${issues.join('\n')}`);
+  }
+  const seen = new Set<string>();
+  for (const s of parsed.data.stories) {
+    const id = s.uuid.toLowerCase();
+    if (seen.has(id)) throw new Error(`content/${STORIES_FILE}: the uuid ${s.uuid} is used twice`);
+    seen.add(id);
+  }
+  return parsed.data;
+}
+
+export async function importStories(
+  db: Db,
+  file: StoryFile,
+): Promise<{ written: number; unchanged: number }> {
+  const result = { written: 0, unchanged: 0 };
+  await db.transaction().execute(async (trx) => {
+    // Several instances starting together: one imports, the others wait and find it done.
+    await sql`select pg_advisory_xact_lock(hashtext('portico:quickstart-content'))`.execute(trx);
+    const q = quickstartDb(trx);
+    for (const [weight, story] of file.stories.entries()) {
+      const uuid = story.uuid.toLowerCase();
+      const hash = createHash('sha256')
+        .update(JSON.stringify({ ...story, weight }))
+        .digest('hex');
+      const existing = await q
+        .selectFrom('quickstart_stories')
+        .select('source_hash')
+        .where('uuid', '=', uuid)
+        .executeTakeFirst();
+      if (existing?.source_hash === hash) {
+        result.unchanged += 1;
+        continue;
+      }
+      const values = {
+        weight,
+        title: story.title,
+        steps: JSON.stringify(story.steps),
+        disable_for_anonymous: story.disableForAnonymous,
+        source_hash: hash,
+        changed: new Date(),
+      };
+      await q
+        .insertInto('quickstart_stories')
+        .values({ uuid, ...values })
+        .onConflict((oc) => oc.column('uuid').doUpdateSet(values))
+        .execute();
+      result.written += 1;
+    }
+  });
+  return result;
+}
+
+export const quickstartImporter: ContentImporter = {
+  name: 'quickstart',
+  async run({ db, read, log }) {
+    const text = read(STORIES_FILE);
+    if (text === undefined) return;
+    const result = await importStories(db, parseStoriesFile(text));
+    log.debug({ result }, 'quickstart content');
+  },
+};

@@ -1,0 +1,22 @@
+import fp from 'fastify-plugin';
+import { completedStories } from '../identity/service.ts';
+import { storiesForCaller } from './service.ts';
+
+/**
+ * The Quick Start tour's stories (spec B 2.15, 7 `GET /getting_started/stories`). Public: an
+ * anonymous caller gets them too, with disabled computed for an anonymous visitor and nothing
+ * completed (the web app keeps an anonymous visitor's completed stories locally). Completed stories
+ * are saved through `PATCH /jsonapi/user/user/{uuid}` (identity module).
+ */
+export default fp(
+  async (app) => {
+    app.get('/getting_started/stories', async (request, reply) => {
+      const user = request.user;
+      const caller = user ? { completedStories: await completedStories(app.db, user.id) } : null;
+      const data = await storiesForCaller(app.db, caller);
+      // Per caller: never shared by a cache.
+      return reply.header('Cache-Control', 'private, no-store').send({ data });
+    });
+  },
+  { name: 'quickstart', dependencies: ['db'] },
+);

@@ -1,0 +1,119 @@
+import { EVENTS, Joyride, STATUS, type EventData, type Step } from 'react-joyride';
+import {
+  QUICKSTART_SCROLL_OFFSET_PX,
+  QUICKSTART_STEP_DELAY_MS,
+  type QuickstartStep,
+} from '@portico/contracts/quickstart';
+import { useEffect, useMemo, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from '../../lib/i18n';
+import { useCompleteStory } from './api';
+import { useQuickstartStore, type ActiveTour } from '../../lib/quickstart-store';
+
+/** Whether the browser shows `url` (path and query). */
+const onPage = (url: string) => url === window.location.pathname + window.location.search;
+
+const TARGET_WAIT_MS = 10_000;
+
+/** Resolves once `selector` matches a rendered element, or after `timeout` ms (the step is then skipped). */
+function waitForElement(selector: string, timeout: number): Promise<void> {
+  const found = () => {
+    const el = document.querySelector<HTMLElement>(selector);
+    return el !== null && el.getClientRects().length > 0;
+  };
+  if (found()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (found()) done();
+    });
+    const timer = window.setTimeout(() => done(), timeout);
+    function done() {
+      observer.disconnect();
+      window.clearTimeout(timer);
+      resolve();
+    }
+    observer.observe(document.body, { childList: true, subtree: true });
+  });
+}
+
+const wait = (ms: number) => new Promise<void>((resolve) => window.setTimeout(resolve, ms));
+
+/** A whole-page target has no place to point at: its tooltip is centred. */
+const centred = (target: string) => target === 'body' || target === '#main' || target === 'main';
+
+/**
+ * Runs one tour with react-joyride (spec B 2.15, 9): each step first opens its page (its
+ * navigationUrl) and waits the step delay of 1 s for it to render, scrolls its target into view
+ * 150 px from the top, and lets the target be clicked only when spotlightClicks says so. Finishing
+ * a story's last step marks it completed; skipping or closing ends it without.
+ */
+export function TourRunner({ tour }: { tour: ActiveTour }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  // useNavigate gives a new function after each navigation: the steps must not change with it
+  // (new steps restart the tour), so they reach it through a ref.
+  const navigateRef = useRef(navigate);
+  useEffect(() => {
+    navigateRef.current = navigate;
+  }, [navigate]);
+  const complete = useCompleteStory();
+
+  const steps = useMemo<Step[]>(
+    () =>
+      tour.steps.map((s: QuickstartStep, index) => ({
+        id: `${index}`,
+        // Only on the step's own page: the same selector may match on the page the tour leaves.
+        target: () =>
+          !s.navigationUrl || onPage(s.navigationUrl) ? document.querySelector<HTMLElement>(s.target) : null,
+        content: s.content,
+        placement: centred(s.target) ? 'center' : 'bottom',
+        blockTargetInteraction: !s.spotlightClicks,
+        ...(s.styles ? { styles: { tooltip: s.styles } } : {}),
+        before: async () => {
+          if (s.navigationUrl && !onPage(s.navigationUrl)) void navigateRef.current(s.navigationUrl);
+          await wait(QUICKSTART_STEP_DELAY_MS);
+          // The library does not wait for a target after a before hook: the page may still be
+          // loading (a lazy chunk, its data), so the hook waits for it, up to the target timeout.
+          await waitForElement(s.target, TARGET_WAIT_MS);
+        },
+      })),
+    [tour.steps],
+  );
+
+  const onEvent = (data: EventData) => {
+    if (data.type !== EVENTS.TOUR_END) return;
+    if (data.status === STATUS.FINISHED && tour.kind === 'story') complete.mutate(tour.uuid);
+    useQuickstartStore.getState().stop();
+  };
+
+  return (
+    <Joyride
+      // Mounted once the start delay passed (quickstart-panel.tsx): runs at once.
+      run
+      continuous
+      steps={steps}
+      onEvent={onEvent}
+      locale={{
+        back: t('quickstart.back'),
+        close: t('quickstart.closeStep'),
+        last: t('quickstart.last'),
+        next: t('quickstart.next'),
+        skip: t('quickstart.skip'),
+      }}
+      options={{
+        scrollOffset: QUICKSTART_SCROLL_OFFSET_PX,
+        zIndex: 1000,
+        primaryColor: '#1864ab',
+        textColor: '#212529',
+        showProgress: true,
+        // The tooltip at once: no beacon to click first.
+        skipBeacon: true,
+        buttons: ['back', 'close', 'primary', 'skip'],
+        closeButtonAction: 'skip',
+        overlayClickAction: false,
+        beforeTimeout: 15_000,
+        targetWaitTimeout: 8_000,
+      }}
+    />
+  );
+}

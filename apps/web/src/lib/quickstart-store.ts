@@ -1,0 +1,57 @@
+import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
+import type { QuickstartStep } from '@portico/contracts/quickstart';
+
+/**
+ * The Quick Start tour's local state (spec B 2.14, 2.15, 4): `cancelled` is the local flag that
+ * hides the Quick Start button (set by cancelling, cleared by opening a URL with #quickstart) and
+ * the dock side; both persisted in localStorage. Which tour runs is not persisted. Part of the shell
+ * chunk (the layout's button reads it); the sidebar and the tour are a lazy chunk.
+ */
+export type Dock = 'left' | 'bottom';
+
+/** A running tour: a Quick Start story, or a documentation's own tour ('Take the tour'). */
+export type ActiveTour =
+  | { kind: 'story'; uuid: string; title: string; steps: QuickstartStep[] }
+  | { kind: 'documentation'; title: string; steps: QuickstartStep[] };
+
+interface QuickstartState {
+  cancelled: boolean;
+  dock: Dock;
+  /** The sidebar is open. */
+  open: boolean;
+  active: ActiveTour | null;
+  openSidebar(): void;
+  closeSidebar(): void;
+  /** Cancels the tour: closes it and hides the Quick Start button until #quickstart. */
+  cancel(): void;
+  /** #quickstart: the button shows again and the sidebar opens. */
+  reenable(): void;
+  setDock(dock: Dock): void;
+  start(tour: ActiveTour): void;
+  stop(): void;
+}
+
+export const useQuickstartStore = create<QuickstartState>()(
+  persist(
+    (set) => ({
+      cancelled: false,
+      dock: 'left',
+      open: false,
+      active: null,
+      openSidebar: () => set({ open: true }),
+      closeSidebar: () => set({ open: false, active: null }),
+      cancel: () => set({ cancelled: true, open: false, active: null }),
+      reenable: () => set({ cancelled: false, open: true }),
+      setDock: (dock) => set({ dock }),
+      start: (tour) => set({ active: tour, open: tour.kind === 'story' }),
+      stop: () => set({ active: null }),
+    }),
+    {
+      name: 'portico-quickstart',
+      version: 1,
+      storage: createJSONStorage(() => localStorage),
+      partialize: (s) => ({ cancelled: s.cancelled, dock: s.dock }),
+    },
+  ),
+);

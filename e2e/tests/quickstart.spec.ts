@@ -1,0 +1,149 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { en } from '@portico/contracts/messages';
+import { signUp } from '../support/applications.ts';
+import { signInAtProvider } from '../support/session.ts';
+
+/** The Quick Start tour (issue 15, spec B 2.14, 2.15, 4, 9). Stories: content/quickstart/stories.yaml. */
+const M = en.quickstart;
+const FIRST = 'Make your first API call';
+const SECOND = 'Create your organization and first application';
+const THIRD = 'Subscribe to an API and go live';
+
+test.use({ viewport: { width: 1280, height: 900 } });
+
+const sidebar = (page: Page) => page.getByTestId('quickstart-sidebar');
+const story = (page: Page, title: string) =>
+  sidebar(page).getByTestId('quickstart-story').filter({ hasText: title });
+
+/** Runs the open tour to its end with the tooltip's primary button, checking each step's text. */
+async function finishTour(page: Page, texts: string[]) {
+  for (const text of texts) {
+    const tooltip = page.getByRole('alertdialog').or(page.getByRole('dialog')).filter({ hasText: text });
+    await expect(tooltip).toBeVisible({ timeout: 15_000 });
+    await tooltip.locator('[data-action="primary"]').click();
+  }
+}
+
+test('an anonymous visitor: restricted stories disabled with the tooltip, a finished story kept locally', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto('/');
+  await page.getByTestId('quickstart-button').click();
+  await expect(sidebar(page)).toBeVisible();
+  // 25% of the width.
+  expect(Math.round((await sidebar(page).boundingBox())!.width)).toBe(320);
+  await expect(page.getByTestId('quickstart-progress')).toHaveText('0% completed');
+  await expect(story(page, FIRST).getByRole('button', { name: M.start })).toBeEnabled();
+  const disabled = story(page, SECOND).getByRole('button', { name: M.start });
+  await expect(disabled).toHaveAttribute('aria-disabled', 'true');
+  await disabled.hover();
+  await expect(page.getByText(M.disabledTooltip)).toBeVisible();
+
+  await story(page, FIRST).getByRole('button', { name: M.start }).click();
+  // While it runs the sidebar is docked left, 335 px.
+  await expect(sidebar(page)).toHaveAttribute('data-dock', 'left');
+  expect(Math.round((await sidebar(page).boundingBox())!.width)).toBe(335);
+  await finishTour(page, [
+    'Welcome to the Northbank developer portal',
+    'Each API product bundles the APIs',
+    'The documentation lists every operation',
+    'Open an operation and use try-out',
+  ]);
+  await expect(page).toHaveURL(/\/documentation\/accounts-v1$/);
+  await expect(story(page, FIRST).getByText(M.completed)).toBeVisible();
+  await expect(page.getByTestId('quickstart-progress')).toHaveText('33% completed');
+  await page.reload();
+  await page.getByTestId('quickstart-button').click();
+  await expect(story(page, FIRST).getByText(M.completed)).toBeVisible();
+  await expect(page.getByTestId('quickstart-progress')).toHaveText('33% completed');
+});
+
+test('cancelling hides the Quick Start button; #quickstart enables it again', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('quickstart-button').click();
+  await sidebar(page).getByRole('button', { name: M.cancelTour }).click();
+  await expect(sidebar(page)).toHaveCount(0);
+  await expect(page.getByTestId('quickstart-button')).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByTestId('quickstart-button')).toHaveCount(0);
+  await page.goto('/#quickstart');
+  await expect(sidebar(page)).toBeVisible();
+  await sidebar(page).getByRole('button', { name: M.close }).click();
+  await expect(page.getByTestId('quickstart-button')).toBeVisible();
+});
+
+test('a signed-in user: the enabling rules, and a completed story survives a reload and a new sign-in', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const email = await signUp(page, 'Quinn', 'Quickstart');
+  await page.getByTestId('quickstart-button').click();
+  // Progress counts the stories open to signed-in users (spec B 4): 1 of 3.
+  await expect(page.getByTestId('quickstart-progress')).toHaveText('33% completed');
+  await expect(story(page, FIRST).getByRole('button', { name: M.start })).toBeEnabled();
+  await expect(story(page, SECOND).getByRole('button', { name: M.start })).toBeEnabled();
+  await expect(story(page, THIRD).getByRole('button', { name: M.start })).toHaveAttribute(
+    'aria-disabled',
+    'true',
+  );
+
+  // Docked at the bottom, 20% of the height.
+  await sidebar(page).getByRole('button', { name: M.dockBottom }).click();
+  await story(page, SECOND).getByRole('button', { name: M.start }).click();
+  await expect(sidebar(page)).toHaveAttribute('data-dock', 'bottom');
+  expect(Math.round((await sidebar(page).boundingBox())!.height)).toBe(180);
+  await finishTour(page, [
+    'Applications belong to organizations',
+    'Give the organization your company or team name',
+    'Choose the organization the new application belongs to',
+    'Your application gets development credentials at once',
+  ]);
+  await expect(story(page, SECOND).getByText(M.completed)).toBeVisible();
+  await expect(page.getByTestId('quickstart-progress')).toHaveText('67% completed');
+  await expect(story(page, THIRD).getByRole('button', { name: M.start })).toBeEnabled();
+
+  await page.reload();
+  await page.getByTestId('quickstart-button').click();
+  await expect(story(page, SECOND).getByText(M.completed)).toBeVisible();
+
+  // Signed out and in again: the server kept it.
+  await page.getByRole('button', { name: en.quickstart.close }).click();
+  await page.getByRole('button', { name: en.user.signOut }).click();
+  // Nothing kept in the browser either: what shows next comes from the server.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.getByRole('link', { name: en.user.login, exact: true }).click();
+  await signInAtProvider(page, email, 'Secret#Passw0rd');
+  await expect(page.getByText(/^Welcome /)).toBeVisible();
+  await page.getByTestId('quickstart-button').click();
+  await expect(story(page, SECOND).getByText(M.completed)).toBeVisible();
+  await expect(page.getByTestId('quickstart-progress')).toHaveText('67% completed');
+});
+
+test('Take the tour on a documentation with tour data; axe with the sidebar and the tour open', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto('/documentation/accounts-v1');
+  await page.getByRole('button', { name: M.takeTheTour }).click();
+  const tooltip = page
+    .getByRole('alertdialog')
+    .or(page.getByRole('dialog'))
+    .filter({ hasText: 'Download the OpenAPI document' });
+  await expect(tooltip).toBeVisible({ timeout: 15_000 });
+  await tooltip.locator('[data-action="skip"]').click();
+  await expect(tooltip).toHaveCount(0);
+
+  await page.goto('/');
+  await page.getByTestId('quickstart-button').click();
+  await story(page, FIRST).getByRole('button', { name: M.start }).click();
+  await expect(page.getByText('Welcome to the Northbank developer portal')).toBeVisible({ timeout: 15_000 });
+  await page.waitForLoadState('networkidle');
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+});
