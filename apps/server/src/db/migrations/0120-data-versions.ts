@@ -32,7 +32,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     'comparison_rows',
     'comparison_table_products',
     'change_log_entries',
-    'api_operations',
   ]);
   await trackDataChanges(db, 'pages', ['pages', 'page_aliases']);
   await trackDataChanges(db, 'site', ['site_content']);
