@@ -91,9 +91,14 @@ function precompress(): Plugin {
   };
 }
 
-/** The modules of the shell chunk (below), when something imports them statically. */
+/**
+ * The modules of the shell chunk (below), when something imports them statically. Of the message
+ * catalogue, the areas of contracts' messages/shell.ts only: the features' areas come with their
+ * pages (lib/i18n.ts), and messages.ts (the whole catalogue) must stay out, or the shell would
+ * import every area.
+ */
 const SHELL =
-  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query)|zustand|clsx|@mantine[\\/]core[\\/]esm[\\/](core|utils)|@mantine[\\/]hooks)[\\/]|[\\/]src[\\/](lib|config)[\\/]|[\\/]contracts[\\/]src[\\/](messages|format|constants)/;
+  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query)|zustand|clsx|@mantine[\\/]core[\\/]esm[\\/](core|utils)|@mantine[\\/]hooks)[\\/]|[\\/]src[\\/](lib|config)[\\/]|[\\/]contracts[\\/]src[\\/](messages[\\/](shell|api|catalog|applications|identity|organizations|products|sandbox-auth|quickstart)\.ts|format|constants)/;
 
 export default defineConfig({
   plugins: [react(), precompress(), routeChunks()],

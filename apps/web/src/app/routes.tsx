@@ -19,7 +19,7 @@ import { AppLayout } from './layout/app-layout';
 // Every page is its own chunk (spec: keep the first page's JavaScript small), except the home
 // page: most visits start there, and in the entry it costs the other pages about 3 KiB while the
 // home page saves the round trip to its chunk and the small shared chunks it needed.
-const HomePage = lazyPage(() => Promise.resolve({ default: HomePageModule }));
+const HomePage = lazyPage(() => Promise.resolve({ default: HomePageModule }), { featureMessages: false });
 const LoginPage = lazyPage(() => import('../features/auth/login-page'));
 const CallbackPage = lazyPage(() => import('../features/auth/callback-page'));
 const RedocCallbackPage = lazyPage(() => import('../features/auth/redoc-callback-page'));

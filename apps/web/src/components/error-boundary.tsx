@@ -1,6 +1,6 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { en } from '@portico/contracts/messages';
+import { shellMessages as en } from '@portico/contracts/messages/shell';
 
 interface State {
   error: Error | null;

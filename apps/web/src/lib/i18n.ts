@@ -1,4 +1,5 @@
-import { en, type Messages } from '@portico/contracts/messages';
+import type { Messages } from '@portico/contracts/messages';
+import { shellMessages } from '@portico/contracts/messages/shell';
 import { format } from '@portico/contracts/format';
 
 /**
@@ -8,6 +9,10 @@ import { format } from '@portico/contracts/format';
  * the first page's JavaScript, bench/README.md). Placeholders are the catalogue's `{{name}}`, filled
  * by the same `format()` the server uses; React escapes what it renders. A second language would be
  * one more object of the same shape chosen here.
+ *
+ * The shell starts with the areas of contracts' messages/shell.ts; the other areas (each feature's
+ * own) come with the pages: lazyPage loads them with every page's chunk (loadFeatureMessages), and
+ * a shell component that shows one of them waits for them (FeatureMessages, lib/feature-messages-gate).
  */
 
 /** Every dotted path to a message of the catalogue: 'site.title', 'products.version', ... */
@@ -17,12 +22,35 @@ type KeysOf<T, Prefix extends string = ''> = {
 }[keyof T & string];
 
 const flat = new Map<string, string>();
-(function collect(node: object, prefix: string) {
+function collect(node: object, prefix: string) {
   for (const [key, value] of Object.entries(node)) {
     if (typeof value === 'string') flat.set(prefix + key, value);
     else if (value && typeof value === 'object') collect(value as object, `${prefix}${key}.`);
   }
-})(en, '');
+}
+collect(shellMessages, '');
+
+/** Adds areas of the catalogue (lib/feature-messages.ts). */
+export function registerMessages(areas: Partial<Messages>): void {
+  collect(areas, '');
+}
+
+let featureMessages: Promise<void> | undefined;
+/** Loads the features' areas of the catalogue once (their own chunk); resolves when they are in. */
+export function loadFeatureMessages(): Promise<void> {
+  return (featureMessages ??= import('./feature-messages').then(
+    () => undefined,
+    (err: unknown) => {
+      featureMessages = undefined; // a failed chunk may be fetched again on the next try
+      throw err;
+    },
+  ));
+}
+
+/** Whether the features' areas are in (after loadFeatureMessages resolved). */
+export function featureMessagesLoaded(): boolean {
+  return flat.has('search.title');
+}
 
 /** The message for `key` with its placeholders filled; an unknown key is shown as itself. */
 export function t(key: MessageKey, values: Record<string, string | number> = {}): string {

@@ -1,4 +1,5 @@
 import { lazy, useState, type ComponentType } from 'react';
+import { loadFeatureMessages } from './i18n';
 
 /**
  * Code splitting without the wait React adds to it. React 19 holds back content that resolves
@@ -12,19 +13,25 @@ export type PreloadableComponent<P extends object> = ComponentType<P> & { preloa
 
 export function lazyPage<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
+  /** False for a page that shows only the shell's words (the home page, which is in the entry). */
+  options: { featureMessages?: boolean } = {},
 ): PreloadableComponent<P> {
   let loaded: ComponentType<P> | undefined;
   let pending: Promise<void> | undefined;
+  // Every page but the home page (in the entry) may show a feature's words: their areas of the
+  // message catalogue come with the page (lib/i18n.ts).
   const preload = (): Promise<void> =>
-    (pending ??= load().then(
-      (m) => {
-        loaded = m.default;
-      },
-      (err: unknown) => {
-        pending = undefined; // a failed chunk may be fetched again on the next try
-        throw err;
-      },
-    ));
+    (pending ??= Promise.all([load(), options.featureMessages === false ? undefined : loadFeatureMessages()])
+      .then(([m]) => m)
+      .then(
+        (m) => {
+          loaded = m.default;
+        },
+        (err: unknown) => {
+          pending = undefined; // a failed chunk may be fetched again on the next try
+          throw err;
+        },
+      ));
   const Suspending = lazy(() => preload().then(() => ({ default: loaded as ComponentType<P> })));
   function Page(props: P) {
     // Decided once per mount: switching between the two later would remount the page.

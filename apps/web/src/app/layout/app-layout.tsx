@@ -7,12 +7,17 @@ import { ErrorBoundary } from '../../components/error-boundary';
 import { Loading } from '../../components/ui/loading';
 import { CookiePopup } from '../../features/cookies/cookie-popup';
 import { QuickstartButton, QuickstartHost } from '../../features/quickstart/quickstart-button';
-import { TerminalLauncher } from '../../features/terminal/terminal-launcher';
 import { BackToTop } from './back-to-top';
 import { Footer } from './footer';
 import { Header } from './header';
 import classes from './layout.module.css';
 import { SessionSync } from './session-sync';
+import { FeatureMessages } from '../../lib/feature-messages-gate';
+
+// The terminal is for signed-in users only: its code is not part of the first page (spec B 2.14).
+const TerminalLauncher = lazy(() =>
+  import('../../features/terminal/terminal-launcher').then((m) => ({ default: m.TerminalLauncher })),
+);
 
 // Rarely needed: loaded only when the session expires.
 const SessionExpiredModal = lazy(() => import('../../features/auth/session-expired-modal'));
@@ -50,7 +55,13 @@ export function AppLayout() {
       <Affix position={{ bottom: 24, left: 24 }} zIndex={190}>
         <Group gap="xs">
           <QuickstartButton />
-          <TerminalLauncher />
+          {loggedIn && (
+            <FeatureMessages>
+              <Suspense fallback={null}>
+                <TerminalLauncher />
+              </Suspense>
+            </FeatureMessages>
+          )}
         </Group>
       </Affix>
       <QuickstartHost />

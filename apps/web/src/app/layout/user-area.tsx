@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { loginPath, paths } from '../../config/paths';
 import { logout } from '../../lib/session';
 import { useUser } from '../../lib/store';
+import { FeatureMessages } from '../../lib/feature-messages-gate';
 
 /** 'Welcome name', My Profile and Sign Out; LOGIN and SIGN UP for visitors (spec B 2.14). */
 export function UserArea() {
@@ -23,9 +24,11 @@ export function UserArea() {
           {t('user.myProfile')}
         </Anchor>
         {user.isAdmin && (
-          <Anchor component={Link} to={paths.adminSupport} size="sm">
-            {t('support.adminLink')}
-          </Anchor>
+          <FeatureMessages>
+            <Anchor component={Link} to={paths.adminSupport} size="sm">
+              {t('support.adminLink')}
+            </Anchor>
+          </FeatureMessages>
         )}
         <Button
           variant="subtle"

@@ -1,6 +1,6 @@
 import { Title, type TitleProps } from '@mantine/core';
 import { useEffect } from 'react';
-import { en } from '@portico/contracts/messages';
+import { shellMessages as en } from '@portico/contracts/messages/shell';
 
 /** The page's heading, also used as the document title ('<page> | Developers Portal'). */
 export function PageTitle({ children, order = 1, ...props }: TitleProps & { children: string }) {

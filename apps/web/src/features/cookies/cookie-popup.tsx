@@ -1,4 +1,4 @@
-import { Anchor, Button, Checkbox, Group, Paper, Text } from '@mantine/core';
+import { Anchor, Button, Group, Paper, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation } from 'react-router';
@@ -6,6 +6,7 @@ import { paths } from '../../config/paths';
 import { useCookiesConsent } from '../../lib/site-content';
 import { useAppStore } from '../../lib/store';
 import { deleteAnalyticsCookies, writeConsentCookie } from './consent-cookies';
+import classes from './cookie-popup.module.css';
 
 /**
  * The cookie popup (spec B 2.7, 4): shown until the visitor answers. OK stores analytics as the
@@ -55,12 +56,13 @@ export function CookiePopup() {
           {t('cookies.settingsLink')}
         </Anchor>
       </Text>
-      <Checkbox
-        label={consent?.labelCheckBox ?? t('cookies.analyticsLabel')}
-        checked={analytics}
-        onChange={(e) => setAnalytics(e.currentTarget.checked)}
-        mb="sm"
-      />
+      {/* A native checkbox: Mantine's brings its group and card variants into every first page. */}
+      <label className={classes.check}>
+        <input type="checkbox" checked={analytics} onChange={(e) => setAnalytics(e.currentTarget.checked)} />
+        <Text component="span" size="sm">
+          {consent?.labelCheckBox ?? t('cookies.analyticsLabel')}
+        </Text>
+      </label>
       <Group justify="flex-end" gap="xs">
         <Button variant="default" onClick={() => answer('dismiss')}>
           {consent?.popup.dismiss ?? t('cookies.decline')}

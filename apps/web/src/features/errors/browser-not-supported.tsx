@@ -1,4 +1,4 @@
-import { en } from '@portico/contracts/messages';
+import { shellMessages as en } from '@portico/contracts/messages/shell';
 
 /**
  * Internet Explorer gets this page instead of the app (spec B 2.14). Plain DOM, no Mantine: the

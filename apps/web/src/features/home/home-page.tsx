@@ -3,6 +3,7 @@ import { useBlockLayout } from '../../lib/site-content';
 import { useIsLoggedIn } from '../../lib/store';
 import { FeaturedApis } from './featured-apis';
 import { HeroCarousel } from './hero-carousel';
+import { FeatureMessages } from '../../lib/feature-messages-gate';
 import { LatestPosts } from './latest-posts';
 import { PromoBanners } from './promo-banners';
 import { StartSteps } from './start-steps';
@@ -30,7 +31,11 @@ export default function HomePage() {
       )}
       <PromoBanners items={layout?.promoBanners ?? []} />
       {loggedIn && <FeaturedApis />}
-      {loggedIn && <LatestPosts />}
+      {loggedIn && (
+        <FeatureMessages>
+          <LatestPosts />
+        </FeatureMessages>
+      )}
       {loggedIn && <StartSteps />}
     </>
   );

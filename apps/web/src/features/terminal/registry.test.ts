@@ -1,3 +1,5 @@
+// The terminal's words are a feature area of the catalogue, loaded with the pages (lib/i18n.ts).
+import '../../lib/feature-messages';
 import { describe, expect, it } from 'vitest';
 import { en } from '@portico/contracts/messages';
 import { commands, findCommand } from './commands';

@@ -1,0 +1,21 @@
+import { contentMessages } from '@portico/contracts/messages/content';
+import { forumMessages } from '@portico/contracts/messages/forum';
+import { searchMessages } from '@portico/contracts/messages/search';
+import { supportMessages } from '@portico/contracts/messages/support';
+import { terminalMessages } from '@portico/contracts/messages/terminal';
+import { tryoutMessages } from '@portico/contracts/messages/tryout';
+import { registerMessages } from './i18n';
+
+/**
+ * The areas of the message catalogue that only some pages need, in a chunk of their own so the
+ * first page's JavaScript stays small (lib/i18n.ts loadFeatureMessages). Every area of contracts'
+ * messages.ts that is not in messages/shell.ts is registered here.
+ */
+registerMessages({
+  content: contentMessages,
+  forum: forumMessages,
+  search: searchMessages,
+  support: supportMessages,
+  terminal: terminalMessages,
+  tryout: tryoutMessages,
+});
