@@ -6,8 +6,12 @@ export function terminal(page: Page): { window: Locator; screen: Locator } {
   return { window, screen: window.getByTestId('terminal-screen') };
 }
 
-/** Opens the terminal with the T key (nothing focused) and waits for init's welcome line. */
+/**
+ * Opens the terminal with the T key (nothing focused) and waits for init's welcome line. The
+ * launcher (and its T key) loads after sign-in, on its own: its button says it is there.
+ */
 export async function openTerminal(page: Page): Promise<void> {
+  await expect(page.getByTestId('terminal-launcher')).toBeVisible();
   await page.locator('body').click({ position: { x: 5, y: 300 } });
   await page.keyboard.press('t');
   await expect(terminal(page).window).toBeVisible();
