@@ -1,21 +1,13 @@
 import { en } from '@portico/contracts/messages';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import fp from 'fastify-plugin';
+import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { cachePublicAnswers } from '../../plugins/http-cache.ts';
 import { documentationRoutes } from './documentation-routes.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
 import { findProduct } from './repo.ts';
-
-const IMAGE_TYPES: Record<string, string> = {
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-};
 
 /**
  * The catalog (README.md): API products, categories, comparison tables, changelogs and API
@@ -32,24 +24,7 @@ export default fp(
       await documentationRoutes(scope);
 
       // Product images and feature icons of the content folder (content/catalog/images).
-      const imageDir = path.join(app.config.contentDir, 'catalog', 'images');
-      scope.get<{ Params: { name: string } }>('/catalog/images/:name', async (request, reply) => {
-        const { name } = request.params;
-        const type = IMAGE_TYPES[path.extname(name).toLowerCase()];
-        if (!type || !/^[A-Za-z0-9._-]+$/.test(name)) throw new HttpError(404, en.api.notFound);
-        let body: Buffer;
-        try {
-          body = await fs.readFile(path.join(imageDir, name));
-        } catch {
-          throw new HttpError(404, en.api.notFound);
-        }
-        // SVGs are served as images, never as documents that could run script.
-        return reply
-          .type(type)
-          .header('Cache-Control', 'public, max-age=3600')
-          .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
-          .send(body);
-      });
+      serveContentImages(scope, '/catalog/images/', path.join(app.config.contentDir, 'catalog', 'images'));
 
       // The generated image of a product created by import-api without one (product-info.ts).
       scope.get<{ Params: { name: string } }>('/catalog/generated-images/:name', async (request, reply) => {

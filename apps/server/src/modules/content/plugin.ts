@@ -1,4 +1,3 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -9,6 +8,7 @@ import { collectionDocument, requestUrl, resourceDocument, sendDocument } from '
 import { fetchCollection, type ResourceDescriptionFor } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { checkIncludes, values } from '../../jsonapi/resource.ts';
+import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { CONTENT_IMAGES_PATH } from './importer.ts';
 import {
@@ -20,14 +20,6 @@ import {
   type ArticleRow,
 } from './resources.ts';
 import { contentDb } from './tables.ts';
-
-const IMAGE_TYPES: Record<string, string> = {
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -318,24 +310,7 @@ export default fp(
     });
 
     // Images of content/blog/images (article heroes, author pictures).
-    const imageDir = path.join(app.config.contentDir, 'blog', 'images');
-    app.get<{ Params: { name: string } }>(`${CONTENT_IMAGES_PATH}:name`, async (request, reply) => {
-      const { name } = request.params;
-      const type = IMAGE_TYPES[path.extname(name).toLowerCase()];
-      if (!type || !/^[A-Za-z0-9._-]+$/.test(name)) throw new HttpError(404, en.api.notFound);
-      let body: Buffer;
-      try {
-        body = await fs.readFile(path.join(imageDir, name));
-      } catch {
-        throw new HttpError(404, en.api.notFound);
-      }
-      // SVGs are served as images, never as documents that could run script.
-      return reply
-        .type(type)
-        .header('Cache-Control', 'public, max-age=3600')
-        .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
-        .send(body);
-    });
+    serveContentImages(app, CONTENT_IMAGES_PATH, path.join(app.config.contentDir, 'blog', 'images'));
 
     // The cloud document viewer's settings (README.md 'Cloud documents'); nothing secret.
     app.get('/phpsdk/cloud-documents/config', async (_request, reply) => {

@@ -1,35 +1,10 @@
 import sanitizeHtml from 'sanitize-html';
+import { cleanUserHtml } from '../../lib/content-html.ts';
 
 /**
  * Ticket texts and replies as stored: HTML without scripts, styles, handlers or images. Text
  * typed in a plain text area (no tags) becomes paragraphs, escaped.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'p',
-    'br',
-    'strong',
-    'b',
-    'em',
-    'i',
-    'u',
-    's',
-    'ul',
-    'ol',
-    'li',
-    'a',
-    'blockquote',
-    'code',
-    'pre',
-  ],
-  allowedAttributes: { a: ['href', 'title'] },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowProtocolRelative: false,
-  transformTags: {
-    a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
-  },
-};
-
 export function ticketHtml(input: string): string {
   const text = input.trim();
   if (!/<[a-z!/]/i.test(text)) {
@@ -38,7 +13,7 @@ export function ticketHtml(input: string): string {
       .map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
       .join('');
   }
-  return sanitizeHtml(text, OPTIONS).trim();
+  return cleanUserHtml(text, { newTab: true });
 }
 
 /** The text of stored HTML, for e-mails. */
