@@ -75,15 +75,35 @@ export function useOperationIndex(alias: string | undefined) {
   });
 }
 
+const operationUrl = (alias: string, key: string) =>
+  `/api/apidocs/${encodeURIComponent(alias)}/operations/${encodeURIComponent(key)}`;
+
+/** Operation details asked for before the index is in (a deep link), by URL, until a query takes them. */
+const earlyOperations = new Map<string, Promise<OperationDetail>>();
+
+/**
+ * A deep link names its operation before the index (which the details' query key needs) has
+ * arrived: asking for the details at once, beside the index, saves a round trip before the linked
+ * operation is shown. The reference's query takes the answer (or the failure) when it runs.
+ */
+export function requestOperationEarly(alias: string, key: string): void {
+  const url = operationUrl(alias, key);
+  if (earlyOperations.has(url)) return;
+  const pending = apiRequest<OperationDetail>(url, { format: 'json' });
+  pending.catch(() => undefined); // handled by the query that takes it
+  earlyOperations.set(url, pending);
+}
+
 /** One operation's details, loaded when it is expanded; the content hash keys the cache. */
 export function useOperation(alias: string, key: string, contentHash: string) {
   return useQuery({
     queryKey: documentationKeys.operation(alias, key, contentHash),
-    queryFn: () =>
-      apiRequest<OperationDetail>(
-        `/api/apidocs/${encodeURIComponent(alias)}/operations/${encodeURIComponent(key)}`,
-        { format: 'json' },
-      ),
+    queryFn: () => {
+      const url = operationUrl(alias, key);
+      const early = earlyOperations.get(url);
+      earlyOperations.delete(url);
+      return early ?? apiRequest<OperationDetail>(url, { format: 'json' });
+    },
     retry: retryServerErrors,
     staleTime: Infinity,
   });

@@ -12,7 +12,13 @@ import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
 import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
-import { downloadLinks, useDocumentation, useOperationIndex } from './api-documentation';
+import {
+  downloadLinks,
+  requestOperationEarly,
+  useDocumentation,
+  useOperationIndex,
+} from './api-documentation';
+import { operationKeyFromHash } from './reference/operation-rows';
 import { Included } from './api-jsonapi';
 import type { ChangelogAttributes, ProductAttributes } from './api-products';
 import { ChangelogList } from './changelog-list';
@@ -39,6 +45,11 @@ function DocumentationScreen() {
   // at once, beside the documentation, rather than once the reference is rendered: one round trip
   // less before the operations are listed. The reference reads the same cached query.
   useOperationIndex(isUuid(apiDocumentationId) ? undefined : apiDocumentationId);
+  // A deep link's operation is asked for at the same moment (api-documentation.ts).
+  useEffect(() => {
+    const key = operationKeyFromHash(window.location.hash);
+    if (key && !isUuid(apiDocumentationId)) requestOperationEarly(apiDocumentationId, key);
+  }, [apiDocumentationId]);
   // The reference's descriptions are Markdown: its renderer (own chunk) loads beside the data.
   useEffect(() => void preloadMarkdown().catch(() => undefined), []);
 

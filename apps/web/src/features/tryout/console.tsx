@@ -28,7 +28,7 @@ import { useTranslation } from '../../lib/i18n';
 import { failureSignature, nextFailureStreak } from './history';
 import { HelpDialog } from './help-dialog';
 import { HistoryPanel } from './history-panel';
-import { JsonEditor } from './json-editor';
+import { JsonEditor, preloadJsonEditor } from './lazy-json-editor';
 import {
   buildRequest,
   describeRequest,
@@ -179,6 +179,8 @@ export function TryoutConsole({
 
   // An expired token is not reused: the clock is read every few seconds while one is applied.
   const [now, setNow] = useState(() => Date.now());
+  // The editor's chunk comes once the console is shown (lazy-json-editor.tsx).
+  useEffect(() => preloadJsonEditor(), []);
   useEffect(() => {
     if (!applied) return;
     const timer = window.setInterval(() => setNow(Date.now()), 5000);

@@ -34,7 +34,13 @@ export function TryOutSlot({ documentationAlias, operation }: TryOutSlotProps) {
       <div>
         <Button
           leftSection={<IconPlayerPlay size={16} aria-hidden="true" />}
-          onClick={() => setOpened(true)}
+          onClick={() => {
+            // Opened once its chunk is here, so that it renders without suspending: React holds
+            // back what resolves behind a Suspense fallback for 300 ms (lib/lazy-page.tsx).
+            void TryoutConsole.preload()
+              .catch(() => undefined)
+              .then(() => setOpened(true));
+          }}
           onMouseEnter={() => void TryoutConsole.preload()}
           onFocus={() => void TryoutConsole.preload()}
           data-testid="try-out"
