@@ -2,7 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { signUp } from '../support/applications.ts';
-import { signInAtProvider } from '../support/session.ts';
+import { signIn, signInAtProvider } from '../support/session.ts';
+import { expectSpotlightOn, nextStep, tourTooltip } from '../support/tour.ts';
 
 /** The Quick Start tour (issue 15, spec B 2.14, 2.15, 4, 9). Stories: content/quickstart/stories.yaml. */
 const M = en.quickstart;
@@ -18,17 +19,13 @@ const story = (page: Page, title: string) =>
 
 /** Runs the open tour to its end with the tooltip's primary button, checking each step's text. */
 async function finishTour(page: Page, texts: string[]) {
-  for (const text of texts) {
-    const tooltip = page.getByRole('alertdialog').or(page.getByRole('dialog')).filter({ hasText: text });
-    await expect(tooltip).toBeVisible({ timeout: 15_000 });
-    await tooltip.locator('[data-action="primary"]').click();
-  }
+  for (const text of texts) await nextStep(page, text);
 }
 
-test('an anonymous visitor: restricted stories disabled with the tooltip, a finished story kept locally', async ({
+test('an anonymous visitor: restricted stories disabled with the tooltip, the first call made in the tour, a finished story kept locally through a sign-in and sign-out', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(120_000);
   await page.goto('/');
   await page.getByTestId('quickstart-button').click();
   await expect(sidebar(page)).toBeVisible();
@@ -49,12 +46,40 @@ test('an anonymous visitor: restricted stories disabled with the tooltip, a fini
     'Welcome to the Northbank developer portal',
     'Each API product bundles the APIs',
     'The documentation lists every operation',
-    'Open an operation and use try-out',
   ]);
-  await expect(page).toHaveURL(/\/documentation\/accounts-v1$/);
+  // The try-out step opens GET /accounts and highlights its Try it out button, which stays clickable.
+  await expect(tourTooltip(page, 'Press Try it out to open the try-out console')).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(page).toHaveURL(/\/documentation\/accounts-v1#operation\/listAccounts$/);
+  const tryIt = page.locator('[data-operation="listAccounts"] [data-tour="try-out"]');
+  await expectSpotlightOn(page, tryIt);
+  await tryIt.click();
+  // Opening the console moves the tour on to its Send button.
+  await expect(tourTooltip(page, 'Press Send to make your first call')).toBeVisible({ timeout: 15_000 });
+  const panel = page.getByTestId('tryout-panel');
+  const send = panel.locator('[data-tour="tryout-send"]');
+  await expectSpotlightOn(page, send);
+  await send.click();
+  await expect(panel.getByTestId('tryout-response')).toHaveAttribute('data-state', 'failure');
+  await expect(tourTooltip(page, "Here is the sandbox's answer")).toBeVisible({ timeout: 15_000 });
+  // The call is in the history with the 'tour' badge.
+  const items = panel.getByTestId('tryout-history-item');
+  await expect(items).toHaveCount(1);
+  await expect(items.first().getByText(en.tryout.badgeTour, { exact: true })).toBeVisible();
+  await nextStep(page, "Here is the sandbox's answer");
+
   await expect(story(page, FIRST).getByText(M.completed)).toBeVisible();
   await expect(page.getByTestId('quickstart-progress')).toHaveText('33% completed');
   await page.reload();
+  await page.getByTestId('quickstart-button').click();
+  await expect(story(page, FIRST).getByText(M.completed)).toBeVisible();
+  await expect(page.getByTestId('quickstart-progress')).toHaveText('33% completed');
+
+  // Signing in and out (which resets the session's state) keeps what the visitor did anonymously.
+  await signIn(page);
+  await page.getByRole('button', { name: en.user.signOut }).click();
+  await expect(page.getByRole('link', { name: en.user.login, exact: true })).toBeVisible();
   await page.getByTestId('quickstart-button').click();
   await expect(story(page, FIRST).getByText(M.completed)).toBeVisible();
   await expect(page.getByTestId('quickstart-progress')).toHaveText('33% completed');

@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
-import { productUuid, subscribe } from '../support/applications.ts';
+import { productUuid, signUp, subscribe } from '../support/applications.ts';
 import { createApplicationByApi } from '../support/products.ts';
 import { demoAdmin, signIn } from '../support/session.ts';
+import { expectSpotlightOn, nextStep, tourTooltip } from '../support/tour.ts';
 
 /** The try-out console (issue 12) on the demo Accounts API, with the demo developer's Budget Buddy. */
 
@@ -270,4 +271,50 @@ test('axe finds no violations on the open console after a call', async ({ page }
     (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
   );
   expect(found).toEqual([]);
+});
+
+test("a call sent during the documentation's tour carries the 'tour' badge, in the browser and on the server; axe with the tour over the console", async ({
+  page,
+}) => {
+  // A fresh account: its history holds only what this test sends.
+  await signUp(page, 'Toni', 'Tour');
+  const serverHistory = async () => {
+    const res = await page.request.get('/api/tryout/history?documentationId=accounts-v1');
+    expect(res.ok()).toBe(true);
+    return ((await res.json()) as { data: { fromTour: boolean }[] }).data.map((i) => i.fromTour);
+  };
+
+  await page.goto('/documentation/accounts-v1');
+  await page.getByRole('button', { name: en.quickstart.takeTheTour }).click();
+  await nextStep(page, 'Download the OpenAPI document');
+  await nextStep(page, 'The reference groups the operations');
+  // The try-out step highlights the Try it out button of GET /accounts, which the tour opened.
+  await expect(tourTooltip(page, 'Press Try it out on an operation')).toBeVisible({ timeout: 15_000 });
+  const tryIt = page.locator('[data-operation="listAccounts"] [data-tour="try-out"]');
+  await expectSpotlightOn(page, tryIt);
+  await tryIt.click();
+  const c = page.getByTestId('tryout-panel');
+  await expect(tourTooltip(page, 'then press Send')).toBeVisible({ timeout: 15_000 });
+  const send = c.locator('[data-tour="tryout-send"]');
+  await expectSpotlightOn(page, send);
+
+  await page.waitForLoadState('networkidle');
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+
+  await send.click();
+  const items = c.getByTestId('tryout-history-item');
+  await expect(items).toHaveCount(1);
+  await expect(items.first().getByText(T.badgeTour, { exact: true })).toBeVisible();
+  await expect.poll(serverHistory).toEqual([true]);
+  await nextStep(page, "The sandbox's answer, checked against the documented schema");
+  await expect(tourTooltip(page, "The sandbox's answer")).toHaveCount(0);
+
+  // Once the tour is over, calls are plain ones again.
+  await send.click();
+  await expect(items).toHaveCount(2);
+  await expect(c.getByText(T.badgeTour, { exact: true })).toHaveCount(1);
+  await expect.poll(async () => (await serverHistory()).sort()).toEqual([false, true]);
 });

@@ -25,7 +25,13 @@ function item(overrides: Record<string, unknown> = {}) {
 }
 
 interface ListBody {
-  data: { uuid: string; favorite: boolean; response: { data: unknown } | null }[];
+  data: {
+    uuid: string;
+    favorite: boolean;
+    imported: boolean;
+    fromTour: boolean;
+    response: { data: unknown } | null;
+  }[];
 }
 
 describe('try-out history', () => {
@@ -90,6 +96,34 @@ describe('try-out history', () => {
     const res = await del(alice, `/api/tryout/history?documentationId=${doc}`);
     expect(await res.json()).toEqual({ deleted: 1 });
     expect((await list(alice, doc)).data.map((i) => i.uuid)).toEqual([b.uuid]);
+  });
+
+  it("keeps the 'tour' and 'imported' badges of an item and gives them back", async () => {
+    const doc = 'fx-rates-v2';
+    const tour = item({ documentationId: doc, fromTour: true });
+    const imported = item({ documentationId: doc, imported: true });
+    for (const i of [tour, imported]) {
+      const res = await alice.send('PUT', `/api/tryout/history/${i.uuid}`, i, 'application/json');
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { fromTour: boolean } }).data.fromTour).toBe(i.fromTour);
+    }
+    const badges = (await list(alice, doc)).data.map(({ uuid, fromTour, imported }) => ({
+      uuid,
+      fromTour,
+      imported,
+    }));
+    expect(badges).toEqual(
+      expect.arrayContaining([
+        { uuid: tour.uuid, fromTour: true, imported: false },
+        { uuid: imported.uuid, fromTour: false, imported: true },
+      ]),
+    );
+    expect(badges).toHaveLength(2);
+    // A flag that is not a boolean is refused, not read as false.
+    const bad = item({ documentationId: doc, fromTour: 'yes' });
+    expect((await alice.send('PUT', `/api/tryout/history/${bad.uuid}`, bad, 'application/json')).status).toBe(
+      400,
+    );
   });
 
   it('refuses bad input with a 400 naming the field', async () => {

@@ -4,8 +4,10 @@ import type { QuickstartStep } from '@portico/contracts/quickstart';
 
 /**
  * The Quick Start tour's local state (spec B 2.14, 2.15, 4): `cancelled` is the local flag that
- * hides the Quick Start button (set by cancelling, cleared by opening a URL with #quickstart) and
- * the dock side; both persisted in localStorage. Which tour runs is not persisted. Part of the shell
+ * hides the Quick Start button (set by cancelling, cleared by opening a URL with #quickstart), the
+ * dock side, and the stories an anonymous visitor completed; persisted in localStorage under a key
+ * of its own, which logout leaves alone (spec B 4: anonymous completion is kept locally; a
+ * signed-in user's is saved on the user). Which tour runs is not persisted. Part of the shell
  * chunk (the layout's button reads it); the sidebar and the tour are a lazy chunk.
  */
 export type Dock = 'left' | 'bottom';
@@ -21,6 +23,8 @@ interface QuickstartState {
   /** The sidebar is open. */
   open: boolean;
   active: ActiveTour | null;
+  /** The uuids of the stories completed while signed out, in this browser. */
+  anonymousCompleted: string[];
   openSidebar(): void;
   closeSidebar(): void;
   /** Cancels the tour: closes it and hides the Quick Start button until #quickstart. */
@@ -30,6 +34,7 @@ interface QuickstartState {
   setDock(dock: Dock): void;
   start(tour: ActiveTour): void;
   stop(): void;
+  completeAnonymously(story: string): void;
 }
 
 export const useQuickstartStore = create<QuickstartState>()(
@@ -39,6 +44,7 @@ export const useQuickstartStore = create<QuickstartState>()(
       dock: 'left',
       open: false,
       active: null,
+      anonymousCompleted: [],
       openSidebar: () => set({ open: true }),
       closeSidebar: () => set({ open: false, active: null }),
       cancel: () => set({ cancelled: true, open: false, active: null }),
@@ -46,12 +52,17 @@ export const useQuickstartStore = create<QuickstartState>()(
       setDock: (dock) => set({ dock }),
       start: (tour) => set({ active: tour, open: tour.kind === 'story' }),
       stop: () => set({ active: null }),
+      completeAnonymously: (story) =>
+        set((s) =>
+          s.anonymousCompleted.includes(story) ? s : { anonymousCompleted: [...s.anonymousCompleted, story] },
+        ),
     }),
     {
       name: 'portico-quickstart',
       version: 1,
       storage: createJSONStorage(() => localStorage),
-      partialize: (s) => ({ cancelled: s.cancelled, dock: s.dock }),
+      // anonymousCompleted joined version 1 later: older saved states merge with its default [].
+      partialize: (s) => ({ cancelled: s.cancelled, dock: s.dock, anonymousCompleted: s.anonymousCompleted }),
     },
   ),
 );

@@ -19,6 +19,10 @@ export interface ApplicationUser {
   /** As the server sent them: the route guard refuses any role other than user and anonymous. */
   roles: string[];
   isAdmin: boolean;
+  /**
+   * The signed-in user's completed Quick Start stories, as the server keeps them. An anonymous
+   * visitor's are in the Quick Start store (lib/quickstart-store.ts): logout resets this object.
+   */
   completedStories: string[];
   /** Return paths keyed by the login state nonce. */
   redirects: Record<string, string>;
@@ -78,6 +82,11 @@ interface AppState {
   cookies: CookiesState;
   /** Not persisted: the 'Your session has expired' modal. */
   sessionExpired: boolean;
+  /**
+   * Not persisted: a Quick Start story or a documentation's tour is running (set by the tour
+   * runner while it is mounted). The try-out console marks the calls sent meanwhile fromTour.
+   */
+  tourRunning: boolean;
   setToken(token: string): void;
   rememberRedirect(state: string, returnTo: string): void;
   takeRedirect(state: string): string | undefined;
@@ -90,6 +99,7 @@ interface AppState {
   setCookieConsent(action: 'accept' | 'dismiss', analytics: boolean): void;
   setTryout(update: (t: TryoutState) => TryoutState): void;
   setCompletedStories(stories: string[]): void;
+  setTourRunning(running: boolean): void;
 }
 
 export const initialApplicationUser: ApplicationUser = {
@@ -116,6 +126,7 @@ export const useAppStore = create<AppState>()(
       tryout: initialTryout,
       cookies: initialCookies,
       sessionExpired: false,
+      tourRunning: false,
       setToken: (token) => set((s) => ({ applicationUser: { ...s.applicationUser, token } })),
       rememberRedirect: (state, returnTo) =>
         set((s) => ({
@@ -177,6 +188,7 @@ export const useAppStore = create<AppState>()(
       setTryout: (update) => set((s) => ({ tryout: update(s.tryout) })),
       setCompletedStories: (stories) =>
         set((s) => ({ applicationUser: { ...s.applicationUser, completedStories: stories } })),
+      setTourRunning: (running) => set({ tourRunning: running }),
     }),
     {
       name: 'portico',

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QuickstartStory } from '@portico/contracts/quickstart';
 import { apiRequest } from '../../lib/api-client';
+import { useQuickstartStore } from '../../lib/quickstart-store';
 import { useAppStore } from '../../lib/store';
 
 /** The Quick Start calls (spec B 7): the stories, and saving the signed-in user's completed ones. */
@@ -34,17 +35,19 @@ export async function saveCompletedStories(uuid: string, stories: string[]): Pro
 
 /**
  * Marks a story completed: on the user when signed in (then the stories are asked again), in the
- * browser's persisted state otherwise.
+ * Quick Start store otherwise, where it outlives a sign-in and sign-out (spec B 4).
  */
 export function useCompleteStory() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (story: string) => {
       const { applicationUser, setCompletedStories } = useAppStore.getState();
-      const stories = [...new Set([...applicationUser.completedStories, story])];
-      if (applicationUser.isLoggedIn && applicationUser.uuid) {
-        await saveCompletedStories(applicationUser.uuid, stories);
+      if (!applicationUser.isLoggedIn || !applicationUser.uuid) {
+        useQuickstartStore.getState().completeAnonymously(story);
+        return;
       }
+      const stories = [...new Set([...applicationUser.completedStories, story])];
+      await saveCompletedStories(applicationUser.uuid, stories);
       setCompletedStories(stories);
     },
     onSettled: () => client.invalidateQueries({ queryKey: ['quickstart'] }),

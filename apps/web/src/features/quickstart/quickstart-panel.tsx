@@ -33,10 +33,11 @@ import classes from './quickstart.module.css';
 function useVisibleStories() {
   const stories = useStories();
   const loggedIn = useAppStore((s) => s.applicationUser.isLoggedIn);
-  const local = useAppStore((s) => s.applicationUser.completedStories);
+  const local = useQuickstartStore((s) => s.anonymousCompleted);
   const list = useMemo<QuickstartStory[]>(() => {
     const data = stories.data ?? [];
-    // An anonymous visitor's completed stories live in the browser (spec B 4).
+    // An anonymous visitor's completed stories live in the browser (spec B 4), in the Quick Start
+    // store, which signing in and out leaves as it was.
     const completed = new Set(loggedIn ? data.filter((s) => s.completed).map((s) => s.uuid) : local);
     return storiesFor(data, loggedIn, completed);
   }, [stories.data, loggedIn, local]);

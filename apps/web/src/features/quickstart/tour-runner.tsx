@@ -1,38 +1,48 @@
-import { EVENTS, Joyride, STATUS, type EventData, type Step } from 'react-joyride';
+import { EVENTS, Joyride, STATUS, type Controls, type EventData, type Step } from 'react-joyride';
 import {
   QUICKSTART_SCROLL_OFFSET_PX,
   QUICKSTART_STEP_DELAY_MS,
   type QuickstartStep,
 } from '@portico/contracts/quickstart';
-import { useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
+import { useAppStore } from '../../lib/store';
 import { useCompleteStory } from './api';
 import { useQuickstartStore, type ActiveTour } from '../../lib/quickstart-store';
-
-/** Whether the browser shows `url` (path and query). */
-const onPage = (url: string) => url === window.location.pathname + window.location.search;
+import { advanceOnTarget, moveTo, onStepPage } from './steps';
 
 const TARGET_WAIT_MS = 10_000;
 
+/** Whether `selector` matches a rendered element. */
+function shown(selector: string): boolean {
+  const el = document.querySelector<HTMLElement>(selector);
+  return el !== null && el.getClientRects().length > 0;
+}
+
+/** Calls `then` once `selector` matches a rendered element; the answer stops watching. */
+function whenShown(selector: string, then: () => void): () => void {
+  const observer = new MutationObserver(() => {
+    if (!shown(selector)) return;
+    observer.disconnect();
+    then();
+  });
+  // Attributes too: a panel may be in the page before it is displayed.
+  observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+  return () => observer.disconnect();
+}
+
 /** Resolves once `selector` matches a rendered element, or after `timeout` ms (the step is then skipped). */
 function waitForElement(selector: string, timeout: number): Promise<void> {
-  const found = () => {
-    const el = document.querySelector<HTMLElement>(selector);
-    return el !== null && el.getClientRects().length > 0;
-  };
-  if (found()) return Promise.resolve();
+  if (shown(selector)) return Promise.resolve();
   return new Promise((resolve) => {
-    const observer = new MutationObserver(() => {
-      if (found()) done();
-    });
+    const stop = whenShown(selector, () => done());
     const timer = window.setTimeout(() => done(), timeout);
     function done() {
-      observer.disconnect();
+      stop();
       window.clearTimeout(timer);
       resolve();
     }
-    observer.observe(document.body, { childList: true, subtree: true });
   });
 }
 
@@ -43,9 +53,12 @@ const centred = (target: string) => target === 'body' || target === '#main' || t
 
 /**
  * Runs one tour with react-joyride (spec B 2.15, 9): each step first opens its page (its
- * navigationUrl) and waits the step delay of 1 s for it to render, scrolls its target into view
- * 150 px from the top, and lets the target be clicked only when spotlightClicks says so. Finishing
- * a story's last step marks it completed; skipping or closing ends it without.
+ * navigationUrl, whose fragment may open an operation) and waits the step delay of 1 s for it to
+ * render, scrolls its target into view 150 px from the top, and lets the target be clicked only
+ * when spotlightClicks says so; a click that brings the next step's target (Try it out, Send) moves
+ * the tour on. Finishing a story's last step marks it completed; skipping or closing ends it
+ * without. While it runs, the app store says so (`tourRunning`): the try-out console marks the
+ * calls sent meanwhile with the 'tour' badge.
  */
 export function TourRunner({ tour }: { tour: ActiveTour }) {
   const { t } = useTranslation();
@@ -58,19 +71,34 @@ export function TourRunner({ tour }: { tour: ActiveTour }) {
   }, [navigate]);
   const complete = useCompleteStory();
 
+  useEffect(() => {
+    useAppStore.getState().setTourRunning(true);
+    return () => useAppStore.getState().setTourRunning(false);
+  }, []);
+
+  // The watch for the click that moves the tour on (advanceOnTarget), one step at a time.
+  const stopWatching = useRef<(() => void) | null>(null);
+  const unwatch = useCallback(() => {
+    stopWatching.current?.();
+    stopWatching.current = null;
+  }, []);
+  useEffect(() => unwatch, [unwatch]);
+
   const steps = useMemo<Step[]>(
     () =>
       tour.steps.map((s: QuickstartStep, index) => ({
         id: `${index}`,
         // Only on the step's own page: the same selector may match on the page the tour leaves.
         target: () =>
-          !s.navigationUrl || onPage(s.navigationUrl) ? document.querySelector<HTMLElement>(s.target) : null,
+          onStepPage(s.navigationUrl, window.location) ? document.querySelector<HTMLElement>(s.target) : null,
         content: s.content,
         placement: centred(s.target) ? 'center' : 'bottom',
         blockTargetInteraction: !s.spotlightClicks,
         ...(s.styles ? { styles: { tooltip: s.styles } } : {}),
         before: async () => {
-          if (s.navigationUrl && !onPage(s.navigationUrl)) void navigateRef.current(s.navigationUrl);
+          const move = moveTo(s.navigationUrl, window.location);
+          if (move.kind === 'navigate') void navigateRef.current(move.url);
+          else if (move.kind === 'hash') window.location.hash = move.hash;
           await wait(QUICKSTART_STEP_DELAY_MS);
           // The library does not wait for a target after a before hook: the page may still be
           // loading (a lazy chunk, its data), so the hook waits for it, up to the target timeout.
@@ -80,8 +108,14 @@ export function TourRunner({ tour }: { tour: ActiveTour }) {
     [tour.steps],
   );
 
-  const onEvent = (data: EventData) => {
+  const onEvent = (data: EventData, controls: Controls) => {
+    if (data.type === EVENTS.TOOLTIP) {
+      unwatch();
+      const next = advanceOnTarget(tour.steps, data.index);
+      if (next && !shown(next)) stopWatching.current = whenShown(next, () => controls.next());
+    } else if (data.type === EVENTS.STEP_AFTER) unwatch();
     if (data.type !== EVENTS.TOUR_END) return;
+    unwatch();
     if (data.status === STATUS.FINISHED && tour.kind === 'story') complete.mutate(tour.uuid);
     useQuickstartStore.getState().stop();
   };

@@ -234,6 +234,9 @@ export function TryoutConsole({
   }
 
   async function send() {
+    // A call sent while a Quick Start story or a documentation's tour runs carries the 'tour'
+    // badge, even if the tour ends before the answer comes.
+    const fromTour = useAppStore.getState().tourRunning;
     const missing = requiredErrors(op, form);
     setErrors(missing);
     if (missing.length > 0) return;
@@ -333,7 +336,7 @@ export function TryoutConsole({
       created: Date.now(),
       favorite: false,
       imported: false,
-      fromTour: false,
+      fromTour,
     };
     history.add([item]);
     const next = nextFailureStreak(
@@ -510,7 +513,13 @@ export function TryoutConsole({
           )}
 
           <Group gap="xs">
-            <Button type="submit" ref={sendButton} loading={outcome.state === 'loading'}>
+            <Button
+              type="submit"
+              ref={sendButton}
+              loading={outcome.state === 'loading'}
+              // Where the Quick Start tour points (content/quickstart/stories.yaml).
+              data-tour="tryout-send"
+            >
               {t('tryout.send')}
             </Button>
             {outcome.state === 'loading' && (
@@ -684,7 +693,8 @@ function ResponseView({ outcome }: { outcome: Outcome }) {
       )}
       {(outcome.state === 'success' || outcome.state === 'failure') && (
         <Stack gap="xs">
-          <Group gap="md">
+          {/* The Quick Start tour's last step points here once an answer is shown. */}
+          <Group gap="md" data-tour="tryout-response">
             <Text fw={700} data-testid="tryout-status">
               {outcome.status} {outcome.statusText}
             </Text>

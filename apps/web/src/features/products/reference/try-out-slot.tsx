@@ -44,6 +44,8 @@ export function TryOutSlot({ documentationAlias, operation }: TryOutSlotProps) {
           onMouseEnter={() => void TryoutConsole.preload()}
           onFocus={() => void TryoutConsole.preload()}
           data-testid="try-out"
+          // A stable target for tours: '[data-operation="<key>"] [data-tour="try-out"]'.
+          data-tour="try-out"
         >
           {t('tryout.tryItOut')}
         </Button>
