@@ -41,3 +41,15 @@ export function lazyPage<P extends object>(
   }
   return Object.assign(Page, { preload });
 }
+
+/**
+ * Shows a lazy part (a console, a window, a sidebar) once its chunk is here, so that it renders
+ * without suspending: behind a Suspense fallback, React would hold it back for 300 ms (above). A
+ * chunk that fails to load is shown anyway, and its boundary deals with the failure.
+ */
+export function showWhenLoaded(part: { preload(): Promise<void> }, show: () => void): void {
+  void part
+    .preload()
+    .catch(() => undefined)
+    .then(show);
+}

@@ -1,13 +1,14 @@
 import { Button } from '@mantine/core';
 import { IconRoute } from '@tabler/icons-react';
 import { QUICKSTART_HASH } from '@portico/contracts/quickstart-rules';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useTranslation } from '../../lib/i18n';
 import { useQuickstartStore } from '../../lib/quickstart-store';
+import { lazyPage, showWhenLoaded } from '../../lib/lazy-page';
 
 // The sidebar and the tour library: their own chunk, loaded when the tour opens.
-const QuickstartPanel = lazy(() => import('./quickstart-panel'));
+const QuickstartPanel = lazyPage(() => import('./quickstart-panel'));
 
 /**
  * The Quick Start button of the layout (spec B 2.14): hidden once the visitor cancelled the tour;
@@ -23,7 +24,7 @@ export function QuickstartButton() {
       size="xs"
       variant="filled"
       leftSection={<IconRoute size={16} />}
-      onClick={() => useQuickstartStore.getState().openSidebar()}
+      onClick={() => showWhenLoaded(QuickstartPanel, () => useQuickstartStore.getState().openSidebar())}
       data-testid="quickstart-button"
     >
       {t('quickstart.button')}

@@ -2,13 +2,18 @@ import { Button } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconTerminal2 } from '@tabler/icons-react';
 import { TERMINAL_MIN_SCREEN_PX } from '@portico/contracts/terminal';
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
+import { lazyPage, showWhenLoaded } from '../../lib/lazy-page';
 import { useTranslation } from '../../lib/i18n';
 import { useAppStore } from '../../lib/store';
 import { useTerminalStore } from './store';
 
 // xterm.js and the commands: their own chunk, loaded when the terminal opens.
-const TerminalWindow = lazy(() => import('./terminal-window'));
+const TerminalWindow = lazyPage(() => import('./terminal-window'));
+
+/** Opens the terminal once its chunk is here (lib/lazy-page.tsx showWhenLoaded). */
+const openTerminal = (owner: string | null) =>
+  showWhenLoaded(TerminalWindow, () => useTerminalStore.getState().open(owner));
 
 /** Whether the focus is where typing goes: the T key must not open the terminal then. */
 function typingTarget(target: EventTarget | null): boolean {
@@ -56,7 +61,7 @@ export function TerminalLauncher() {
       if (window.innerWidth <= TERMINAL_MIN_SCREEN_PX) return;
       // The key opens the terminal; it is not typed into it.
       e.preventDefault();
-      useTerminalStore.getState().open(owner);
+      openTerminal(owner);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
@@ -72,7 +77,7 @@ export function TerminalLauncher() {
           variant="filled"
           color="dark"
           leftSection={<IconTerminal2 size={16} />}
-          onClick={() => useTerminalStore.getState().open(owner)}
+          onClick={() => openTerminal(owner)}
           data-testid="terminal-launcher"
         >
           {t('terminal.open')}

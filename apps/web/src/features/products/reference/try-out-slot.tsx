@@ -3,7 +3,7 @@ import type { OperationDetail } from '@portico/contracts/catalog';
 import { IconPlayerPlay } from '@tabler/icons-react';
 import { Suspense, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
-import { lazyPage } from '../../../lib/lazy-page';
+import { lazyPage, showWhenLoaded } from '../../../lib/lazy-page';
 import { sharedRequest } from '../../tryout/share';
 import { useOperationIndex } from '../api-documentation';
 import { operationKeyOf } from './api-reference';
@@ -34,13 +34,7 @@ export function TryOutSlot({ documentationAlias, operation }: TryOutSlotProps) {
       <div>
         <Button
           leftSection={<IconPlayerPlay size={16} aria-hidden="true" />}
-          onClick={() => {
-            // Opened once its chunk is here, so that it renders without suspending: React holds
-            // back what resolves behind a Suspense fallback for 300 ms (lib/lazy-page.tsx).
-            void TryoutConsole.preload()
-              .catch(() => undefined)
-              .then(() => setOpened(true));
-          }}
+          onClick={() => showWhenLoaded(TryoutConsole, () => setOpened(true))}
           onMouseEnter={() => void TryoutConsole.preload()}
           onFocus={() => void TryoutConsole.preload()}
           data-testid="try-out"
