@@ -6,18 +6,28 @@
  * 100,000: half articles, half endpoints) through the index's own service (modules/search), then
  * measures GET /phpsdk/search over real HTTP for single terms (rare, common, very common), two
  * terms, prefixes and a type filter: median and p95 of --runs runs after 3 warm-ups. Every answer's
- * meta.count is checked against the count the generator knows, computed here without the database.
+ * meta.count is checked against the count the generator knows, computed here without the database,
+ * under the count rule of decision 029: at most SEARCH_RESULTS_MAX (1,000) results, meta.countExact
+ * false past it. --keep leaves the database behind (for EXPLAIN) and prints where it is.
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
-import { searchIndex, type SearchDocument } from '../apps/server/src/modules/search/service.ts';
+import {
+  SEARCH_RESULTS_MAX,
+  searchIndex,
+  type SearchDocument,
+} from '../apps/server/src/modules/search/service.ts';
 import { freshDatabase } from './database.ts';
 import { freePort, loadAverage, percentiles } from './support.ts';
 
 const { values: args } = parseArgs({
-  options: { docs: { type: 'string', default: '100000' }, runs: { type: 'string', default: '30' } },
+  options: {
+    docs: { type: 'string', default: '100000' },
+    runs: { type: 'string', default: '30' },
+    keep: { type: 'boolean', default: false },
+  },
 });
 const DOCS = Number(args.docs);
 const RUNS = Number(args.runs);
@@ -110,7 +120,9 @@ try {
     select pg_size_pretty(pg_table_size('search_documents')) as table,
            pg_size_pretty(pg_indexes_size('search_documents')) as index`.execute(app.db);
 
-  const cases: { name: string; query: string; count: number }[] = [
+  // A word of the vocabulary that no other word starts with (a prefix query would find those too).
+  const titleWord = vocabulary.find((w) => vocabulary.every((v) => v === w || !v.startsWith(w)))!;
+  const cases: { name: string; query: string; count: number; titleFirst?: string }[] = [
     { name: 'rare term (0.1 %)', query: 'q=quasar', count: expected(has.quasar) },
     { name: 'common term (14 %)', query: 'q=xenon', count: expected(has.xenon) },
     { name: 'very common term (33 %)', query: 'q=ledger', count: expected(has.ledger) },
@@ -122,6 +134,13 @@ try {
       count: expected((i) => has.xenon(i) && isEndpoint(i)),
     },
     { name: 'page 50 of a common term', query: 'q=xenon&pageOffset=490', count: expected(has.xenon) },
+    {
+      // A word of the generated titles and texts: the documents with it in the title come first.
+      name: 'word of titles and texts',
+      query: `q=${titleWord}`,
+      count: expected((i) => [...words(i + 7, 5), ...words(i, 40)].includes(titleWord)),
+      titleFirst: titleWord,
+    },
   ];
 
   const rows: string[] = [];
@@ -131,13 +150,20 @@ try {
     for (let run = 0; run < RUNS + 3; run++) {
       const started = performance.now();
       const res = await fetch(url);
-      const body = (await res.json()) as { data: unknown[]; meta: { count: number } };
+      const body = (await res.json()) as {
+        data: { title: string }[];
+        meta: { count: number; countExact: boolean };
+      };
       const ms = performance.now() - started;
       if (res.status !== 200) throw new Error(`${c.name}: HTTP ${res.status}`);
-      if (body.meta.count !== c.count)
-        throw new Error(`${c.name}: count ${body.meta.count}, expected ${c.count}`);
+      // The count rule: exact up to SEARCH_RESULTS_MAX, past it that many and countExact false.
+      const count = Math.min(c.count, SEARCH_RESULTS_MAX);
+      if (body.meta.count !== count || body.meta.countExact !== c.count <= SEARCH_RESULTS_MAX)
+        throw new Error(`${c.name}: meta ${JSON.stringify(body.meta)}, expected ${c.count} matches`);
       if (body.data.length !== Math.min(10, c.count))
         throw new Error(`${c.name}: ${body.data.length} results on the page`);
+      if (c.titleFirst && !body.data.every((r) => r.title.split(' ').includes(c.titleFirst!)))
+        throw new Error(`${c.name}: a result without '${c.titleFirst}' in its title on the first page`);
       if (run >= 3) times.push(ms);
     }
     const p = percentiles(times);
@@ -157,5 +183,6 @@ try {
   for (const r of rows) console.log(r);
 } finally {
   await app.close();
-  await remove();
+  if (args.keep) console.log(`kept: ${databaseUrl ?? dataDir}`);
+  else await remove();
 }

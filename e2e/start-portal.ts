@@ -18,6 +18,9 @@ const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
     CLOUD_DOCS_AUTH_URL: `${standIn.url}/o/oauth2/v2/auth`,
     CLOUD_DOCS_API_URL: standIn.url,
     CLOUD_DOCS_PDF_URL: `${standIn.url}/document/d/{id}/export?format=pdf`,
+    // Fewer results than the demo content's commonest words find, so that the search page's
+    // "at least" count and its pager's end are seen (decision 029); the portal's default is 1,000.
+    SEARCH_RESULTS_MAX: '20',
     ...process.env,
     DATA_DIR: dataDir,
     NODE_ENV: 'test',

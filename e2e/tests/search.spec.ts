@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 
 // The site search (spec B 2.6, 8): the header's search icon, 'Search in', result cards and links,
@@ -72,6 +73,28 @@ test('Search in narrows the results; a page result leads to its page; the pager 
   await page.getByRole('main').getByRole('link', { name: 'Privacy policy' }).click();
   await expect(page).toHaveURL(/\/privacy$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Privacy policy' })).toBeVisible();
+});
+
+test('past the most results a search serves, the count says "at least" and the pager ends there', async ({
+  page,
+}) => {
+  // e2e/start-portal.ts lets a search serve 20 results (SEARCH_RESULTS_MAX); 'api' finds more.
+  const answer = (await (await page.request.get('/phpsdk/search?q=api')).json()) as {
+    meta: { count: number; countExact: boolean };
+  };
+  expect(answer.meta).toEqual(expect.objectContaining({ count: 20, countExact: false }));
+  await page.goto('/search?q=api');
+  await dismissCookies(page);
+  await expect(
+    page.getByText(format(en.search.resultCountAtLeast, { count: '20', query: 'api' })),
+  ).toBeVisible();
+  const pager = page.getByRole('navigation', { name: en.search.pagination });
+  await expect(pager.getByRole('button', { name: '2', exact: true })).toBeVisible();
+  await expect(pager.getByRole('button', { name: '3', exact: true })).toHaveCount(0);
+  await pager.getByRole('button', { name: '2', exact: true }).click();
+  await expect(page).toHaveURL(/page=1/);
+  await expect(page.getByRole('main').getByRole('listitem')).toHaveCount(10);
+  await expect(pager.getByRole('button', { name: 'next page' })).toBeDisabled();
 });
 
 test('a search that finds nothing says so, and two-letter words are not highlighted', async ({ page }) => {

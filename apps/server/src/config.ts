@@ -63,6 +63,11 @@ const envSchema = z.object({
   /** Accounts one IP address may create per hour (offices and CI runners share one address). */
   SIGNUP_RATE_LIMIT: z.coerce.number().int().min(1).default(200),
   /**
+   * The most results one site search serves (decision 029): its count visits at most this many
+   * matches and past it says "at least", so a common word costs no more than a rare one.
+   */
+  SEARCH_RESULTS_MAX: z.coerce.number().int().min(10).max(100_000).default(1000),
+  /**
    * Uploaded files in an S3 bucket (s3://bucket/prefix?endpoint=…&region=…&forcePathStyle=…) instead
    * of DATA_DIR/files, so that several instances share them.
    */
@@ -119,6 +124,7 @@ export interface Config {
   contentDir: string;
   loginRateLimit: number;
   signupRateLimit: number;
+  searchResultsMax: number;
   sessionTtlMs: number;
   /** Where the built web app lives. */
   webDist: string;
@@ -183,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contentDir: path.resolve(e.CONTENT_DIR ?? path.join(repoRoot, 'content')),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
+    searchResultsMax: e.SEARCH_RESULTS_MAX,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),
     storage,

@@ -19,6 +19,8 @@ export const searchMessages = {
     'Check if your spelling is correct and remove quotes around phrases to search for each word individually.',
   resultCount: '{{count}} results for “{{query}}”',
   oneResult: '1 result for “{{query}}”',
+  /** More matches than one search serves (the server's SEARCH_RESULTS_MAX): a lower bound. */
+  resultCountAtLeast: '{{count}}+ results for “{{query}}”',
   deprecated: 'Deprecated',
   pagination: 'Pages of search results',
   failed: 'Something went wrong.',

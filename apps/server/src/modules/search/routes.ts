@@ -61,6 +61,7 @@ export function searchRoutes(app: FastifyInstance) {
       types: type === 'ALL' ? undefined : [type],
       limit: pageSize,
       offset: pageOffset,
+      maxResults: app.config.searchResultsMax,
     });
     const link = (offset: number) => {
       const params = new URLSearchParams({
@@ -76,11 +77,14 @@ export function searchRoutes(app: FastifyInstance) {
     if (pagination !== 'false') {
       links.self = link(pageOffset);
       if (pageOffset + pageSize < page.count) links.next = link(pageOffset + pageSize);
-      if (pageOffset > 0) links.prev = link(Math.max(0, pageOffset - pageSize));
+      // From past the last result served (past the count), back to the last page that has results.
+      const lastPage = Math.max(0, Math.ceil(page.count / pageSize) - 1) * pageSize;
+      if (pageOffset > 0) links.prev = link(Math.max(0, Math.min(pageOffset - pageSize, lastPage)));
     }
     return reply.header('Cache-Control', 'no-cache').send({
       data: page.items.map((item) => ({ ...item, created: item.created.toISOString() })),
-      meta: { count: page.count, query: q, type, pageSize, pageOffset },
+      // countExact false: at least `count` documents match, and only the first `count` are served.
+      meta: { count: page.count, countExact: page.countExact, query: q, type, pageSize, pageOffset },
       links,
     });
   });

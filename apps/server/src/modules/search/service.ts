@@ -166,97 +166,207 @@ export interface SearchHit {
   created: Date;
 }
 
+/** The most results one search serves by default (SEARCH_RESULTS_MAX of the configuration). */
+export const SEARCH_RESULTS_MAX = 1000;
+
 export interface SearchPage {
   items: SearchHit[];
+  /** How many documents match, at most SEARCH_RESULTS_MAX: the results served for one query. */
   count: number;
+  /** False when more documents match than SEARCH_RESULTS_MAX: `count` is then a lower bound. */
+  countExact: boolean;
 }
 
 /**
- * Ranking reads every matching row's text vector; past this many matches it costs more than a
- * visitor waits (bench/README.md 'Site search'), and a word that common ranks nearly every match
- * alike. Such searches list the matches newest first instead, read backwards through the index on
- * `created` until the page is full.
- */
-export const RANKED_MATCHES_MAX = 2000;
-
-/**
- * One page of results: best first (rank, then newest) when the query matches at most
- * RANKED_MATCHES_MAX documents, newest first otherwise. An empty query finds nothing. The snippet
- * (ts_headline, the costly part) is made for the page's rows only.
+ * One page of the results for a query: never more than SEARCH_RESULTS_MAX results, so that no query
+ * costs more than visiting that many matches (decision 029, bench/README.md 'Site search'):
+ *
+ * - The count visits at most SEARCH_RESULTS_MAX + 1 matches; past that the answer says "at least".
+ * - At most SEARCH_RESULTS_MAX matches: all are ranked (ts_rank_cd over title A, keywords B, text C),
+ *   then newest first.
+ * - More: the documents whose title or keywords hold every word come first (found through their
+ *   own small index and ranked on it, at most SEARCH_RESULTS_MAX of them), then the other matches
+ *   newest first, read backwards through the index on `created` until the page is full. A word
+ *   that common would rank the rest nearly alike anyway.
+ *
+ * An empty query finds nothing. The snippet (ts_headline, the costly part) is made for the page's
+ * rows only.
  */
 export async function searchDocuments(
   database: AnyKysely,
-  options: { q: string; types?: readonly SearchType[]; limit: number; offset: number },
+  options: {
+    q: string;
+    types?: readonly SearchType[];
+    limit: number;
+    offset: number;
+    /** SEARCH_RESULTS_MAX of the configuration. */
+    maxResults?: number;
+  },
 ): Promise<SearchPage> {
+  const max = options.maxResults ?? SEARCH_RESULTS_MAX;
   const terms = queryTerms(options.q);
-  if (terms.length === 0) return { items: [], count: 0 };
+  if (terms.length === 0) return { items: [], count: 0, countExact: true };
   const db = searchDb(database);
   const query = tsQuery(terms);
-  const count = await countOnly(db, query, options.types);
-  if (count === 0 || options.offset >= count) return { items: [], count };
+  const types = options.types && options.types.length > 0 ? [...options.types] : undefined;
+  const found = await countUpTo(db, sql`document`, query, types, max + 1);
+  const count = Math.min(found, max);
+  const countExact = found <= max;
+  const { offset } = options;
+  // Never past the count: the results beyond SEARCH_RESULTS_MAX are not served.
+  const limit = Math.min(options.limit, count - offset);
+  if (limit <= 0) return { items: [], count, countExact };
 
-  const rank =
-    count <= RANKED_MATCHES_MAX ? sql<number>`ts_rank_cd(document, ${query})` : sql<number>`0::real`;
-  let page = db
-    .selectFrom('search_documents')
-    .select(['type', 'uuid', 'created', rank.as('rank')])
-    .where(sql<boolean>`document @@ (${query})`);
-  if (options.types && options.types.length > 0) page = page.where('type', 'in', [...options.types]);
-  const rows = await db
-    .with('page', () =>
-      page
+  const keys = countExact
+    ? await rankedPage(db, query, types, limit, offset)
+    : await headingFirstPage(db, query, types, limit, offset, max);
+  const items = await pageRows(db, query, keys);
+  return { items, count, countExact };
+}
+
+interface PageKey {
+  type: string;
+  uuid: string;
+}
+
+function matching(
+  db: ReturnType<typeof searchDb>,
+  vector: RawBuilder<unknown>,
+  query: RawBuilder<unknown>,
+  types: string[] | undefined,
+) {
+  let q = db.selectFrom('search_documents').where(sql<boolean>`${vector} @@ (${query})`);
+  if (types) q = q.where('type', 'in', types);
+  return q;
+}
+
+/** How many documents match, counting at most `max`: the rows past it are never visited. */
+async function countUpTo(
+  db: ReturnType<typeof searchDb>,
+  vector: RawBuilder<unknown>,
+  query: RawBuilder<unknown>,
+  types: string[] | undefined,
+  max: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(
+      matching(db, vector, query, types)
+        .select(sql`1`.as('one'))
+        .limit(max)
+        .as('m'),
+    )
+    .select(sql<string>`count(*)`.as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Every match ranked (there are at most SEARCH_RESULTS_MAX), then newest first. */
+async function rankedPage(
+  db: ReturnType<typeof searchDb>,
+  query: RawBuilder<unknown>,
+  types: string[] | undefined,
+  limit: number,
+  offset: number,
+): Promise<PageKey[]> {
+  return matching(db, sql`document`, query, types)
+    .select(['type', 'uuid'])
+    .orderBy(sql`ts_rank_cd(document, ${query})`, 'desc')
+    .orderBy('created', 'desc')
+    .orderBy('uuid')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/**
+ * More than SEARCH_RESULTS_MAX matches: the heading matches (every word in the title or keywords)
+ * ranked first, then the rest newest first. Both lists are bounded: the first by
+ * SEARCH_RESULTS_MAX, the second by the page, read through the index on `created`.
+ */
+async function headingFirstPage(
+  db: ReturnType<typeof searchDb>,
+  query: RawBuilder<unknown>,
+  types: string[] | undefined,
+  limit: number,
+  offset: number,
+  max: number,
+): Promise<PageKey[]> {
+  const headingCount = await countUpTo(db, sql`heading`, query, types, max);
+  const keys: PageKey[] = [];
+  if (offset < headingCount) {
+    keys.push(
+      ...(await db
+        .with('h', () =>
+          matching(db, sql`heading`, query, types)
+            .select(['type', 'uuid', 'created', sql<number>`ts_rank_cd(heading, ${query})`.as('rank')])
+            .limit(max),
+        )
+        .selectFrom('h')
+        .select(['type', 'uuid'])
         .orderBy('rank', 'desc')
         .orderBy('created', 'desc')
         .orderBy('uuid')
-        .limit(options.limit)
-        .offset(options.offset),
-    )
-    .selectFrom('page')
-    .innerJoin('search_documents as d', (j) =>
-      j.onRef('d.type', '=', 'page.type').onRef('d.uuid', '=', 'page.uuid'),
-    )
+        .limit(limit)
+        .offset(offset)
+        .execute()),
+    );
+  }
+  const rest = limit - keys.length;
+  if (rest > 0) {
+    keys.push(
+      ...(await matching(db, sql`document`, query, types)
+        .where(sql<boolean>`not (heading @@ (${query}))`)
+        .select(['type', 'uuid'])
+        .orderBy('created', 'desc')
+        .orderBy('uuid')
+        .limit(rest)
+        .offset(Math.max(0, offset - headingCount))
+        .execute()),
+    );
+  }
+  return keys;
+}
+
+/** The page's rows in the order of `keys`, each with its snippet (made for these rows only). */
+async function pageRows(
+  db: ReturnType<typeof searchDb>,
+  query: RawBuilder<unknown>,
+  keys: PageKey[],
+): Promise<SearchHit[]> {
+  if (keys.length === 0) return [];
+  const rows = await db
+    .selectFrom('search_documents')
+    .where((eb) => eb.or(keys.map((k) => eb.and([eb('type', '=', k.type), eb('uuid', '=', k.uuid)]))))
     .select([
-      'd.type',
-      'd.uuid',
-      'd.title',
-      'd.link',
-      'd.image',
-      'd.deprecated',
-      'd.created',
+      'type',
+      'uuid',
+      'title',
+      'link',
+      'image',
+      'deprecated',
+      'created',
       // The part of the text around the words found (tags were stripped when it was indexed).
-      sql<string>`ts_headline('english', d.body, ${query}, 'StartSel="", StopSel="", MaxWords=70, MinWords=30, MaxFragments=0')`.as(
+      sql<string>`ts_headline('english', body, ${query}, 'StartSel="", StopSel="", MaxWords=70, MinWords=30, MaxFragments=0')`.as(
         'description',
       ),
     ])
-    .orderBy('page.rank', 'desc')
-    .orderBy('page.created', 'desc')
-    .orderBy('page.uuid')
     .execute();
-  return {
-    count,
-    items: rows.map((r) => ({
-      type: r.type as SearchType,
-      uuid: r.uuid,
-      title: r.title,
-      description: r.description.slice(0, SEARCH_SNIPPET_LENGTH),
-      link: r.link,
-      image: r.image,
-      deprecated: r.deprecated,
-      created: r.created,
-    })),
-  };
-}
-
-async function countOnly(
-  db: ReturnType<typeof searchDb>,
-  query: RawBuilder<unknown>,
-  types: readonly SearchType[] | undefined,
-): Promise<number> {
-  let q = db
-    .selectFrom('search_documents')
-    .select(sql<string>`count(*)`.as('n'))
-    .where(sql<boolean>`document @@ (${query})`);
-  if (types && types.length > 0) q = q.where('type', 'in', [...types]);
-  const row = await q.executeTakeFirst();
-  return Number(row?.n ?? 0);
+  const byKey = new Map(rows.map((r) => [`${r.type}:${r.uuid}`, r]));
+  return keys.flatMap((k) => {
+    const r = byKey.get(`${k.type}:${k.uuid}`);
+    return r
+      ? [
+          {
+            type: r.type as SearchType,
+            uuid: r.uuid,
+            title: r.title,
+            description: r.description.slice(0, SEARCH_SNIPPET_LENGTH),
+            link: r.link,
+            image: r.image,
+            deprecated: r.deprecated,
+            created: r.created,
+          },
+        ]
+      : [];
+  });
 }

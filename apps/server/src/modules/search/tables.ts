@@ -13,6 +13,8 @@ export interface SearchDocumentsTable {
   created: ColumnType<Date, Date | string | undefined, Date | string>;
   /** Generated: never written. */
   document: ColumnType<string, never, never>;
+  /** Generated (migration 0210: title A, keywords B): never written. */
+  heading: ColumnType<string, never, never>;
 }
 
 // A type literal, not an interface: withTables wants an index-compatible record.

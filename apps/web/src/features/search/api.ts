@@ -16,7 +16,16 @@ export interface SearchResult {
 
 export interface SearchAnswer {
   data: SearchResult[];
-  meta: { count: number; query: string; type: SearchType | 'ALL'; pageSize: number; pageOffset: number };
+  meta: {
+    /** Matches, at most the server's SEARCH_RESULTS_MAX: the results it serves for this query. */
+    count: number;
+    /** False when more documents match than the server serves: `count` is a lower bound. */
+    countExact: boolean;
+    query: string;
+    type: SearchType | 'ALL';
+    pageSize: number;
+    pageOffset: number;
+  };
   links: { self?: { href: string }; next?: { href: string }; prev?: { href: string } };
 }
 

@@ -80,6 +80,8 @@ export default function SearchPage() {
   };
 
   const count = results.data?.meta.count ?? 0;
+  const countExact = results.data?.meta.countExact ?? true;
+  // Up to the last result the server serves: past its SEARCH_RESULTS_MAX it serves none.
   const pages = Math.ceil(count / SEARCH_PAGE_SIZE);
   const terms = highlightTerms(query, SEARCH_HIGHLIGHT_MIN_LENGTH);
 
@@ -130,7 +132,11 @@ export default function SearchPage() {
         ) : (
           <>
             <Text size="sm" c="dimmed">
-              {count === 1 ? t('search.oneResult', { query }) : t('search.resultCount', { count, query })}
+              {!countExact
+                ? t('search.resultCountAtLeast', { count: count.toLocaleString('en'), query })
+                : count === 1
+                  ? t('search.oneResult', { query })
+                  : t('search.resultCount', { count, query })}
             </Text>
             <ol className={classes.results}>
               {results.data.data.map((result) => (
