@@ -59,3 +59,33 @@ test('/oauth2/redoc-callback hands code and state to the window that opened it',
   );
   expect(received).toEqual({ type: 'portico:redoc-callback', code: 'abc123', error: null, state: 's1' });
 });
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('the burger opens the main menu in a drawer; a link navigates and closes it; Escape returns the focus', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    const burger = page.getByRole('button', { name: en.menu.openMenu });
+    await expect(burger).toBeVisible();
+    await burger.click();
+    const drawer = page.getByRole('dialog', { name: en.site.title });
+    await expect(drawer).toBeVisible();
+    const menu = drawer.getByRole('navigation', { name: en.menu.mainMenu });
+    await expect(menu.getByRole('link', { name: en.menu.blog })).toBeVisible();
+    await expect(menu.getByRole('link', { name: en.menu.faqs })).toBeVisible();
+    // Signed-out visitors do not see the signed-in entries.
+    await expect(menu.getByRole('link', { name: en.menu.apps })).toHaveCount(0);
+
+    await menu.getByRole('link', { name: en.menu.faqs }).click();
+    await expect(page).toHaveURL(/\/faq-page$/);
+    await expect(drawer).toBeHidden();
+
+    await burger.click();
+    await expect(drawer).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(burger).toBeFocused();
+  });
+});

@@ -1,14 +1,15 @@
 import { Anchor, Box, Burger, Container, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import classes from './layout.module.css';
 import { MainMenu } from './main-menu';
 import { UserArea } from './user-area';
+import { lazyPage, showWhenLoaded } from '../../lib/lazy-page';
 
-const MobileMenu = lazy(() => import('./mobile-menu'));
+const MobileMenu = lazyPage(() => import('./mobile-menu'), { featureMessages: false });
 
 /** Site header: top bar with the cookie settings link and the user area, then the main menu. */
 export function Header() {
@@ -39,10 +40,12 @@ export function Header() {
           <Burger
             className={classes.mobileOnly}
             opened={opened}
-            onClick={() => {
-              setWanted(true);
-              toggle();
-            }}
+            onClick={() =>
+              showWhenLoaded(MobileMenu, () => {
+                setWanted(true);
+                toggle();
+              })
+            }
             aria-label={t('menu.openMenu')}
           />
         </Group>
