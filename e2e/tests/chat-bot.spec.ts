@@ -48,7 +48,6 @@ test('the chat bot opens in a sandboxed frame with the page context, and gives f
   await expect(newTab).toHaveAttribute('href', expected);
   await expect(newTab).toHaveAttribute('target', '_blank');
 
-  await page.waitForLoadState('networkidle');
   const { violations } = await new AxeBuilder({ page })
     .include('[data-testid="chat-bot-panel"]')
     .include('[data-testid="chat-bot-launcher"]')
