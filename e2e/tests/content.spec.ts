@@ -69,6 +69,11 @@ test('the blog lists articles five per page, searches, filters by category chips
   await expect(filter).toBeFocused();
   await expect(cards).toHaveCount(2);
   await expect(page.getByText('Five tips for testing in the sandbox')).toBeVisible();
+  // And with the mouse.
+  await page.keyboard.press('Escape');
+  await remove('Developer stories').click();
+  await expect(remove('Developer stories')).toHaveCount(0);
+  await expect(cards).toHaveCount(5);
 });
 
 test('an article has its breadcrumb, hero, author, date, BACK TO BLOG, a scroll-spy table of contents and a PDF', async ({

@@ -123,19 +123,20 @@ export function BlogList({ mode, internal = false }: { mode: 'page' | 'block'; i
             data-testid="category-filter"
             ref={categoryField}
             // Mantine hides its chips' remove buttons from screen readers and the Tab key (Backspace
-            // in the field removes the last one): ours are labelled buttons in the tab order, and
-            // the focus goes back to the field when the chip is gone.
+            // in the field removes the last one): ours are labelled buttons in the tab order. A
+            // chip removed from the keyboard (a click without a pointer, detail 0) gives the focus
+            // to the field, since its button is gone.
             renderPill={({ option, value, onRemove, disabled }) => (
               <Pill
                 withRemoveButton={!disabled}
-                onRemove={() => {
-                  onRemove?.();
-                  categoryField.current?.focus();
-                }}
+                onRemove={onRemove}
                 removeButtonProps={{
                   'aria-hidden': false,
                   tabIndex: 0,
                   'aria-label': t('content.removeCategory', { name: option?.label ?? String(value) }),
+                  onClick: (event) => {
+                    if (event.detail === 0) categoryField.current?.focus();
+                  },
                 }}
               >
                 {option?.label ?? value}
