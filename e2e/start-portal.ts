@@ -1,16 +1,24 @@
 /**
  * Starts the portal for the browser tests on a fresh data folder, removed again on exit.
  * Run from the repository root (Playwright's webServer does so). The cloud document viewer is
- * pointed at a local stand-in of Google's API (support/cloud-docs-standin.ts).
+ * pointed at a local stand-in of Google's API (support/cloud-docs-standin.ts), and one demo
+ * documentation gets a chat bot at a local stand-in page (support/chat-bot-standin.ts), on a copy
+ * of the demo content.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { startChatBotStandIn, withChatBot } from './support/chat-bot-standin.ts';
 import { STANDIN_CLIENT_ID, startCloudDocsStandIn } from './support/cloud-docs-standin.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-e2e-'));
+const contentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-e2e-content-'));
+fs.cpSync(process.env.CONTENT_DIR ?? 'content', contentDir, { recursive: true });
 const standIn = await startCloudDocsStandIn();
+const bot = await startChatBotStandIn();
+const catalogFile = path.join(contentDir, 'catalog', 'documentation.yaml');
+fs.writeFileSync(catalogFile, withChatBot(fs.readFileSync(catalogFile, 'utf8'), bot.url));
 const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
   stdio: 'inherit',
   env: {
@@ -22,6 +30,7 @@ const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
     // "at least" count and its pager's end are seen (decision 029); the portal's default is 1,000.
     SEARCH_RESULTS_MAX: '20',
     ...process.env,
+    CONTENT_DIR: contentDir,
     DATA_DIR: dataDir,
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
@@ -32,5 +41,6 @@ process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
 child.on('exit', (code) => {
   fs.rmSync(dataDir, { recursive: true, force: true });
-  void standIn.close().finally(() => process.exit(code ?? 0));
+  fs.rmSync(contentDir, { recursive: true, force: true });
+  void Promise.all([standIn.close(), bot.close()]).finally(() => process.exit(code ?? 0));
 });

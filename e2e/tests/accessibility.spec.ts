@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { createApplication, createOrganization, signUp } from '../support/applications.ts';
+import { signInAtProvider, uniqueEmail } from '../support/session.ts';
 
 /**
  * WCAG 2.1 A/AA and axe's best practices on the portal's screens and dialogs, in light mode, as a
@@ -17,6 +18,40 @@ async function expectNoViolations(page: Page, screen: string): Promise<void> {
   );
   expect(found, `axe on ${screen}`).toEqual([]);
 }
+
+/** axe's colour contrast rule alone (WCAG AA: 4.5:1 for text), on the page as it is now. */
+async function expectReadableColours(page: Page, screen: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+  const found = violations.flatMap((v) =>
+    v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+  );
+  expect(found, `color-contrast on ${screen}`).toEqual([]);
+}
+
+test('error messages and invalid fields are readable (AA contrast) on the portal and the sign-in form', async ({
+  page,
+}) => {
+  // A field error on white: the contact form with a bad address (shown once the field is left).
+  await page.goto('/support/contact');
+  const contact = page.getByRole('form', { name: en.support.contactTitle });
+  await contact.getByLabel(en.support.mail).fill('not-an-address');
+  await contact.getByLabel(en.support.mail).blur();
+  await expect(contact.getByLabel(en.support.mail)).toHaveAttribute('aria-invalid', 'true');
+  await expectReadableColours(page, 'the contact form with an error');
+
+  // And on the dark footer: the newsletter form with a bad address.
+  const newsletter = page.getByRole('form', { name: en.newsletter.title });
+  await newsletter.getByLabel(en.newsletter.email).fill('not-an-address');
+  await newsletter.getByRole('button', { name: en.newsletter.subscribe }).click();
+  await expect(newsletter.getByText(en.newsletter.invalidEmail)).toBeVisible();
+  await expectReadableColours(page, 'the newsletter form with an error');
+
+  // The sign-in form with a wrong password (an address of its own: no demo account is slowed down).
+  await page.getByRole('link', { name: en.user.login, exact: true }).click();
+  await signInAtProvider(page, uniqueEmail('contrast'), 'wrong-password');
+  await expect(page.getByRole('alert')).toBeVisible();
+  await expectReadableColours(page, 'the sign-in form with a wrong password');
+});
 
 test('public screens have no accessibility violations', async ({ page }) => {
   test.setTimeout(60_000);

@@ -56,11 +56,24 @@ test('the blog lists articles five per page, searches, filters by category chips
   await page.getByRole('option', { name: 'Developer stories' }).click();
   await expect(cards).toHaveCount(4);
   await page.keyboard.press('Escape');
-  // The chip's remove button (Backspace in the field removes the last chip from the keyboard).
-  const chip = page.locator('.mantine-Pill-root', { hasText: 'Security' });
-  await chip.locator('.mantine-Pill-remove').click();
+  // Each chip's remove button is a labelled button in the tab order, before the field.
+  const remove = (name: string) =>
+    page.getByRole('button', { name: c.removeCategory.replace('{{name}}', name) });
+  await page.keyboard.press('Shift+Tab');
+  await expect(remove('Developer stories')).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(remove('Security')).toBeFocused();
+  await expectNoViolations(page, '/blog with category chips');
+  await page.keyboard.press('Enter');
+  await expect(remove('Security')).toHaveCount(0);
+  await expect(filter).toBeFocused();
   await expect(cards).toHaveCount(2);
   await expect(page.getByText('Five tips for testing in the sandbox')).toBeVisible();
+  // And with the mouse.
+  await page.keyboard.press('Escape');
+  await remove('Developer stories').click();
+  await expect(remove('Developer stories')).toHaveCount(0);
+  await expect(cards).toHaveCount(5);
 });
 
 test('an article has its breadcrumb, hero, author, date, BACK TO BLOG, a scroll-spy table of contents and a PDF', async ({

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogDb } from '../src/modules/catalog/tables.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /** Serving the built web app: history fallback, caching, and API paths kept out of it. */
@@ -97,5 +98,42 @@ describe('web app serving', () => {
     // A path that is no basic page (content/pages) asked for as JSON.
     const page = await fetch(`${t.baseUrl}/no-such-page?_format=json`);
     expect(page.status).toBe(404);
+  });
+
+  it("lets the pages frame the catalog's enabled chat bots, and nothing else", async () => {
+    const frameSrc = async (route: string) => {
+      const policy = (await fetch(`${t.baseUrl}${route}`)).headers.get('content-security-policy') ?? '';
+      return /(?:^|;)\s*frame-src ([^;]*)/.exec(policy)?.[1];
+    };
+    const setBot = (alias: string, enabled: boolean, url: string | null) =>
+      catalogDb(t.app.db)
+        .updateTable('api_documentations')
+        .set({ bot_enabled: enabled, bot_url: url })
+        .where('alias', '=', alias)
+        .execute();
+    // The demo content has no bot.
+    expect(await frameSrc('/')).toBe("'self'");
+    try {
+      await setBot('accounts-v1', true, 'https://bot.example.com/chat?lang=en');
+      await setBot('payments-v1', true, 'https://bot.example.com/other');
+      await setBot('fx-rates-v2', true, 'javascript:alert(1)');
+      await setBot('accounts-v0', false, 'https://disabled.example.com/');
+      await setBot('get-token', true, 'http://127.0.0.1:4000/bot');
+      for (const route of ['/', '/documentation/accounts-v1', '/no-such-page']) {
+        expect(await frameSrc(route), route).toBe("'self' http://127.0.0.1:4000 https://bot.example.com");
+      }
+      // API answers keep the strict policy.
+      expect(
+        (await fetch(`${t.baseUrl}/jsonapi/node/api_documentation`)).headers.get('content-security-policy'),
+      ).toContain("frame-src 'self';");
+      // A change is seen on the next page load.
+      await setBot('get-token', false, null);
+      expect(await frameSrc('/')).toBe("'self' https://bot.example.com");
+    } finally {
+      for (const alias of ['accounts-v1', 'payments-v1', 'fx-rates-v2', 'accounts-v0', 'get-token']) {
+        await setBot(alias, false, null);
+      }
+    }
+    expect(await frameSrc('/')).toBe("'self'");
   });
 });

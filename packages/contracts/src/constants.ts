@@ -63,3 +63,4 @@ export const PDF_EXPORT_DELAY_MS = 1000;
 export const PDF_IMAGE_MAX = { width: 450, height: 450 } as const;
 /** The carousel's step width: this share of (window width - 50). */
 export const CAROUSEL_STEP_SHARE = 0.215;
+export const CAROUSEL_STEP_OFFSET_PX = 50;

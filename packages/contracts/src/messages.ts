@@ -13,6 +13,7 @@ import { searchMessages } from './messages/search.ts';
 import { forumMessages } from './messages/forum.ts';
 import { contentMessages } from './messages/content.ts';
 import { terminalMessages } from './messages/terminal.ts';
+import { chatBotMessages } from './messages/chat-bot.ts';
 
 export const en = {
   ...shellMessages,
@@ -22,6 +23,7 @@ export const en = {
   forum: forumMessages,
   content: contentMessages,
   terminal: terminalMessages,
+  chatBot: chatBotMessages,
 };
 
 export type Messages = typeof en;

@@ -4,6 +4,21 @@ import fp from 'fastify-plugin';
 import { HSTS_VALUE, overTls } from '../lib/transport.ts';
 
 /**
+ * The policy with `origins` added to its frame-src: the web app's pages embed the catalog's chat
+ * bots (modules/catalog/chat-bots.ts), and only those; every other answer keeps frame-src 'self'.
+ */
+export function withFrameSources(policy: string, origins: readonly string[]): string {
+  if (!origins.length) return policy;
+  return policy
+    .split(';')
+    .map((directive) => {
+      const d = directive.trim();
+      return d === 'frame-src' || d.startsWith('frame-src ') ? `${d} ${origins.join(' ')}` : d;
+    })
+    .join(';');
+}
+
+/**
  * Security headers and compression for every response; HSTS on every answer over TLS
  * (lib/transport.ts).
  * The CSP allows only our own scripts; Mantine sets inline style attributes, so styles allow
@@ -26,6 +41,7 @@ export default fp(
             "'self'",
             ...(app.config.cloudDocs ? [new URL(app.config.cloudDocs.apiUrl).origin] : []),
           ],
+          // Pages of the web app add the catalog's chat bot origins (withFrameSources, web-app.ts).
           frameSrc: ["'self'"],
           frameAncestors: ["'self'"],
           formAction: ["'self'", ...external],

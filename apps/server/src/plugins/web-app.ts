@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isWebRoute, matchesRoutePattern } from '@portico/contracts/web-routes';
 import { errorDocument } from '../jsonapi/errors.ts';
+import { withFrameSources } from './security.ts';
 
 /** Paths served by the portal API and the OAuth servers: never answered with the web app. */
 export const API_PREFIXES = [
@@ -104,7 +105,7 @@ export default fp(
 
     const withHints = built ? routeHints(dist) : undefined;
 
-    const sendIndex = (request: FastifyRequest, reply: FastifyReply, status = 200) => {
+    const sendIndex = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
       if (!withHints) {
         return reply
           .status(503)
@@ -112,6 +113,12 @@ export default fp(
           .send('The web app is not built yet. Run `npm run build`, then start the server again.');
       }
       const pathname = request.url.split('?', 1)[0] ?? '/';
+      // The documentation page embeds the catalog's chat bots; the app navigates without loading
+      // the document again, so every page of it allows them (plugins/security.ts sets the rest).
+      const policy = reply.getHeader('content-security-policy');
+      if (typeof policy === 'string') {
+        reply.header('Content-Security-Policy', withFrameSources(policy, await app.chatBotOrigins()));
+      }
       return reply
         .status(status)
         .header('Cache-Control', 'no-cache')
@@ -135,5 +142,5 @@ export default fp(
         .send(errorDocument({ status: 404, message: 'The requested resource was not found.' }));
     });
   },
-  { name: 'web-app', dependencies: ['pages'] },
+  { name: 'web-app', dependencies: ['pages', 'catalog'] },
 );

@@ -43,8 +43,11 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     // Placeholders stay lighter than typed text yet readable (4.8:1; gray 5 is 2.1:1).
     '--mantine-color-placeholder': '#6b7280',
+    // Error texts and invalid inputs: Mantine's red 6 is 3.3:1 on white; red 9 is 5.5:1.
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
   },
-  dark: {},
+  // Mantine's dark error red (red 8) is 3.4:1 on the dark body; red 5 is 5.6:1 (4.9:1 on inputs).
+  dark: { '--mantine-color-error': 'var(--mantine-color-red-5)' },
 });
 
 const queryClient = new QueryClient({

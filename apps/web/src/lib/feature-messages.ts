@@ -1,3 +1,4 @@
+import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
 import { contentMessages } from '@portico/contracts/messages/content';
 import { forumMessages } from '@portico/contracts/messages/forum';
 import { searchMessages } from '@portico/contracts/messages/search';
@@ -12,6 +13,7 @@ import { registerMessages } from './i18n';
  * messages.ts that is not in messages/shell.ts is registered here.
  */
 registerMessages({
+  chatBot: chatBotMessages,
   content: contentMessages,
   forum: forumMessages,
   search: searchMessages,

@@ -70,7 +70,6 @@ export const productsMessages = {
   subscribeSuccess: 'Subscribed successfully.',
   subscribeError: 'Something went wrong. Please try again',
   productionApp: 'Production applications cannot subscribe.',
-  chatBot: 'Ask our chat bot',
   reference: 'API reference',
 
   // Interactive reference (spec B 2.12)

@@ -48,8 +48,15 @@ export const catalogFile = z
           deprecated: z.boolean().default(false),
           plan: z.string().optional(),
           tour: z.unknown().optional(),
+          // The web app embeds the bot (and the CSP allows its origin) only at an http(s) address.
           bot: z
-            .object({ enabled: z.boolean().default(false), url: z.string().nullable().optional() })
+            .object({
+              enabled: z.boolean().default(false),
+              url: z
+                .url({ protocol: /^https?$/ })
+                .nullable()
+                .optional(),
+            })
             .optional(),
         }),
       )

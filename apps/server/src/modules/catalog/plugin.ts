@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { cachePublicAnswers } from '../../plugins/http-cache.ts';
+import { decorateChatBotOrigins } from './chat-bots.ts';
 import { documentationRoutes } from './documentation-routes.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
@@ -16,6 +17,7 @@ import { findProduct } from './repo.ts';
  */
 export default fp(
   async (app) => {
+    decorateChatBotOrigins(app);
     await app.register(async (scope) => {
       // Public reads that depend only on the catalog's tables: anonymous answers come from memory
       // until a catalog table changes (decision 018).

@@ -7,6 +7,7 @@ import {
   Image,
   MultiSelect,
   Pagination,
+  Pill,
   SimpleGrid,
   Stack,
   Text,
@@ -15,7 +16,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { BLOG_PAGE_SIZE } from '@portico/contracts/constants';
 import { paths } from '../../config/paths';
@@ -84,6 +85,7 @@ export function BlogList({ mode, internal = false }: { mode: 'page' | 'block'; i
   const [debounced] = useDebouncedValue(search, 300);
   const [categories, setCategories] = useState<string[]>([]);
   const categoryList = useNewsCategories();
+  const categoryField = useRef<HTMLInputElement>(null);
   const block = mode === 'block';
   const articles = useArticles(
     block
@@ -119,6 +121,27 @@ export function BlogList({ mode, internal = false }: { mode: 'page' | 'block'; i
             clearable
             searchable
             data-testid="category-filter"
+            ref={categoryField}
+            // Mantine hides its chips' remove buttons from screen readers and the Tab key (Backspace
+            // in the field removes the last one): ours are labelled buttons in the tab order. A
+            // chip removed from the keyboard (a click without a pointer, detail 0) gives the focus
+            // to the field, since its button is gone.
+            renderPill={({ option, value, onRemove, disabled }) => (
+              <Pill
+                withRemoveButton={!disabled}
+                onRemove={onRemove}
+                removeButtonProps={{
+                  'aria-hidden': false,
+                  tabIndex: 0,
+                  'aria-label': t('content.removeCategory', { name: option?.label ?? String(value) }),
+                  onClick: (event) => {
+                    if (event.detail === 0) categoryField.current?.focus();
+                  },
+                }}
+              >
+                {option?.label ?? value}
+              </Pill>
+            )}
           />
         </Group>
       )}

@@ -6,16 +6,31 @@ import { Link } from 'react-router';
 import type { CarouselItem } from '@portico/contracts/site';
 import { loginPath, paths } from '../../config/paths';
 import { useIsLoggedIn } from '../../lib/store';
+import { carouselStepWidth } from './carousel-step';
 import classes from './home.module.css';
+
+function useWindowWidth(): number {
+  const [width, setWidth] = useState(() => window.innerWidth);
+  useEffect(() => {
+    const update = () => setWidth(window.innerWidth);
+    window.addEventListener('resize', update);
+    return () => window.removeEventListener('resize', update);
+  }, []);
+  return width;
+}
 
 /**
  * The home hero (spec B 1, 2.2): 'CONNECT ON A GLOBAL SCALE', DISCOVER APIs and, for visitors,
  * REGISTER; behind it a carousel that advances after each item's visibleFor seconds and wraps.
+ * Its slides form a strip, each one step wide (spec B 9: 21.5% of (window width - 50)), moved one
+ * step per slide. The strip only shows the pictures again: screen readers get the current slide's
+ * text and the previous and next buttons, so it is hidden from them.
  */
 export function HeroCarousel({ items }: { items: CarouselItem[] }) {
   const { t } = useTranslation();
   const loggedIn = useIsLoggedIn();
   const [index, setIndex] = useState(0);
+  const stepWidth = carouselStepWidth(useWindowWidth());
   const current = items.length ? items[index % items.length] : undefined;
 
   useEffect(() => {
@@ -69,6 +84,26 @@ export function HeroCarousel({ items }: { items: CarouselItem[] }) {
               <IconChevronRight size={18} />
             </ActionIcon>
           </Group>
+        )}
+        {items.length > 0 && (
+          <div className={classes.slides} aria-hidden="true" data-testid="carousel-strip">
+            <div
+              className={classes.track}
+              style={{ transform: `translateX(${-(index % items.length) * stepWidth}px)` }}
+            >
+              {items.map((item, i) => (
+                <div
+                  key={item.key}
+                  className={classes.slide}
+                  style={{ width: stepWidth }}
+                  data-active={i === index % items.length || undefined}
+                  data-testid="carousel-slide"
+                >
+                  <div style={{ backgroundImage: `url(${item.image_url})` }} />
+                </div>
+              ))}
+            </div>
+          </div>
         )}
       </Stack>
     </Box>

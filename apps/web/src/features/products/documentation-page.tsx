@@ -1,7 +1,7 @@
-import { Alert, Anchor, Badge, Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { useParams, useSearchParams } from 'react-router';
 import { NotFound } from '../../components/not-found';
@@ -26,6 +26,11 @@ import { ApiReference } from './reference/api-reference';
 import { aliasSlug, isUuid } from './text';
 import { SubscribePanel } from './subscribe-panel';
 import { TakeTheTour } from '../../components/take-the-tour';
+import { lazyPage } from '../../lib/lazy-page';
+import { chatBotUrl } from './chat-bot-url';
+
+/** The chat bot block is its own chunk: only documentations with a bot load it. */
+const ChatBotBlock = lazyPage(() => import('./chat-bot-block'));
 
 /** /documentation/:apiDocumentationId (spec B 2.12): a uuid, else the documentation's alias. */
 export default function DocumentationPage() {
@@ -86,6 +91,7 @@ function DocumentationScreen() {
   const links = downloadLinks(d);
   const productSlug = shown ? aliasSlug(shown.attributes.path?.alias) || shown.id : null;
   const format = (a.field_source_format ?? 'json').toUpperCase();
+  const bot = a.field_bot_enabled ? chatBotUrl(a.field_bot_url) : null;
 
   return (
     <Container size="xl" py="xl">
@@ -149,11 +155,6 @@ function DocumentationScreen() {
                 </Button>
               </Group>
             </div>
-            {a.field_bot_enabled && a.field_bot_url && (
-              <Anchor href={a.field_bot_url} target="_blank" rel="noopener noreferrer">
-                {t('products.chatBot')}
-              </Anchor>
-            )}
             {changelog.length > 0 && (
               <section aria-labelledby="doc-changelog">
                 <Title order={2} size="h4" id="doc-changelog" mb="sm">
@@ -174,6 +175,11 @@ function DocumentationScreen() {
         </Grid.Col>
       </Grid>
       <ApiReference alias={a.alias} />
+      {bot && (
+        <Suspense fallback={null}>
+          <ChatBotBlock botUrl={bot} documentationAlias={a.alias} documentationTitle={a.title} />
+        </Suspense>
+      )}
     </Container>
   );
 }

@@ -1,0 +1,32 @@
+/**
+ * The chat bot's address (spec B 3 'bot_url'): only an absolute http(s) URL is embedded, so a
+ * `javascript:` or `data:` value from the catalog can never run in the page or in the frame.
+ */
+export function chatBotUrl(raw: string | null | undefined): URL | null {
+  if (!raw) return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+}
+
+/**
+ * The bot's address with the page's context as query parameters, so that the bot knows what the
+ * user is reading: `documentation` (the documentation's alias) and, when one is open,
+ * `operation` (the operation's key, as in the '#operation/<key>' deep links). Parameters of the
+ * configured URL stay; its fragment too.
+ */
+export function chatBotFrameUrl(
+  botUrl: URL,
+  documentationAlias: string,
+  operationKey: string | null,
+): string {
+  const url = new URL(botUrl);
+  url.searchParams.set('documentation', documentationAlias);
+  if (operationKey) url.searchParams.set('operation', operationKey);
+  else url.searchParams.delete('operation');
+  return url.toString();
+}
