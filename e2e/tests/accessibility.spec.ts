@@ -67,6 +67,12 @@ test('public screens have no accessibility violations', async ({ page }) => {
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     await expectNoViolations(page, path);
   }
+
+  // An open operation: parameters, coloured response badges, samples.
+  await page.goto('/documentation/accounts-v1');
+  await page.getByTestId('operation').first().click();
+  await expect(page.locator('[data-testid^="operation-details-"]').first()).toBeVisible();
+  await expectNoViolations(page, 'an open operation');
 });
 
 test('a developer’s organization and application screens and dialogs have no violations', async ({

@@ -37,9 +37,17 @@ function dialogDefaults(close: string) {
   return { Modal: { defaultProps }, Drawer: { defaultProps } };
 }
 
-const cssVariablesResolver: CSSVariablesResolver = () => ({
+const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
   variables: {},
   light: {
+    // Light badges, alerts and buttons: Mantine writes shade 9 on a 10 % tint of the colour, which
+    // is 2.8:1 (yellow) to 4.7:1 (red); shade 9 darkened by 30 % reaches 5.2:1 to 9.5:1 on every tint.
+    ...Object.fromEntries(
+      Object.keys(theme.colors).map((c) => [
+        `--mantine-color-${c}-light-color`,
+        `color-mix(in srgb, var(--mantine-color-${c}-9) 70%, black)`,
+      ]),
+    ),
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     // Placeholders stay lighter than typed text yet readable (4.8:1; gray 5 is 2.1:1).
     '--mantine-color-placeholder': '#6b7280',
