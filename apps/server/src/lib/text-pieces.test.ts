@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isStorableText } from './storable-text.ts';
 import { parseJsonInPieces, splitText } from './text-pieces.ts';
 
 describe('splitText', () => {
@@ -15,7 +16,7 @@ describe('splitText', () => {
     for (let size = 2; size < 6; size++) {
       const parts = splitText(text, size);
       expect(parts.join('')).toBe(text);
-      for (const p of parts) expect(p.isWellFormed()).toBe(true);
+      for (const p of parts) expect(isStorableText(p)).toBe(true);
     }
   });
 });
@@ -43,10 +44,9 @@ describe('parseJsonInPieces', () => {
   });
 
   it('keeps __proto__ as an own key, never as the prototype', async () => {
-    const parsed = (await parseJsonInPieces('{"__proto__":{"polluted":true},"a":1}', { pieceChars: 1 })) as Record<
-      string,
-      unknown
-    >;
+    const parsed = (await parseJsonInPieces('{"__proto__":{"polluted":true},"a":1}', {
+      pieceChars: 1,
+    })) as Record<string, unknown>;
     expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
     expect(Object.keys(parsed)).toEqual(['__proto__', 'a']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -14,7 +14,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 export function splitText(text: string, size: number): string[] {
   if (size < 2) throw new RangeError('splitText: size must be at least 2');
   const out: string[] = [];
-  for (let from = 0; from < text.length; ) {
+  for (let from = 0; from < text.length;) {
     let to = Math.min(text.length, from + size);
     const last = text.charCodeAt(to - 1);
     if (last >= 0xd800 && last <= 0xdbff && to < text.length) to++;
@@ -76,7 +76,7 @@ export async function parseJsonInPieces(text: string, options: PieceOptions = {}
   async function valueEnd(i: number): Promise<number> {
     let depth = 0;
     let steps = 0;
-    for (let j = i; j < text.length; ) {
+    for (let j = i; j < text.length;) {
       const c = text.charCodeAt(j);
       if (c === QUOTE) {
         j = stringEnd(j);
