@@ -16,9 +16,13 @@
  *     and the first sandbox call of each API after the start;
  *  3. `/healthz` polled every 10 ms from this process while, in parallel, both documents are
  *     downloaded (JSON by `/api/swagger`, YAML), operations are opened in the reference and the
- *     sandbox is called: its latencies (p50/p99/max).
- * (An import while the portal serves needs a second process on the same database, PostgreSQL; on
- * PGlite the import's own event-loop figure is the server test large-documents.test.ts.)
+ *     sandbox is called: its latencies (p50/p99/max), and the portal's longest main-thread work
+ *     between two turns of its event loop in CPU time (bench/event-loop-probe.mjs, preloaded):
+ *     on a busy machine the wall-clock latencies mostly measure the other processes.
+ * (The running portal has no path that imports a document: no admin import endpoint, and the
+ * content catalog is imported on start, before /readyz. An import while the portal serves needs a
+ * second process on the same database, PostgreSQL; on PGlite the import's own event-loop figure is
+ * the server test large-documents.test.ts.)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -81,10 +85,13 @@ async function runNode(cwd: string, script: string[], env: NodeJS.ProcessEnv) {
   return { ms: performance.now() - started, code, peakBytes: peakKb * 1024, output };
 }
 
+const loopProbe = path.join(root, 'bench', 'event-loop-probe.mjs');
+
 async function startPortalIn(cwd: string, dataDir: string, port: number) {
-  const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
+  const loopFile = path.join(dataDir, 'event-loop.json');
+  const child = spawn(process.execPath, ['--import', loopProbe, 'apps/server/src/server.ts'], {
     cwd,
-    env: portalEnv(dataDir, { PORT: String(port), IMPORT_CONTENT: 'false' }),
+    env: portalEnv(dataDir, { PORT: String(port), IMPORT_CONTENT: 'false', BENCH_LOOP_FILE: loopFile }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -107,6 +114,16 @@ async function startPortalIn(cwd: string, dataDir: string, port: number) {
     await new Promise((r) => setTimeout(r, 25));
   }
   return {
+    /** From now on, the longest main-thread work between two turns of its event loop. */
+    async watchEventLoop() {
+      type Figures = { epoch: number; longest: number; over50: number };
+      const read = (): Figures | undefined =>
+        fs.existsSync(loopFile) ? (JSON.parse(fs.readFileSync(loopFile, 'utf8')) as Figures) : undefined;
+      const before = read()?.epoch ?? 0;
+      child.kill('SIGUSR2');
+      while ((read()?.epoch ?? 0) === before) await new Promise((r) => setTimeout(r, 10));
+      return () => read()!;
+    },
     async stop() {
       if (!exited) child.kill('SIGTERM');
       await exit;
@@ -182,6 +199,7 @@ async function measure(label: string, cwd: string) {
 
     // 3. /healthz while both documents are downloaded, opened and called, from a fresh start.
     portal = await startPortalIn(cwd, dataDir, port);
+    const loop = await portal.watchEventLoop();
     const latencies: number[] = [];
     let loading = true;
     const poller = (async () => {
@@ -213,6 +231,7 @@ async function measure(label: string, cwd: string) {
       failed = `${(err as Error).message} (${String((err as { cause?: unknown }).cause ?? '')})`;
     });
     const loadMs = performance.now() - started;
+    const loopWork = loop();
     loading = false;
     await poller.catch(() => {});
     await portal.stop();
@@ -230,6 +249,12 @@ async function measure(label: string, cwd: string) {
       label,
       '/healthz while both are downloaded (JSON, YAML), opened and called',
       `p50 ${p.median.toFixed(1)} ms, p99 ${p.p99.toFixed(1)} ms, max ${p.max.toFixed(1)} ms (${latencies.length} requests in ${s(loadMs)})`,
+    ]);
+    console.log(rows.at(-1)!.join(' | '));
+    rows.push([
+      label,
+      'main thread meanwhile: longest work between two turns of the event loop (CPU time)',
+      `${loopWork.longest.toFixed(1)} ms; ${loopWork.over50} turns over 50 ms`,
     ]);
     console.log(rows.at(-1)!.join(' | '));
   } finally {

@@ -23,6 +23,7 @@ import * as m0170 from './migrations/0170-content.ts';
 import * as m0120 from './migrations/0120-data-versions.ts';
 import * as m0180 from './migrations/0180-quickstart-stories.ts';
 import * as m0210 from './migrations/0210-search-heading.ts';
+import * as m0220 from './migrations/0220-document-texts.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0120-data-versions': m0120,
   '0180-quickstart-stories': m0180,
   '0210-search-heading': m0210,
+  '0220-document-texts': m0220,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -4,46 +4,48 @@ import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { storedDocument } from '../../gateway/documents.ts';
+import { documentTextChunks, readDocumentText } from './document-texts.ts';
 import { operationDetail } from './openapi/index.ts';
 import { catalogDb } from './tables.ts';
 
 /**
- * Large stored documents leave the server in pieces (decision 017): the stored text is sent in
- * slices as the client takes them, YAML is written one path or component at a time, and the event
- * loop gets a turn between pieces, so a download of a 13 MB document never holds the server.
- * (The text is read in one statement: on PGlite reading 5 MB whole costs 10 ms of CPU, reading
- * it as 1 MB `substr` slices 40 ms per slice, since each counts characters from the start.)
+ * Large stored documents leave the server in pieces (decisions 017, 031): the stored text is read a
+ * row (document-texts.ts) at a time and sent as the client takes it, YAML is written one path or
+ * component at a time, and the event loop gets a turn between pieces, so a download of a 13 MB
+ * document never holds the server.
  */
-export const CHUNK_CHARS = 256 * 1024;
 /** Work done between two turns of the event loop while writing YAML. */
 const SLICE_MS = 8;
 
 type TextColumn = 'converted' | 'operation_index' | 'source';
 
-/** A stream of one stored text column of a documentation; undefined when there is none. */
+/** A stream of one stored text of a documentation; undefined when there is none. */
 export async function storedTextStream(
   db: Db,
   id: number,
   column: TextColumn,
 ): Promise<Readable | undefined> {
-  const row = await catalogDb(db)
-    .selectFrom('api_documentations')
-    .select(sql<string | null>`${sql.ref(column)}::text`.as('text'))
-    .where('id', '=', id)
-    .executeTakeFirst();
-  const text = row?.text;
-  if (typeof text !== 'string') return undefined;
-  function* slices(all: string) {
-    for (let from = 0; from < all.length;) {
-      let to = Math.min(all.length, from + CHUNK_CHARS);
-      // Never split a surrogate pair (an emoji) between two slices.
-      const last = all.charCodeAt(to - 1);
-      if (last >= 0xd800 && last <= 0xdbff && to < all.length) to++;
-      yield Buffer.from(all.slice(from, to), 'utf8');
-      from = to;
-    }
+  if (column === 'operation_index') {
+    // The index is a few hundred kB at most (GitHub's: 340 kB): one statement, one piece.
+    const row = await catalogDb(db)
+      .selectFrom('api_documentations')
+      .select(sql<string | null>`operation_index::text`.as('text'))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return typeof row?.text === 'string' ? Readable.from([Buffer.from(row.text, 'utf8')]) : undefined;
   }
-  return Readable.from(slices(text), { objectMode: false });
+  const chunks = documentTextChunks(db, id, column);
+  // The first row is read before answering: no text is a 404, not an empty 200.
+  const first = await chunks.next();
+  if (first.done) {
+    const empty = await readDocumentText(db, id, column);
+    return empty === undefined ? undefined : Readable.from([Buffer.alloc(0)]);
+  }
+  async function* bytes() {
+    yield Buffer.from(first.value as string, 'utf8');
+    for await (const chunk of chunks) yield Buffer.from(chunk, 'utf8');
+  }
+  return Readable.from(bytes(), { objectMode: false });
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { plainText, searchIndex, type SearchDocument } from '../search/service.ts';
 import { documentSearchEntries } from './openapi/pool.ts';
+import { readDocumentText } from './document-texts.ts';
 import { catalogDb } from './tables.ts';
 
 /**
@@ -85,13 +86,9 @@ async function indexOperations(
   const tx = searchIndex(trx);
   await tx.removeLinked('api_endpoint', link);
   // The stored document as text, parsed and walked in a worker thread (a large one takes seconds).
-  const stored = await catalogDb(trx)
-    .selectFrom('api_documentations')
-    .select((eb) => eb.cast<string | null>('converted', 'text').as('text'))
-    .where('id', '=', d.id)
-    .executeTakeFirst();
-  if (!stored?.text) return;
-  const operations = await documentSearchEntries(stored.text);
+  const text = await readDocumentText(trx, d.id, 'converted');
+  if (!text) return;
+  const operations = await documentSearchEntries(text);
   await tx.upsert(
     operations.map((op): SearchDocument => {
       const method = op.method.toUpperCase();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import { readDocumentText, storedInRows, writeDocumentTexts } from './document-texts.ts';
 import { prepareDocument, sandboxUrl, type PreparedDocument } from './openapi/index.ts';
 import { grantDocumentScopes } from './scopes.ts';
 import { catalogDb } from './tables.ts';
@@ -72,8 +73,9 @@ export async function saveDocumentation(
     ])
     .where('alias', '=', alias)
     .executeTakeFirst();
+  const existingSource = existing && (existing.source ?? (await readDocumentText(db, existing.id, 'source')));
   const sameDocument =
-    existing && existing.source === input.source && existing.server === sandboxUrl(publicUrl, alias);
+    existing && existingSource === input.source && existing.server === sandboxUrl(publicUrl, alias);
   const processed = sameDocument
     ? undefined
     : (input.processed ??
@@ -92,11 +94,10 @@ export async function saveDocumentation(
   };
   const documentColumns = processed
     ? {
-        source: input.source,
+        ...textColumns(input.source, processed),
         source_format: processed.sourceFormat,
         source_filename: input.filename ?? null,
         source_spec_version: processed.sourceSpecVersion,
-        converted: processed.convertedText,
         operation_index: JSON.stringify(processed.operationIndex),
         content_hash: processed.contentHash,
       }
@@ -109,6 +110,12 @@ export async function saveDocumentation(
         .set({ ...meta, ...documentColumns, changed: new Date() })
         .where('id', '=', existing.id)
         .execute();
+      if (processed) {
+        await writeDocumentTexts(trx, existing.id, {
+          source: input.source,
+          converted: processed.convertedText,
+        });
+      }
     });
     return {
       id: existing.id,
@@ -125,17 +132,19 @@ export async function saveDocumentation(
       .values({
         alias,
         ...meta,
-        source: input.source,
+        ...textColumns(input.source, processed!),
         source_format: processed!.sourceFormat,
         source_filename: input.filename ?? null,
         source_spec_version: processed!.sourceSpecVersion,
-        converted: processed!.convertedText,
         operation_index: JSON.stringify(processed!.operationIndex),
         content_hash: processed!.contentHash,
       })
       .onConflict((oc) => oc.column('alias').doNothing())
       .returning(['id', 'uuid'])
       .executeTakeFirst();
+    if (row) {
+      await writeDocumentTexts(trx, row.id, { source: input.source, converted: processed!.convertedText });
+    }
     return row;
   });
   if (!created) {
@@ -143,6 +152,17 @@ export async function saveDocumentation(
     return saveDocumentation(db, input, publicUrl);
   }
   return { id: created.id, uuid: created.uuid, alias, title, status: 'created', processed };
+}
+
+/**
+ * The columns of the texts: each text itself, or, for a text kept in rows (document-texts.ts), null
+ * for the source and the digest for the converted document (what SQL reads of it).
+ */
+function textColumns(source: string, processed: PreparedDocument) {
+  return {
+    source: storedInRows(source) ? null : source,
+    converted: storedInRows(processed.convertedText) ? processed.digestText : processed.convertedText,
+  };
 }
 
 /**
@@ -176,7 +196,8 @@ export async function repointDocuments(db: Db, publicUrl: string): Promise<numbe
       .select(['alias', 'source', 'source_filename'])
       .where('id', '=', stale.id)
       .executeTakeFirstOrThrow();
-    const processed = await prepareDocument(row.source, {
+    const source = row.source ?? (await readDocumentText(db, stale.id, 'source')) ?? '';
+    const processed = await prepareDocument(source, {
       alias: row.alias,
       publicUrl,
       filename: row.source_filename ?? undefined,
@@ -185,12 +206,13 @@ export async function repointDocuments(db: Db, publicUrl: string): Promise<numbe
       await catalogDb(trx)
         .updateTable('api_documentations')
         .set({
-          converted: processed.convertedText,
+          converted: textColumns(source, processed).converted,
           operation_index: JSON.stringify(processed.operationIndex),
           content_hash: processed.contentHash,
         })
         .where('id', '=', stale.id)
         .execute();
+      await writeDocumentTexts(trx, stale.id, { converted: processed.convertedText });
     });
     n++;
   }

@@ -58,13 +58,16 @@ export interface ApiDocumentationsTable {
   api_id: string | null;
   version: string | null;
   deprecated: Generated<boolean>;
-  /** The document as imported. */
-  source: string;
+  /** The document as imported; null when it is kept in `api_document_texts` (document-texts.ts). */
+  source: string | null;
   source_format: 'json' | 'yaml';
   source_filename: string | null;
   /** e.g. 'swagger 2.0', 'openapi 3.0.3'. */
   source_spec_version: string | null;
-  /** OpenAPI 3.1, bundled: `$ref`s kept (decision 017; a `json` column: key order kept). */
+  /**
+   * OpenAPI 3.1, bundled: `$ref`s kept (decision 017; a `json` column: key order kept). When the
+   * text is kept in `api_document_texts` (decision 031), only its digest: what SQL reads of it.
+   */
   converted: JSONColumnType<Record<string, unknown>, Record<string, unknown> | string | null> | null;
   operation_index: JSONColumnType<object, object | string | null> | null;
   content_hash: string | null;
@@ -74,6 +77,14 @@ export interface ApiDocumentationsTable {
   plan: Generated<string>;
   created: Created;
   changed: Changed;
+}
+
+/** Big texts of a documentation, in rows of at most 256 K characters (document-texts.ts). */
+export interface ApiDocumentTextsTable {
+  documentation_id: number;
+  part: 'source' | 'converted';
+  seq: number;
+  body: string;
 }
 
 export interface ApiProductDocumentationsTable {
@@ -154,6 +165,7 @@ export type CatalogTables = {
   product_categories: ProductCategoriesTable;
   api_products: ApiProductsTable;
   api_documentations: ApiDocumentationsTable;
+  api_document_texts: ApiDocumentTextsTable;
   api_product_documentations: ApiProductDocumentationsTable;
   product_features: ProductFeaturesTable;
   product_advantages: ProductAdvantagesTable;

@@ -24,6 +24,11 @@ export interface ProcessedDocument {
   converted: Obj;
   /** `converted` as JSON, as stored and hashed. */
   convertedText: string;
+  /**
+   * What SQL reads of `converted` (its servers, security requirements and schemes) as JSON: the
+   * `converted` column of a document whose text is kept in rows (catalog/document-texts.ts).
+   */
+  digestText: string;
   operationIndex: OperationIndex;
   contentHash: string;
   info: { title: string | null; version: string | null; description: string | null };
@@ -35,6 +40,33 @@ export interface ProcessedDocument {
 export type PreparedDocument = Omit<ProcessedDocument, 'converted'>;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+/**
+ * The parts of a converted document that SQL reads (store.ts: the sandbox server; scopes.ts: the
+ * security requirements of the document and of each operation, and the security schemes), in
+ * the document's shape, so the same queries work on it and on a whole document.
+ */
+export function documentDigest(doc: Obj): Obj {
+  const paths: Obj = {};
+  for (const [path, item] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
+    if (!isObj(item)) continue;
+    const operations: Obj = {};
+    for (const [member, op] of Object.entries(item)) {
+      if (isObj(op) && op.security !== undefined) operations[member] = { security: op.security };
+    }
+    if (Object.keys(operations).length) paths[path] = operations;
+  }
+  const components = isObj(doc.components) ? doc.components : {};
+  return {
+    ...(doc.openapi !== undefined ? { openapi: doc.openapi } : {}),
+    ...(doc.servers !== undefined ? { servers: doc.servers } : {}),
+    ...(doc.security !== undefined ? { security: doc.security } : {}),
+    ...(components.securitySchemes !== undefined
+      ? { components: { securitySchemes: components.securitySchemes } }
+      : {}),
+    paths,
+  };
+}
 
 /** sha256 of the converted document as stored. */
 export function hashDocument(doc: unknown): string {
@@ -84,6 +116,7 @@ export async function processOpenApi(source: string, options: ProcessOptions): P
       sourceSpecVersion: `${version.kind} ${version.version}`,
       converted,
       convertedText,
+      digestText: JSON.stringify(documentDigest(converted)),
       operationIndex: buildOperationIndex(converted, options.alias, contentHash),
       contentHash,
       info: { title: str(info.title), version: str(info.version), description: str(info.description) },

@@ -1,0 +1,153 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/**
+ * Big texts on the main thread without holding the event loop (issue 11, decision 031): cut into
+ * pieces a database row or a socket write can take, and JSON parsed a piece at a time. A 7 MB
+ * document parsed whole costs 30-90 ms of one turn of the loop; in pieces, no turn takes more than
+ * a few milliseconds.
+ */
+
+/**
+ * Slices of at most `size` UTF-16 units (one more where a surrogate pair would be cut: an emoji is
+ * never split between two slices, so each slice is valid text on its own). Joined, they are `text`.
+ */
+export function splitText(text: string, size: number): string[] {
+  if (size < 2) throw new RangeError('splitText: size must be at least 2');
+  const out: string[] = [];
+  for (let from = 0; from < text.length;) {
+    let to = Math.min(text.length, from + size);
+    const last = text.charCodeAt(to - 1);
+    if (last >= 0xd800 && last <= 0xdbff && to < text.length) to++;
+    out.push(text.slice(from, to));
+    from = to;
+  }
+  return out;
+}
+
+export interface PieceOptions {
+  /** Values whose text is at most this long are parsed by one JSON.parse. */
+  pieceChars?: number;
+  /** Work done between two turns of the event loop. */
+  sliceMs?: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * JSON.parse of a (big) JSON text, with a turn of the event loop whenever `sliceMs` of work has
+ * been done: objects and arrays longer than `pieceChars` are taken apart member by member (their
+ * boundaries found by skipping strings with indexOf), smaller values are parsed by JSON.parse.
+ * The result equals JSON.parse(text), key order and `__proto__` keys included. Invalid JSON
+ * throws a SyntaxError (not always at the same position JSON.parse would name).
+ */
+export async function parseJsonInPieces(text: string, options: PieceOptions = {}): Promise<unknown> {
+  const pieceChars = options.pieceChars ?? 256 * 1024;
+  const sliceMs = options.sliceMs ?? 8;
+  if (text.length <= pieceChars) return JSON.parse(text);
+  let since = performance.now();
+  async function breathe() {
+    if (performance.now() - since > sliceMs) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+  const fail = (at: number): never => {
+    throw new SyntaxError(`Unexpected JSON at position ${at}`);
+  };
+  const skipSpace = (i: number) => {
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    return i;
+  };
+  /** The index after the string that starts at `i` (a quote). */
+  const stringEnd = (i: number) => {
+    let j = i + 1;
+    for (;;) {
+      const q = text.indexOf('"', j);
+      if (q === -1) fail(i);
+      let slashes = 0;
+      for (let k = q - 1; text.charCodeAt(k) === BACKSLASH; k--) slashes++;
+      if (slashes % 2 === 0) return q + 1;
+      j = q + 1;
+    }
+  };
+  /** The index after the value that starts at `i`; a turn of the loop now and then. */
+  async function valueEnd(i: number): Promise<number> {
+    let depth = 0;
+    let steps = 0;
+    for (let j = i; j < text.length;) {
+      const c = text.charCodeAt(j);
+      if (c === QUOTE) {
+        j = stringEnd(j);
+        if (depth === 0) return j;
+      } else if (c === 0x7b || c === 0x5b) {
+        depth++;
+        j++;
+      } else if (c === 0x7d || c === 0x5d) {
+        if (depth === 0) return j;
+        depth--;
+        j++;
+        if (depth === 0) return j;
+      } else if (depth === 0 && (c === 0x2c || isSpace(c))) {
+        return j;
+      } else j++;
+      if (++steps % 4096 === 0) await breathe();
+    }
+    if (depth !== 0) fail(i);
+    return text.length;
+  }
+  function put(target: Record<string, unknown>, key: string, value: unknown) {
+    // Plain assignment of `__proto__` would set the prototype; JSON.parse makes an own property.
+    if (key === '__proto__') {
+      Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    } else target[key] = value;
+  }
+  /** The value of text[start, end) (no surrounding space). */
+  async function parseValue(start: number, end: number): Promise<unknown> {
+    const open = text.charCodeAt(start);
+    if (end - start <= pieceChars || (open !== 0x7b && open !== 0x5b)) {
+      const value: unknown = JSON.parse(text.slice(start, end));
+      await breathe();
+      return value;
+    }
+    const isObject = open === 0x7b;
+    const close = isObject ? 0x7d : 0x5d;
+    const object: Record<string, unknown> = {};
+    const array: unknown[] = [];
+    let i = skipSpace(start + 1);
+    // `end` is right after the closing bracket (callers trim the space around a value).
+    if (text.charCodeAt(i) === close) {
+      if (i + 1 !== end) fail(i + 1);
+      return isObject ? object : array;
+    }
+    for (;;) {
+      let key = '';
+      if (isObject) {
+        if (text.charCodeAt(i) !== QUOTE) fail(i);
+        const keyEnd = stringEnd(i);
+        key = JSON.parse(text.slice(i, keyEnd)) as string;
+        i = skipSpace(keyEnd);
+        if (text.charCodeAt(i) !== 0x3a) fail(i);
+        i = skipSpace(i + 1);
+      }
+      const valueStop = await valueEnd(i);
+      if (valueStop === i) fail(i);
+      const value = await parseValue(i, valueStop);
+      if (isObject) put(object, key, value);
+      else array.push(value);
+      i = skipSpace(valueStop);
+      const c = text.charCodeAt(i);
+      if (c === 0x2c) {
+        i = skipSpace(i + 1);
+        continue;
+      }
+      if (c === close && i + 1 === end) return isObject ? object : array;
+      fail(i);
+    }
+  }
+  const start = skipSpace(0);
+  let end = text.length;
+  while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+  return parseValue(start, end);
+}
