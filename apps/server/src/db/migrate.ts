@@ -22,6 +22,7 @@ import * as m0160 from './migrations/0160-forum.ts';
 import * as m0170 from './migrations/0170-content.ts';
 import * as m0120 from './migrations/0120-data-versions.ts';
 import * as m0180 from './migrations/0180-quickstart-stories.ts';
+import * as m0200 from './migrations/0200-identity-data-versions.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0170-content': m0170,
   '0120-data-versions': m0120,
   '0180-quickstart-stories': m0180,
+  '0200-identity-data-versions': m0200,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */
