@@ -53,6 +53,10 @@ describe('signed-in answers cached per user', () => {
     expect(again.res.headers.get('x-portico-cache')).toBe('hit');
     expect(again.res.headers.get('cache-control')).toBe('private, no-store');
     expect(again.titles).toEqual(['Ann first app']);
+    // Sent by the early path with the headers of the first answer (security headers included).
+    for (const name of ['content-security-policy', 'x-content-type-options', 'content-type'])
+      expect(again.res.headers.get(name), name).toBe(first.res.headers.get(name));
+    expect(again.res.headers.get('request-id')).not.toBe(first.res.headers.get('request-id'));
 
     // Bob asks for the same URL: his own answer, computed for him, then his own hit.
     const bobs = await appTitles(bob);

@@ -50,8 +50,8 @@ interface CachedAnswer {
   br?: Buffer;
   gzip?: Buffer;
   /**
-   * An anonymous answer's headers as first sent, less those that depend on the request: what the
-   * early path (`answerEarly`) sends again without running the hooks that set them.
+   * The answer's headers as first sent, less those that depend on the request: what the early
+   * path (`answerEarly`) sends again without running the hooks that set them.
    */
   fixedHeaders?: Record<string, string | number | string[]>;
 }
@@ -252,32 +252,35 @@ export function cacheAnswers(scope: FastifyInstance, options: CacheAnswersOption
     };
     reply.header('ETag', entry.etag);
     if (!ownCacheControl) reply.header('Cache-Control', entry.cacheControl ?? 'public, no-cache');
-    if (!pending.signedIn) {
-      entry.fixedHeaders = {};
-      for (const [name, value] of Object.entries(reply.getHeaders()))
-        if (value !== undefined && !PER_REQUEST_HEADERS.has(name)) entry.fixedHeaders[name] = value;
-    }
+    entry.fixedHeaders = {};
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined && !PER_REQUEST_HEADERS.has(name)) entry.fixedHeaders[name] = value;
     scope.publicAnswerCache.cache.set(pending.key, entry);
     return payload;
   });
 }
 
 /**
- * The early path of an anonymous hit (issue 11, decision 028): app.ts adds this hook first, so a
- * GET without a session cookie whose answer is cached and current is sent on the raw response
- * before the other hooks run (security headers, text checks, cookie parsing, session, CSRF,
- * compression, ETag, logging): those headers were recorded with the answer (`fixedHeaders`), the
- * URL passed the text checks when the answer was computed, and nothing else about the request
- * changes the answer. Anything else (a miss, a cookie naming a session, a changed counter) takes
- * the normal path.
+ * The early path of a hit (issue 11, decision 028): app.ts adds this hook first, so a GET whose
+ * answer is cached and current (anonymous, or for a session this process knows and need not
+ * reload or touch) is sent on the raw response before the other hooks run (security headers, text
+ * checks, cookie parsing, session, CSRF, compression, ETag, logging): those headers were recorded
+ * with the answer (`fixedHeaders`), the URL passed the text checks when the answer was computed,
+ * and nothing else about the request changes the answer. Anything else (a miss, an unknown
+ * session, a changed counter) takes the normal path.
  */
 export async function answerEarly(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.method !== 'GET') return;
   const server = request.server;
   const shared = server.publicAnswerCache;
-  const cookie = request.headers.cookie;
-  if (cookie?.includes(server.sessionCookieName)) return;
-  const entry = shared.cache.get(keyOf(request));
+  let key: string;
+  if (request.headers.cookie?.includes(server.sessionCookieName)) {
+    // Signed in: only a session this process knows and need not reload nor touch.
+    const user = await server.knownSessionUser(request);
+    if (!user) return;
+    key = userKeyOf(request, user.id);
+  } else key = keyOf(request);
+  const entry = shared.cache.get(key);
   if (!entry?.fixedHeaders) return;
   if (stampOf(await server.dataVersions.forRequest(request), entry.domains) !== entry.stamp) return;
   const headers: Record<string, string | number | string[]> = {

@@ -96,13 +96,27 @@ export default fp(
     // user is seen by the next request everywhere. The touch of last_seen_at does not bump them.
     const known = new LRUCache<string, KnownSession>({ max: SESSION_CACHE_ENTRIES });
     app.decorate('sessionCache', known);
+    const stampOf = (versions: Map<string, string>) =>
+      `${versions.get('sessions') ?? '0'},${versions.get('identity') ?? '0'}`;
+
+    // The user of a request's session when this process knows it and nothing is due (no reload,
+    // no touch): what the early path of cached answers needs (plugins/http-cache.ts answerEarly),
+    // before the cookies are parsed. Otherwise undefined, and the hooks below do the work.
+    app.decorate('knownSessionUser', async (request: FastifyRequest) => {
+      const header = request.headers.cookie;
+      const raw = header ? app.parseCookie(header)[cookieName] : undefined;
+      if (!raw) return undefined;
+      const entry = known.get(sha256(raw));
+      if (!entry || entry.expiresAt <= Date.now() || Date.now() - entry.lastSeenAt > TOUCH_INTERVAL_MS)
+        return undefined;
+      return entry.stamp === stampOf(await app.dataVersions.forRequest(request)) ? entry.user : undefined;
+    });
 
     app.addHook('onRequest', async (request) => {
       const raw = request.cookies[cookieName];
       if (!raw) return;
       const idHash = sha256(raw);
-      const versions = await app.dataVersions.forRequest(request);
-      const stamp = `${versions.get('sessions') ?? '0'},${versions.get('identity') ?? '0'}`;
+      const stamp = stampOf(await app.dataVersions.forRequest(request));
       let entry = known.get(idHash);
       if (!entry || entry.stamp !== stamp || entry.expiresAt <= Date.now()) {
         entry = await loadSession(idHash, stamp);
@@ -297,6 +311,7 @@ declare module 'fastify' {
     sessionCookieName: string;
     /** The sessions this process knows (tests look at it). */
     sessionCache: { size: number };
+    knownSessionUser(request: FastifyRequest): Promise<SessionUser | undefined>;
     csrfTokenFor(request: FastifyRequest): string;
     assertSameOrigin(request: FastifyRequest, message: string): void;
     startSession(
