@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './applications-fixtures.ts';
-import { TestClient } from './http-client.ts';
+import type { TestClient } from './http-client.ts';
 import { accept, body, createOrg, invite, signedInUser } from './org-fixtures.ts';
 import { startTestApp, testDbKind, type TestApp } from './test-app.ts';
 
