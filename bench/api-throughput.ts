@@ -3,6 +3,8 @@
  * `node:http` server answering the same bytes in the same run (issue 11, decision 018).
  *   npm run bench:api [-- --duration 5 --connections 10,50]            (PGlite, temp DATA_DIR)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:api
+ *   npm run bench:api -- --only 'signed in'        (only the calls whose label contains the text)
+ *   BENCH_PORTAL_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench:api   (profile)
  * Starts the portal (its own process) on a fresh database with the demo content; through its API
  * the demo developer creates an organization and an application subscribed to the Accounts API
  * and gets a client_credentials token. Then, with autocannon, for each connection count, each call
@@ -38,6 +40,7 @@ const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: '5' },
     connections: { type: 'string', default: '10,50' },
+    only: { type: 'string', default: '' },
   },
 });
 const DURATION = Number(args.duration);
@@ -79,7 +82,14 @@ try {
     port,
     dataDir,
     host: '127.0.0.1',
-    env: { HOST: '127.0.0.1', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+    env: {
+      HOST: '127.0.0.1',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      // A CPU profile of the portal alone (written when it stops).
+      ...(process.env.BENCH_PORTAL_NODE_OPTIONS
+        ? { NODE_OPTIONS: process.env.BENCH_PORTAL_NODE_OPTIONS }
+        : {}),
+    },
   });
   console.log(
     `database: ${dbLabel}; portal ready in ${(portal.ms / 1000).toFixed(1)} s; load ${loadAverage().join(' ')}`,
@@ -114,7 +124,7 @@ try {
     },
     { label: 'changelog (anonymous)', path: '/jsonapi/node/change_log', headers: {} },
     { label: 'documentation list (anonymous)', path: '/jsonapi/node/api_documentation', headers: {} },
-    { label: 'product list (signed in: computed, never shared)', path: LIST, headers: { cookie } },
+    { label: 'product list (signed in, cached per user)', path: LIST, headers: { cookie } },
     {
       label: 'application list (signed in)',
       path: '/phpsdk/organization/apps?page%5Blimit%5D=50&_format=json',
@@ -128,7 +138,7 @@ try {
   ];
 
   const rows: string[] = [];
-  for (const c of cases) {
+  for (const c of cases.filter((x) => x.label.includes(args.only))) {
     const res = await fetch(`${base}${c.path}`, { headers: c.headers });
     const body = await res.text();
     if (res.status !== 200) throw new Error(`${c.label}: ${res.status} ${body.slice(0, 300)}`);

@@ -31,7 +31,7 @@ import contentPlugin from './modules/content/plugin.ts';
 import quickstartPlugin from './modules/quickstart/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
-import httpCachePlugin from './plugins/http-cache.ts';
+import httpCachePlugin, { answerEarly } from './plugins/http-cache.ts';
 import { importContent } from './content/import-content.ts';
 import { importers } from './content/importers.ts';
 import { withStartupLock } from './db/startup-lock.ts';
@@ -79,6 +79,8 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
   app.addHook('onRequest', async (request, reply) => {
     reply.header('Request-Id', request.id);
   });
+  // A cached anonymous answer goes out before any other hook runs (plugins/http-cache.ts).
+  app.addHook('onRequest', answerEarly);
   // Graceful shutdown: requests in flight finish, but their keep-alive connections must not hold
   // the close open (Fastify keeps idle sockets 72 s), so responses sent while closing end them.
   let closing = false;

@@ -78,6 +78,12 @@ describe('ETags and the cache of public answers', () => {
     expect(second.headers['x-portico-cache']).toBe('hit');
     expect(second.headers.etag).toBe(etag);
     expect(second.body.equals(first.body)).toBe(true);
+    // Sent by the early path (before the other hooks): the same security headers, its own id.
+    for (const name of ['content-security-policy', 'x-content-type-options', 'content-type'])
+      expect(second.headers[name], name).toBe(first.headers[name]);
+    expect(second.headers['cache-control']).toBe('public, no-cache');
+    expect(second.headers['request-id']).toBeTruthy();
+    expect(second.headers['request-id']).not.toBe(first.headers['request-id']);
 
     // The embedded database has no other writer: unchanged counters are not read again.
     const reads = t.app.publicAnswerCache.versions.reads();
@@ -108,7 +114,7 @@ describe('ETags and the cache of public answers', () => {
     expect(titles(before)).not.toContain(renamed);
   });
 
-  it('never shares a signed-in answer: private, no-store, computed for the session', async () => {
+  it('never hands a signed-in user the shared answer: private, no-store, cached for that user', async () => {
     const client = await signedInUser(t, `cache-${randomBytes(4).toString('hex')}@example.com`);
     await get(t.baseUrl, LIST);
     const res = await client.get(LIST);
@@ -118,6 +124,10 @@ describe('ETags and the cache of public answers', () => {
     const etag = res.headers.get('etag')!;
     expect(etag).toBeTruthy();
     expect((await client.get(LIST, { 'If-None-Match': etag })).status).toBe(304);
+    // Then from the user's own entry (decision 028; test/answer-cache.test.ts).
+    const hit = await client.get(LIST);
+    expect(hit.headers.get('x-portico-cache')).toBe('hit');
+    expect(hit.headers.get('cache-control')).toBe('private, no-store');
   });
 
   it('marks anonymous answers of other API routes as depending on the cookie', async () => {

@@ -22,6 +22,7 @@ import * as m0160 from './migrations/0160-forum.ts';
 import * as m0170 from './migrations/0170-content.ts';
 import * as m0120 from './migrations/0120-data-versions.ts';
 import * as m0180 from './migrations/0180-quickstart-stories.ts';
+import * as m0200 from './migrations/0200-identity-data-versions.ts';
 import * as m0210 from './migrations/0210-search-heading.ts';
 import * as m0220 from './migrations/0220-document-texts.ts';
 
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0170-content': m0170,
   '0120-data-versions': m0120,
   '0180-quickstart-stories': m0180,
+  '0200-identity-data-versions': m0200,
   '0210-search-heading': m0210,
   '0220-document-texts': m0220,
 };

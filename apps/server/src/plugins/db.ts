@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { openDatabase, type Db } from '../db/client.ts';
 import { DataDirInUseError } from '../db/data-dir-lock.ts';
+import { dataVersionReader, type DataVersionReader } from '../db/data-versions.ts';
 import { MigrationError, migrateToLatest } from '../db/migrate.ts';
 import { withStartupLock } from '../db/startup-lock.ts';
 
@@ -52,6 +53,9 @@ export default fp(
       }
       app.decorate('db', handle.db);
       app.decorate('dbKind', handle.kind);
+      // The change counters (decision 018, 028): what the session cache and the answer caches
+      // check before they answer from memory.
+      app.decorate('dataVersions', dataVersionReader(handle.db));
       app.addHook('onClose', async () => {
         await handle.close();
       });
@@ -94,5 +98,6 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     dbKind: 'pglite' | 'postgres';
+    dataVersions: DataVersionReader;
   }
 }

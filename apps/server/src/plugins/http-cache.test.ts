@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CoalescedReader, matchesEtag, strongEtag } from './http-cache.ts';
+import { CoalescedReader } from '../db/data-versions.ts';
+import { matchesEtag, strongEtag } from './http-cache.ts';
 
 describe('matchesEtag', () => {
   const etag = strongEtag('{"data":[]}');

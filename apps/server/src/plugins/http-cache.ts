@@ -3,8 +3,8 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
-import { localWriteCounter } from '../db/client.ts';
-import { readDataVersions } from '../db/data-versions.ts';
+import type { DataVersionReader } from '../db/data-versions.ts';
+import { HSTS_VALUE, overTls } from '../lib/transport.ts';
 
 /**
  * HTTP caching of the portal API (decision 018, jsonapi/README.md "Caching"):
@@ -39,7 +39,8 @@ const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const COMPRESS_THRESHOLD = 1024;
 
 interface CachedAnswer {
-  /** The counters of the answer's domains when it was computed. */
+  /** The domains the answer depends on, and their counters when it was computed. */
+  domains: readonly string[];
   stamp: string;
   etag: string;
   /** UTF-8 once: sending a string would encode it again on every hit. */
@@ -48,7 +49,29 @@ interface CachedAnswer {
   cacheControl: string | undefined;
   br?: Buffer;
   gzip?: Buffer;
+  /**
+   * The answer's headers as first sent, less those that depend on the request: what the early
+   * path (`answerEarly`) sends again without running the hooks that set them.
+   */
+  fixedHeaders?: Record<string, string | number | string[]>;
 }
+
+/** Headers never replayed by the early path: set for each request, or by the early path itself. */
+const PER_REQUEST_HEADERS = new Set([
+  'request-id',
+  'content-length',
+  'content-encoding',
+  'content-type',
+  'etag',
+  'cache-control',
+  'vary',
+  'strict-transport-security',
+  'connection',
+  'set-cookie',
+  'date',
+  'x-portico-cache',
+  'transfer-encoding',
+]);
 
 export function strongEtag(payload: string | Buffer): string {
   return `"${createHash('sha256').update(payload).digest('base64url').slice(0, 27)}"`;
@@ -79,65 +102,19 @@ function preferredEncoding(accept: string | undefined): 'br' | 'gzip' | undefine
   return gzip ? 'gzip' : undefined;
 }
 
-/**
- * Shares one read of the counters between the requests waiting for it: a request never uses a
- * read that started before it arrived (it could miss a change committed in between), only one
- * that starts after.
- */
-export class CoalescedReader<T> {
-  private inFlight: Promise<T> | null = null;
-  private next: Promise<T> | null = null;
-  reads = 0;
-  private readonly load: () => Promise<T>;
-  constructor(load: () => Promise<T>) {
-    this.load = load;
-  }
-
-  read(): Promise<T> {
-    if (!this.inFlight) return this.start();
-    this.next ??= this.inFlight
-      .catch(() => undefined)
-      .then(() => {
-        this.next = null;
-        return this.start();
-      });
-    return this.next;
-  }
-
-  private start(): Promise<T> {
-    this.reads++;
-    const p = this.load().finally(() => {
-      if (this.inFlight === p) this.inFlight = null;
-    });
-    this.inFlight = p;
-    return p;
-  }
-}
-
 export default fp(
   async (app) => {
-    const coalesced = new CoalescedReader(() => readDataVersions(app.db));
-    // On the embedded database this process is the only writer: a read of the counters holds until
-    // the next statement that may write (db/client.ts localWriteCounter).
-    const writes = localWriteCounter(app.db);
-    let held: { value: Map<string, string>; started: number } | undefined;
-    const versions = {
-      reads: () => coalesced.reads,
-      read: async (): Promise<Map<string, string>> => {
-        if (!writes) return coalesced.read();
-        if (held && held.started === writes.started && writes.done === writes.started) return held.value;
-        const started = writes.started;
-        const quiet = writes.done === started;
-        const value = await coalesced.read();
-        held = quiet && writes.started === started ? { value, started } : undefined;
-        return value;
-      },
-    };
+    const versions = app.dataVersions;
     const cache = new LRUCache<string, CachedAnswer>({
       maxSize: MAX_CACHE_BYTES,
       sizeCalculation: (e) => e.body.length + (e.br?.length ?? 0) + (e.gzip?.length ?? 0) + 200,
     });
-    app.decorate('publicAnswerCache', { versions, cache });
+    const shared = { versions, cache, closing: false };
+    app.decorate('publicAnswerCache', shared);
+    // Answers sent while closing end their connection (app.ts does the same for the other answers).
+    app.addHook('preClose', async () => {
+      shared.closing = true;
+    });
 
     // The ETag and the 304 of every API answer; registered after the session plugin, so the
     // Cache-Control of signed-in answers is already set.
@@ -172,12 +149,33 @@ function isAnonymous(request: FastifyRequest, cookieName: string): boolean {
   return !request.session && !request.cookies[cookieName];
 }
 
+/**
+ * The request headers an answer may depend on besides the URL and the user (content negotiation);
+ * part of the key of a signed-in answer. No cached route reads another header (a route that does
+ * must not opt in).
+ */
+const KEYED_HEADERS = ['accept', 'accept-language'] as const;
+
 function keyOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}${request.url}`;
 }
 
+/** A signed-in answer's key: the user, the negotiated headers and the URL. */
+function userKeyOf(request: FastifyRequest, userId: number): string {
+  const headers = KEYED_HEADERS.map((h) => request.headers[h] ?? '').join('\n');
+  return `user:${userId}\n${headers}\n${keyOf(request)}`;
+}
+
 function stampOf(versions: Map<string, string>, domains: readonly string[]): string {
   return domains.map((d) => versions.get(d) ?? '0').join(',');
+}
+
+function compressed(entry: CachedAnswer, encoding: 'br' | 'gzip'): Buffer {
+  if (encoding === 'br')
+    return (entry.br ??= brotliCompressSync(entry.body, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+    }));
+  return (entry.gzip ??= gzipSync(entry.body));
 }
 
 function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedAnswer): FastifyReply {
@@ -188,37 +186,52 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedA
     return reply.send(entry.body);
   const encoding = preferredEncoding(request.headers['accept-encoding']);
   reply.header('Vary', 'Accept-Encoding');
-  if (encoding === 'br') {
-    entry.br ??= brotliCompressSync(entry.body, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-    });
-    return reply.header('Content-Encoding', 'br').send(entry.br);
-  }
-  if (encoding === 'gzip') {
-    entry.gzip ??= gzipSync(entry.body);
-    return reply.header('Content-Encoding', 'gzip').send(entry.gzip);
-  }
-  return reply.send(entry.body);
+  if (!encoding) return reply.send(entry.body);
+  return reply.header('Content-Encoding', encoding).send(compressed(entry, encoding));
+}
+
+export interface CacheAnswersOptions {
+  /** The data domains (db/data-versions.ts) of every table the routes' answers read. */
+  domains: readonly string[];
+  /**
+   * Also cache signed-in answers, per user (decision 028): keyed by the user id, the URL and the
+   * negotiated headers, valid while the counters of `domains` and of `identity` (the users) are
+   * unchanged, and kept `private, no-store` for shared caches. For routes whose answer depends on
+   * nothing but the database, the URL and the signed-in user.
+   */
+  perUser?: boolean;
+  /** Only these route patterns of the scope (as declared, e.g. `/phpsdk/organization/apps`). */
+  routes?: readonly string[];
 }
 
 /**
- * Answers the anonymous GETs of the routes of `scope` from memory while the counters of `domains`
- * are unchanged (see the top of this file). Only for routes whose answer depends on nothing but
- * the request URL and those domains' tables: never on the session, the time or another table.
+ * Answers the GETs of the routes of `scope` from memory while the counters of `domains` are
+ * unchanged (see the top of this file): anonymous GETs always, signed-in ones per user with
+ * `perUser`. Only for routes whose answer depends on nothing but the request URL, those domains'
+ * tables (and, with `perUser`, the user): never on the session, the time or another table.
  * Call it before the scope's routes are added.
  */
-export function cachePublicAnswers(scope: FastifyInstance, options: { domains: readonly string[] }): void {
-  const { domains } = options;
-  const state = new WeakMap<FastifyRequest, { key: string; stamp: string }>();
+export function cacheAnswers(scope: FastifyInstance, options: CacheAnswersOptions): void {
+  const { domains, perUser = false, routes } = options;
+  // A signed-in answer also depends on who the user is (name, e-mail, administrator role).
+  const userDomains = domains.includes('identity') ? domains : [...domains, 'identity'];
+  const state = new WeakMap<FastifyRequest, { key: string; stamp: string; signedIn: boolean }>();
   scope.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET') return;
-    if (!isAnonymous(request, scope.sessionCookieName)) return;
-    const { versions, cache } = scope.publicAnswerCache;
-    const stamp = stampOf(await versions.read(), domains);
-    const key = keyOf(request);
-    const entry = cache.get(key);
+    if (routes && !routes.includes(request.routeOptions.url ?? '')) return;
+    let key: string;
+    let stamp: string;
+    const user = request.user;
+    if (isAnonymous(request, scope.sessionCookieName)) {
+      stamp = stampOf(await scope.dataVersions.forRequest(request), domains);
+      key = keyOf(request);
+    } else if (perUser && user && request.session) {
+      stamp = stampOf(await scope.dataVersions.forRequest(request), userDomains);
+      key = userKeyOf(request, user.id);
+    } else return;
+    const entry = scope.publicAnswerCache.cache.get(key);
     if (entry && entry.stamp === stamp) return sendCached(request, reply, entry);
-    state.set(request, { key, stamp });
+    state.set(request, { key, stamp, signedIn: !!user });
   });
   scope.addHook('onSend', async (request, reply, payload) => {
     const pending = state.get(request);
@@ -226,26 +239,92 @@ export function cachePublicAnswers(scope: FastifyInstance, options: { domains: r
     if (payload.length > MAX_ENTRY_BYTES || reply.getHeader('set-cookie') !== undefined) return payload;
     const etag = reply.getHeader('etag');
     const cacheControl = reply.getHeader('cache-control');
+    const ownCacheControl =
+      typeof cacheControl === 'string' && cacheControl !== 'no-cache' ? cacheControl : undefined;
     const entry: CachedAnswer = {
+      domains: pending.signedIn ? userDomains : domains,
       stamp: pending.stamp,
       etag: typeof etag === 'string' ? etag : strongEtag(payload),
       body: Buffer.from(payload),
       contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
-      cacheControl:
-        typeof cacheControl === 'string' && cacheControl !== 'no-cache' ? cacheControl : undefined,
+      // A signed-in answer stays out of shared caches unless its route said it is public.
+      cacheControl: pending.signedIn ? (ownCacheControl ?? 'private, no-store') : ownCacheControl,
     };
-    scope.publicAnswerCache.cache.set(pending.key, entry);
     reply.header('ETag', entry.etag);
-    if (!cacheControl || cacheControl === 'no-cache') reply.header('Cache-Control', 'public, no-cache');
+    if (!ownCacheControl) reply.header('Cache-Control', entry.cacheControl ?? 'public, no-cache');
+    entry.fixedHeaders = {};
+    for (const [name, value] of Object.entries(reply.getHeaders()))
+      if (value !== undefined && !PER_REQUEST_HEADERS.has(name)) entry.fixedHeaders[name] = value;
+    scope.publicAnswerCache.cache.set(pending.key, entry);
     return payload;
   });
+}
+
+/**
+ * The early path of a hit (issue 11, decision 028): app.ts adds this hook first, so a GET whose
+ * answer is cached and current (anonymous, or for a session this process knows and need not
+ * reload or touch) is sent on the raw response before the other hooks run (security headers, text
+ * checks, cookie parsing, session, CSRF, compression, ETag, logging): those headers were recorded
+ * with the answer (`fixedHeaders`), the URL passed the text checks when the answer was computed,
+ * and nothing else about the request changes the answer. Anything else (a miss, an unknown
+ * session, a changed counter) takes the normal path.
+ */
+export async function answerEarly(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.method !== 'GET') return;
+  const server = request.server;
+  const shared = server.publicAnswerCache;
+  let key: string;
+  if (request.headers.cookie?.includes(server.sessionCookieName)) {
+    // Signed in: only a session this process knows and need not reload nor touch.
+    const user = await server.knownSessionUser(request);
+    if (!user) return;
+    key = userKeyOf(request, user.id);
+  } else key = keyOf(request);
+  const entry = shared.cache.get(key);
+  if (!entry?.fixedHeaders) return;
+  if (stampOf(await server.dataVersions.forRequest(request), entry.domains) !== entry.stamp) return;
+  const headers: Record<string, string | number | string[]> = {
+    ...entry.fixedHeaders,
+    'request-id': request.id,
+    etag: entry.etag,
+    'cache-control': entry.cacheControl ?? 'public, no-cache',
+    'x-portico-cache': 'hit',
+  };
+  if (overTls(server, request)) headers['strict-transport-security'] = HSTS_VALUE;
+  if (shared.closing) headers.connection = 'close';
+  reply.hijack();
+  const raw = reply.raw;
+  if (matchesEtag(request.headers['if-none-match'], entry.etag)) {
+    raw.writeHead(304, headers);
+    raw.end();
+    return;
+  }
+  headers['content-type'] = entry.contentType;
+  let body = entry.body;
+  if (entry.body.length >= COMPRESS_THRESHOLD) {
+    headers.vary = 'Accept-Encoding';
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (encoding) {
+      body = compressed(entry, encoding);
+      headers['content-encoding'] = encoding;
+    }
+  }
+  headers['content-length'] = body.length;
+  raw.writeHead(200, headers);
+  raw.end(body);
+}
+
+/** The anonymous answers only (decision 018): `cacheAnswers` without `perUser`. */
+export function cachePublicAnswers(scope: FastifyInstance, options: { domains: readonly string[] }): void {
+  cacheAnswers(scope, options);
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     publicAnswerCache: {
-      versions: { read(): Promise<Map<string, string>>; reads(): number };
+      versions: DataVersionReader;
       cache: LRUCache<string, CachedAnswer>;
+      closing: boolean;
     };
   }
 }

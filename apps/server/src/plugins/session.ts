@@ -3,6 +3,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { HttpError, unauthorized } from '../lib/errors.ts';
 import { overTls } from '../lib/transport.ts';
 
@@ -46,6 +47,17 @@ const SESSION_DEPENDENT_PREFIXES = [
 ];
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const TOUCH_INTERVAL_MS = 5 * 60_000;
+/** Sessions kept in memory per process (a few hundred bytes each). */
+const SESSION_CACHE_ENTRIES = 20_000;
+
+interface KnownSession {
+  /** The `sessions` and `identity` counters read before the session was loaded. */
+  stamp: string;
+  user: SessionUser;
+  session: SessionInfo;
+  lastSeenAt: number;
+  expiresAt: number;
+}
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
@@ -77,10 +89,56 @@ export default fp(
     app.decorateRequest('user', null);
     app.decorateRequest('session', null);
 
+    // Sessions known to this process (decision 028): the lookup below costs a query per request
+    // otherwise. An entry holds while the `sessions` and `identity` counters (db/data-versions.ts,
+    // bumped by triggers in the writing transaction, on any instance) are those read when it was
+    // loaded: a logout, a password change, an administrator blocking the user or a change of the
+    // user is seen by the next request everywhere. The touch of last_seen_at does not bump them.
+    const known = new LRUCache<string, KnownSession>({ max: SESSION_CACHE_ENTRIES });
+    app.decorate('sessionCache', known);
+    const stampOf = (versions: Map<string, string>) =>
+      `${versions.get('sessions') ?? '0'},${versions.get('identity') ?? '0'}`;
+
+    // The user of a request's session when this process knows it and nothing is due (no reload,
+    // no touch): what the early path of cached answers needs (plugins/http-cache.ts answerEarly),
+    // before the cookies are parsed. Otherwise undefined, and the hooks below do the work.
+    app.decorate('knownSessionUser', async (request: FastifyRequest) => {
+      const header = request.headers.cookie;
+      const raw = header ? app.parseCookie(header)[cookieName] : undefined;
+      if (!raw) return undefined;
+      const entry = known.get(sha256(raw));
+      if (!entry || entry.expiresAt <= Date.now() || Date.now() - entry.lastSeenAt > TOUCH_INTERVAL_MS)
+        return undefined;
+      return entry.stamp === stampOf(await app.dataVersions.forRequest(request)) ? entry.user : undefined;
+    });
+
     app.addHook('onRequest', async (request) => {
       const raw = request.cookies[cookieName];
       if (!raw) return;
       const idHash = sha256(raw);
+      const stamp = stampOf(await app.dataVersions.forRequest(request));
+      let entry = known.get(idHash);
+      if (!entry || entry.stamp !== stamp || entry.expiresAt <= Date.now()) {
+        entry = await loadSession(idHash, stamp);
+        if (!entry) {
+          known.delete(idHash);
+          return;
+        }
+        known.set(idHash, entry);
+      }
+      request.user = entry.user;
+      request.session = entry.session;
+      if (Date.now() - entry.lastSeenAt > TOUCH_INTERVAL_MS) {
+        entry.lastSeenAt = Date.now();
+        await app.db
+          .updateTable('sessions')
+          .set({ last_seen_at: new Date() })
+          .where('id', '=', idHash)
+          .execute();
+      }
+    });
+
+    const loadSession = async (idHash: string, stamp: string): Promise<KnownSession | undefined> => {
       const row = await app.db
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
@@ -88,6 +146,7 @@ export default fp(
           's.csrf_token',
           's.id_token',
           's.last_seen_at',
+          's.expires_at',
           'u.id',
           'u.uuid',
           'u.email',
@@ -100,8 +159,9 @@ export default fp(
         .where('s.id', '=', idHash)
         .where('s.expires_at', '>', new Date())
         .executeTakeFirst();
-      if (!row) return;
-      request.user = {
+      if (!row) return undefined;
+      // Frozen: one object is handed to every request of the session.
+      const user: SessionUser = Object.freeze({
         id: row.id,
         uuid: row.uuid,
         email: row.email,
@@ -110,16 +170,20 @@ export default fp(
         lastName: row.last_name,
         isAdmin: row.is_admin,
         emailVerified: row.email_verified,
+      });
+      const session: SessionInfo = Object.freeze({
+        idHash,
+        csrfToken: row.csrf_token,
+        idToken: row.id_token,
+      });
+      return {
+        stamp,
+        user,
+        session,
+        lastSeenAt: new Date(row.last_seen_at).getTime(),
+        expiresAt: new Date(row.expires_at).getTime(),
       };
-      request.session = { idHash, csrfToken: row.csrf_token, idToken: row.id_token };
-      if (Date.now() - new Date(row.last_seen_at).getTime() > TOUCH_INTERVAL_MS) {
-        await app.db
-          .updateTable('sessions')
-          .set({ last_seen_at: new Date() })
-          .where('id', '=', idHash)
-          .execute();
-      }
-    });
+    };
 
     // Checked right after the session is known and before any body is parsed.
     app.addHook('onRequest', async (request) => {
@@ -245,6 +309,9 @@ export function requireUser(request: FastifyRequest): SessionUser {
 declare module 'fastify' {
   interface FastifyInstance {
     sessionCookieName: string;
+    /** The sessions this process knows (tests look at it). */
+    sessionCache: { size: number };
+    knownSessionUser(request: FastifyRequest): Promise<SessionUser | undefined>;
     csrfTokenFor(request: FastifyRequest): string;
     assertSameOrigin(request: FastifyRequest, message: string): void;
     startSession(

@@ -1,6 +1,7 @@
 import { en } from '@portico/contracts/messages';
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
+import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { organizationDeleteGuards, type OrganizationDeleteGuard } from '../organizations/authz.ts';
 import { ApiErrors, sendApiErrors } from '../organizations/resources.ts';
 import { analyticsRoutes } from './analytics-routes.ts';
@@ -62,6 +63,13 @@ export default fp(
           return json(request, String(raw), done);
         });
       }
+      // The caller's applications depend only on the database and the user: answered from memory
+      // per user until one of the tables they read changes (decision 028).
+      cacheAnswers(scope, {
+        domains: ['applications', 'organizations', 'catalog'],
+        perUser: true,
+        routes: ['/phpsdk/organization/apps', '/jsonapi/node/application/:id'],
+      });
       await applicationRoutes(scope);
       await credentialRoutes(scope);
       await goLiveRoutes(scope);
@@ -69,5 +77,8 @@ export default fp(
       await analyticsRoutes(scope);
     });
   },
-  { name: 'applications', dependencies: ['session', 'services', 'organizations', 'authz-server'] },
+  {
+    name: 'applications',
+    dependencies: ['session', 'services', 'organizations', 'authz-server', 'http-cache'],
+  },
 );

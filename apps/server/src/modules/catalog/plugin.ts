@@ -3,7 +3,7 @@ import path from 'node:path';
 import fp from 'fastify-plugin';
 import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
-import { cachePublicAnswers } from '../../plugins/http-cache.ts';
+import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { decorateChatBotOrigins } from './chat-bots.ts';
 import { documentationRoutes } from './documentation-routes.ts';
 import { generatedProductImage } from './product-info.ts';
@@ -19,9 +19,9 @@ export default fp(
   async (app) => {
     decorateChatBotOrigins(app);
     await app.register(async (scope) => {
-      // Public reads that depend only on the catalog's tables: anonymous answers come from memory
-      // until a catalog table changes (decision 018).
-      cachePublicAnswers(scope, { domains: ['catalog'] });
+      // Public reads that depend only on the catalog's tables: answers come from memory until a
+      // catalog table changes (decision 018), signed-in ones per user (decision 028).
+      cacheAnswers(scope, { domains: ['catalog'], perUser: true });
       await productRoutes(scope);
       await documentationRoutes(scope);
 

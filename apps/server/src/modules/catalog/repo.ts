@@ -98,10 +98,8 @@ export async function loadProductRelations(
       comparisonTables: new Map(),
     };
   }
-  const [categories, docs, features, advantages, related, tables] = await Promise.all([
-    categoryIds.length
-      ? c.selectFrom('product_categories').selectAll().where('id', 'in', categoryIds).execute()
-      : Promise.resolve([]),
+  const [small, docs, related, tables] = await Promise.all([
+    smallRelations(db, ids, categoryIds),
     c
       .selectFrom('api_product_documentations as pd')
       .innerJoin('api_documentations as d', 'd.id', 'pd.documentation_id')
@@ -109,20 +107,6 @@ export async function loadProductRelations(
       .where('pd.product_id', 'in', ids)
       .orderBy('pd.weight')
       .orderBy('d.title')
-      .execute(),
-    c
-      .selectFrom('product_features')
-      .selectAll()
-      .where('product_id', 'in', ids)
-      .orderBy('weight')
-      .orderBy('id')
-      .execute(),
-    c
-      .selectFrom('product_advantages')
-      .selectAll()
-      .where('product_id', 'in', ids)
-      .orderBy('weight')
-      .orderBy('id')
       .execute(),
     c
       .selectFrom('related_products as r')
@@ -137,6 +121,7 @@ export async function loadProductRelations(
       ? c.selectFrom('comparison_tables').selectAll().where('id', 'in', tableIds).execute()
       : Promise.resolve([]),
   ]);
+  const { categories, features, advantages } = small;
   return {
     categories: new Map(categories.map((r) => [r.id, r])),
     documentations: new Map(
@@ -152,6 +137,68 @@ export async function loadProductRelations(
     ),
     comparisonTables: new Map(tables.map((t) => [t.id, t])),
   };
+}
+
+interface SmallRelationRow {
+  kind: 'feature' | 'advantage' | 'category';
+  id: number;
+  uuid: string;
+  product_id: number | null;
+  title: string;
+  description: string;
+  icon_url: string | null;
+  weight: number;
+}
+
+/**
+ * The products' features and advantages and their categories in one query (issue 11: every query
+ * counts on the embedded database, which runs one at a time); each in its own order.
+ */
+async function smallRelations(
+  db: Db,
+  ids: readonly number[],
+  categoryIds: readonly number[],
+): Promise<{ categories: CategoryRow[]; features: FeatureRow[]; advantages: AdvantageRow[] }> {
+  const inIds = sql.join(ids.map((id) => sql`${id}`));
+  const categoryPart = categoryIds.length
+    ? sql`union all
+      select 'category' as kind, c.id, c.uuid, null::integer, c.name, '', null::text, c.weight
+      from product_categories c where c.id in (${sql.join(categoryIds.map((id) => sql`${id}`))})`
+    : sql``;
+  const { rows } = await sql<SmallRelationRow>`
+    select 'feature' as kind, f.id, f.uuid, f.product_id, f.title, f.description, f.icon_url, f.weight
+    from product_features f where f.product_id in (${inIds})
+    union all
+    select 'advantage' as kind, a.id, a.uuid, a.product_id, a.title, a.description, null::text, a.weight
+    from product_advantages a where a.product_id in (${inIds})
+    ${categoryPart}
+    order by kind, weight, id`.execute(db);
+  const categories: CategoryRow[] = [];
+  const features: FeatureRow[] = [];
+  const advantages: AdvantageRow[] = [];
+  for (const r of rows) {
+    if (r.kind === 'category') categories.push({ id: r.id, uuid: r.uuid, name: r.title, weight: r.weight });
+    else if (r.kind === 'feature')
+      features.push({
+        id: r.id,
+        uuid: r.uuid,
+        product_id: r.product_id!,
+        title: r.title,
+        description: r.description,
+        icon_url: r.icon_url,
+        weight: r.weight,
+      });
+    else
+      advantages.push({
+        id: r.id,
+        uuid: r.uuid,
+        product_id: r.product_id!,
+        title: r.title,
+        description: r.description,
+        weight: r.weight,
+      });
+  }
+  return { categories, features, advantages };
 }
 
 export async function findProduct(db: Db, idOrAlias: string): Promise<ProductRow | undefined> {

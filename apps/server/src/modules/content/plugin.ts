@@ -10,6 +10,7 @@ import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { checkIncludes, values } from '../../jsonapi/resource.ts';
 import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
+import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { CONTENT_IMAGES_PATH } from './importer.ts';
 import {
   articleIncludes,
@@ -199,138 +200,151 @@ const faqDescription: ResourceDescriptionFor<ReturnType<typeof faqBase>> = {
  * categories, the images of content/blog, and the cloud document viewer's settings.
  */
 export default fp(
-  async (app) => {
-    const base = () => app.config.publicUrl;
-
-    /** Articles the asker may see: published ones with a path, internal ones only for the group. */
-    function visibleArticles(request: FastifyRequest) {
-      let qb = articleBase(app.db).where('a.path', 'is not', null);
-      if (!request.user?.isAdmin) qb = qb.where('a.published', '=', true);
-      if (!isInternalDeveloper(app, request)) qb = qb.where('a.internal', '=', false);
-      return qb;
-    }
-
-    app.get('/jsonapi/node/article', async (request, reply) => {
-      const query = parseJsonApiQuery(request.query, { defaultLimit: 5, maxLimit: 50 });
-      const { rows, count } = await fetchCollection(
-        app.db,
-        visibleArticles(request),
-        articleDescription,
-        query,
-      );
-      const url = requestUrl(request);
-      return sendDocument(
-        reply.header('Cache-Control', 'no-cache'),
-        collectionDocument({
-          url,
-          data: rows.map((r) => articleResource(base(), r as ArticleRow)),
-          count,
-          page: query.page,
-          included: articleIncludes(base(), rows as ArticleRow[], query.include),
-          fields: query.fields,
-        }),
-      );
-    });
-
-    app.get<{ Params: { id: string } }>('/jsonapi/node/article/:id', async (request, reply) => {
-      const query = parseJsonApiQuery(request.query, { defaultLimit: 1, maxLimit: 1 });
-      checkIncludes(articleDescription, query.include);
-      const { id } = request.params;
-      // An article without a path is still found by its id (it is only left out of lists).
-      let qb = articleBase(app.db);
-      if (!request.user?.isAdmin) qb = qb.where('a.published', '=', true);
-      if (!isInternalDeveloper(app, request)) qb = qb.where('a.internal', '=', false);
-      const row = UUID.test(id)
-        ? await qb.where('a.uuid', '=', id.toLowerCase()).executeTakeFirst()
-        : undefined;
-      if (!row) throw new HttpError(404, en.errors.notFoundText);
-      return sendDocument(
-        reply.header('Cache-Control', 'no-cache'),
-        resourceDocument({
-          url: requestUrl(request),
-          data: articleResource(base(), row),
-          included: articleIncludes(base(), [row], query.include),
-          fields: query.fields,
-        }),
-      );
-    });
-
-    for (const [table, type] of [
-      ['news_categories', 'taxonomy_term--news_categories'],
-      ['faq_categories', 'taxonomy_term--faq_categories'],
-    ] as const) {
-      const description = categoryDescription(type);
-      const toResource = table === 'news_categories' ? newsCategoryResource : faqCategoryResource;
-      app.get(`/jsonapi/taxonomy_term/${table}`, async (request, reply) => {
-        const query = parseJsonApiQuery(request.query, { defaultLimit: 50, maxLimit: 50 });
-        const { rows, count } = await fetchCollection(
-          app.db,
-          categoryBase(app.db, table),
-          description,
-          query,
-        );
-        return sendDocument(
-          reply.header('Cache-Control', 'no-cache'),
-          collectionDocument({
-            url: requestUrl(request),
-            data: rows.map((r) => toResource(base(), r)),
-            count,
-            page: query.page,
-            fields: query.fields,
-          }),
-        );
-      });
-    }
-
-    app.get('/jsonapi/node/faq', async (request, reply) => {
-      const query = parseJsonApiQuery(request.query, { defaultLimit: 50, maxLimit: 50 });
-      const { rows, count } = await fetchCollection(app.db, faqBase(app.db), faqDescription, query);
-      const included = query.include.includes('field_category')
-        ? rows
-            .filter((r) => r.category_uuid && r.category_name !== null)
-            .map((r) =>
-              faqCategoryResource(base(), {
-                uuid: r.category_uuid!,
-                name: r.category_name!,
-                weight: r.category_weight ?? 0,
-              }),
-            )
-        : undefined;
-      return sendDocument(
-        reply.header('Cache-Control', 'no-cache'),
-        collectionDocument({
-          url: requestUrl(request),
-          data: rows.map((r) => faqResource(base(), r)),
-          count,
-          page: query.page,
-          included,
-          fields: query.fields,
-        }),
-      );
-    });
-
-    // Images of content/blog/images (article heroes, author pictures).
-    serveContentImages(app, CONTENT_IMAGES_PATH, path.join(app.config.contentDir, 'blog', 'images'));
-
-    // The cloud document viewer's settings (README.md 'Cloud documents'); nothing secret.
-    app.get('/phpsdk/cloud-documents/config', async (_request, reply) => {
-      const c = app.config.cloudDocs;
-      return reply.header('Cache-Control', 'no-cache').send(
-        c
-          ? {
-              enabled: true,
-              clientId: c.clientId,
-              authUrl: c.authUrl,
-              apiUrl: c.apiUrl,
-              pdfUrl: c.pdfUrl,
-              scopes: CLOUD_DOCS_SCOPES,
-            }
-          : { enabled: false },
-      );
-    });
+  async (root) => {
+    await root.register(contentRoutes);
   },
-  { name: 'content', dependencies: ['db', 'session'] },
+  { name: 'content', dependencies: ['db', 'session', 'http-cache'] },
 );
+
+/** The module's routes, in their own scope: the answer cache below applies to them only. */
+async function contentRoutes(app: FastifyInstance): Promise<void> {
+  // The blog's and the FAQ's lists depend only on their tables and the user (who may see internal
+  // or unpublished articles): answered from memory until those change, per user (decision 028).
+  cacheAnswers(app, {
+    domains: ['content'],
+    perUser: true,
+    routes: [
+      '/jsonapi/node/article',
+      '/jsonapi/node/article/:id',
+      '/jsonapi/taxonomy_term/news_categories',
+      '/jsonapi/taxonomy_term/faq_categories',
+      '/jsonapi/node/faq',
+    ],
+  });
+  const base = () => app.config.publicUrl;
+
+  /** Articles the asker may see: published ones with a path, internal ones only for the group. */
+  function visibleArticles(request: FastifyRequest) {
+    let qb = articleBase(app.db).where('a.path', 'is not', null);
+    if (!request.user?.isAdmin) qb = qb.where('a.published', '=', true);
+    if (!isInternalDeveloper(app, request)) qb = qb.where('a.internal', '=', false);
+    return qb;
+  }
+
+  app.get('/jsonapi/node/article', async (request, reply) => {
+    const query = parseJsonApiQuery(request.query, { defaultLimit: 5, maxLimit: 50 });
+    const { rows, count } = await fetchCollection(
+      app.db,
+      visibleArticles(request),
+      articleDescription,
+      query,
+    );
+    const url = requestUrl(request);
+    return sendDocument(
+      reply.header('Cache-Control', 'no-cache'),
+      collectionDocument({
+        url,
+        data: rows.map((r) => articleResource(base(), r as ArticleRow)),
+        count,
+        page: query.page,
+        included: articleIncludes(base(), rows as ArticleRow[], query.include),
+        fields: query.fields,
+      }),
+    );
+  });
+
+  app.get<{ Params: { id: string } }>('/jsonapi/node/article/:id', async (request, reply) => {
+    const query = parseJsonApiQuery(request.query, { defaultLimit: 1, maxLimit: 1 });
+    checkIncludes(articleDescription, query.include);
+    const { id } = request.params;
+    // An article without a path is still found by its id (it is only left out of lists).
+    let qb = articleBase(app.db);
+    if (!request.user?.isAdmin) qb = qb.where('a.published', '=', true);
+    if (!isInternalDeveloper(app, request)) qb = qb.where('a.internal', '=', false);
+    const row = UUID.test(id)
+      ? await qb.where('a.uuid', '=', id.toLowerCase()).executeTakeFirst()
+      : undefined;
+    if (!row) throw new HttpError(404, en.errors.notFoundText);
+    return sendDocument(
+      reply.header('Cache-Control', 'no-cache'),
+      resourceDocument({
+        url: requestUrl(request),
+        data: articleResource(base(), row),
+        included: articleIncludes(base(), [row], query.include),
+        fields: query.fields,
+      }),
+    );
+  });
+
+  for (const [table, type] of [
+    ['news_categories', 'taxonomy_term--news_categories'],
+    ['faq_categories', 'taxonomy_term--faq_categories'],
+  ] as const) {
+    const description = categoryDescription(type);
+    const toResource = table === 'news_categories' ? newsCategoryResource : faqCategoryResource;
+    app.get(`/jsonapi/taxonomy_term/${table}`, async (request, reply) => {
+      const query = parseJsonApiQuery(request.query, { defaultLimit: 50, maxLimit: 50 });
+      const { rows, count } = await fetchCollection(app.db, categoryBase(app.db, table), description, query);
+      return sendDocument(
+        reply.header('Cache-Control', 'no-cache'),
+        collectionDocument({
+          url: requestUrl(request),
+          data: rows.map((r) => toResource(base(), r)),
+          count,
+          page: query.page,
+          fields: query.fields,
+        }),
+      );
+    });
+  }
+
+  app.get('/jsonapi/node/faq', async (request, reply) => {
+    const query = parseJsonApiQuery(request.query, { defaultLimit: 50, maxLimit: 50 });
+    const { rows, count } = await fetchCollection(app.db, faqBase(app.db), faqDescription, query);
+    const included = query.include.includes('field_category')
+      ? rows
+          .filter((r) => r.category_uuid && r.category_name !== null)
+          .map((r) =>
+            faqCategoryResource(base(), {
+              uuid: r.category_uuid!,
+              name: r.category_name!,
+              weight: r.category_weight ?? 0,
+            }),
+          )
+      : undefined;
+    return sendDocument(
+      reply.header('Cache-Control', 'no-cache'),
+      collectionDocument({
+        url: requestUrl(request),
+        data: rows.map((r) => faqResource(base(), r)),
+        count,
+        page: query.page,
+        included,
+        fields: query.fields,
+      }),
+    );
+  });
+
+  // Images of content/blog/images (article heroes, author pictures).
+  serveContentImages(app, CONTENT_IMAGES_PATH, path.join(app.config.contentDir, 'blog', 'images'));
+
+  // The cloud document viewer's settings (README.md 'Cloud documents'); nothing secret.
+  app.get('/phpsdk/cloud-documents/config', async (_request, reply) => {
+    const c = app.config.cloudDocs;
+    return reply.header('Cache-Control', 'no-cache').send(
+      c
+        ? {
+            enabled: true,
+            clientId: c.clientId,
+            authUrl: c.authUrl,
+            apiUrl: c.apiUrl,
+            pdfUrl: c.pdfUrl,
+            scopes: CLOUD_DOCS_SCOPES,
+          }
+        : { enabled: false },
+    );
+  });
+}
 
 /** Google's scopes for reading Drive documents (spec B 7: drive file and read-only). */
 export const CLOUD_DOCS_SCOPES = [

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { forumRoutes } from './routes.ts';
 
 /**
@@ -18,8 +19,21 @@ export default fp(
           return json(request, String(raw), done);
         });
       }
+      // The forum's lists and topics depend only on its tables and the authors' names (users):
+      // answered from memory until those change, signed-in ones per user (decision 028).
+      cacheAnswers(scope, {
+        domains: ['forum', 'identity'],
+        perUser: true,
+        routes: [
+          '/jsonapi/taxonomy_term/forums',
+          '/phpsdk/forum-topics/:forumId',
+          '/jsonapi/node/forum',
+          '/jsonapi/node/forum/:id',
+          '/jsonapi/comment/comment_forum',
+        ],
+      });
       await forumRoutes(scope);
     });
   },
-  { name: 'forum', dependencies: ['db', 'session', 'services'] },
+  { name: 'forum', dependencies: ['db', 'session', 'services', 'http-cache'] },
 );

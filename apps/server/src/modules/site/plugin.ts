@@ -5,6 +5,7 @@ import { en } from '@portico/contracts/messages';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { siteContentRepo } from './site-content.ts';
 
 /** Sign-ups per client address per hour: enough for people, too few for a script. */
@@ -18,22 +19,26 @@ export default fp(
   async (app) => {
     const content = siteContentRepo(app.db);
 
-    app.get('/block-layout', async (_request, reply) => {
-      // An install without content/site still gets a valid, empty layout.
-      const layout = blockLayoutSchema.parse((await content.get('block-layout')) ?? {});
-      // The banners' HTML leaves sanitized, so the footer renders it without a sanitizer of its
-      // own (DOMPurify would be a tenth of the home page's JavaScript; decision 018).
-      layout.bottomBanners = layout.bottomBanners.map((b) => ({
-        ...b,
-        description: cleanHtml(b.description),
-      }));
-      return reply.header('Cache-Control', 'public, max-age=60').send(layout);
-    });
+    await app.register(async (scope) => {
+      // Site content depends only on its table: answered from memory until it changes (decision 028).
+      cacheAnswers(scope, { domains: ['site'], perUser: true });
+      scope.get('/block-layout', async (_request, reply) => {
+        // An install without content/site still gets a valid, empty layout.
+        const layout = blockLayoutSchema.parse((await content.get('block-layout')) ?? {});
+        // The banners' HTML leaves sanitized, so the footer renders it without a sanitizer of its
+        // own (DOMPurify would be a tenth of the home page's JavaScript; decision 018).
+        layout.bottomBanners = layout.bottomBanners.map((b) => ({
+          ...b,
+          description: cleanHtml(b.description),
+        }));
+        return reply.header('Cache-Control', 'public, max-age=60').send(layout);
+      });
 
-    app.get('/phpsdk/cookies-consent', async (_request, reply) => {
-      const stored = await content.get('cookies-consent');
-      const consent = stored ? cookiesConsentSchema.parse(stored) : defaultConsent();
-      return reply.header('Cache-Control', 'public, max-age=60').send(consent);
+      scope.get('/phpsdk/cookies-consent', async (_request, reply) => {
+        const stored = await content.get('cookies-consent');
+        const consent = stored ? cookiesConsentSchema.parse(stored) : defaultConsent();
+        return reply.header('Cache-Control', 'public, max-age=60').send(consent);
+      });
     });
 
     app.post('/api/newsletter', async (request, reply) => {
@@ -73,7 +78,7 @@ export default fp(
       return reply.status(201).send({ message: en.newsletter.success });
     });
   },
-  { name: 'site', dependencies: ['session', 'db'] },
+  { name: 'site', dependencies: ['session', 'db', 'http-cache'] },
 );
 
 function defaultConsent() {
