@@ -13,7 +13,8 @@ import { format } from '@portico/contracts/format';
 import type { Db } from '../../db/client.ts';
 import { cleanUserHtml } from '../../lib/content-html.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
-import { plainText, searchIndex } from '../search/service.ts';
+import { plainText } from '../../lib/plain-text.ts';
+import { searchIndex } from '../search/service.ts';
 import { forumDb, type ForumDb } from './tables.ts';
 
 /**
