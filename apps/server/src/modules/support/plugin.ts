@@ -4,6 +4,7 @@ import { contactRoutes } from './contact-routes.ts';
 import { ticketRoutes } from './ticket-routes.ts';
 import { fileRoutes } from './file-routes.ts';
 import { TooManyRequests } from './service.ts';
+import { scheduleUploadCleanup } from './upload-cleanup.ts';
 
 /**
  * The support area of spec B (issue 14): the contact form with its self-hosted captcha, support
@@ -20,6 +21,8 @@ export default fp(
       await ticketRoutes(scope);
       await fileRoutes(scope);
     });
+    // Attachments uploaded for a ticket that was never created (upload-cleanup.ts).
+    scheduleUploadCleanup(app);
   },
   { name: 'support', dependencies: ['session', 'services', 'db'] },
 );
