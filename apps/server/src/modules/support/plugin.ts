@@ -3,6 +3,7 @@ import type { FastifyError } from 'fastify';
 import { contactRoutes } from './contact-routes.ts';
 import { ticketRoutes } from './ticket-routes.ts';
 import { fileRoutes } from './file-routes.ts';
+import { staffRoutes } from './staff-routes.ts';
 import { TooManyRequests } from './service.ts';
 import { scheduleUploadCleanup } from './upload-cleanup.ts';
 
@@ -20,6 +21,7 @@ export default fp(
       await contactRoutes(scope);
       await ticketRoutes(scope);
       await fileRoutes(scope);
+      await staffRoutes(scope);
     });
     // Attachments uploaded for a ticket that was never created (upload-cleanup.ts).
     scheduleUploadCleanup(app);
