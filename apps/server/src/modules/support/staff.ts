@@ -18,12 +18,11 @@ export async function listStaff(app: FastifyInstance): Promise<SupportStaffMembe
     .orderBy('u.name')
     .orderBy('u.id')
     .execute();
-  return rows.map((r) => ({
-    uuid: r.uuid,
-    name: r.name,
-    email: r.email,
-    added: new Date(r.created).toISOString(),
-  }));
+  return rows.map(memberJson);
+}
+
+function memberJson(r: { uuid: string; name: string; email: string; created: Date }): SupportStaffMember {
+  return { uuid: r.uuid, name: r.name, email: r.email, added: new Date(r.created).toISOString() };
 }
 
 /** Lists an existing account, found by its e-mail address (case-insensitive), as support staff. */
@@ -44,12 +43,7 @@ export async function addStaff(app: FastifyInstance, email: string): Promise<Sup
     .returning('created')
     .executeTakeFirst();
   if (!added) throw new HttpError(409, M.staffAlready, { pointer: '/email' });
-  return {
-    uuid: user.uuid,
-    name: user.name,
-    email: user.email,
-    added: new Date(added.created).toISOString(),
-  };
+  return memberJson({ ...user, created: added.created });
 }
 
 /** Ends an account's support staff listing; 404 when it is not listed (or no such account). */
