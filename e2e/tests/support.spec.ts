@@ -1,7 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
-import { demoAdmin, demoDeveloper, signIn } from '../support/session.ts';
+import { account, signUp } from '../support/organizations.ts';
+import { demoAdmin, demoDeveloper, signIn, uniqueEmail } from '../support/session.ts';
 
 /**
  * The support area (issue 14): the contact form with its real proof-of-work captcha (the portal
@@ -210,4 +212,56 @@ test('someone else’s ticket is not found', async ({ page }) => {
   await signIn(page, demoAdmin.email, demoAdmin.password);
   await page.goto('/support/ticket/999999');
   await expect(page.getByRole('alert')).toHaveText(M.ticketNotFound);
+});
+
+test('an administrator adds and removes support staff; a staff member gets the queue in the menu', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const helper = account('Sam', `Staff${Date.now()}`, uniqueEmail('staff'));
+  const name = `${helper.firstName} ${helper.lastName}`;
+  const queueLink = (p: Page) => p.getByRole('banner').getByRole('link', { name: M.adminLink });
+  await signUp(page, helper);
+  await declineCookies(page);
+  await page.goto('/admin/support/staff');
+  await expect(page.getByTestId('admin-only')).toBeVisible();
+
+  const context = await browser.newContext();
+  const admin = await context.newPage();
+  await signIn(admin, demoAdmin.email, demoAdmin.password);
+  await declineCookies(admin);
+  await queueLink(admin).click();
+  await admin.getByRole('link', { name: M.staffLink }).click();
+  await expect(admin).toHaveURL(/\/admin\/support\/staff$/);
+  await expect(admin.getByRole('heading', { level: 1, name: M.staffTitle })).toBeVisible();
+  await expect(admin.getByText(M.staffNone)).toBeVisible();
+  await expectNoViolations(admin, '/admin/support/staff');
+
+  const form = admin.getByRole('form', { name: M.staffAdd });
+  await form.getByLabel(M.staffEmail).fill('nobody@example.com');
+  await form.getByRole('button', { name: M.staffAdd }).click();
+  await expect(admin.getByRole('alert').filter({ hasText: M.staffUnknownUser })).toBeVisible();
+  await expectNoViolations(admin, '/admin/support/staff (unknown address)');
+  await form.getByLabel(M.staffEmail).fill(helper.email);
+  await form.getByRole('button', { name: M.staffAdd }).click();
+  await expect(admin.getByText(format(M.staffAdded, { name }))).toBeVisible();
+  await expect(admin.getByRole('row', { name: new RegExp(helper.email) })).toContainText(name);
+  await expect(form.getByLabel(M.staffEmail)).toHaveValue('');
+  await expectNoViolations(admin, '/admin/support/staff (one member)');
+
+  // The new staff member, not an administrator, finds the queue in the menu; the staff list is not theirs.
+  await page.goto('/');
+  await queueLink(page).click();
+  await expect(page.getByRole('heading', { level: 1, name: M.queueTitle })).toBeVisible();
+  await expect(page.getByRole('link', { name: M.staffLink })).toHaveCount(0);
+
+  await admin.getByRole('button', { name: format(M.staffRemoveLabel, { name }) }).click();
+  await expect(admin.getByText(format(M.staffRemoved, { name }))).toBeVisible();
+  await expect(admin.getByText(M.staffNone)).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId('staff-only')).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('link', { name: en.user.myProfile })).toBeVisible();
+  await expect(queueLink(page)).toHaveCount(0);
+  await context.close();
 });

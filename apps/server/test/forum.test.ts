@@ -231,6 +231,49 @@ describe('forums', () => {
     expect(search.items.find((i) => i.uuid === topic.id)?.link).toBeNull();
   });
 
+  it('keeps the editor formatting of a post but no images, event handlers, styles or javascript: URLs', async () => {
+    const payments = await forumByName(dev, 'Payments API');
+    const hostile =
+      '<h2 onmouseover="alert(1)">Steps</h2>' +
+      '<p>See <a href="javascript:alert(2)">this</a> and <a href="https://example.com/docs" onclick="alert(3)">the docs</a>.</p>' +
+      '<img src=http://evil>' +
+      '<p style="background:url(http://evil/x.png)"><em>Styled</em></p>' +
+      '<svg onload="alert(4)"></svg><iframe src="http://evil/frame"></iframe>' +
+      '<ul><li><code>POST /refunds</code></li></ul>';
+    const topic = await createTopic(dev, payments.id, 'Hostile markup', hostile);
+    const reply = await comment(other, topic.id, hostile);
+    const read = await json<Single>(await anon.get(`/jsonapi/node/forum/${topic.id}`));
+    const stored = await forumDb(t.app.db)
+      .selectFrom('forum_comments')
+      .select('body_html')
+      .where('uuid', '=', reply.id)
+      .executeTakeFirstOrThrow();
+    for (const html of [
+      (topic.attributes.body as { value: string }).value,
+      (read.data.attributes.body as { value: string }).value,
+      (reply.attributes.comment_body as { value: string }).value,
+      stored.body_html,
+    ]) {
+      expect(html).not.toMatch(/<img|<svg|<iframe|evil|javascript:|alert|\bon[a-z]+=|style=/i);
+      expect(html).toContain('<h2>Steps</h2>');
+      expect(html).toContain(
+        '<a href="https://example.com/docs" rel="noopener noreferrer nofollow">the docs</a>',
+      );
+      expect(html).toContain('<em>Styled</em>');
+      expect(html).toContain('<li><code>POST /refunds</code></li>');
+    }
+    // A post that is nothing but an image has no text left: refused, as an empty one.
+    const res = await dev.send(
+      'POST',
+      '/jsonapi/node/forum',
+      topicDoc(payments.id, 'Pixel', '<img src=http://evil>'),
+    );
+    expect(res.status).toBe(400);
+    expect((await json<JsonApiErrorBody>(res)).errors[0]?.source?.pointer).toBe(
+      '/data/attributes/body/value',
+    );
+  });
+
   it('refuses bad topics with a precise 4xx and stores nothing', async () => {
     const payments = await forumByName(dev, 'Payments API');
     const apis = await forumByName(dev, 'APIs');

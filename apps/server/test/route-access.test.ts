@@ -122,6 +122,10 @@ const POLICY: Record<string, Access> = {
   'GET /api/support_ticket/:id/files/:uuid': 'user',
   'GET /admin-api/support/tickets': 'admin',
   'GET /admin-api/support/contact-messages': 'admin',
+  // Support staff: administrators only (support staff who are not administrators get 403 too).
+  'GET /admin-api/support/staff': 'admin',
+  'POST /admin-api/support/staff': 'admin',
+  'DELETE /admin-api/support/staff/:uuid': 'admin',
   // Forums (issue 14, modules/forum): anyone reads, signed-in users post and subscribe, moderators
   // (provider administrators) hide, lock, pin and delete; the unsubscribe link carries a signed token.
   'GET /jsonapi/taxonomy_term/forums': 'public',

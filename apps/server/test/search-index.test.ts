@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plainText } from '../src/lib/plain-text.ts';
 import {
   SEARCH_RESULTS_MAX,
-  plainText,
   queryTerms,
   searchDocuments,
   searchIndex,

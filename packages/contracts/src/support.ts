@@ -31,14 +31,18 @@ const required = (max: number) =>
     .min(1, { error: M.required })
     .max(max, { error: M.tooLong.replace('{{max}}', String(max)) });
 
-export const contactMessageSchema = z.object({
-  contact_form: z.literal(CONTACT_FORM_ID, { error: M.unknownForm }),
-  name: required(CONTACT_NAME_MAX),
-  mail: z
+/** An e-mail address, by the rule the newsletter uses (email.ts). */
+const requiredEmail = () =>
+  z
     .string({ error: M.required })
     .trim()
     .min(1, { error: M.required })
-    .pipe(z.email({ error: M.invalidEmail, pattern: EMAIL_PATTERN }).max(NEWSLETTER_EMAIL_MAX)),
+    .pipe(z.email({ error: M.invalidEmail, pattern: EMAIL_PATTERN }).max(NEWSLETTER_EMAIL_MAX));
+
+export const contactMessageSchema = z.object({
+  contact_form: z.literal(CONTACT_FORM_ID, { error: M.unknownForm }),
+  name: required(CONTACT_NAME_MAX),
+  mail: requiredEmail(),
   subject: required(CONTACT_SUBJECT_MAX),
   message: required(CONTACT_MESSAGE_MAX),
   altcha: z.string().max(CAPTCHA_PAYLOAD_MAX).optional(),
@@ -66,3 +70,17 @@ export const ticketPatchSchema = z.object({
 export const ticketReplySchema = z.object({
   message: required(TICKET_REPLY_MAX),
 });
+
+/** POST /admin-api/support/staff: the account to add, by its e-mail address. */
+export const supportStaffAddSchema = z.object({
+  email: requiredEmail(),
+});
+
+/** An account listed in support_staff, as GET /admin-api/support/staff answers it. */
+export interface SupportStaffMember {
+  uuid: string;
+  name: string;
+  email: string;
+  /** When it was added (ISO). */
+  added: string;
+}

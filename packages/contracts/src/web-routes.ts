@@ -39,6 +39,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/support/ticket/all',
   '/support/ticket/:ticketId',
   '/admin/support',
+  '/admin/support/staff',
   // Redirects (spec B 2.1).
   '/partner',
   '/partner/*',

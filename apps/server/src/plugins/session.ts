@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { HttpError, unauthorized } from '../lib/errors.ts';
+import { HttpError, forbidden, unauthorized } from '../lib/errors.ts';
 import { overTls } from '../lib/transport.ts';
 
 /**
@@ -304,6 +304,13 @@ export default fp(
 export function requireUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw unauthorized();
   return request.user;
+}
+
+/** A provider administrator: 401 for anonymous callers, 403 with `message` for everyone else. */
+export function requireAdmin(request: FastifyRequest, message: string): SessionUser {
+  const user = requireUser(request);
+  if (!user.isAdmin) throw forbidden(message);
+  return user;
 }
 
 declare module 'fastify' {

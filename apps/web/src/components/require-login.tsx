@@ -17,6 +17,30 @@ export function RequireLogin({ children }: { children: ReactNode }) {
   return children;
 }
 
+/**
+ * The provider's admin pages: a signed-in user who is not an administrator sees UNAUTHORIZED with
+ * `message` (what the page is for), visitors the 'LOGIN TO VIEW' of RequireLogin.
+ */
+export function RequireAdmin({ children, message }: { children: ReactNode; message?: string }) {
+  return (
+    <RequireLogin>
+      <AdminOnly message={message}>{children}</AdminOnly>
+    </RequireLogin>
+  );
+}
+
+function AdminOnly({ children, message }: { children: ReactNode; message?: string }) {
+  const { t } = useTranslation();
+  const user = useUser();
+  if (user.isAdmin) return children;
+  return (
+    <Stack align="center" py={60} data-testid="admin-only">
+      <Title order={1}>{t('errors.unauthorized')}</Title>
+      <Text>{message ?? t('errors.notAllowed')}</Text>
+    </Stack>
+  );
+}
+
 /** Pages open to everyone still refuse unknown roles. */
 export function RoleGuard({ children }: { children: ReactNode }) {
   const user = useUser();

@@ -50,6 +50,7 @@ export const paths = {
   supportTicket: (id: string | number, created = false) =>
     `/support/ticket/${id}${created ? '?created=true' : ''}`,
   adminSupport: '/admin/support',
+  adminSupportStaff: '/admin/support/staff',
   // Forums (spec B 2.1, 2.13).
   forum: '/forum',
   forumRoute: '/forum/:forum_id',

@@ -89,6 +89,27 @@ export const supportMessages = {
   noContactMessages: 'No contact messages yet.',
   adminLink: 'Support queue',
 
+  // Support staff, managed by administrators (/admin/support/staff)
+  staffTitle: 'Support staff',
+  staffLink: 'Manage support staff',
+  staffIntro:
+    'Support staff see every ticket and contact message in the support queue and answer tickets. Administrators are support staff without being listed here.',
+  staffEmail: 'E-mail address of an existing account',
+  staffAdd: 'Add to support staff',
+  staffAdded: '{{name}} is now support staff.',
+  staffRemove: 'Remove',
+  staffRemoveLabel: 'Remove {{name}} from support staff',
+  staffRemoved: '{{name}} is no longer support staff.',
+  staffNone: 'Nobody is listed: only administrators handle tickets.',
+  staffName: 'NAME',
+  staffMail: 'E-MAIL',
+  staffSince: 'ADDED',
+  staffAdminsOnly: 'Only administrators can manage support staff.',
+  staffUnknownUser: 'No account uses this e-mail address.',
+  staffAlready: 'This account is support staff already.',
+  staffIsAdmin: 'Administrators are support staff already.',
+  staffNotFound: 'This account is not support staff.',
+
   // E-mails
   mailContactSubject: '[Contact] {{subject}}',
   mailContactText:

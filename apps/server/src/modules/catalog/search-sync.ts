@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
-import { plainText, searchIndex, type SearchDocument } from '../search/service.ts';
+import { plainText } from '../../lib/plain-text.ts';
+import { searchIndex, type SearchDocument } from '../search/service.ts';
 import { documentSearchEntries } from './openapi/pool.ts';
 import { readDocumentText } from './document-texts.ts';
 import { catalogDb } from './tables.ts';

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
-import { plainText, searchIndex } from '../search/service.ts';
+import { plainText } from '../../lib/plain-text.ts';
+import { searchIndex } from '../search/service.ts';
 import { contentDb } from './tables.ts';
 
 /**

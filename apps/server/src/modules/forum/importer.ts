@@ -3,8 +3,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import type { ContentImporter } from '../../content/import-content.ts';
 import type { Db } from '../../db/client.ts';
-import { cleanHtml } from '../../lib/content-html.ts';
-import { insertComment, insertTopic, subjectFrom, type ForumRow } from './service.ts';
+import { forumHtml, insertComment, insertTopic, subjectFrom, type ForumRow } from './service.ts';
 import { forumDb } from './tables.ts';
 
 /**
@@ -71,7 +70,8 @@ export function parseForumContent(text: string): ForumContent {
   return data;
 }
 
-const render = (md: string) => cleanHtml(markdown.parse(md, { async: false }));
+// The demo posts stand beside users' posts: the same rules as theirs.
+const render = (md: string) => forumHtml(markdown.parse(md, { async: false }));
 
 export async function importForumContent(db: Db, content: ForumContent): Promise<void> {
   await forumDb(db)

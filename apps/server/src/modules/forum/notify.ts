@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
 import type { SessionUser } from '../../plugins/session.ts';
-import { plainText } from '../search/service.ts';
+import { plainText } from '../../lib/plain-text.ts';
 import {
   allForums,
   ancestry,

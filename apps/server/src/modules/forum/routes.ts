@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
   FORUM_COMMENTS_PAGE_SIZE,
@@ -129,6 +129,38 @@ function userObject(u: NonNullable<Author>): ResourceObject {
     },
     relationships: { user_picture: { data: null } },
   };
+}
+
+const wantsAuthors = (include: readonly string[]) =>
+  include.some((p) => p === 'uid' || p === 'uid.user_picture');
+
+/** The authors of a page of topics or comments: each row's name, the users `include=uid` asks for. */
+async function pageAuthors(app: FastifyInstance, rows: { author_id: number | null }[], include: string[]) {
+  const authors = await loadAuthors(
+    app.db,
+    rows.map((r) => r.author_id),
+  );
+  return {
+    nameOf: (r: { author_id: number | null }) =>
+      r.author_id === null ? null : (authors.get(r.author_id)?.name ?? null),
+    included: wantsAuthors(include) ? [...authors.values()].map(userObject) : undefined,
+  };
+}
+
+/** One topic or comment as a JSON:API document (200, or 201 for a new post). */
+function sendResource(request: FastifyRequest, reply: FastifyReply, data: ResourceObject, status = 200) {
+  return sendDocument(reply, resourceDocument({ url: requestUrl(request), data }), status);
+}
+
+/** A moderation document must name the resource of its URL. */
+function checkDocumentId(documentId: string, uuid: string): void {
+  if (documentId !== uuid)
+    throw new HttpError(400, 'The id in the document does not match the URL.', { pointer: '/data/id' });
+}
+
+/** Notifications go out after the post is committed: a failing mail server never undoes it. */
+function notifyLater(request: FastifyRequest, sending: Promise<void>, what: string): Promise<void> {
+  return sending.catch((err: unknown) => request.log.warn({ err }, `forum ${what} e-mails failed`));
 }
 
 function topicObject(t: TopicRow, authorName: string | null): ResourceObject {
@@ -343,17 +375,8 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
     const query = parseJsonApiQuery(request.query, { defaultLimit: FORUM_TOPICS_PAGE_SIZE, maxLimit: 50 });
     const viewer = viewerOf(request);
     const { rows, count } = await fetchCollection(app.db, topicsBase(app.db, viewer), topicResource(), query);
-    const authors = await loadAuthors(
-      app.db,
-      rows.map((r) => r.author_id),
-    );
-    const data = rows.map((r) =>
-      topicObject(r, r.author_id === null ? null : (authors.get(r.author_id)?.name ?? null)),
-    );
-    const included =
-      query.include.includes('uid') || query.include.includes('uid.user_picture')
-        ? [...authors.values()].map(userObject)
-        : undefined;
+    const { nameOf, included } = await pageAuthors(app, rows, query.include);
+    const data = rows.map((r) => topicObject(r, nameOf(r)));
     return sendDocument(
       reply,
       collectionDocument({
@@ -388,10 +411,7 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
       resourceDocument({
         url: requestUrl(request),
         data: topicObject(topic, author?.name ?? null),
-        included:
-          author && query.include.some((p) => p === 'uid' || p === 'uid.user_picture')
-            ? [userObject(author)]
-            : undefined,
+        included: author && wantsAuthors(query.include) ? [userObject(author)] : undefined,
         fields: query.fields,
         meta: {
           subscribed,
@@ -434,28 +454,17 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
     const created = await insertTopic(app.db, { forum, title, bodyHtml: body, authorId: user.id });
     const viewer = viewerOf(request);
     const topic = await findTopic(app.db, viewer, created.uuid);
-    await notifyNewTopic(app, forum, topic, user).catch((err: unknown) =>
-      request.log.warn({ err }, 'forum topic e-mails failed'),
-    );
-    return sendDocument(
-      reply,
-      resourceDocument({ url: requestUrl(request), data: topicObject(topic, user.name) }),
-      201,
-    );
+    await notifyLater(request, notifyNewTopic(app, forum, topic, user), 'topic');
+    return sendResource(request, reply, topicObject(topic, user.name), 201);
   });
 
   app.patch<{ Params: { id: string } }>('/jsonapi/node/forum/:id', async (request, reply) => {
     const viewer = requireModerator(request);
     const topic = await findTopic(app.db, viewer, request.params.id);
     const doc = parseBody(moderateTopicDocument, request.body);
-    if (doc.data.id !== topic.uuid)
-      throw new HttpError(400, 'The id in the document does not match the URL.', { pointer: '/data/id' });
+    checkDocumentId(doc.data.id, topic.uuid);
     await moderateTopic(app.db, topic, doc.data.attributes);
-    const updated = await findTopic(app.db, viewer, topic.uuid);
-    return sendDocument(
-      reply,
-      resourceDocument({ url: requestUrl(request), data: topicObject(updated, null) }),
-    );
+    return sendResource(request, reply, topicObject(await findTopic(app.db, viewer, topic.uuid), null));
   });
 
   app.delete<{ Params: { id: string } }>('/jsonapi/node/forum/:id', async (request, reply) => {
@@ -475,16 +484,8 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
       commentResource(),
       query,
     );
-    const authors = await loadAuthors(
-      app.db,
-      rows.map((r) => r.author_id),
-    );
-    const data = rows.map((r) =>
-      commentObject(r, r.author_id === null ? null : (authors.get(r.author_id)?.name ?? null)),
-    );
-    const included = query.include.some((p) => p === 'uid' || p === 'uid.user_picture')
-      ? [...authors.values()].map(userObject)
-      : undefined;
+    const { nameOf, included } = await pageAuthors(app, rows, query.include);
+    const data = rows.map((r) => commentObject(r, nameOf(r)));
     return sendDocument(
       reply.header('Cache-Control', 'no-cache'),
       collectionDocument({
@@ -544,28 +545,17 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
       authorId: user.id,
     });
     const comment = await findComment(app.db, viewer, created.uuid);
-    await notifyNewComment(app, topic, comment, user).catch((err: unknown) =>
-      request.log.warn({ err }, 'forum comment e-mails failed'),
-    );
-    return sendDocument(
-      reply,
-      resourceDocument({ url: requestUrl(request), data: commentObject(comment, user.name) }),
-      201,
-    );
+    await notifyLater(request, notifyNewComment(app, topic, comment, user), 'comment');
+    return sendResource(request, reply, commentObject(comment, user.name), 201);
   });
 
   app.patch<{ Params: { id: string } }>('/jsonapi/comment/comment_forum/:id', async (request, reply) => {
     const viewer = requireModerator(request);
     const comment = await findComment(app.db, viewer, request.params.id);
     const doc = parseBody(moderateCommentDocument, request.body);
-    if (doc.data.id !== comment.uuid)
-      throw new HttpError(400, 'The id in the document does not match the URL.', { pointer: '/data/id' });
+    checkDocumentId(doc.data.id, comment.uuid);
     await moderateComment(app.db, comment, doc.data.attributes.status);
-    const updated = await findComment(app.db, viewer, comment.uuid);
-    return sendDocument(
-      reply,
-      resourceDocument({ url: requestUrl(request), data: commentObject(updated, null) }),
-    );
+    return sendResource(request, reply, commentObject(await findComment(app.db, viewer, comment.uuid), null));
   });
 
   app.delete<{ Params: { id: string } }>('/jsonapi/comment/comment_forum/:id', async (request, reply) => {

@@ -11,9 +11,10 @@ import {
 import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
 import type { Db } from '../../db/client.ts';
-import { cleanHtml } from '../../lib/content-html.ts';
+import { cleanUserHtml } from '../../lib/content-html.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
-import { plainText, searchIndex } from '../search/service.ts';
+import { plainText } from '../../lib/plain-text.ts';
+import { searchIndex } from '../search/service.ts';
 import { forumDb, type ForumDb } from './tables.ts';
 
 /**
@@ -35,6 +36,12 @@ export const isModerator = (viewer: Viewer | null): boolean => viewer?.isModerat
 // ---------------------------------------------------------------------------------------------
 // Input
 
+/**
+ * A post's HTML as stored. Posts are rich text users write: the forum editor's formatting
+ * (headings 2 to 4, lists, quotes, code, links), never images, styles, handlers or script URLs.
+ */
+export const forumHtml = (raw: string): string => cleanUserHtml(raw, { headings: true });
+
 /** The sanitized HTML of a rich-text body; a 413 over `max`, a 400 when nothing readable is left. */
 export function cleanBody(
   raw: string,
@@ -44,7 +51,7 @@ export function cleanBody(
   required: string,
 ): string {
   if (raw.length > max) throw new HttpError(413, format(M.errors.tooLong, { field, max }), { pointer });
-  const html = cleanHtml(raw).trim();
+  const html = forumHtml(raw);
   if (plainText(html) === '') throw new HttpError(400, required, { pointer });
   return html;
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
-import { plainText, searchIndex } from '../search/service.ts';
+import { plainText } from '../../lib/plain-text.ts';
+import { searchIndex } from '../search/service.ts';
 import { pagesDb } from './tables.ts';
 
 /** Lower-case path segments of letters, digits and `._~-`, each starting with a letter or digit. */

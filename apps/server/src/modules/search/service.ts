@@ -1,6 +1,5 @@
 import { SEARCH_SNIPPET_LENGTH, type SearchType } from '@portico/contracts/constants';
 import { sql, type RawBuilder } from 'kysely';
-import sanitizeHtml from 'sanitize-html';
 import { searchDb, type AnyKysely } from './tables.ts';
 
 /**
@@ -19,7 +18,7 @@ export interface SearchDocument {
   type: SearchType;
   uuid: string;
   title: string;
-  /** Plain text (see plainText()): searched, and the result's snippet is cut from it. */
+  /** Plain text (lib/plain-text.ts): searched, and the result's snippet is cut from it. */
   text: string;
   /** Words that find the thing but are not shown (an endpoint's path and operationId). */
   keywords?: string;
@@ -28,25 +27,6 @@ export interface SearchDocument {
   image?: string | null;
   deprecated?: boolean;
   created: Date | string;
-}
-
-/** HTML to plain text: tags stripped, entities decoded, white space collapsed. */
-export function plainText(html: string | null | undefined): string {
-  const text = sanitizeHtml(html ?? '', {
-    allowedTags: [],
-    allowedAttributes: {},
-    nonTextTags: ['style', 'script', 'textarea', 'option', 'noscript'],
-  });
-  return decodeEntities(text).replace(/\s+/g, ' ').trim();
-}
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi, (_m, e: string) => {
-    const k = e.toLowerCase();
-    if (k.startsWith('#x')) return String.fromCodePoint(Number.parseInt(k.slice(2), 16));
-    if (k.startsWith('#')) return String.fromCodePoint(Number.parseInt(k.slice(1), 10));
-    return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }[k] ?? '';
-  });
 }
 
 /** The index's writes, on a database or inside a caller's transaction. */

@@ -3,7 +3,9 @@ import type { FastifyError } from 'fastify';
 import { contactRoutes } from './contact-routes.ts';
 import { ticketRoutes } from './ticket-routes.ts';
 import { fileRoutes } from './file-routes.ts';
+import { staffRoutes } from './staff-routes.ts';
 import { TooManyRequests } from './service.ts';
+import { scheduleUploadCleanup } from './upload-cleanup.ts';
 
 /**
  * The support area of spec B (issue 14): the contact form with its self-hosted captcha, support
@@ -19,7 +21,10 @@ export default fp(
       await contactRoutes(scope);
       await ticketRoutes(scope);
       await fileRoutes(scope);
+      await staffRoutes(scope);
     });
+    // Attachments uploaded for a ticket that was never created (upload-cleanup.ts).
+    scheduleUploadCleanup(app);
   },
   { name: 'support', dependencies: ['session', 'services', 'db'] },
 );

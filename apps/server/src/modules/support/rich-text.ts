@@ -1,4 +1,3 @@
-import sanitizeHtml from 'sanitize-html';
 import { cleanUserHtml } from '../../lib/content-html.ts';
 
 /**
@@ -14,17 +13,6 @@ export function ticketHtml(input: string): string {
       .join('');
   }
   return cleanUserHtml(text, { newTab: true });
-}
-
-/** The text of stored HTML, for e-mails. */
-export function plainText(html: string): string {
-  return sanitizeHtml(html.replace(/<\/p>|<br\s*\/?>/gi, '\n'), { allowedTags: [], allowedAttributes: {} })
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .trim();
 }
 
 function escapeHtml(s: string): string {

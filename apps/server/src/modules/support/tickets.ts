@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { plainText, ticketHtml } from './rich-text.ts';
+import { plainText } from '../../lib/plain-text.ts';
+import { ticketHtml } from './rich-text.ts';
 import { LIMITS, limit, notify, oneLine } from './service.ts';
 import { supportDb } from './tables.ts';
 
@@ -285,8 +286,8 @@ export async function createTicket(
       severity: input.severity,
       environment: input.environment,
       contact: input.contact_info,
-      description: plainText(row.description),
-      details: plainText(row.details),
+      description: plainText(row.description, { lines: true }),
+      details: plainText(row.details, { lines: true }),
       url: ticketUrl(app, row.id),
     }),
   });
@@ -320,7 +321,7 @@ export async function replyToTicket(
       text: format(M.mailDeveloperReplyText, {
         name: user.name,
         title: row.title,
-        message: plainText(body),
+        message: plainText(body, { lines: true }),
         url: ticketUrl(app, row.id),
       }),
     });
@@ -330,7 +331,7 @@ export async function replyToTicket(
       subject: format(M.mailStaffReplySubject, { nid: row.id, title: oneLine(row.title) }),
       text: format(M.mailStaffReplyText, {
         title: row.title,
-        message: plainText(body),
+        message: plainText(body, { lines: true }),
         url: ticketUrl(app, row.id),
       }),
     });

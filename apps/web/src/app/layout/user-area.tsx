@@ -1,10 +1,14 @@
 import { Anchor, Button, Group, Text } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { loginPath, paths } from '../../config/paths';
 import { logout } from '../../lib/session';
 import { useUser } from '../../lib/store';
 import { FeatureMessages } from '../../lib/feature-messages-gate';
+
+// Support staff only (administrators and listed staff): loaded after sign-in, not on the first page.
+const SupportQueueLink = lazy(() => import('../../features/support/queue-link'));
 
 /** 'Welcome name', My Profile and Sign Out; LOGIN and SIGN UP for visitors (spec B 2.14). */
 export function UserArea() {
@@ -23,13 +27,11 @@ export function UserArea() {
         <Anchor component={Link} to={paths.profile} size="sm">
           {t('user.myProfile')}
         </Anchor>
-        {user.isAdmin && (
-          <FeatureMessages>
-            <Anchor component={Link} to={paths.adminSupport} size="sm">
-              {t('support.adminLink')}
-            </Anchor>
-          </FeatureMessages>
-        )}
+        <FeatureMessages>
+          <Suspense fallback={null}>
+            <SupportQueueLink />
+          </Suspense>
+        </FeatureMessages>
         <Button
           variant="subtle"
           size="compact-sm"

@@ -21,11 +21,10 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { RequireLogin } from '../../components/require-login';
+import { RequireAdmin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';
 import { PageTitle } from '../../components/ui/page-title';
 import { messageOf } from '../../lib/api-client';
-import { useUser } from '../../lib/store';
 import { decide, fetchGoLiveRequests, REVIEW_PAGE_SIZE, type GoLiveRequest } from './api';
 
 const STATUS_COLORS: Record<GoLiveStatus, string> = { pending: 'yellow', approved: 'green', rejected: 'red' };
@@ -34,23 +33,10 @@ const when = (iso: string) => dayjs(iso).format(`${DATE_FORMAT} HH:mm`);
 /** /admin/go-live: the provider's review of go-live requests (administrators only). */
 export default function AdminGoLivePage() {
   return (
-    <RequireLogin>
-      <AdminOnly />
-    </RequireLogin>
+    <RequireAdmin>
+      <Review />
+    </RequireAdmin>
   );
-}
-
-function AdminOnly() {
-  const { t } = useTranslation();
-  const user = useUser();
-  if (!user.isAdmin)
-    return (
-      <Stack align="center" py={60} data-testid="admin-only">
-        <Title order={1}>{t('errors.unauthorized')}</Title>
-        <Text>{t('errors.notAllowed')}</Text>
-      </Stack>
-    );
-  return <Review />;
 }
 
 function Review() {

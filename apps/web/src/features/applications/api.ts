@@ -9,6 +9,7 @@ import type {
 import { GO_LIVE_FIELDS } from '@portico/contracts/applications';
 import { APPLICATIONS_PAGE_SIZE } from '@portico/contracts/constants';
 import { apiRequest } from '../../lib/api-client';
+import { applicationAttributes } from '../../lib/applications-api';
 
 /**
  * The calls of the application pages (spec A 7), shaped as the applications module's README
@@ -31,27 +32,8 @@ export async function fetchApplication(id: string, organization: string | null):
   return doc.data.meta.application;
 }
 
-function attributesOf(form: ApplicationForm) {
-  return {
-    title: form.title.trim(),
-    field_description: form.description,
-    field_allowed_grant_types: [
-      ...(form.authorizationCodeAllowed ? ['authorization_code'] : []),
-      ...(form.clientCredentialsAllowed ? ['client_credentials'] : []),
-    ],
-    field_oauth_redirect_uri: form.oAuthRedirectUri,
-    field_postlogout_redirect_uri: form.postLogoutRedirectUri,
-  };
-}
-
-export async function createApplication(organization: string, form: ApplicationForm): Promise<Application> {
-  const doc = await apiRequest<ApplicationDocument>('/phpsdk/organization/apps/create', {
-    method: 'POST',
-    query: { ORGANIZATION: organization, _format: 'json' },
-    body: { data: { type: 'node--application', attributes: attributesOf(form) } },
-  });
-  return doc.data.meta.application;
-}
+// Shared with the terminal and the product pages (one place per call).
+export { changeSubscription, createApplication } from '../../lib/applications-api';
 
 export async function updateApplication(app: Application, form: ApplicationForm): Promise<Application> {
   const doc = await apiRequest<ApplicationDocument>(
@@ -62,7 +44,7 @@ export async function updateApplication(app: Application, form: ApplicationForm)
         data: {
           type: 'node--application',
           id: app.uuid,
-          attributes: attributesOf(form),
+          attributes: applicationAttributes(form),
           // The spec's edit call carries the subscriptions too; they are the ones the page shows.
           relationships: {
             field_application_subscriptions: {
@@ -78,20 +60,6 @@ export async function updateApplication(app: Application, form: ApplicationForm)
 
 export async function deleteApplication(uuid: string): Promise<void> {
   await apiRequest<undefined>(`/jsonapi/node/application/${encodeURIComponent(uuid)}`, { method: 'DELETE' });
-}
-
-/** POST /api/application with type subscribe or unsubscribe: answers the updated application. */
-export async function changeSubscription(
-  type: 'subscribe' | 'unsubscribe',
-  application: string,
-  product: string,
-): Promise<Application> {
-  const res = await apiRequest<{ data: Application }>('/api/application', {
-    method: 'POST',
-    format: 'json',
-    body: { type, application, product },
-  });
-  return res.data;
 }
 
 export interface SecretReset {

@@ -343,11 +343,7 @@ function SubscribeTopic({
         {subscribed ? t('forum.unsubscribe') : t('forum.subscribe')}
       </Button>
       {subscribed && <Text size="xs">{t('forum.subscribedNote')}</Text>}
-      {error && (
-        <Text c="red" size="sm" role="alert">
-          {error}
-        </Text>
-      )}
+      <ActionError error={error} />
     </Stack>
   );
 }
@@ -490,13 +486,10 @@ function CommentForm({
   );
 }
 
-function TopicModeration({ doc }: { doc: TopicDocument }) {
+/** Runs a moderation action, then refreshes the forum's data; keeps the error to show. */
+function useModeration() {
   const { t } = useTranslation();
   const invalidate = useInvalidateForum();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const a = doc.data.attributes;
-  const [confirm, setConfirm] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async (action: () => Promise<unknown>) => {
     setError(null);
@@ -507,6 +500,68 @@ function TopicModeration({ doc }: { doc: TopicDocument }) {
       setError(messageOf(err, t('forum.loadFailed')));
     }
   };
+  return { error, run };
+}
+
+function ActionError({ error }: { error: string | null }) {
+  return error ? (
+    <Text c="red" size="sm" role="alert">
+      {error}
+    </Text>
+  ) : null;
+}
+
+/** The Delete button of a topic or comment, and the question it asks first: Cancel or Delete. */
+function DeleteWithConfirm({
+  question,
+  label,
+  run,
+  onDelete,
+  onDeleted,
+}: {
+  question: string;
+  label?: string;
+  run: ReturnType<typeof useModeration>['run'];
+  onDelete(): Promise<unknown>;
+  onDeleted?(): void;
+}) {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  return (
+    <>
+      <Button size="xs" color="red" variant="light" aria-label={label} onClick={() => setOpened(true)}>
+        {t('forum.delete')}
+      </Button>
+      <Modal opened={opened} onClose={() => setOpened(false)} title={t('forum.delete')}>
+        <Text mb="md">{question}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setOpened(false)}>
+            {t('forum.cancel')}
+          </Button>
+          <Button
+            color="red"
+            onClick={() =>
+              void run(async () => {
+                await onDelete();
+                setOpened(false);
+                onDeleted?.();
+              })
+            }
+          >
+            {t('forum.delete')}
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}
+
+function TopicModeration({ doc }: { doc: TopicDocument }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const a = doc.data.attributes;
+  const { error, run } = useModeration();
   return (
     <Paper withBorder p="sm" mb="md" aria-label={t('forum.moderation')} component="section">
       <Group gap="xs">
@@ -534,53 +589,23 @@ function TopicModeration({ doc }: { doc: TopicDocument }) {
         >
           {a.status ? t('forum.hide') : t('forum.show')}
         </Button>
-        <Button size="xs" color="red" variant="light" onClick={() => setConfirm(true)}>
-          {t('forum.delete')}
-        </Button>
+        <DeleteWithConfirm
+          question={t('forum.confirmDeleteTopic')}
+          run={run}
+          onDelete={() => deleteTopic(doc.data.id)}
+          onDeleted={() =>
+            void navigate(paths.forumOf(doc.meta.forum.uuid), { replace: true, state: location.state })
+          }
+        />
       </Group>
-      {error && (
-        <Text c="red" size="sm" role="alert">
-          {error}
-        </Text>
-      )}
-      <Modal opened={confirm} onClose={() => setConfirm(false)} title={t('forum.delete')}>
-        <Text mb="md">{t('forum.confirmDeleteTopic')}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirm(false)}>
-            {t('forum.cancel')}
-          </Button>
-          <Button
-            color="red"
-            onClick={() =>
-              void run(async () => {
-                await deleteTopic(doc.data.id);
-                setConfirm(false);
-                void navigate(paths.forumOf(doc.meta.forum.uuid), { replace: true, state: location.state });
-              })
-            }
-          >
-            {t('forum.delete')}
-          </Button>
-        </Group>
-      </Modal>
+      <ActionError error={error} />
     </Paper>
   );
 }
 
 function CommentModeration({ comment }: { comment: Comment }) {
   const { t } = useTranslation();
-  const invalidate = useInvalidateForum();
-  const [confirm, setConfirm] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const run = async (action: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await action();
-      await invalidate();
-    } catch (err) {
-      setError(messageOf(err, t('forum.loadFailed')));
-    }
-  };
+  const { error, run } = useModeration();
   const label = comment.attributes.subject;
   return (
     <>
@@ -592,39 +617,13 @@ function CommentModeration({ comment }: { comment: Comment }) {
       >
         {comment.attributes.status ? t('forum.hide') : t('forum.show')}
       </Button>
-      <Button
-        size="xs"
-        color="red"
-        variant="light"
-        aria-label={`${t('forum.delete')}: ${label}`}
-        onClick={() => setConfirm(true)}
-      >
-        {t('forum.delete')}
-      </Button>
-      {error && (
-        <Text c="red" size="sm" role="alert">
-          {error}
-        </Text>
-      )}
-      <Modal opened={confirm} onClose={() => setConfirm(false)} title={t('forum.delete')}>
-        <Text mb="md">{t('forum.confirmDeleteComment')}</Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setConfirm(false)}>
-            {t('forum.cancel')}
-          </Button>
-          <Button
-            color="red"
-            onClick={() =>
-              void run(async () => {
-                await deleteComment(comment.id);
-                setConfirm(false);
-              })
-            }
-          >
-            {t('forum.delete')}
-          </Button>
-        </Group>
-      </Modal>
+      <DeleteWithConfirm
+        question={t('forum.confirmDeleteComment')}
+        label={`${t('forum.delete')}: ${label}`}
+        run={run}
+        onDelete={() => deleteComment(comment.id)}
+      />
+      <ActionError error={error} />
     </>
   );
 }

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../lib/api-client';
+import { changeSubscription, fetchMyApplications } from '../../lib/applications-api';
 import { retryServerErrors } from './api-products';
 
 /**
  * The parts of an application (apps/server/src/modules/applications/README.md) that subscribing
- * needs. Kept here rather than imported from the applications feature: features stay apart.
+ * needs; the calls are the application screens' own (lib/applications-api.ts).
  */
 export interface SubscribableApp {
   uuid: string;
@@ -24,11 +24,7 @@ export const subscriptionKeys = {
 export function useMyApplications(enabled: boolean) {
   return useQuery({
     queryKey: subscriptionKeys.apps,
-    queryFn: () =>
-      apiRequest<{ data: SubscribableApp[] }>('/phpsdk/organization/apps', {
-        format: 'json',
-        query: { 'page[limit]': 50 },
-      }),
+    queryFn: (): Promise<SubscribableApp[]> => fetchMyApplications(),
     enabled,
     retry: retryServerErrors,
   });
@@ -41,12 +37,8 @@ export function useMyApplications(enabled: boolean) {
 export function useSubscribe() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { application: string; product: string }) =>
-      apiRequest<{ data: SubscribableApp }>('/api/application', {
-        method: 'POST',
-        format: 'json',
-        body: { type: 'subscribe', application: input.application, product: input.product },
-      }),
+    mutationFn: (input: { application: string; product: string }): Promise<SubscribableApp> =>
+      changeSubscription('subscribe', input.application, input.product),
     onSuccess: () => client.invalidateQueries({ queryKey: subscriptionKeys.apps }),
   });
 }

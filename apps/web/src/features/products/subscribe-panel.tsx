@@ -44,7 +44,7 @@ export function SubscribePanel({ products, productId, onChooseProduct, plan }: P
   const loggedIn = useIsLoggedIn();
   const [popup, setPopup] = useState(false);
   const apps = useMyApplications(loggedIn);
-  const myApps = apps.data?.data ?? [];
+  const myApps = apps.data ?? [];
   const subscribedApps = productId ? myApps.filter((a) => a.subscriptionIds.includes(productId)) : [];
 
   return (

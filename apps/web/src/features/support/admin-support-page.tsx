@@ -27,6 +27,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { useUser } from '../../lib/store';
 import { fetchContactMessages, fetchQueue, fetchSupportMe, QUEUE_PAGE_SIZE, ticketKeys } from './api';
 
 const when = (iso: string) => dayjs(iso).format(`${DATE_FORMAT} HH:mm`);
@@ -42,6 +43,8 @@ export default function AdminSupportPage() {
 
 function StaffOnly() {
   const { t } = useTranslation();
+  // Administrators manage who else is staff (admin-staff-page.tsx).
+  const { isAdmin } = useUser();
   const me = useQuery({ queryKey: ticketKeys.me, queryFn: fetchSupportMe });
   if (me.isPending) return <Loading />;
   if (!me.data?.staff)
@@ -53,7 +56,14 @@ function StaffOnly() {
     );
   return (
     <Container size="lg" py="xl">
-      <PageTitle>{t('support.queueTitle')}</PageTitle>
+      <Group justify="space-between" align="baseline">
+        <PageTitle>{t('support.queueTitle')}</PageTitle>
+        {isAdmin && (
+          <Anchor component={Link} to={paths.adminSupportStaff}>
+            {t('support.staffLink')}
+          </Anchor>
+        )}
+      </Group>
       <Tabs defaultValue="tickets" keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="tickets">{t('support.ticketsTitle')}</Tabs.Tab>

@@ -1,4 +1,5 @@
 import { CONTACT_FORM_ID } from '@portico/contracts/support-constants';
+import type { SupportStaffMember } from '@portico/contracts/support';
 import { apiRequest } from '../../lib/api-client';
 
 export interface ContactMessage {
@@ -66,6 +67,7 @@ export const ticketKeys = {
     [...ticketKeys.all, 'queue', filters, page] as const,
   contactMessages: (page: number) => ['support-contact-messages', page] as const,
   me: ['support-me'] as const,
+  staff: ['support-staff'] as const,
 };
 
 /** Spec B 7: GET /api/support_ticket?_format=json. */
@@ -164,4 +166,26 @@ export async function uploadAttachment(file: File): Promise<string> {
     },
   });
   return res.uuid;
+}
+
+/** The accounts listed as support staff (administrators only). */
+export async function fetchStaff(): Promise<SupportStaffMember[]> {
+  return (await apiRequest<{ data: SupportStaffMember[] }>('/admin-api/support/staff', { format: 'json' }))
+    .data;
+}
+
+export async function addStaff(email: string): Promise<SupportStaffMember> {
+  const res = await apiRequest<{ data: SupportStaffMember }>('/admin-api/support/staff', {
+    method: 'POST',
+    format: 'json',
+    body: { email },
+  });
+  return res.data;
+}
+
+export async function removeStaff(uuid: string): Promise<void> {
+  await apiRequest<undefined>(`/admin-api/support/staff/${encodeURIComponent(uuid)}`, {
+    method: 'DELETE',
+    format: 'json',
+  });
 }

@@ -8,6 +8,7 @@ const TicketsPage = lazyPage(() => import('./tickets-page'));
 const TicketCreatePage = lazyPage(() => import('./ticket-create-page'));
 const TicketPage = lazyPage(() => import('./ticket-page'));
 const AdminSupportPage = lazyPage(() => import('./admin-support-page'));
+const AdminStaffPage = lazyPage(() => import('./admin-staff-page'));
 
 /** The support area (spec B 2.1, 2.9; issue 14). */
 export const supportRoutes: FeatureRoute[] = [
@@ -17,4 +18,5 @@ export const supportRoutes: FeatureRoute[] = [
   { path: paths.supportTickets, element: <TicketsPage />, preload: TicketsPage.preload },
   { path: paths.supportTicketRoute, element: <TicketPage />, preload: TicketPage.preload },
   { path: paths.adminSupport, element: <AdminSupportPage />, preload: AdminSupportPage.preload },
+  { path: paths.adminSupportStaff, element: <AdminStaffPage />, preload: AdminStaffPage.preload },
 ];

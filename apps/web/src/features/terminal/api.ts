@@ -1,13 +1,16 @@
-import type { ApplicationForm } from '@portico/contracts/applications';
 import { apiRequest } from '../../lib/api-client';
+import { fetchMyApplications } from '../../lib/applications-api';
 import type { Choice, TerminalContext } from './registry';
 
 /**
  * The portal calls the terminal makes (spec B 7 'Application list and create calls from the
  * terminal'): the very calls of the application screens (apps/server/src/modules/applications/
- * README.md), with the same payloads and so the same server rules. Kept here rather than imported
- * from the applications, organizations and products features: features stay apart (eslint).
+ * README.md), with the same payloads and so the same server rules. The application calls come from
+ * lib/applications-api.ts, which the application screens use too; the choice lists below are the
+ * terminal's own (features stay apart, eslint).
  */
+
+export { changeSubscription, createApplication } from '../../lib/applications-api';
 
 export interface TerminalApp {
   uuid: string;
@@ -17,13 +20,7 @@ export interface TerminalApp {
 
 /** Every application the signed-in user may see, across organizations (GET /phpsdk/organization/apps). */
 export function myApplications(ctx: TerminalContext): Promise<TerminalApp[]> {
-  return ctx.lookup('apps', async () => {
-    const res = await apiRequest<{ data: TerminalApp[] }>('/phpsdk/organization/apps', {
-      format: 'json',
-      query: { 'page[limit]': 50 },
-    });
-    return res.data;
-  });
+  return ctx.lookup('apps', fetchMyApplications);
 }
 
 export async function applicationChoices(ctx: TerminalContext): Promise<Choice[]> {
@@ -59,37 +56,4 @@ export async function productChoices(ctx: TerminalContext): Promise<Choice[]> {
   return doc.data
     .filter((p) => !p.attributes.field_deprecated)
     .map((p) => ({ label: p.attributes.title, value: p.id }));
-}
-
-/** POST /phpsdk/organization/apps/create, as the application form sends it. */
-export async function createApp(organization: string, form: ApplicationForm): Promise<{ uuid: string }> {
-  const doc = await apiRequest<{ data: { id: string } }>('/phpsdk/organization/apps/create', {
-    method: 'POST',
-    query: { ORGANIZATION: organization, _format: 'json' },
-    body: {
-      data: {
-        type: 'node--application',
-        attributes: {
-          title: form.title.trim(),
-          field_description: form.description,
-          field_allowed_grant_types: [
-            ...(form.authorizationCodeAllowed ? ['authorization_code'] : []),
-            ...(form.clientCredentialsAllowed ? ['client_credentials'] : []),
-          ],
-          field_oauth_redirect_uri: form.oAuthRedirectUri,
-          field_postlogout_redirect_uri: form.postLogoutRedirectUri,
-        },
-      },
-    },
-  });
-  return { uuid: doc.data.id };
-}
-
-/** POST /api/application { type: 'subscribe', application, product } (spec B 7; 200 is success). */
-export async function subscribeApp(application: string, product: string): Promise<void> {
-  await apiRequest('/api/application', {
-    method: 'POST',
-    format: 'json',
-    body: { type: 'subscribe', application, product },
-  });
 }

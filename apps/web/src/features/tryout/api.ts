@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { TryoutHistoryItem } from '../../lib/store';
 import { apiRequest, apiUrl } from '../../lib/api-client';
+import { fetchMyApplications } from '../../lib/applications-api';
 import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
 
 /**
@@ -28,13 +29,7 @@ export const tryoutKeys = {
 export function useTryoutApps(enabled: boolean) {
   return useQuery({
     queryKey: tryoutKeys.apps,
-    queryFn: async () =>
-      (
-        await apiRequest<{ data: TryoutApp[] }>('/phpsdk/organization/apps', {
-          format: 'json',
-          query: { 'page[limit]': 50 },
-        })
-      ).data,
+    queryFn: (): Promise<TryoutApp[]> => fetchMyApplications(),
     enabled,
     staleTime: 0,
   });

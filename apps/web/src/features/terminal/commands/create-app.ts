@@ -5,7 +5,7 @@ import {
 } from '@portico/contracts/applications';
 import { messageOf } from '../../../lib/api-client';
 import { t } from '../../../lib/i18n';
-import { createApp, organizationChoices } from '../api';
+import { createApplication, organizationChoices } from '../api';
 import type { Command, Values } from '../registry';
 
 /** The first problem the application form's own rule finds in one field, or null. */
@@ -91,7 +91,7 @@ export const createAppCommand: Command = {
     const grants = list(values.allowedGrantTypes);
     const title = String(values.title);
     try {
-      await createApp(String(values.organization), {
+      await createApplication(String(values.organization), {
         title,
         description: String(values.description),
         authorizationCodeAllowed: grants.includes('authorization_code'),

@@ -1,6 +1,6 @@
 import { messageOf } from '../../../lib/api-client';
 import { t } from '../../../lib/i18n';
-import { applicationChoices, myApplications, productChoices, subscribeApp } from '../api';
+import { applicationChoices, changeSubscription, myApplications, productChoices } from '../api';
 import type { Command } from '../registry';
 
 /** subscribe: subscribes one of the user's applications to an API product. */
@@ -25,7 +25,7 @@ export const subscribe: Command = {
   ],
   async run(values, ctx) {
     try {
-      await subscribeApp(String(values.application), String(values.product));
+      await changeSubscription('subscribe', String(values.application), String(values.product));
     } catch (error) {
       ctx.printError(messageOf(error, t('terminal.somethingWrong')));
       return;
