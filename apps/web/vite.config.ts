@@ -98,7 +98,7 @@ function precompress(): Plugin {
  * import every area.
  */
 const SHELL =
-  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query)|zustand|clsx|@mantine[\\/]core[\\/]esm[\\/](core|utils)|@mantine[\\/]hooks)[\\/]|[\\/]src[\\/](lib|config)[\\/]|[\\/]contracts[\\/]src[\\/](messages[\\/](shell|api|catalog|applications|identity|organizations|products|sandbox-auth|quickstart)\.ts|format|constants)/;
+  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query)|zustand|clsx|@mantine[\\/]core[\\/]esm[\\/](core|utils)|@mantine[\\/]hooks)[\\/]|[\\/]src[\\/](lib[\\/](?!applications-api)|config[\\/])|[\\/]contracts[\\/]src[\\/](messages[\\/](shell|api|catalog|identity|products|sandbox-auth|quickstart)\.ts|format|constants)/;
 
 export default defineConfig({
   plugins: [react(), precompress(), routeChunks()],
@@ -116,7 +116,9 @@ export default defineConfig({
               // system and hooks, the API client and the message catalogue. Rolldown's automatic
               // splitting cut these into a chunk per set of importers (50 scripts for the home page,
               // most under 1 KiB); in one chunk they cost no more bytes and far fewer requests.
-              // A module only ever loaded by import() (lib/markdown.ts and its parser) stays out.
+              // A module only ever loaded by import() (lib/markdown.ts and its parser) stays out, and so
+              // does lib/applications-api.ts, which only the application screens, the terminal and the
+              // try-out console use.
               name: (id, ctx) =>
                 SHELL.test(id) && (ctx.getModuleInfo(id)?.importers.length ?? 0) > 0 ? 'shell' : null,
               debugName: 'shell',

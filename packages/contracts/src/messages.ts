@@ -14,9 +14,13 @@ import { forumMessages } from './messages/forum.ts';
 import { contentMessages } from './messages/content.ts';
 import { terminalMessages } from './messages/terminal.ts';
 import { chatBotMessages } from './messages/chat-bot.ts';
+import { organizationsMessages } from './messages/organizations.ts';
+import { applicationsMessages } from './messages/applications.ts';
 
 export const en = {
   ...shellMessages,
+  organizations: organizationsMessages,
+  applications: applicationsMessages,
   tryout: tryoutMessages,
   support: supportMessages,
   search: searchMessages,

@@ -1,6 +1,8 @@
+import { applicationsMessages } from '@portico/contracts/messages/applications';
 import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
 import { contentMessages } from '@portico/contracts/messages/content';
 import { forumMessages } from '@portico/contracts/messages/forum';
+import { organizationsMessages } from '@portico/contracts/messages/organizations';
 import { searchMessages } from '@portico/contracts/messages/search';
 import { supportMessages } from '@portico/contracts/messages/support';
 import { terminalMessages } from '@portico/contracts/messages/terminal';
@@ -13,9 +15,11 @@ import { registerMessages } from './i18n';
  * messages.ts that is not in messages/shell.ts is registered here.
  */
 registerMessages({
+  applications: applicationsMessages,
   chatBot: chatBotMessages,
   content: contentMessages,
   forum: forumMessages,
+  organizations: organizationsMessages,
   search: searchMessages,
   support: supportMessages,
   terminal: terminalMessages,

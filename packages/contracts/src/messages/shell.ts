@@ -10,9 +10,7 @@
  */
 import { apiMessages } from './api.ts';
 import { catalogMessages } from './catalog.ts';
-import { applicationsMessages } from './applications.ts';
 import { identityMessages } from './identity.ts';
-import { organizationsMessages } from './organizations.ts';
 import { productsMessages } from './products.ts';
 import { sandboxAuthMessages } from './sandbox-auth.ts';
 import { quickstartMessages } from './quickstart.ts';
@@ -115,8 +113,6 @@ export const shellMessages = {
     terms: 'Terms',
     backToTop: 'Back to top',
   },
-  organizations: organizationsMessages,
-  applications: applicationsMessages,
   products: productsMessages,
   catalog: catalogMessages,
   api: apiMessages,
