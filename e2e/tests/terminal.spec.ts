@@ -155,8 +155,11 @@ test('commands print the spec messages; create-app and subscribe change the port
   await expect(screen).toContainText(M.titleNotValid);
   await page.keyboard.press('Control+c');
   await enter(page, 'go Terminal App');
-  await expect(page).toHaveURL(/\/application\/[0-9a-f-]{36}/);
-  await expect(page.getByText('Payments API').first()).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/application/[0-9a-f-]{36}\\?organization=${organization}$`));
+  // The application page itself (not the terminal's own text) lists the subscription.
+  const main = page.getByRole('main');
+  await expect(main.getByRole('heading', { level: 1, name: 'Terminal App' })).toBeVisible();
+  await expect(main.getByText('Payments API').first()).toBeVisible();
 });
 
 test('history, Ctrl+C, tab completion, mini and snake', async ({ page }) => {

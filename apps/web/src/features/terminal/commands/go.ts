@@ -17,7 +17,11 @@ export const go: Command = {
       invalidChoiceMessage: t('terminal.titleNotValid'),
     },
   ],
-  run(values, ctx) {
-    ctx.navigate(`/application/${encodeURIComponent(String(values.title))}`);
+  async run(values, ctx) {
+    // The application page reads its organization from the address (?organization=<uuid>).
+    const uuid = String(values.title);
+    const app = (await myApplications(ctx)).find((a) => a.uuid === uuid);
+    const query = app?.organization ? `?organization=${encodeURIComponent(app.organization.uuid)}` : '';
+    ctx.navigate(`/application/${encodeURIComponent(uuid)}${query}`);
   },
 };
