@@ -2,8 +2,8 @@ import { GO_LIVE_STATUSES, goLiveRejectSchema } from '@portico/contracts/applica
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { forbidden, notFound, badRequest } from '../../lib/errors.ts';
-import { requireUser, type SessionUser } from '../../plugins/session.ts';
+import { notFound, badRequest } from '../../lib/errors.ts';
+import { requireAdmin } from '../../plugins/session.ts';
 import { UUID } from '../organizations/authz.ts';
 import { pageLinks, parsePage, rejectUnknown, single, type Query } from '../organizations/query.ts';
 import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
@@ -14,12 +14,6 @@ import { appDb, type ApplicationRow, type GoLiveRequestRow } from './tables.ts';
 
 const M = en.applications;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
-function requireAdmin(request: FastifyRequest): SessionUser {
-  const user = requireUser(request);
-  if (!user.isAdmin) throw forbidden(M.reviewAdminOnly);
-  return user;
-}
 
 /**
  * The provider's review of go-live requests (`/admin/go-live` in the web app): list with the
@@ -143,7 +137,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   }
 
   app.get<{ Querystring: Query }>('/admin-api/go-live', async (request, reply) => {
-    requireAdmin(request);
+    requireAdmin(request, M.reviewAdminOnly);
     rejectUnknown(request.query, (k) => ['status', 'page[limit]', 'page[offset]'].includes(k));
     const page = parsePage(request.query);
     const status = single(request.query, 'status');
@@ -174,7 +168,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: { id: string } }>('/admin-api/go-live/:id', async (request, reply) => {
-    requireAdmin(request);
+    requireAdmin(request, M.reviewAdminOnly);
     const row = await findRequest(db, request.params.id);
     if (!row) throw notFound();
     reply.header('Cache-Control', 'no-store');
@@ -185,7 +179,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string; file: string } }>(
     '/admin-api/go-live/:id/documents/:file',
     async (request, reply) => {
-      requireAdmin(request);
+      requireAdmin(request, M.reviewAdminOnly);
       const row = await findRequest(db, request.params.id);
       if (!row || !UUID.test(request.params.file)) throw notFound();
       const file = await db
@@ -244,7 +238,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   }
 
   app.post<{ Params: { id: string } }>('/admin-api/go-live/:id/approve', async (request, reply) => {
-    const admin = requireAdmin(request);
+    const admin = requireAdmin(request, M.reviewAdminOnly);
     const result = await db
       .transaction()
       .execute((trx) => approveGoLive(trx, app.secretBox, request.params.id, admin.id));
@@ -267,7 +261,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Params: { id: string } }>('/admin-api/go-live/:id/reject', async (request, reply) => {
-    const admin = requireAdmin(request);
+    const admin = requireAdmin(request, M.reviewAdminOnly);
     const parsed = goLiveRejectSchema.safeParse(objectBody(request.body ?? {}));
     if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
     const { reason } = parsed.data;

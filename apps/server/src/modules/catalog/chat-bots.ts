@@ -1,3 +1,4 @@
+import { chatBotUrl } from '@portico/contracts/chat-bot';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { catalogDb } from './tables.ts';
@@ -8,14 +9,8 @@ import { catalogDb } from './tables.ts';
  * Content-Security-Policy may name nothing else.
  */
 export function chatBotOrigin(url: string | null | undefined): string | null {
-  if (!url) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return null;
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+  const parsed = chatBotUrl(url);
+  if (!parsed) return null;
   // An origin is scheme, host and port: nothing in it can end a CSP source or start a directive.
   return /^https?:\/\/[a-z0-9.\-[\]:]+$/i.test(parsed.origin) ? parsed.origin : null;
 }

@@ -1,12 +1,12 @@
 import { en } from '@portico/contracts/messages';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { OutboxTable } from '../../db/schema.ts';
 import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
-import { forbidden, notFound } from '../../lib/errors.ts';
-import { requireUser } from '../../plugins/session.ts';
+import { notFound } from '../../lib/errors.ts';
+import { requireAdmin } from '../../plugins/session.ts';
 import { ORGANIZATION_PAGE, outboxCollection, outboxMessages } from './collections.ts';
 import { baseUrl } from './resources.ts';
 import { serialId } from '../../lib/ids.ts';
@@ -34,14 +34,9 @@ function messageResource(base: string, m: Selectable<OutboxTable>): ResourceObje
   };
 }
 
-function requireAdmin(request: FastifyRequest): void {
-  const user = requireUser(request);
-  if (!user.isAdmin) throw forbidden(en.api.administratorsOnlyOutbox);
-}
-
 export async function outboxRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string } }>('/admin-api/outbox/:id', async (request, reply) => {
-    requireAdmin(request);
+    requireAdmin(request, en.api.administratorsOnlyOutbox);
     const id = serialId(request.params.id, 'id');
     if (id === undefined) throw notFound();
     const m = await app.db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirst();
@@ -51,7 +46,7 @@ export async function outboxRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/admin-api/outbox', async (request, reply) => {
-    requireAdmin(request);
+    requireAdmin(request, en.api.administratorsOnlyOutbox);
     const query = parseJsonApiQuery(request.query, ORGANIZATION_PAGE);
     const { rows, count } = await fetchCollection(app.db, outboxMessages(app.db), outboxCollection, query);
     const base = baseUrl(request);

@@ -1,17 +1,4 @@
-/**
- * The chat bot's address (spec B 3 'bot_url'): only an absolute http(s) URL is embedded, so a
- * `javascript:` or `data:` value from the catalog can never run in the page or in the frame.
- */
-export function chatBotUrl(raw: string | null | undefined): URL | null {
-  if (!raw) return null;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return null;
-  }
-  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-}
+export { chatBotUrl } from '@portico/contracts/chat-bot';
 
 /**
  * The bot's address with the page's context as query parameters, so that the bot knows what the
