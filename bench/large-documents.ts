@@ -11,7 +11,7 @@
  *
  * For each checkout, on a fresh DATA_DIR:
  *  1. `import-api` of each document by the command line: wall time and peak memory (VmHWM of the
- *     process, all its threads);
+ *     process, all its threads, plus that of the processes it starts);
  *  2. the portal started on that folder: the stored size (`/api/swagger` bytes) against the source,
  *     and the first sandbox call of each API after the start;
  *  3. `/healthz` polled every 10 ms from this process while, in parallel, both documents are
@@ -63,26 +63,49 @@ if (DOCUMENTS.some((d) => !fs.existsSync(d.file))) {
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** Runs a node script of a checkout; wall time, exit status and the peak RSS of the process. */
+/** The process and its descendants (the import command runs itself again: decision 036). */
+function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    try {
+      for (const task of fs.readdirSync(`/proc/${tree[i]}/task`)) {
+        const children = fs.readFileSync(`/proc/${tree[i]}/task/${task}/children`, 'utf8');
+        tree.push(...children.split(' ').filter(Boolean).map(Number));
+      }
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return tree;
+}
+
+/**
+ * Runs a node script of a checkout; wall time, exit status and the peak memory: the sum of the
+ * peak RSS (VmHWM) of the process and of every process it started, an upper bound of what they
+ * held at once.
+ */
 async function runNode(cwd: string, script: string[], env: NodeJS.ProcessEnv) {
   const started = performance.now();
   const child = spawn(process.execPath, script, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
   child.stderr.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
-  let peakKb = 0;
+  const peakKb = new Map<number, number>();
   const poll = setInterval(() => {
-    try {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const hwm = /VmHWM:\s+(\d+)/.exec(status);
-      if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-    } catch {
-      /* ended */
+    for (const pid of processTree(child.pid!)) {
+      try {
+        const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+        const hwm = /VmHWM:\s+(\d+)/.exec(status);
+        if (hwm) peakKb.set(pid, Math.max(peakKb.get(pid) ?? 0, Number(hwm[1])));
+      } catch {
+        /* ended */
+      }
     }
   }, 50);
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   clearInterval(poll);
-  return { ms: performance.now() - started, code, peakBytes: peakKb * 1024, output };
+  const peakBytes = [...peakKb.values()].reduce((a, b) => a + b, 0) * 1024;
+  return { ms: performance.now() - started, code, peakBytes, output };
 }
 
 const loopProbe = path.join(root, 'bench', 'event-loop-probe.mjs');

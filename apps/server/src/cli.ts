@@ -1,13 +1,12 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
-import { DataDirInUseError } from './db/data-dir-lock.ts';
-import { openDatabase } from './db/client.ts';
-import { migrateToLatest } from './db/migrate.ts';
-import { withStartupLock } from './db/startup-lock.ts';
-import { DocumentationInputError } from './modules/catalog/store.ts';
-import { importApi, prepareApiImport } from './modules/catalog/import-api.ts';
-import { formatProblem, MAX_SOURCE_BYTES, OpenApiImportError } from './modules/catalog/openapi/index.ts';
+import { MAX_SOURCE_BYTES } from './modules/catalog/openapi/parse.ts';
+
+// The database, the importer and what they load are imported where a command needs them: a
+// usage error, or the process that only runs the command again (rerunWithoutWasmOptimizer),
+// answers without loading them.
 
 /**
  * Portal administration from the command line: `npm run portal -- <command>`. Uses the same
@@ -59,8 +58,8 @@ function parseImportApiArgs(args: string[]) {
   }
 }
 
-/** Reads the document, refusing what is not a file or is too large before reading it whole. */
-function readDocument(file: string): string {
+/** Refuses what is not a file or is too large before anything reads it whole. */
+function checkDocumentFile(file: string): void {
   let size: number;
   try {
     const stat = fs.statSync(file);
@@ -73,11 +72,37 @@ function readDocument(file: string): string {
   if (size > MAX_SOURCE_BYTES) {
     fail(`${file}: The document is too large (larger than ${MAX_SOURCE_BYTES / 1024 / 1024} MB).`);
   }
+}
+
+function readDocument(file: string): string {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (err) {
     fail(`Cannot read ${file}: ${(err as Error).message}`);
   }
+}
+
+/** V8's flag that keeps WebAssembly on its baseline compiler (Liftoff). */
+const LIFTOFF_ONLY = '--liftoff-only';
+
+/**
+ * Runs this command again in a Node process whose WebAssembly is never optimized, when it is to
+ * open the embedded database (decision 036). PGlite's postgres is one large WebAssembly module:
+ * V8's optimizing tier (TurboFan) compiling its hot functions took the command's peak memory from
+ * about 650 MB to 1.25 GB on a fresh data folder (and from 260 to 650 MB on an existing one), for
+ * code that a one-shot command barely runs. The flag must be given at start-up (setting it later
+ * does not reach the WebAssembly compiler), hence a second process. Returns false when this
+ * process is already the right one.
+ */
+function rerunWithoutWasmOptimizer(): boolean {
+  if (process.execArgv.includes(LIFTOFF_ONLY)) return false;
+  const run = spawnSync(process.execPath, [LIFTOFF_ONLY, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+  });
+  if (run.error) throw run.error;
+  if (run.signal) process.kill(process.pid, run.signal);
+  process.exitCode = run.status ?? 1;
+  return true;
 }
 
 /**
@@ -89,7 +114,7 @@ async function importApiCommand(args: string[]): Promise<void> {
   const [file, ...extra] = positionals;
   if (!file || extra.length) fail(`import-api needs exactly one file.\n\n${USAGE}`, 2);
   if (!values.product) fail(`import-api needs --product <alias>.\n\n${USAGE}`, 2);
-  const text = readDocument(file);
+  checkDocumentFile(file);
 
   let config;
   try {
@@ -98,6 +123,30 @@ async function importApiCommand(args: string[]): Promise<void> {
     if (err instanceof ConfigError) fail(err.message, 78);
     throw err;
   }
+  // PostgreSQL runs in its own process: only the embedded database needs this one rerun.
+  if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
+
+  const text = readDocument(file);
+  const [
+    { DataDirInUseError },
+    { openDatabase },
+    { migrateToLatest },
+    { withStartupLock },
+    store,
+    importer,
+    openapi,
+  ] = await Promise.all([
+    import('./db/data-dir-lock.ts'),
+    import('./db/client.ts'),
+    import('./db/migrate.ts'),
+    import('./db/startup-lock.ts'),
+    import('./modules/catalog/store.ts'),
+    import('./modules/catalog/import-api.ts'),
+    import('./modules/catalog/openapi/index.ts'),
+  ]);
+  const { DocumentationInputError } = store;
+  const { importApi, prepareApiImport } = importer;
+  const { formatProblem, OpenApiImportError } = openapi;
 
   let prepared;
   try {
@@ -191,7 +240,7 @@ async function main(argv: string[]): Promise<void> {
 
 // Every command closes what it opened before its promise settles, so exiting here loses nothing.
 main(process.argv.slice(2)).then(
-  () => process.exit(0),
+  () => process.exit(), // process.exitCode: 0, or the status of the command run again
   (err: unknown) => {
     if (err instanceof CommandFailure) {
       process.stderr.write(`${err.message}\n`);
