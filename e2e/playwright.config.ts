@@ -49,5 +49,8 @@ export default defineConfig({
     env: { PORT: String(port), PUBLIC_URL: baseURL },
     stdout: 'ignore',
     stderr: 'pipe',
+    // Without it Playwright SIGKILLs the process group and start-portal.ts cannot remove its
+    // folders; SIGKILL still follows if the portal takes longer than this to stop.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
   },
 });

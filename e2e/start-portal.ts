@@ -12,8 +12,34 @@ import path from 'node:path';
 import { startChatBotStandIn, withChatBot } from './support/chat-bot-standin.ts';
 import { STANDIN_CLIENT_ID, startCloudDocsStandIn } from './support/cloud-docs-standin.ts';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-e2e-'));
-const contentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-e2e-content-'));
+/**
+ * The folders of a run are named after its process (`portico-e2e-<pid>-…`): a run killed before
+ * its clean-up (a Playwright that gave up waiting, a crash) leaves them behind, and the next start
+ * removes those whose process is gone. Folders of runs still going (other ports, other people) stay.
+ */
+const SCRATCH = /^portico-e2e-(?:content-)?(\d+)-/;
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function removeStaleScratchFolders(): void {
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const pid = Number(SCRATCH.exec(name)?.[1]);
+    if (!pid || pid === process.pid || running(pid)) continue;
+    fs.rmSync(path.join(os.tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+removeStaleScratchFolders();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portico-e2e-${process.pid}-`));
+const contentDir = fs.mkdtempSync(path.join(os.tmpdir(), `portico-e2e-content-${process.pid}-`));
 fs.cpSync(process.env.CONTENT_DIR ?? 'content', contentDir, { recursive: true });
 const standIn = await startCloudDocsStandIn();
 const bot = await startChatBotStandIn();

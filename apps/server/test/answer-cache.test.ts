@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './applications-fixtures.ts';
 import type { TestClient } from './http-client.ts';
 import { accept, body, createOrg, invite, signedInUser } from './org-fixtures.ts';
-import { startTestApp, testDbKind, type TestApp } from './test-app.ts';
+import { startTestApp, startTwoInstances, testDbKind, type TestApp, type TwoInstances } from './test-app.ts';
 
 /**
  * The caches of signed-in requests (decision 028): sessions known in memory until the `sessions`
@@ -165,18 +165,12 @@ describe('signed-in answers cached per user', () => {
 describe.skipIf(testDbKind() !== 'postgres')('signed-in caches of two instances on one database', () => {
   let a: TestApp;
   let b: TestApp;
+  let instances: TwoInstances | undefined;
   beforeAll(async () => {
-    a = await startTestApp({ SECRET_KEY: randomBytes(32).toString('hex'), LOGIN_RATE_LIMIT: '1000' });
-    b = await startTestApp({
-      DATABASE_URL: a.config.databaseUrl!,
-      SECRET_KEY: a.config.secretKey!,
-      IMPORT_CONTENT: 'false',
-    });
+    instances = await startTwoInstances({ LOGIN_RATE_LIMIT: '1000' });
+    ({ a, b } = instances);
   });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  afterAll(() => instances?.close());
 
   it('a write or a logout through one instance is seen by the other on the next request', async () => {
     const gus = await signedInUser(a, unique('gus.eta'));

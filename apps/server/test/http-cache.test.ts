@@ -4,7 +4,7 @@ import http from 'node:http';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInUser } from './org-fixtures.ts';
-import { startTestApp, testDbKind, type TestApp } from './test-app.ts';
+import { startTestApp, startTwoInstances, testDbKind, type TestApp, type TwoInstances } from './test-app.ts';
 
 /**
  * ETags, 304s and the cache of public answers (plugins/http-cache.ts, decision 018): the product
@@ -102,6 +102,40 @@ describe('ETags and the cache of public answers', () => {
     expect(brotliDecompressSync(compressed.body).equals(first.body)).toBe(true);
   });
 
+  it('says that a cached anonymous answer depends on the cookie, merged with Accept-Encoding', async () => {
+    const varyOf = (a: Answer) =>
+      String(a.headers.vary ?? '')
+        .split(',')
+        .map((v) => v.trim().toLowerCase())
+        .sort();
+    // A fresh answer: the catalog changes, the next request computes it.
+    await renameFirstProduct(t, ' (vary)');
+    const computed = await get(t.baseUrl, LIST, { 'Accept-Encoding': 'br' });
+    expect(computed.headers['x-portico-cache']).toBeUndefined();
+    expect(varyOf(computed)).toEqual(['accept-encoding', 'cookie']);
+    const uncompressed = await get(t.baseUrl, LIST);
+    expect(varyOf(uncompressed)).toEqual(['accept-encoding', 'cookie']);
+    // Hits of the early path, compressed or not, and their 304.
+    const hit = await get(t.baseUrl, LIST, { 'Accept-Encoding': 'gzip' });
+    expect(hit.headers['x-portico-cache']).toBe('hit');
+    expect(varyOf(hit)).toEqual(['accept-encoding', 'cookie']);
+    const plain = await get(t.baseUrl, LIST);
+    expect(plain.headers['x-portico-cache']).toBe('hit');
+    expect(varyOf(plain)).toEqual(['accept-encoding', 'cookie']);
+    const notModified = await get(t.baseUrl, LIST, { 'If-None-Match': hit.headers.etag! });
+    expect(notModified.status).toBe(304);
+    expect(varyOf(notModified)).toEqual(['accept-encoding', 'cookie']);
+
+    // A user's hit through the session plugin (a session this process has not loaded yet).
+    const user = await signedInUser(t, `vary-${randomBytes(4).toString('hex')}@example.com`);
+    expect((await user.get(LIST)).headers.get('vary')).toMatch(/cookie/i);
+    // The sessions change (not the users): the session is loaded again, the answer comes from memory.
+    await sql`update sessions set expires_at = expires_at`.execute(t.app.db);
+    const userHit = await user.get(LIST);
+    expect(userHit.headers.get('x-portico-cache')).toBe('hit');
+    expect(userHit.headers.get('vary')).toMatch(/cookie/i);
+  });
+
   it('sees a change of the catalog at once: a new answer and a new ETag', async () => {
     const before = await get(t.baseUrl, LIST);
     await get(t.baseUrl, LIST); // cached now
@@ -156,18 +190,12 @@ describe('ETags and the cache of public answers', () => {
 describe.skipIf(testDbKind() !== 'postgres')('the cache of two instances on one database', () => {
   let a: TestApp;
   let b: TestApp;
+  let instances: TwoInstances | undefined;
   beforeAll(async () => {
-    a = await startTestApp({ SECRET_KEY: randomBytes(32).toString('hex') });
-    b = await startTestApp({
-      DATABASE_URL: a.config.databaseUrl!,
-      SECRET_KEY: a.config.secretKey!,
-      IMPORT_CONTENT: 'false',
-    });
+    instances = await startTwoInstances();
+    ({ a, b } = instances);
   });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
+  afterAll(() => instances?.close());
 
   it('a change written through one instance is answered at once by the other', async () => {
     await get(b.baseUrl, LIST);

@@ -718,6 +718,44 @@ describe('organizations: forms, members and invitations', () => {
     );
   });
 
+  it('lists an invitation sent before the account without writing on GET, and from memory', async () => {
+    expect((await invite(owner, org.id, 'Early.Bird@example.com', ['organization-developer'])).status).toBe(
+      201,
+    );
+    const bird = await signedInUser(t, 'early.bird@example.com');
+    const row = () =>
+      t.app.db
+        .selectFrom('memberships')
+        .select(['user_id', 'status'])
+        .where('email', '=', 'Early.Bird@example.com')
+        .executeTakeFirstOrThrow();
+    const LIST = '/jsonapi/group/organization?page[limit]=50';
+    const first = await bird.get(LIST);
+    expect(first.headers.get('x-portico-cache')).toBeNull();
+    const listed = await body<{ data: OrgResource[] }>(first);
+    expect(listed.data.find((o) => o.id === org.id)?.meta.membership).toMatchObject({
+      status: 'pending_invitation',
+      roles: ['organization-developer'],
+    });
+    // The GET only read: the invitation is still the address's, not linked to the account.
+    expect((await row()).user_id).toBeNull();
+    const again = await bird.get(LIST);
+    expect(again.headers.get('x-portico-cache')).toBe('hit');
+    expect(again.headers.get('cache-control')).toBe('private, no-store');
+
+    // Accepting links it; the next list is computed again and shows the membership active.
+    await accept(bird, org.id);
+    expect(await row()).toMatchObject({ status: 'active', user_id: expect.any(Number) });
+    const after = await bird.get(LIST);
+    expect(after.headers.get('x-portico-cache')).toBeNull();
+    const active = await body<{ data: OrgResource[] }>(after);
+    expect(active.data.filter((o) => o.id === org.id)).toHaveLength(1);
+    expect(active.data.find((o) => o.id === org.id)?.meta.membership).toMatchObject({ status: 'active' });
+    // Others' lists are theirs: the owner's is not the invitee's.
+    const owners = await body<{ data: OrgResource[] }>(await owner.get(LIST));
+    expect(owners.data.find((o) => o.id === org.id)?.meta.membership).toMatchObject({ status: 'active' });
+  });
+
   it('an account with an unproven address neither sees nor accepts what was sent to it', async () => {
     // The account exists (unverified) before the invitation: it is not linked to the account.
     const squatter = await signedInUser(t, 'sq.uatter@example.com', { verified: false });

@@ -117,3 +117,45 @@ export async function startTestApp(
     },
   };
 }
+
+/** Two portals on one PostgreSQL database, as several instances behind one address. */
+export interface TwoInstances {
+  /** The first: it created the database and imported the content. */
+  a: TestApp;
+  /** The second: same database and SECRET_KEY, no import of its own. */
+  b: TestApp;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts two instances on one database (PostgreSQL only: an embedded database belongs to one
+ * process). They share SECRET_KEY, so a session cookie of one is valid on the other; `env` goes to
+ * both, `envOfB` to the second only. `close` stops the second first: the first drops the database.
+ */
+export async function startTwoInstances(
+  env: Record<string, string> = {},
+  envOfB: Record<string, string> = {},
+): Promise<TwoInstances> {
+  const a = await startTestApp({ SECRET_KEY: randomBytes(32).toString('hex'), ...env });
+  let b: TestApp;
+  try {
+    b = await startTestApp({
+      ...env,
+      DATABASE_URL: a.config.databaseUrl!,
+      SECRET_KEY: a.config.secretKey!,
+      IMPORT_CONTENT: 'false',
+      ...envOfB,
+    });
+  } catch (err) {
+    await a.close();
+    throw err;
+  }
+  return {
+    a,
+    b,
+    async close() {
+      await b.close();
+      await a.close();
+    },
+  };
+}

@@ -25,6 +25,7 @@ import * as m0180 from './migrations/0180-quickstart-stories.ts';
 import * as m0200 from './migrations/0200-identity-data-versions.ts';
 import * as m0210 from './migrations/0210-search-heading.ts';
 import * as m0220 from './migrations/0220-document-texts.ts';
+import * as m0240 from './migrations/0240-support-file-deletions.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0200-identity-data-versions': m0200,
   '0210-search-heading': m0210,
   '0220-document-texts': m0220,
+  '0240-support-file-deletions': m0240,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CoalescedReader } from '../db/data-versions.ts';
-import { matchesEtag, strongEtag } from './http-cache.ts';
+import { matchesEtag, mergeVary, strongEtag } from './http-cache.ts';
 
 describe('matchesEtag', () => {
   const etag = strongEtag('{"data":[]}');
@@ -14,6 +14,16 @@ describe('matchesEtag', () => {
     expect(matchesEtag(undefined, etag)).toBe(false);
     expect(matchesEtag('"other"', etag)).toBe(false);
     expect(matchesEtag(strongEtag('{"data":[1]}'), etag)).toBe(false);
+  });
+});
+
+describe('mergeVary', () => {
+  it('adds a name to a Vary once, whatever its case, and keeps what was there', () => {
+    expect(mergeVary(undefined, 'Cookie')).toBe('Cookie');
+    expect(mergeVary('accept-encoding', 'Cookie')).toBe('accept-encoding, Cookie');
+    expect(mergeVary(['Accept', 'cookie'], 'Cookie')).toBe('Accept, cookie');
+    expect(mergeVary('Accept-Encoding, Accept', 'Cookie')).toBe('Accept-Encoding, Accept, Cookie');
+    expect(mergeVary('*', 'Cookie')).toBe('*');
   });
 });
 

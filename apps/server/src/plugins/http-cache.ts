@@ -20,6 +20,9 @@ import { HSTS_VALUE, overTls } from '../lib/transport.ts';
  *   writing transaction) are unchanged. The counters are read once per request, and concurrent
  *   requests share one read that started after they arrived, so a change committed through any
  *   instance is seen by the next request everywhere.
+ * - The answers of routes cached per user (`perUser`) differ between visitors and users, so all of
+ *   them, anonymous ones and hits included, say `Vary: Cookie` (with Accept-Encoding when they may
+ *   be sent compressed): a shared cache keeps the anonymous answer for anonymous requests only.
  */
 
 /** Paths of the API: the answers the ETag hook looks at (web app files have their own). */
@@ -47,6 +50,8 @@ interface CachedAnswer {
   body: Buffer;
   contentType: string;
   cacheControl: string | undefined;
+  /** The route's answer depends on the session (`perUser`): sent with `Vary: Cookie`. */
+  varyCookie: boolean;
   br?: Buffer;
   gzip?: Buffer;
   /**
@@ -166,6 +171,27 @@ function userKeyOf(request: FastifyRequest, userId: number): string {
   return `user:${userId}\n${headers}\n${keyOf(request)}`;
 }
 
+/** `value` with `name` added to its list unless it names it already (Vary is case-insensitive). */
+export function mergeVary(value: string | number | string[] | undefined, name: string): string {
+  const names = (Array.isArray(value) ? value : value === undefined ? [] : [String(value)])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (!names.some((n) => n === '*' || n.toLowerCase() === name.toLowerCase())) names.push(name);
+  return names.join(', ');
+}
+
+/**
+ * The Vary of a cached answer: Cookie when it depends on the session, Accept-Encoding when it is
+ * large enough to be sent compressed.
+ */
+function varyOf(entry: CachedAnswer): string | undefined {
+  const names = [];
+  if (entry.varyCookie) names.push('Cookie');
+  if (entry.body.length >= COMPRESS_THRESHOLD) names.push('Accept-Encoding');
+  return names.length ? names.join(', ') : undefined;
+}
+
 function stampOf(versions: Map<string, string>, domains: readonly string[]): string {
   return domains.map((d) => versions.get(d) ?? '0').join(',');
 }
@@ -182,10 +208,11 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedA
   reply.header('ETag', entry.etag).header('Content-Type', entry.contentType);
   reply.header('Cache-Control', entry.cacheControl ?? 'public, no-cache');
   reply.header('X-Portico-Cache', 'hit');
+  const vary = varyOf(entry);
+  if (vary) reply.header('Vary', vary);
   if (entry.body.length < COMPRESS_THRESHOLD || matchesEtag(request.headers['if-none-match'], entry.etag))
     return reply.send(entry.body);
   const encoding = preferredEncoding(request.headers['accept-encoding']);
-  reply.header('Vary', 'Accept-Encoding');
   if (!encoding) return reply.send(entry.body);
   return reply.header('Content-Encoding', encoding).send(compressed(entry, encoding));
 }
@@ -216,9 +243,10 @@ export function cacheAnswers(scope: FastifyInstance, options: CacheAnswersOption
   // A signed-in answer also depends on who the user is (name, e-mail, administrator role).
   const userDomains = domains.includes('identity') ? domains : [...domains, 'identity'];
   const state = new WeakMap<FastifyRequest, { key: string; stamp: string; signedIn: boolean }>();
+  const cached = (request: FastifyRequest) =>
+    request.method === 'GET' && (!routes || routes.includes(request.routeOptions.url ?? ''));
   scope.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET') return;
-    if (routes && !routes.includes(request.routeOptions.url ?? '')) return;
+    if (!cached(request)) return;
     let key: string;
     let stamp: string;
     const user = request.user;
@@ -234,6 +262,8 @@ export function cacheAnswers(scope: FastifyInstance, options: CacheAnswersOption
     state.set(request, { key, stamp, signedIn: !!user });
   });
   scope.addHook('onSend', async (request, reply, payload) => {
+    // An anonymous answer and a user's differ: a shared cache must not hand one for the other.
+    if (perUser && cached(request)) reply.header('Vary', mergeVary(reply.getHeader('vary'), 'Cookie'));
     const pending = state.get(request);
     if (!pending || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     if (payload.length > MAX_ENTRY_BYTES || reply.getHeader('set-cookie') !== undefined) return payload;
@@ -249,6 +279,7 @@ export function cacheAnswers(scope: FastifyInstance, options: CacheAnswersOption
       contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
       // A signed-in answer stays out of shared caches unless its route said it is public.
       cacheControl: pending.signedIn ? (ownCacheControl ?? 'private, no-store') : ownCacheControl,
+      varyCookie: perUser,
     };
     reply.header('ETag', entry.etag);
     if (!ownCacheControl) reply.header('Cache-Control', entry.cacheControl ?? 'public, no-cache');
@@ -292,6 +323,8 @@ export async function answerEarly(request: FastifyRequest, reply: FastifyReply):
   };
   if (overTls(server, request)) headers['strict-transport-security'] = HSTS_VALUE;
   if (shared.closing) headers.connection = 'close';
+  const vary = varyOf(entry);
+  if (vary) headers.vary = vary;
   reply.hijack();
   const raw = reply.raw;
   if (matchesEtag(request.headers['if-none-match'], entry.etag)) {
@@ -302,7 +335,6 @@ export async function answerEarly(request: FastifyRequest, reply: FastifyReply):
   headers['content-type'] = entry.contentType;
   let body = entry.body;
   if (entry.body.length >= COMPRESS_THRESHOLD) {
-    headers.vary = 'Accept-Encoding';
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     if (encoding) {
       body = compressed(entry, encoding);

@@ -4,9 +4,15 @@ import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
-import { collectionDocument, requestUrl, resourceDocument, sendDocument } from '../../jsonapi/document.ts';
+import {
+  collectionDocument,
+  requestUrl,
+  resourceDocument,
+  sendDocument,
+  type ResourceObject,
+} from '../../jsonapi/document.ts';
 import { fetchCollection, type ResourceDescriptionFor } from '../../jsonapi/kysely.ts';
-import { parseJsonApiQuery } from '../../jsonapi/query.ts';
+import { parseJsonApiQuery, type JsonApiQuery, type ParseQueryOptions } from '../../jsonapi/query.ts';
 import { checkIncludes, values } from '../../jsonapi/resource.ts';
 import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
@@ -206,63 +212,124 @@ export default fp(
   { name: 'content', dependencies: ['db', 'session', 'http-cache'] },
 );
 
+/** One JSON:API collection of the module: what a page of it holds. */
+interface CollectionRoute {
+  path: string;
+  limits: ParseQueryOptions;
+  /** The page's resources, the total count and the included resources asked for. */
+  page(
+    request: FastifyRequest,
+    query: JsonApiQuery,
+  ): Promise<{ data: ResourceObject[]; count: number; included?: ResourceObject[] }>;
+}
+
+const ARTICLE_PATH = '/jsonapi/node/article/:id';
+
 /** The module's routes, in their own scope: the answer cache below applies to them only. */
 async function contentRoutes(app: FastifyInstance): Promise<void> {
-  // The blog's and the FAQ's lists depend only on their tables and the user (who may see internal
-  // or unpublished articles): answered from memory until those change, per user (decision 028).
-  cacheAnswers(app, {
-    domains: ['content'],
-    perUser: true,
-    routes: [
-      '/jsonapi/node/article',
-      '/jsonapi/node/article/:id',
-      '/jsonapi/taxonomy_term/news_categories',
-      '/jsonapi/taxonomy_term/faq_categories',
-      '/jsonapi/node/faq',
-    ],
-  });
   const base = () => app.config.publicUrl;
 
-  /** Articles the asker may see: published ones with a path, internal ones only for the group. */
-  function visibleArticles(request: FastifyRequest) {
-    let qb = articleBase(app.db).where('a.path', 'is not', null);
+  /** Articles the asker may see: published ones, internal ones only for the group. */
+  function readableArticles(request: FastifyRequest) {
+    let qb = articleBase(app.db);
     if (!request.user?.isAdmin) qb = qb.where('a.published', '=', true);
     if (!isInternalDeveloper(app, request)) qb = qb.where('a.internal', '=', false);
     return qb;
   }
 
-  app.get('/jsonapi/node/article', async (request, reply) => {
-    const query = parseJsonApiQuery(request.query, { defaultLimit: 5, maxLimit: 50 });
-    const { rows, count } = await fetchCollection(
-      app.db,
-      visibleArticles(request),
-      articleDescription,
-      query,
-    );
-    const url = requestUrl(request);
-    return sendDocument(
-      reply.header('Cache-Control', 'no-cache'),
-      collectionDocument({
-        url,
-        data: rows.map((r) => articleResource(base(), r as ArticleRow)),
-        count,
-        page: query.page,
-        included: articleIncludes(base(), rows as ArticleRow[], query.include),
-        fields: query.fields,
-      }),
-    );
+  const categories = (
+    table: 'news_categories' | 'faq_categories',
+    type: string,
+    toResource: (base: string, c: { uuid: string; name: string; weight: number }) => ResourceObject,
+  ): CollectionRoute => {
+    const description = categoryDescription(type);
+    return {
+      path: `/jsonapi/taxonomy_term/${table}`,
+      limits: { defaultLimit: 50, maxLimit: 50 },
+      async page(_request, query) {
+        const { rows, count } = await fetchCollection(
+          app.db,
+          categoryBase(app.db, table),
+          description,
+          query,
+        );
+        return { data: rows.map((r) => toResource(base(), r)), count };
+      },
+    };
+  };
+
+  const collections: CollectionRoute[] = [
+    {
+      path: '/jsonapi/node/article',
+      limits: { defaultLimit: 5, maxLimit: 50 },
+      async page(request, query) {
+        // Lists leave out the articles without a path.
+        const visible = readableArticles(request).where('a.path', 'is not', null);
+        const { rows, count } = await fetchCollection(app.db, visible, articleDescription, query);
+        const articles = rows as ArticleRow[];
+        return {
+          data: articles.map((r) => articleResource(base(), r)),
+          count,
+          included: articleIncludes(base(), articles, query.include),
+        };
+      },
+    },
+    categories('news_categories', 'taxonomy_term--news_categories', newsCategoryResource),
+    categories('faq_categories', 'taxonomy_term--faq_categories', faqCategoryResource),
+    {
+      path: '/jsonapi/node/faq',
+      limits: { defaultLimit: 50, maxLimit: 50 },
+      async page(_request, query) {
+        const { rows, count } = await fetchCollection(app.db, faqBase(app.db), faqDescription, query);
+        const included = query.include.includes('field_category')
+          ? rows
+              .filter((r) => r.category_uuid && r.category_name !== null)
+              .map((r) =>
+                faqCategoryResource(base(), {
+                  uuid: r.category_uuid!,
+                  name: r.category_name!,
+                  weight: r.category_weight ?? 0,
+                }),
+              )
+          : undefined;
+        return { data: rows.map((r) => faqResource(base(), r)), count, included };
+      },
+    },
+  ];
+
+  // The blog's and the FAQ's lists depend only on their tables and the user (who may see internal
+  // or unpublished articles): answered from memory until those change, per user (decision 028).
+  cacheAnswers(app, {
+    domains: ['content'],
+    perUser: true,
+    routes: [...collections.map((c) => c.path), ARTICLE_PATH],
   });
 
-  app.get<{ Params: { id: string } }>('/jsonapi/node/article/:id', async (request, reply) => {
+  for (const route of collections) {
+    app.get(route.path, async (request, reply) => {
+      const query = parseJsonApiQuery(request.query, route.limits);
+      const { data, count, included } = await route.page(request, query);
+      return sendDocument(
+        reply.header('Cache-Control', 'no-cache'),
+        collectionDocument({
+          url: requestUrl(request),
+          data,
+          count,
+          page: query.page,
+          included,
+          fields: query.fields,
+        }),
+      );
+    });
+  }
+
+  app.get<{ Params: { id: string } }>(ARTICLE_PATH, async (request, reply) => {
     const query = parseJsonApiQuery(request.query, { defaultLimit: 1, maxLimit: 1 });
     checkIncludes(articleDescription, query.include);
     const { id } = request.params;
     // An article without a path is still found by its id (it is only left out of lists).
-    let qb = articleBase(app.db);
-    if (!request.user?.isAdmin) qb = qb.where('a.published', '=', true);
-    if (!isInternalDeveloper(app, request)) qb = qb.where('a.internal', '=', false);
     const row = UUID.test(id)
-      ? await qb.where('a.uuid', '=', id.toLowerCase()).executeTakeFirst()
+      ? await readableArticles(request).where('a.uuid', '=', id.toLowerCase()).executeTakeFirst()
       : undefined;
     if (!row) throw new HttpError(404, en.errors.notFoundText);
     return sendDocument(
@@ -271,55 +338,6 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
         url: requestUrl(request),
         data: articleResource(base(), row),
         included: articleIncludes(base(), [row], query.include),
-        fields: query.fields,
-      }),
-    );
-  });
-
-  for (const [table, type] of [
-    ['news_categories', 'taxonomy_term--news_categories'],
-    ['faq_categories', 'taxonomy_term--faq_categories'],
-  ] as const) {
-    const description = categoryDescription(type);
-    const toResource = table === 'news_categories' ? newsCategoryResource : faqCategoryResource;
-    app.get(`/jsonapi/taxonomy_term/${table}`, async (request, reply) => {
-      const query = parseJsonApiQuery(request.query, { defaultLimit: 50, maxLimit: 50 });
-      const { rows, count } = await fetchCollection(app.db, categoryBase(app.db, table), description, query);
-      return sendDocument(
-        reply.header('Cache-Control', 'no-cache'),
-        collectionDocument({
-          url: requestUrl(request),
-          data: rows.map((r) => toResource(base(), r)),
-          count,
-          page: query.page,
-          fields: query.fields,
-        }),
-      );
-    });
-  }
-
-  app.get('/jsonapi/node/faq', async (request, reply) => {
-    const query = parseJsonApiQuery(request.query, { defaultLimit: 50, maxLimit: 50 });
-    const { rows, count } = await fetchCollection(app.db, faqBase(app.db), faqDescription, query);
-    const included = query.include.includes('field_category')
-      ? rows
-          .filter((r) => r.category_uuid && r.category_name !== null)
-          .map((r) =>
-            faqCategoryResource(base(), {
-              uuid: r.category_uuid!,
-              name: r.category_name!,
-              weight: r.category_weight ?? 0,
-            }),
-          )
-      : undefined;
-    return sendDocument(
-      reply.header('Cache-Control', 'no-cache'),
-      collectionDocument({
-        url: requestUrl(request),
-        data: rows.map((r) => faqResource(base(), r)),
-        count,
-        page: query.page,
-        included,
         fields: query.fields,
       }),
     );

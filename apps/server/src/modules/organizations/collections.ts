@@ -63,12 +63,40 @@ const FILE_FIELDS = [
 
 type OrganizationListDb = Database & { m: MembershipsTable; o: OrganizationsTable; cu: UsersTable };
 
-/** The caller's memberships (active or invited) joined to their organizations. */
-export function myOrganizations(db: Db, userId: number) {
+/**
+ * The caller's memberships (active or invited) joined to their organizations: their own rows, and
+ * the invitations sent to their proven address before they had an account (or proved it) that are
+ * not linked to it yet (`linkInvitations` does so when the caller acts on the organization, e.g.
+ * accepts). Matched here rather than linked on GET, so the list only reads (and can be cached,
+ * decision 028): the answer depends on `memberships` and on the user's address, both counted.
+ */
+export function myOrganizations(db: Db, userId: number, address: string | null) {
   return db
     .selectFrom('memberships as m')
     .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-    .where('m.user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('m.user_id', '=', userId),
+        ...(address
+          ? [
+              eb.and([
+                eb('m.user_id', 'is', null),
+                eb(eb.fn('lower', ['m.email']), '=', address.toLowerCase()),
+                // As linkInvitations: a caller with a row of that organization keeps that row.
+                eb.not(
+                  eb.exists(
+                    eb
+                      .selectFrom('memberships as mine')
+                      .select('mine.id')
+                      .whereRef('mine.organization_id', '=', 'm.organization_id')
+                      .where('mine.user_id', '=', userId),
+                  ),
+                ),
+              ]),
+            ]
+          : []),
+      ]),
+    )
     .where('m.status', 'in', ['active', 'pending_invitation'])
     .selectAll('o')
     .select([

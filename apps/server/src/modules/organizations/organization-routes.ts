@@ -18,12 +18,12 @@ import { HttpError, badRequest, notFound, unauthorized } from '../../lib/errors.
 import { storageKeyFor, type FileStorage } from '../../lib/storage.ts';
 import { createOrganization } from './service.ts';
 import { requireUser } from '../../plugins/session.ts';
+import { verifiedAddress } from '../identity/service.ts';
 import {
   UUID,
   assertCan,
   can,
   effectiveRoles,
-  linkInvitations,
   loadOrgAccess,
   organizationDeleteGuards,
   permissionsFor,
@@ -228,10 +228,9 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
   app.get('/jsonapi/group/organization', async (request, reply) => {
     const user = requireUser(request);
     const query = parseJsonApiQuery(request.query, ORGANIZATION_PAGE);
-    await linkInvitations(db, user);
     const { rows, count } = await fetchCollection(
       db,
-      myOrganizations(db, user.id),
+      myOrganizations(db, user.id, verifiedAddress(user)),
       organizationCollection,
       query,
     );
@@ -256,7 +255,8 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
           id: r.m_id,
           uuid: r.m_uuid,
           organization_id: org.id,
-          user_id: r.m_user_id,
+          // An invitation to the caller's address not linked yet is theirs all the same.
+          user_id: r.m_user_id ?? user.id,
           email: r.m_email,
           status: r.m_status,
           roles: r.m_roles,

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
+import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { membershipRoutes } from './membership-routes.ts';
 import { organizationRoutes } from './organization-routes.ts';
 import { outboxRoutes } from './outbox-routes.ts';
@@ -28,10 +29,18 @@ export default fp(
           return json(request, String(raw), done);
         });
       }
+      // The caller's organizations depend only on the database and the user (a GET that only
+      // reads, collections.ts myOrganizations): answered from memory per user until the
+      // organizations' tables or the user change (decision 028).
+      cacheAnswers(scope, {
+        domains: ['organizations'],
+        perUser: true,
+        routes: ['/jsonapi/group/organization'],
+      });
       await organizationRoutes(scope, storage);
       await membershipRoutes(scope);
       await outboxRoutes(scope);
     });
   },
-  { name: 'organizations', dependencies: ['session', 'services'] },
+  { name: 'organizations', dependencies: ['session', 'services', 'http-cache'] },
 );

@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Db } from '../../db/client.ts';
 
-/** Kysely types of migrations 0150-support and 0151-support-files; `users` comes from db/schema.ts. */
+/** Kysely types of migrations 0150-support, 0151-support-files and 0240-support-file-deletions; `users` comes from db/schema.ts. */
 
 type Created = ColumnType<Date, Date | string | undefined, never>;
 type Changed = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -67,6 +67,13 @@ export interface SupportTicketFilesTable {
   created: Created;
 }
 
+/** Storage keys of deleted attachments whose files are still to be removed (file-removal.ts). */
+export interface SupportFileDeletionsTable {
+  id: Generated<number>;
+  storage_key: string;
+  created: Created;
+}
+
 // A type literal, not an interface: withTables wants an index-compatible record.
 export type SupportTables = {
   support_staff: SupportStaffTable;
@@ -75,6 +82,7 @@ export type SupportTables = {
   support_tickets: SupportTicketsTable;
   support_ticket_messages: SupportTicketMessagesTable;
   support_ticket_files: SupportTicketFilesTable;
+  support_file_deletions: SupportFileDeletionsTable;
 };
 
 /** The database with the support tables known to Kysely. */
