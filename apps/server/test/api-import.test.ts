@@ -56,7 +56,13 @@ async function upload(
   });
 }
 const json = async <T>(res: Response): Promise<T> => (await res.json()) as T;
-const errorsOf = async (res: Response) => (await json<JsonApiErrorBody>(res)).errors;
+/** The errors of an answer, with the fields this endpoint adds (code, source.parameter, meta). */
+type ImportError = JsonApiErrorBody['errors'][number] & {
+  code?: string;
+  source?: { pointer?: string; parameter?: string };
+  meta?: { line?: number; column?: number };
+};
+const errorsOf = async (res: Response) => (await json<{ errors: ImportError[] }>(res)).errors;
 
 describe('POST /admin-api/catalog/import-api', () => {
   it('refuses visitors (401), developers (403) and requests without the CSRF token (403)', async () => {
@@ -167,8 +173,10 @@ paths:
     }
     const typeError = errors.find((e) => e.source?.pointer?.endsWith('/schema/type'));
     expect(typeError, JSON.stringify(errors)).toBeDefined();
-    expect(typeError!.source!.pointer).toBe('/paths/~1things/get/responses/200/content/application~1json/schema/type');
-    expect((typeError as { meta?: { line?: number } }).meta?.line).toBe(14);
+    expect(typeError!.source!.pointer).toBe(
+      '/paths/~1things/get/responses/200/content/application~1json/schema/type',
+    );
+    expect(typeError!.meta?.line).toBe(14);
 
     const notYaml = await upload(admin, 'openapi: [3.0\n  : :', { product: 'broken', alias: 'broken' });
     expect(notYaml.status).toBe(422);

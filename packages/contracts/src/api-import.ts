@@ -33,7 +33,9 @@ const alias = (required: string) =>
 
 export const apiImportOptionsSchema = z.object({
   product: alias(M.productRequired),
-  alias: alias(M.invalidAlias).optional().or(z.literal('').transform(() => undefined)),
+  alias: alias(M.invalidAlias)
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   title: optional(),
   apiId: optional(),
   plan: optional(),

@@ -41,7 +41,8 @@ export const apiImportMessages = {
   problemsLabel: 'Problems found in the document',
   fileRequired: 'Choose the document to import.',
   productRequired: 'Enter the alias of the product.',
-  invalidAlias: "Use lower-case letters, digits, '.', '_' and '-' (up to 100 characters, starting with a letter or digit).",
+  invalidAlias:
+    "Use lower-case letters, digits, '.', '_' and '-' (up to 100 characters, starting with a letter or digit).",
   tooLong: 'At most {{max}} characters.',
   invalidDeprecated: "deprecated must be 'true' or 'false'.",
   tooLarge: 'The document is too large (larger than {{max}} MB).',

@@ -27,8 +27,10 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (scope) => {
     // Whatever the content type (YAML, JSON, octet-stream, none), the body is the document's bytes.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_SOURCE_BYTES }, (_request, body, done) =>
-      done(null, body),
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: MAX_SOURCE_BYTES },
+      (_request, body, done) => done(null, body),
     );
     scope.post(
       '/admin-api/catalog/import-api',
@@ -53,8 +55,16 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         // memchr, not a scan of the decoded text: PostgreSQL's text cannot hold NUL.
         if (body.indexOf(0) >= 0) throw new HttpError(422, M.nulByte);
         // Without a file name the alias names it, with no extension: the parser tells JSON from YAML itself.
-        const file = { name: options.filename ?? options.alias ?? options.product, text: body.toString('utf8') };
-        const alias = options.alias ?? file.name.replace(/^.*[\\/]/, '').replace(/\.(ya?ml|json)$/i, '').toLowerCase();
+        const file = {
+          name: options.filename ?? options.alias ?? options.product,
+          text: body.toString('utf8'),
+        };
+        const alias =
+          options.alias ??
+          file.name
+            .replace(/^.*[\\/]/, '')
+            .replace(/\.(ya?ml|json)$/i, '')
+            .toLowerCase();
         if (running.has(alias)) throw new HttpError(409, format(M.busy, { alias }));
         running.add(alias);
         let result: ImportApiResult;
@@ -98,7 +108,8 @@ function parseOptions(query: unknown): Options {
     throw new HttpError(400, issue.message, { parameter: String(issue.path[0] ?? '') });
   }
   const filename = typeof q.filename === 'string' ? q.filename.trim() : '';
-  if (filename.length > 255) throw new HttpError(400, format(M.tooLong, { max: 255 }), { parameter: 'filename' });
+  if (filename.length > 255)
+    throw new HttpError(400, format(M.tooLong, { max: 255 }), { parameter: 'filename' });
   return { ...parsed.data, ...(filename ? { filename } : {}) };
 }
 
