@@ -10,6 +10,7 @@ export const apiImportMessages = {
   intro:
     'Import an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; JSON or YAML) as an API documentation: it is answered in the sandbox at once and linked to the product, which is created from the document when it does not exist. Importing the same alias again replaces the document.',
   file: 'OpenAPI document',
+  clearFile: 'Remove the chosen file',
   fileHint: 'JSON or YAML, up to {{max}} MB',
   product: 'Product alias',
   productHint: 'An existing product, or a new one made from the document',
@@ -24,7 +25,6 @@ export const apiImportMessages = {
   apiId: 'API id',
   deprecated: 'Deprecated',
   submit: 'Import',
-  uploading: 'Uploading {{name}}: {{percent}} %',
   importing: 'Checking and importing {{name}}…',
   created: 'Imported {{title}} as {{alias}}',
   updated: 'Updated {{title}} ({{alias}})',

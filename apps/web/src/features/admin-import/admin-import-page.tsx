@@ -120,6 +120,7 @@ function ImportForm() {
             accept=".json,.yaml,.yml,application/json,application/yaml"
             required
             clearable
+            clearButtonProps={{ 'aria-label': t('apiImport.clearFile') }}
             value={file}
             onChange={(f) => {
               setFile(f);
