@@ -99,6 +99,7 @@ const POLICY: Record<string, Access> = {
   'POST /admin-api/go-live/:id/approve': 'admin',
   'POST /admin-api/go-live/:id/reject': 'admin',
   'PUT /admin-api/app-analytics': 'admin',
+  'POST /admin-api/catalog/import-api': 'admin',
 
   // Site search (modules/search).
   'GET /phpsdk/search': 'public',

@@ -16,6 +16,7 @@ import { terminalMessages } from './messages/terminal.ts';
 import { chatBotMessages } from './messages/chat-bot.ts';
 import { organizationsMessages } from './messages/organizations.ts';
 import { applicationsMessages } from './messages/applications.ts';
+import { apiImportMessages } from './messages/api-import.ts';
 
 export const en = {
   ...shellMessages,
@@ -28,6 +29,7 @@ export const en = {
   content: contentMessages,
   terminal: terminalMessages,
   chatBot: chatBotMessages,
+  apiImport: apiImportMessages,
 };
 
 export type Messages = typeof en;

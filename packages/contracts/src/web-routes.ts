@@ -30,6 +30,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/application/:applicationId/edit',
   '/goLive/:applicationId',
   '/admin/go-live',
+  '/admin/import-api',
   // Site search (features/search).
   '/search',
   // Support (issue 14).

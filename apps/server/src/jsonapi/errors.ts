@@ -8,6 +8,8 @@ export interface JsonApiError {
   title: string;
   detail: string;
   source?: { parameter?: string; pointer?: string };
+  /** Facts that locate the error beyond source (e.g. the line and column in an uploaded document). */
+  meta?: Record<string, unknown>;
 }
 
 export interface JsonApiErrorDocument {
@@ -18,6 +20,19 @@ export interface JsonApiErrorDocument {
 /** Builds the JSON:API error document for an HttpError, or a generic one for a status. */
 export function errorDocument(error: HttpError | { status: number; message?: string }): JsonApiErrorDocument {
   const status = error.status;
+  if (error instanceof HttpErrorList) {
+    return {
+      jsonapi: { version: '1.0' },
+      errors: error.entries.map((e) => ({
+        status: String(status),
+        code: error.code,
+        title: error.message,
+        detail: e.detail,
+        ...(e.pointer !== undefined ? { source: { pointer: e.pointer } } : {}),
+        ...(e.meta ? { meta: e.meta } : {}),
+      })),
+    };
+  }
   const message =
     error instanceof HttpError ? error.message : (error.message ?? STATUS_CODES[status] ?? 'Error');
   const entry: JsonApiError = {
@@ -44,5 +59,27 @@ export class JsonApiQueryError extends HttpError {
   constructor(parameter: string, detail: string) {
     super(400, detail, { code: 'invalid_query', parameter });
     this.name = 'JsonApiQueryError';
+  }
+}
+
+/** One entry of an HttpErrorList: what is wrong, and where. */
+export interface ErrorListEntry {
+  detail: string;
+  pointer?: string;
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * Several things wrong with one request (e.g. every problem the OpenAPI importer found in an
+ * uploaded document), sent as one error each: the same status, code and title (the summary, which
+ * the web app shows first), each with its own detail, source.pointer and meta. With no entries it
+ * is one error like any HttpError.
+ */
+export class HttpErrorList extends HttpError {
+  readonly entries: ErrorListEntry[];
+  constructor(status: number, title: string, entries: ErrorListEntry[], options: { code?: string } = {}) {
+    super(status, title, options);
+    this.name = 'HttpErrorList';
+    this.entries = entries.length ? entries : [{ detail: title }];
   }
 }

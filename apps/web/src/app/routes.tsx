@@ -2,6 +2,7 @@ import { Navigate, Route, Routes, matchRoutes, useLocation, useParams } from 're
 import type { FeatureRoute } from '../config/feature-route';
 import { paths } from '../config/paths';
 import { adminGoLiveRoutes } from '../features/admin-go-live/routes';
+import { adminImportRoutes } from '../features/admin-import/routes';
 import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
@@ -54,6 +55,7 @@ const pageRoutes: FeatureRoute[] = [
   ...productsRoutes,
   ...applicationsRoutes,
   ...adminGoLiveRoutes,
+  ...adminImportRoutes,
   ...searchRoutes,
   ...supportRoutes,
   ...forumRoutes,

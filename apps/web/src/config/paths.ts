@@ -41,6 +41,7 @@ export const paths = {
   applicationEditRoute: '/application/:applicationId/edit',
   goLiveRoute: '/goLive/:applicationId',
   adminGoLive: '/admin/go-live',
+  adminImportApi: '/admin/import-api',
   profile: '/profile',
   // Support (issue 14).
   supportContact: '/support/contact',

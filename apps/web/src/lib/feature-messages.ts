@@ -1,3 +1,4 @@
+import { apiImportMessages } from '@portico/contracts/messages/api-import';
 import { applicationsMessages } from '@portico/contracts/messages/applications';
 import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
 import { contentMessages } from '@portico/contracts/messages/content';
@@ -15,6 +16,7 @@ import { registerMessages } from './i18n';
  * messages.ts that is not in messages/shell.ts is registered here.
  */
 registerMessages({
+  apiImport: apiImportMessages,
   applications: applicationsMessages,
   chatBot: chatBotMessages,
   content: contentMessages,

@@ -6,14 +6,16 @@ import { HttpError } from '../../lib/errors.ts';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { decorateChatBotOrigins } from './chat-bots.ts';
 import { documentationRoutes } from './documentation-routes.ts';
+import { importRoutes } from './import-routes.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
 import { findProduct } from './repo.ts';
 
 /**
  * The catalog (README.md): API products, categories, comparison tables, changelogs and API
- * documentations as JSON:API, the OpenAPI documents and their reference index. Public reads only:
- * content comes from content/ and the import-api command.
+ * documentations as JSON:API, the OpenAPI documents and their reference index. Public reads, and
+ * one write: the administrators' import of a document (import-routes.ts, like the import-api
+ * command); other content comes from content/.
  */
 export default fp(
   async (app) => {
@@ -40,6 +42,8 @@ export default fp(
           .send(generatedProductImage(product.title));
       });
     });
+    // Outside the cached scope: a write, whose triggers bump the catalog's counter (decision 018).
+    await importRoutes(app);
   },
   { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );

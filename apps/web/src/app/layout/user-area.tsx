@@ -9,6 +9,8 @@ import { FeatureMessages } from '../../lib/feature-messages-gate';
 
 // Support staff only (administrators and listed staff): loaded after sign-in, not on the first page.
 const SupportQueueLink = lazy(() => import('../../features/support/queue-link'));
+// Administrators only, likewise.
+const AdminImportLink = lazy(() => import('../../features/admin-import/admin-link'));
 
 /** 'Welcome name', My Profile and Sign Out; LOGIN and SIGN UP for visitors (spec B 2.14). */
 export function UserArea() {
@@ -30,6 +32,7 @@ export function UserArea() {
         <FeatureMessages>
           <Suspense fallback={null}>
             <SupportQueueLink />
+            {user.isAdmin && <AdminImportLink />}
           </Suspense>
         </FeatureMessages>
         <Button

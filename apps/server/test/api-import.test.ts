@@ -1,0 +1,275 @@
+import type { ApiImportResult } from '@portico/contracts/api-import';
+import { format } from '@portico/contracts/format';
+import { en } from '@portico/contracts/messages';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_SOURCE_BYTES } from '../src/modules/catalog/openapi/index.ts';
+import { TestClient } from './http-client.ts';
+import { signedInUser, type JsonApiErrorBody } from './org-fixtures.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+/** An administrator imports an OpenAPI document through the running portal (decision 033). */
+const M = en.apiImport;
+let t: TestApp;
+let admin: TestClient;
+let developer: TestClient;
+
+beforeAll(async () => {
+  t = await startTestApp({ IMPORT_CONTENT: 'false' });
+  admin = await signedInUser(t, 'import.admin@example.com', { admin: true });
+  developer = await signedInUser(t, 'import.developer@example.com');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A small document whose one operation needs no credentials, so the sandbox answers it as is. */
+const petsYaml = (title: string, name = 'Rex') => `openapi: 3.0.3
+info:
+  title: ${title}
+  version: '1.0'
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      summary: List pets
+      tags: [pets]
+      responses:
+        '200':
+          description: OK
+          content:
+            application/json:
+              example: [{ name: ${name} }]
+`;
+
+async function upload(
+  client: TestClient,
+  body: string | Buffer,
+  query: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  client.csrfToken ??= await (await client.get('/session/token')).text();
+  return client.request(`/admin-api/catalog/import-api?${new URLSearchParams(query)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/yaml', 'x-csrf-token': client.csrfToken, ...headers },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  });
+}
+const json = async <T>(res: Response): Promise<T> => (await res.json()) as T;
+/** The errors of an answer, with the fields this endpoint adds (code, source.parameter, meta). */
+type ImportError = JsonApiErrorBody['errors'][number] & {
+  code?: string;
+  source?: { pointer?: string; parameter?: string };
+  meta?: { line?: number; column?: number };
+};
+const errorsOf = async (res: Response) => (await json<{ errors: ImportError[] }>(res)).errors;
+
+describe('POST /admin-api/catalog/import-api', () => {
+  it('refuses visitors (401), developers (403) and requests without the CSRF token (403)', async () => {
+    const anonymous = new TestClient(t.baseUrl);
+    expect((await upload(anonymous, petsYaml('Pets'), { product: 'pets' })).status).toBe(401);
+    const refused = await upload(developer, petsYaml('Pets'), { product: 'pets' });
+    expect(refused.status).toBe(403);
+    expect((await errorsOf(refused))[0]?.title).toBe(M.adminsOnly);
+    const noToken = await admin.request('/admin-api/catalog/import-api?product=pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/yaml' },
+      body: petsYaml('Pets'),
+    });
+    expect(noToken.status).toBe(403);
+    expect((await errorsOf(noToken))[0]?.code).toBe('csrf');
+    const docs = await json<{ data: unknown[] }>(await admin.get('/jsonapi/node/api_documentation'));
+    expect(docs.data).toEqual([]);
+  });
+
+  it('imports a document as the command does; the catalog shows it at once and the sandbox answers', async () => {
+    // Asked first, so that the answer is in the catalog's cache when the import changes the tables.
+    const before = await json<{ data: unknown[] }>(await admin.get('/jsonapi/node/api_product'));
+    expect(before.data).toEqual([]);
+    expect((await admin.get('/jsonapi/node/api_product')).headers.get('x-portico-cache')).toBe('hit');
+
+    const res = await upload(admin, petsYaml('Pet Store'), {
+      product: 'Pet-Store',
+      filename: 'petstore.yaml',
+      category: 'Animals',
+      plan: '10 per minute',
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { data } = await json<{ data: ApiImportResult }>(res);
+    expect(data).toMatchObject({
+      status: 'created',
+      documentation: {
+        alias: 'petstore',
+        title: 'Pet Store',
+        sourceSpecVersion: 'openapi 3.0.3',
+        operationCount: 1,
+        tags: ['pets'],
+      },
+      product: { alias: 'pet-store', title: 'Pet Store', created: true, category: 'Animals' },
+      links: {
+        documentation: `${t.config.publicUrl}/documentation/petstore`,
+        product: `${t.config.publicUrl}/apiProduct/pet-store`,
+        sandbox: `${t.config.publicUrl}/sandbox/petstore`,
+      },
+    });
+
+    const products = await admin.get('/jsonapi/node/api_product');
+    expect(products.headers.get('x-portico-cache')).toBeNull();
+    const list = await json<{ data: { id: string; attributes: { title: string } }[] }>(products);
+    expect(list.data.map((p) => [p.id, p.attributes.title])).toEqual([[data.product.uuid, 'Pet Store']]);
+    const doc = await json<{ data: { attributes: { title: string } } }>(
+      await admin.get(`/jsonapi/node/api_documentation/${data.documentation.uuid}`),
+    );
+    expect(doc.data.attributes.title).toBe('Pet Store');
+
+    const sandbox = await fetch(`${t.baseUrl}/sandbox/petstore/pets`);
+    expect(sandbox.status).toBe(200);
+    expect(await sandbox.json()).toEqual([{ name: 'Rex' }]);
+  });
+
+  it('a re-import of the same document is unchanged, of a changed one updated (sandbox too)', async () => {
+    const same = await upload(admin, petsYaml('Pet Store'), { product: 'pet-store', alias: 'petstore' });
+    expect(same.status).toBe(200);
+    expect((await json<{ data: ApiImportResult }>(same)).data).toMatchObject({
+      status: 'unchanged',
+      product: { created: false },
+    });
+
+    const changed = await upload(admin, petsYaml('Pet Store', 'Fido'), {
+      product: 'pet-store',
+      alias: 'petstore',
+      deprecated: 'true',
+    });
+    expect(changed.status).toBe(200);
+    const { data } = await json<{ data: ApiImportResult }>(changed);
+    expect(data).toMatchObject({ status: 'updated', documentation: { operationCount: 1 } });
+    const sandbox = await fetch(`${t.baseUrl}/sandbox/petstore/pets`);
+    expect(await sandbox.json()).toEqual([{ name: 'Fido' }]);
+  });
+
+  it('lists the problems of a refused document (422) with their place in it, and stores nothing', async () => {
+    const broken = `openapi: 3.0.3
+info:
+  title: Broken
+  version: '1'
+paths:
+  /things:
+    get:
+      responses:
+        '200':
+          description: OK
+          content:
+            application/json:
+              schema:
+                type: nonsense
+`;
+    const res = await upload(admin, broken, { product: 'broken', alias: 'broken' });
+    expect(res.status).toBe(422);
+    const errors = await errorsOf(res);
+    expect(errors.length).toBeGreaterThan(0);
+    for (const e of errors) {
+      expect(e).toMatchObject({ status: '422', code: 'invalid_document' });
+      expect(e.title).toMatch(/^The document is not a valid OpenAPI/);
+    }
+    const typeError = errors.find((e) => e.source?.pointer?.endsWith('/schema/type'));
+    expect(typeError, JSON.stringify(errors)).toBeDefined();
+    expect(typeError!.source!.pointer).toBe(
+      '/paths/~1things/get/responses/200/content/application~1json/schema/type',
+    );
+    expect(typeError!.meta?.line).toBe(14);
+
+    const notYaml = await upload(admin, 'openapi: [3.0\n  : :', { product: 'broken', alias: 'broken' });
+    expect(notYaml.status).toBe(422);
+    expect((await errorsOf(notYaml))[0]?.title).toBe('The document is not valid YAML.');
+
+    expect((await upload(admin, '', { product: 'broken' })).status).toBe(422);
+    const nul = await upload(admin, Buffer.from('openapi: 3.0.3\0'), { product: 'broken' });
+    expect(nul.status).toBe(422);
+    expect((await errorsOf(nul))[0]?.title).toBe(M.nulByte);
+
+    const products = await json<{ data: { attributes: { title: string } }[] }>(
+      await admin.get('/jsonapi/node/api_product'),
+    );
+    expect(products.data.map((p) => p.attributes.title)).toEqual(['Pet Store']);
+  });
+
+  it('refuses bad options with the parameter at fault (400)', async () => {
+    const cases: [Record<string, string>, string, string][] = [
+      [{}, 'product', M.productRequired],
+      [{ product: 'a b' }, 'product', M.invalidAlias],
+      [{ product: 'p', alias: '../x' }, 'alias', M.invalidAlias],
+      [{ product: 'p', deprecated: 'yes' }, 'deprecated', M.invalidDeprecated],
+      [{ product: 'p', title: 'x'.repeat(300) }, 'title', format(M.tooLong, { max: 255 })],
+      [{ product: 'p', color: 'red' }, 'color', "Unknown parameter 'color'."],
+    ];
+    for (const [query, parameter, title] of cases) {
+      const res = await upload(admin, petsYaml('X'), query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      const [error] = await errorsOf(res);
+      expect(error).toMatchObject({ title, source: { parameter } });
+    }
+  });
+
+  it('refuses a document over the limit (413) by its Content-Length, before reading it', async () => {
+    admin.csrfToken ??= await (await admin.get('/session/token')).text();
+    const url = new URL('/admin-api/catalog/import-api?product=big', t.baseUrl);
+    // Nothing of the announced body is sent: the answer must come from the header alone.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(MAX_SOURCE_BYTES + 1),
+          'x-csrf-token': admin.csrfToken!,
+          cookie: admin.cookieHeader(),
+        },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      req.flushHeaders();
+    });
+    expect(answer.status).toBe(413);
+    const error = (JSON.parse(answer.body) as JsonApiErrorBody).errors[0];
+    expect(error).toMatchObject({
+      code: 'payload_too_large',
+      title: format(M.tooLarge, { max: MAX_SOURCE_BYTES / 1024 / 1024 }),
+    });
+  });
+
+  it('of two imports of one alias at once, one wins cleanly: no error, one whole document stored', async () => {
+    const [a, b] = await Promise.all([
+      upload(admin, petsYaml('Race A', 'Alpha'), { product: 'race', alias: 'race' }),
+      upload(admin, petsYaml('Race B', 'Beta'), { product: 'race', alias: 'race' }),
+    ]);
+    const statuses = [a.status, b.status].sort();
+    // The second is refused while the first runs (409), or, had the first finished, updates it.
+    expect([
+      [201, 409],
+      [200, 201],
+    ]).toContainEqual(statuses);
+    const answers = await Promise.all([a, b].map((r) => r.json() as Promise<{ data?: ApiImportResult }>));
+    const last = answers
+      .filter((x) => x.data)
+      .map((x) => x.data!)
+      .sort((x, y) => (x.status === 'created' ? -1 : y.status === 'created' ? 1 : 0))
+      .at(-1)!;
+    const conflict = answers.find((x) => !x.data) as JsonApiErrorBody | undefined;
+    if (conflict) expect(conflict.errors[0]?.title).toBe(format(M.busy, { alias: 'race' }));
+    // What is stored is the winner's, title and sandbox alike.
+    const winner = last.documentation.title;
+    const doc = await json<{ data: { attributes: { title: string } } }>(
+      await admin.get(`/jsonapi/node/api_documentation/${last.documentation.uuid}`),
+    );
+    expect(doc.data.attributes.title).toBe(winner);
+    const sandbox = await fetch(`${t.baseUrl}/sandbox/race/pets`);
+    expect(await sandbox.json()).toEqual([{ name: winner === 'Race A' ? 'Alpha' : 'Beta' }]);
+  });
+});

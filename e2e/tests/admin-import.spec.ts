@@ -1,0 +1,119 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { format } from '@portico/contracts/format';
+import { en } from '@portico/contracts/messages';
+import { demoAdmin, demoDeveloper, signIn } from '../support/session.ts';
+
+/**
+ * A provider administrator imports an OpenAPI document from the portal (issue 11, decision 033):
+ * a refused document lists its problems, a good one links to its documentation page.
+ */
+const M = en.apiImport;
+// Signing in, an import in the worker threads and an axe run: more than the default on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+const kennel = (paths: string) => `openapi: 3.0.3
+info:
+  title: Kennel API
+  version: '2.1'
+  description: Dogs and their kennels.
+paths:
+${paths}`;
+const GOOD = kennel(`  /dogs:
+    get:
+      summary: List dogs
+      tags: [dogs]
+      responses:
+        '200':
+          description: The dogs
+          content:
+            application/json:
+              example: [{ name: Rex }]
+`);
+const BROKEN = kennel(`  /dogs:
+    get:
+      summary: List dogs
+      responses:
+        '200':
+          description: The dogs
+          content:
+            application/json:
+              schema:
+                type: dog
+`);
+
+async function declineCookies(page: Page): Promise<void> {
+  await page
+    .getByRole('dialog', { name: en.cookies.settingsTitle })
+    .getByRole('button', { name: en.cookies.decline })
+    .click();
+}
+
+/** Chooses a file through the labelled file input, as a user does (the file chooser opens). */
+async function chooseFile(page: Page, name: string, text: string): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: M.file }).click();
+  await (await chooser).setFiles({ name, mimeType: 'application/yaml', buffer: Buffer.from(text) });
+}
+
+async function expectNoViolations(page: Page, screen: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const found = violations.map(
+    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
+  );
+  expect(found, `axe on ${screen}`).toEqual([]);
+}
+
+test('an administrator imports a document, sees a refused one’s problems, and opens the documentation', async ({
+  page,
+}) => {
+  await signIn(page, demoAdmin.email, demoAdmin.password);
+  await declineCookies(page);
+  await page.getByRole('link', { name: M.link }).click();
+  await expect(page.getByRole('heading', { level: 1, name: M.title })).toBeVisible();
+
+  // Nothing chosen: the form says what is missing, at its fields.
+  await page.getByRole('button', { name: M.submit }).click();
+  await expect(page.getByText(M.fileRequired)).toBeVisible();
+  await expect(page.getByText(M.productRequired)).toBeVisible();
+
+  await chooseFile(page, 'kennel.yaml', BROKEN);
+  await page.getByLabel(M.product).fill('kennel');
+  await page.getByRole('button', { name: M.submit }).click();
+  const refused = page.getByRole('alert').filter({ hasText: 'The document is not a valid OpenAPI' });
+  await expect(refused).toBeVisible();
+  const problems = refused.getByRole('list', { name: M.problemsLabel });
+  await expect(problems.getByRole('listitem').filter({ hasText: 'line 16' })).toContainText(
+    '/paths/~1dogs/get/responses/200/content/application~1json/schema/type',
+  );
+  await expectNoViolations(page, '/admin/import-api with problems');
+
+  await chooseFile(page, 'kennel.yaml', GOOD);
+  await page.getByLabel(M.category).fill('Pets');
+  await page.getByRole('button', { name: M.submit }).click();
+  const result = page.getByTestId('import-result');
+  await expect(result).toContainText(format(M.created, { title: 'Kennel API', alias: 'kennel' }));
+  await expect(result).toContainText(format(M.operations, { count: 1, groups: 1 }));
+  await expect(result).toContainText(format(M.productCreated, { title: 'Kennel API', alias: 'kennel' }));
+  await expect(refused).toBeHidden();
+  await expect(result.getByRole('link', { name: M.openProduct })).toHaveAttribute(
+    'href',
+    '/apiProduct/kennel',
+  );
+
+  await result.getByRole('link', { name: M.openDocumentation }).click();
+  await expect(page).toHaveURL(/\/documentation\/kennel$/);
+  await expect(page.getByRole('heading', { level: 1, name: /Kennel API/ })).toBeVisible();
+  await expect(page.getByTestId('operation')).toHaveCount(1);
+  await expect(page.getByTestId('operation')).toContainText('/dogs');
+});
+
+test('the import page and its link are for administrators only', async ({ page }) => {
+  await signIn(page, demoDeveloper.email, demoDeveloper.password);
+  await declineCookies(page);
+  await expect(page.getByRole('link', { name: en.user.myProfile })).toBeVisible();
+  await expect(page.getByRole('link', { name: M.link })).toHaveCount(0);
+  await page.goto('/admin/import-api');
+  await expect(page.getByTestId('admin-only')).toContainText(M.adminsOnly);
+});
