@@ -140,8 +140,7 @@ export interface IncomingRequest {
 
 export class CompiledApi {
   readonly doc: OpenApiDocument;
-  private readonly routes: Route[] = [];
-  private index = new RouteIndex<Route>([]);
+  private readonly routes = new RouteIndex<Route>();
   private readonly basePaths: string[];
   private paramsAjv: Ajv2020 | undefined;
   private bodyAjv: Ajv2020 | undefined;
@@ -179,13 +178,12 @@ export class CompiledApi {
    * Takes the validators generated for this document's operation in a worker
    * (validator-code.ts): evaluates their code and files each under its parameter or schema, found
    * at the same place in this document. Logs the schemas that cannot be compiled, as the compile
-   * on first use does.
+   * on first use does. `between` gives the event loop a turn between the two modules.
    */
-  adopt(code: ValidatorCode): void {
-    const modules = {
-      param: evaluateStandalone(code.modules.param),
-      schema: evaluateStandalone(code.modules.schema),
-    };
+  async adopt(code: ValidatorCode, between?: () => Promise<unknown>): Promise<void> {
+    const param = evaluateStandalone(code.modules.param);
+    await between?.();
+    const modules = { param, schema: evaluateStandalone(code.modules.schema) };
     for (const entry of code.entries) {
       const validate = entry.exportName ? (modules[entry.kind][entry.exportName] ?? null) : null;
       if (entry.problem) this.onSchemaError?.(entry.problem.what, new Error(entry.problem.message));
@@ -218,7 +216,6 @@ export class CompiledApi {
     this.onSchemaError = onSchemaError;
     if (routes === 'now') {
       for (const [template, item] of Object.entries(doc.paths ?? {})) this.addPath(template, item);
-      this.indexRoutes();
     }
     // Requests may include the path of the documented server URL ('/v1/accounts').
     this.basePaths = [];
@@ -246,7 +243,6 @@ export class CompiledApi {
         since = performance.now();
       }
     }
-    api.indexRoutes();
     return api;
   }
 
@@ -273,7 +269,7 @@ export class CompiledApi {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const op = operation as Operation;
-      this.routes.push({
+      this.routes.add({
         method: method.toUpperCase(),
         template,
         pathPart,
@@ -286,12 +282,6 @@ export class CompiledApi {
         compiled: {},
       });
     }
-  }
-
-  private indexRoutes(): void {
-    // Literal paths win over templated ones ('/accounts/me' before '/accounts/{id}').
-    this.routes.sort((a, b) => a.names.length - b.names.length || b.literalLength - a.literalLength);
-    this.index = new RouteIndex(this.routes);
   }
 
   /** The operation for a method and path, 'method' when only the method is wrong, or undefined. */
@@ -308,7 +298,7 @@ export class CompiledApi {
     const allowed = new Set<string>();
     const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
     for (const path of candidates) {
-      for (const route of this.index.candidates(path)) {
+      for (const route of this.routes.candidates(path)) {
         const m = route.regex.exec(path);
         if (!m || (route.discriminator && !discriminated(route.discriminator, request))) continue;
         if (!wanted.includes(route.method)) {

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
@@ -128,7 +129,12 @@ async function compileOperation(
   const slice = (await operationSlice(doc, matched.method, matched.template)) as OpenApiDocument;
   const api = new CompiledApi(slice, onSchemaError);
   try {
-    api.adopt(await runInDocumentWorker<ValidatorCode>(VALIDATOR_CODE, 'operationValidatorCode', slice));
+    const code = await runInDocumentWorker<ValidatorCode>(VALIDATOR_CODE, 'operationValidatorCode', slice);
+    // Evaluating the code (a few ms per module) and the calls that waited for it (their
+    // validation and answer) each get a turn of the event loop of their own.
+    await nextTurn();
+    await api.adopt(code, nextTurn);
+    await nextTurn();
   } catch (err) {
     log?.warn({ err }, 'sandbox: validators not generated in a worker; compiled on first use instead');
   }

@@ -24,7 +24,6 @@ export function evaluateStandalone(code: string): Record<string, ValidateFunctio
   if (!code) return module.exports;
   // The same evaluation Ajv's compile does (it builds its validators with `new Function` from the
   // code it generated from the document's schemas); here the code was generated in a worker.
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const evaluate = new Function('require', 'module', 'exports', code) as (
     r: typeof requireRuntime,
     m: typeof module,
