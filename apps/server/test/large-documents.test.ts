@@ -233,6 +233,8 @@ describe('large documents', () => {
       },
     });
     expect(saved.status).toBe(204);
+    // The next tests measure the loop too: no 8,000-operation document left for the collector.
+    t.app.sandboxDocuments.clear();
     const figures = `first calls ${Math.round(ms)} ms; main thread: longest work between two turns of the event loop ${longestWork.toFixed(1)} ms (longest gap ${longestGap.toFixed(1)} ms)`;
     expect(longestWork, figures).toBeLessThan(50);
   }, 120_000);
