@@ -185,8 +185,10 @@ export class CompiledApi {
     await between?.();
     const modules = { param, schema: evaluateStandalone(code.modules.schema) };
     for (const entry of code.entries) {
-      const validate = entry.exportName ? (modules[entry.kind][entry.exportName] ?? null) : null;
       if (entry.problem) this.onSchemaError?.(entry.problem.what, new Error(entry.problem.message));
+      const validate = entry.exportName ? modules[entry.kind][entry.exportName] : null;
+      // An export the module lacks is left to the compile on first use, never unvalidated.
+      if (validate === undefined) continue;
       if ('text' in entry.at) {
         if (entry.kind === 'schema') this.adopted.texts.set(entry.at.text, validate);
         continue;
