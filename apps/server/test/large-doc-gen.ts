@@ -77,3 +77,80 @@ export function largeDocument(paths: number, schemas = 40): Obj {
   }
   return { openapi: '3.0.3', info: { title: 'Large', version: '1.0' }, paths: p, components };
 }
+
+/**
+ * An order schema of 160 properties with nested objects and lists of them (formats, patterns,
+ * enums, bounds), under `/orders/{orderId}` (GET with query parameters, PUT with the order as
+ * body): a large schema for the sandbox's validators to compile.
+ */
+export function withLargeSchema(doc: Obj): Obj {
+  const kinds: Obj[] = [
+    { type: 'string', format: 'date-time' },
+    { type: 'string', format: 'email' },
+    { type: 'string', pattern: '^[A-Z]{2}[0-9]{4}$' },
+    { type: 'integer', minimum: 0, maximum: 1000 },
+    { type: 'number', multipleOf: 0.5 },
+    { type: 'string', enum: ['new', 'paid', 'shipped', 'returned'] },
+    { type: 'boolean' },
+    { type: 'string', format: 'uuid', maxLength: 36 },
+  ];
+  const properties = (n: number, prefix: string) =>
+    Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`${prefix}${i}`, { ...kinds[i % kinds.length] }]),
+    );
+  const line = { type: 'object', required: ['sku'], properties: { sku: kinds[2], ...properties(30, 'l') } };
+  const order = {
+    type: 'object',
+    required: ['id', 'status'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      status: kinds[5],
+      ...properties(100, 'f'),
+      billing: { type: 'object', properties: properties(20, 'b') },
+      shipping: {
+        type: 'object',
+        properties: { ...properties(20, 's'), lines: { type: 'array', items: line } },
+      },
+      lines: { type: 'array', items: line, minItems: 1 },
+      payment: {
+        oneOf: [
+          { type: 'object', required: ['card'], properties: { card: kinds[2] } },
+          { type: 'object', required: ['iban'], properties: { iban: { type: 'string', minLength: 15 } } },
+        ],
+      },
+    },
+  };
+  const components = doc.components as { schemas: Obj };
+  const paths = doc.paths as Obj;
+  return {
+    ...doc,
+    components: { ...components, schemas: { ...components.schemas, Order: order } },
+    paths: {
+      ...paths,
+      '/orders/{orderId}': {
+        parameters: [{ name: 'orderId', in: 'path', required: true, schema: { type: 'string' } }],
+        get: {
+          operationId: 'getOrder',
+          parameters: [
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+            { name: 'since', in: 'query', schema: { type: 'string', format: 'date-time' } },
+          ],
+          responses: {
+            '200': {
+              description: 'OK',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } },
+            },
+          },
+        },
+        put: {
+          operationId: 'putOrder',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Order' } } },
+          },
+          responses: { '204': { description: 'Saved' } },
+        },
+      },
+    },
+  };
+}

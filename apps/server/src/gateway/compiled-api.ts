@@ -1,5 +1,6 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { anchorRefs, newAjv, parameterSchema } from './ajv.ts';
 import {
   HTTP_METHODS,
   isObject,
@@ -9,18 +10,16 @@ import {
   type Parameter,
   type SecurityRequirement,
 } from './openapi.ts';
+import { RouteIndex } from './route-index.ts';
+import { evaluateStandalone } from './standalone.ts';
+import type { ValidatorCode } from './validator-code.ts';
 
 /**
  * One imported API made ready for the sandbox: a router from method and path to operation, and
- * request validators compiled on first use with Ajv (JSON Schema 2020-12, the dialect of OpenAPI
- * 3.1). The whole document is registered with Ajv so that the `$ref`s the catalog leaves for
- * circular schemas resolve.
+ * request validators (Ajv, JSON Schema 2020-12, see ajv.ts). In the gateway the validators of an
+ * operation come generated from a worker (`adopt`, decision 032); anything else is compiled here
+ * on first use (a fallback, and what tests and benchmarks use directly).
  */
-// ajv-formats is CommonJS with a default export that Node's ESM interop wraps once more.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
-
-const DOC_ID = 'urn:portico:sandbox-document';
 
 export interface MatchedOperation {
   method: string;
@@ -37,6 +36,8 @@ export interface MatchedOperation {
 interface Route {
   method: string;
   template: string;
+  /** The template's path, without a pseudo-fragment ('/' when it had none). */
+  pathPart: string;
   regex: RegExp;
   names: string[];
   literalLength: number;
@@ -72,40 +73,11 @@ interface CompiledOperation {
   body?: Map<string, ValidateFunction | null>;
 }
 
-const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+export const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Rewrites local `$ref`s of a schema copied out of the document to point into the registered document. */
-function anchorRefs(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(anchorRefs);
-  if (!isObject(schema)) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) {
-    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `${DOC_ID}${v}` : anchorRefs(v);
-  }
-  return out;
-}
-
-function newAjv(doc: OpenApiDocument, coerce: boolean): Ajv2020 {
-  const ajv = new Ajv2020({
-    strict: false,
-    allErrors: false,
-    validateSchema: false,
-    logger: false,
-    coerceTypes: coerce ? 'array' : false,
-    addUsedSchema: false,
-  });
-  addFormats(ajv);
-  // OpenAPI's own formats: numeric widths are checked by the type, the rest are free-form.
-  for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password']) {
-    ajv.addFormat(format, true);
-  }
-  ajv.addSchema(doc as object, DOC_ID);
-  return ajv;
-}
-
-function mergeParameters(pathItem: Record<string, unknown>, operation: Operation): Parameter[] {
+export function mergeParameters(pathItem: Record<string, unknown>, operation: Operation): Parameter[] {
   const merged = new Map<string, Parameter>();
   const add = (list: unknown) => {
     if (!Array.isArray(list)) return;
@@ -136,13 +108,23 @@ function cookieValues(header: string | undefined): Record<string, string> {
 }
 
 const mediaBase = (type: string) => type.split(';')[0]!.trim().toLowerCase();
-const isJsonMedia = (type: string) => /^application\/(.+\+)?json$/.test(mediaBase(type));
+export const isJsonMedia = (type: string) => /^application\/(.+\+)?json$/.test(mediaBase(type));
 
 function mediaMatches(documented: string, actual: string): boolean {
   const d = mediaBase(documented);
   if (d === '*/*' || d === actual) return true;
   if (d.endsWith('/*')) return actual.startsWith(d.slice(0, -1));
   return false;
+}
+
+/** The object at a path of keys from the document's root (own properties only). */
+function placeIn(doc: unknown, at: { path: string[] }): object | undefined {
+  let node: unknown = doc;
+  for (const key of at.path) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return typeof node === 'object' && node !== null ? node : undefined;
 }
 
 export interface IncomingRequest {
@@ -158,11 +140,17 @@ export interface IncomingRequest {
 
 export class CompiledApi {
   readonly doc: OpenApiDocument;
-  private readonly routes: Route[] = [];
+  private readonly routes = new RouteIndex<Route>();
   private readonly basePaths: string[];
   private paramsAjv: Ajv2020 | undefined;
   private bodyAjv: Ajv2020 | undefined;
   private readonly checks = new WeakMap<object, ValidateFunction | null>();
+  /** Validators generated in a worker (adopt): by Parameter object, by schema object, by JSON text. */
+  private readonly adopted = {
+    params: new WeakMap<object, ValidateFunction | null>(),
+    schemas: new WeakMap<object, ValidateFunction | null>(),
+    texts: new Map<string, ValidateFunction | null>(),
+  };
 
   /**
    * Whether a value is valid for a schema of this document (for generated answers; see
@@ -172,61 +160,65 @@ export class CompiledApi {
     if (typeof schema === 'boolean') return schema;
     let validate = this.checks.get(schema);
     if (validate === undefined) {
-      this.bodyAjv ??= newAjv(this.doc, false);
-      try {
-        validate = this.bodyAjv.compile(anchorRefs(schema) as object);
-      } catch {
-        validate = null;
+      validate = this.adoptedSchema(schema);
+      if (validate === undefined) {
+        this.bodyAjv ??= newAjv(this.doc, false);
+        try {
+          validate = this.bodyAjv.compile(anchorRefs(schema) as object);
+        } catch {
+          validate = null;
+        }
       }
       this.checks.set(schema, validate);
     }
     return validate ? validate(value) : true;
   };
 
+  /**
+   * Takes the validators generated for this document's operation in a worker
+   * (validator-code.ts): evaluates their code and files each under its parameter or schema, found
+   * at the same place in this document. Logs the schemas that cannot be compiled, as the compile
+   * on first use does. `between` gives the event loop a turn between the two modules.
+   */
+  async adopt(code: ValidatorCode, between?: () => Promise<unknown>): Promise<void> {
+    const param = evaluateStandalone(code.modules.param);
+    await between?.();
+    const modules = { param, schema: evaluateStandalone(code.modules.schema) };
+    for (const entry of code.entries) {
+      if (entry.problem) this.onSchemaError?.(entry.problem.what, new Error(entry.problem.message));
+      const validate = entry.exportName ? modules[entry.kind][entry.exportName] : null;
+      // An export the module lacks is left to the compile on first use, never unvalidated.
+      if (validate === undefined) continue;
+      if ('text' in entry.at) {
+        if (entry.kind === 'schema') this.adopted.texts.set(entry.at.text, validate);
+        continue;
+      }
+      const node = placeIn(this.doc, entry.at);
+      if (node) this.adopted[entry.kind === 'param' ? 'params' : 'schemas'].set(node, validate);
+    }
+  }
+
+  /** The adopted validator of a schema; undefined when none was generated for it. */
+  private adoptedSchema(schema: object): ValidateFunction | null | undefined {
+    const validate = this.adopted.schemas.get(schema);
+    if (validate !== undefined || !this.adopted.texts.size) return validate;
+    return this.adopted.texts.get(JSON.stringify(schema));
+  }
+
   /** Told about schemas of the document that cannot be compiled. */
   onSchemaError: ((what: string, err: unknown) => void) | undefined;
 
-  constructor(doc: OpenApiDocument, onSchemaError?: (what: string, err: unknown) => void) {
+  constructor(
+    doc: OpenApiDocument,
+    onSchemaError?: (what: string, err: unknown) => void,
+    /** 'later': the routes are added by CompiledApi.router, a slice of the paths at a time. */
+    routes: 'now' | 'later' = 'now',
+  ) {
     this.doc = doc;
     this.onSchemaError = onSchemaError;
-    for (const [template, item] of Object.entries(doc.paths ?? {})) {
-      if (!isObject(item)) continue;
-      const names: string[] = [];
-      const hash = template.indexOf('#');
-      const fragment = hash === -1 ? '' : template.slice(hash + 1);
-      const eq = fragment.indexOf('=');
-      const discriminator =
-        eq > 0 ? { name: fragment.slice(0, eq), value: fragment.slice(eq + 1) } : undefined;
-      const pattern = (hash === -1 ? template : template.slice(0, hash) || '/')
-        .split(/(\{[^}]+\})/)
-        .map((part) => {
-          const m = /^\{([^}]+)\}$/.exec(part);
-          if (!m) return escapeRegex(part);
-          names.push(m[1]!);
-          return '([^/]+)';
-        })
-        .join('');
-      const regex = new RegExp(`^${pattern}/?$`);
-      const literalLength = template.replace(/\{[^}]+\}/g, '').length;
-      for (const method of HTTP_METHODS) {
-        const operation = item[method];
-        if (!isObject(operation)) continue;
-        const op = operation as Operation;
-        this.routes.push({
-          method: method.toUpperCase(),
-          template,
-          regex,
-          names,
-          literalLength,
-          discriminator,
-          operation: op,
-          parameters: mergeParameters(item, op),
-          compiled: {},
-        });
-      }
+    if (routes === 'now') {
+      for (const [template, item] of Object.entries(doc.paths ?? {})) this.addPath(template, item);
     }
-    // Literal paths win over templated ones ('/accounts/me' before '/accounts/{id}').
-    this.routes.sort((a, b) => a.names.length - b.names.length || b.literalLength - a.literalLength);
     // Requests may include the path of the documented server URL ('/v1/accounts').
     this.basePaths = [];
     for (const server of doc.servers ?? []) {
@@ -236,6 +228,61 @@ export class CompiledApi {
       } catch {
         // A server URL with unresolved variables: no base path to strip.
       }
+    }
+  }
+
+  /**
+   * The router of a whole (big) document, built with a turn of the event loop after every
+   * `sliceMs` of work: GitHub's 1,200 operations take 5-10 ms, 8,000 take 50 ms.
+   */
+  static async router(doc: OpenApiDocument, sliceMs = 8): Promise<CompiledApi> {
+    const api = new CompiledApi(doc, undefined, 'later');
+    let since = performance.now();
+    for (const [template, item] of Object.entries(doc.paths ?? {})) {
+      api.addPath(template, item);
+      if (performance.now() - since > sliceMs) {
+        await nextTurn();
+        since = performance.now();
+      }
+    }
+    return api;
+  }
+
+  private addPath(template: string, item: unknown): void {
+    if (!isObject(item)) return;
+    const names: string[] = [];
+    const hash = template.indexOf('#');
+    const fragment = hash === -1 ? '' : template.slice(hash + 1);
+    const eq = fragment.indexOf('=');
+    const discriminator = eq > 0 ? { name: fragment.slice(0, eq), value: fragment.slice(eq + 1) } : undefined;
+    const pathPart = hash === -1 ? template : template.slice(0, hash) || '/';
+    const pattern = pathPart
+      .split(/(\{[^}]+\})/)
+      .map((part) => {
+        const m = /^\{([^}]+)\}$/.exec(part);
+        if (!m) return escapeRegex(part);
+        names.push(m[1]!);
+        return '([^/]+)';
+      })
+      .join('');
+    const regex = new RegExp(`^${pattern}/?$`);
+    const literalLength = template.replace(/\{[^}]+\}/g, '').length;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!isObject(operation)) continue;
+      const op = operation as Operation;
+      this.routes.add({
+        method: method.toUpperCase(),
+        template,
+        pathPart,
+        regex,
+        names,
+        literalLength,
+        discriminator,
+        operation: op,
+        parameters: mergeParameters(item, op),
+        compiled: {},
+      });
     }
   }
 
@@ -253,7 +300,7 @@ export class CompiledApi {
     const allowed = new Set<string>();
     const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
     for (const path of candidates) {
-      for (const route of this.routes) {
+      for (const route of this.routes.candidates(path)) {
         const m = route.regex.exec(path);
         if (!m || (route.discriminator && !discriminated(route.discriminator, request))) continue;
         if (!wanted.includes(route.method)) {
@@ -306,13 +353,16 @@ export class CompiledApi {
     compiled.params ??= new Map();
     let validate = compiled.params.get(param);
     if (validate === undefined) {
-      this.paramsAjv ??= newAjv(this.doc, true);
-      // Wrapped in an object so that Ajv's coercion can replace the value in place.
-      validate = this.compile(
-        this.paramsAjv,
-        { type: 'object', properties: { value: anchorRefs(schema) } },
-        `${param.in} parameter '${param.name}'`,
-      );
+      validate = this.adopted.params.get(param);
+      if (validate === undefined) {
+        this.paramsAjv ??= newAjv(this.doc, true);
+        // Wrapped in an object so that Ajv's coercion can replace the value in place.
+        validate = this.compile(
+          this.paramsAjv,
+          parameterSchema(schema),
+          `${param.in} parameter '${param.name}'`,
+        );
+      }
       compiled.params.set(param, validate);
     }
     return validate;
@@ -326,8 +376,11 @@ export class CompiledApi {
     compiled.body ??= new Map();
     let validate = compiled.body.get(type);
     if (validate === undefined) {
-      this.bodyAjv ??= newAjv(this.doc, false);
-      validate = this.compile(this.bodyAjv, anchorRefs(schema) as object, `request body (${type})`);
+      validate = typeof schema === 'object' ? this.adopted.schemas.get(schema) : undefined;
+      if (validate === undefined) {
+        this.bodyAjv ??= newAjv(this.doc, false);
+        validate = this.compile(this.bodyAjv, anchorRefs(schema) as object, `request body (${type})`);
+      }
       compiled.body.set(type, validate);
     }
     return validate;

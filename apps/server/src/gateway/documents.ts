@@ -1,11 +1,14 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
 import { parseJsonInPieces } from '../lib/text-pieces.ts';
 import { readDocumentText } from '../modules/catalog/document-texts.ts';
+import { runInDocumentWorker } from '../modules/catalog/openapi/index.ts';
 import { operationSlice } from '../modules/catalog/openapi/slice.ts';
 import { CompiledApi, type MatchedOperation } from './compiled-api.ts';
 import type { OpenApiDocument } from './openapi.ts';
+import type { ValidatorCode } from './validator-code.ts';
 
 /** The columns of the catalog's `api_documentations` table that the gateway reads. */
 interface ApiDocumentationsTable {
@@ -31,9 +34,16 @@ export interface StoredDocument {
   id: number;
   hash: string;
   doc: Obj;
-  /** Routes every method and path of the document (its operations as stored, `$ref`s kept). */
-  router?: CompiledApi;
-  /** Per-operation APIs compiled from dereferenced slices, by "METHOD template". */
+  /**
+   * Routes every method and path of the document (its operations as stored, `$ref`s kept), built
+   * a slice of the paths at a time.
+   */
+  router?: Promise<CompiledApi>;
+  /**
+   * Per-operation APIs compiled from dereferenced slices, by "METHOD template": the validators
+   * generated in a worker and evaluated here (decision 032). Calls arriving meanwhile wait for the
+   * same promise: one compilation per operation and content hash.
+   */
   operations: LRUCache<string, Promise<CompiledApi>>;
 }
 
@@ -103,6 +113,34 @@ export interface SandboxApi {
   ): Promise<{ api: CompiledApi; matched: MatchedOperation }>;
 }
 
+const VALIDATOR_CODE = new URL('./validator-code.ts', import.meta.url);
+
+/**
+ * One operation made ready for the sandbox: its dereferenced slice, with every validator it can
+ * need generated as standalone code in a worker and evaluated here. Should the worker fail, the
+ * validators are compiled here on first use, as before decision 032.
+ */
+async function compileOperation(
+  doc: Obj,
+  matched: MatchedOperation,
+  onSchemaError: (what: string, err: unknown) => void,
+  log?: FastifyBaseLogger,
+): Promise<CompiledApi> {
+  const slice = (await operationSlice(doc, matched.method, matched.template)) as OpenApiDocument;
+  const api = new CompiledApi(slice, onSchemaError);
+  try {
+    const code = await runInDocumentWorker<ValidatorCode>(VALIDATOR_CODE, 'operationValidatorCode', slice);
+    // Evaluating the code (a few ms per module) and the calls that waited for it (their
+    // validation and answer) each get a turn of the event loop of their own.
+    await nextTurn();
+    await api.adopt(code, nextTurn);
+    await nextTurn();
+  } catch (err) {
+    log?.warn({ err }, 'sandbox: validators not generated in a worker; compiled on first use instead');
+  }
+  return api;
+}
+
 /**
  * Imported APIs by alias: every request checks the alias's current hash (one indexed lookup, so
  * every instance sees a re-import at once); the document is parsed once per hash and each called
@@ -111,20 +149,16 @@ export interface SandboxApi {
 export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
   const catalog = db.withTables<{ api_documentations: ApiDocumentationsTable }>();
 
-  function sandboxApi(alias: string, entry: StoredDocument): SandboxApi {
+  function sandboxApi(alias: string, entry: StoredDocument, router: CompiledApi): SandboxApi {
     const onSchemaError = (what: string, err: unknown) =>
       log?.warn({ alias, err }, `sandbox: a schema of ${what} cannot be compiled; it is not validated`);
-    entry.router ??= new CompiledApi(entry.doc as OpenApiDocument);
-    const router = entry.router;
     return {
       match: (method, path, request) => router.match(method, path, request),
       async resolve(matched, method, path, request) {
         const key = `${matched.method} ${matched.template}`;
         let compiled = entry.operations.get(key);
         if (!compiled) {
-          compiled = operationSlice(entry.doc, matched.method, matched.template).then(
-            (slice) => new CompiledApi(slice as OpenApiDocument, onSchemaError),
-          );
+          compiled = compileOperation(entry.doc, matched, onSchemaError, log);
           entry.operations.set(key, compiled);
           compiled.catch(() => entry.operations.delete(key));
         }
@@ -152,7 +186,9 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
       }
       if (!row) return undefined;
       const entry = await storedDocument(db, row.id, row.content_hash ?? `id:${row.id}`);
-      return entry ? sandboxApi(alias, entry) : undefined;
+      if (!entry) return undefined;
+      entry.router ??= CompiledApi.router(entry.doc as OpenApiDocument);
+      return sandboxApi(alias, entry, await entry.router);
     },
     clear(): void {
       storeOf(db).clear();

@@ -2,7 +2,7 @@ export { operationDetail } from './details.ts';
 export { buildOperationIndex, locateOperations } from './operations.ts';
 export { MAX_SOURCE_BYTES, parseSource, type SourceFormat } from './parse.ts';
 export { formatProblem, OpenApiImportError, type DocumentProblem } from './problems.ts';
-export { closeDocumentWorkers, prepareDocument } from './pool.ts';
+export { closeDocumentWorkers, prepareDocument, runInDocumentWorker } from './pool.ts';
 export {
   hashDocument,
   processOpenApi,

@@ -39,6 +39,15 @@ export async function documentSearchEntries(text: string): Promise<OperationSear
   return (await workers().run({ text }, { name: 'searchEntries' })) as OperationSearchEntry[];
 }
 
+/**
+ * Another module's task in the same threads (the sandbox's validator code, decision 032): the
+ * export `name` of the module at `filename` (a file URL), called with `task`. Each thread loads
+ * that module on its first such task, not the import pipeline.
+ */
+export async function runInDocumentWorker<T>(filename: URL, name: string, task: unknown): Promise<T> {
+  return (await workers().run(task, { filename: filename.href, name })) as T;
+}
+
 /** Ends the worker threads (they start again when needed). */
 export async function closeDocumentWorkers(): Promise<void> {
   const p = pool;

@@ -1,0 +1,174 @@
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { anchorRefs, newAjv, parameterSchema } from './ajv.ts';
+import { IGNORED_HEADERS, isJsonMedia, mergeParameters } from './compiled-api.ts';
+import { mockResponse } from './mock.ts';
+import { HTTP_METHODS, isObject, type JsonSchema, type OpenApiDocument, type Operation } from './openapi.ts';
+
+/**
+ * Runs in the document worker threads (catalog/openapi/pool.ts, decision 032): every Ajv
+ * validator one operation of the sandbox can need, generated as standalone code, so that the main
+ * thread only evaluates it. Ajv's compilation (code generation and `new Function`) of a schema of
+ * 150 properties takes over 100 ms; evaluating the generated module takes a few.
+ *
+ * The validators are those of CompiledApi: each parameter's (coerced from strings), each request
+ * body's, and every schema the mock generator checks a value against (`api.check`), found by
+ * generating every documented answer (each response, each content type) here with the same code.
+ * Each is named by where its schema (or parameter) is in the operation's slice, which the main
+ * thread holds as the same object graph (structured clone keeps shared objects shared); a schema
+ * made up during generation (a `oneOf` option merged with its parent) by its JSON text.
+ */
+
+// ajv/dist/standalone is CommonJS with a default export that Node's ESM interop wraps once more.
+const standaloneCode = ((standaloneCodeModule as unknown as { default?: unknown }).default ??
+  standaloneCodeModule) as unknown as (ajv: Ajv2020, refs: Record<string, string>) => string;
+
+/** Where a validator's schema is: a path of keys from the slice's root, or the schema's JSON text. */
+export type SchemaPlace = { path: string[] } | { text: string };
+
+export interface ValidatorEntry {
+  /** 'param': the validator of the Parameter object at `at` (coerced); 'schema': of the schema at `at`. */
+  kind: 'param' | 'schema';
+  at: SchemaPlace;
+  /** Its export in the module of its kind; none when Ajv cannot compile the schema. */
+  exportName?: string;
+  /** Why it cannot be compiled, for the log (parameters and bodies; checks fail silently). */
+  problem?: { what: string; message: string };
+}
+
+export interface ValidatorCode {
+  /** CommonJS modules of Ajv standalone code: parameters (coercing), bodies and checks. */
+  modules: { param: string; schema: string };
+  entries: ValidatorEntry[];
+}
+
+/** Compiles schemas under ids of one Ajv, to export them from one module (shared `$ref`s once). */
+function exporter(ajv: Ajv2020, prefix: string) {
+  const refs: Record<string, string> = {};
+  let n = 0;
+  return {
+    /** The compiled validator and its export name; throws what Ajv throws. */
+    add(schema: unknown): { validate: ValidateFunction; exportName: string } {
+      const exportName = `${prefix}${n++}`;
+      const id = `urn:portico:validator:${exportName}`;
+      try {
+        ajv.addSchema(schema as object, id);
+        const validate = ajv.getSchema(id) as ValidateFunction;
+        refs[exportName] = id;
+        return { validate, exportName };
+      } catch (err) {
+        ajv.removeSchema(id);
+        throw err;
+      }
+    },
+    code: () => (Object.keys(refs).length ? standaloneCode(ajv, refs) : ''),
+  };
+}
+
+/** The path of keys each object of the slice is first reached by (worked out when asked). */
+function placesOf(root: object): (node: object) => string[] | undefined {
+  const parents = new Map<object, { parent: object; key: string } | null>([[root, null]]);
+  const stack: object[] = [root];
+  while (stack.length) {
+    const node = stack.pop()!;
+    for (const [key, value] of Object.entries(node)) {
+      if (typeof value !== 'object' || value === null || parents.has(value)) continue;
+      parents.set(value, { parent: node, key });
+      stack.push(value);
+    }
+  }
+  const paths = new Map<object, string[]>();
+  const pathOf = (node: object): string[] | undefined => {
+    let path = paths.get(node);
+    if (!path) {
+      const up = parents.get(node);
+      if (up === undefined) return undefined;
+      path = up ? [...pathOf(up.parent)!, up.key] : [];
+      paths.set(node, path);
+    }
+    return path;
+  };
+  return pathOf;
+}
+
+/** Every validator one operation's slice can need, as standalone code (see above). */
+export function operationValidatorCode(slice: OpenApiDocument): ValidatorCode {
+  const pathOf = placesOf(slice);
+  const placeOf = (node: object): SchemaPlace => {
+    const path = pathOf(node);
+    return path ? { path } : { text: JSON.stringify(node) };
+  };
+  const params = exporter(newAjv(slice, true, true), 'p');
+  const schemas = exporter(newAjv(slice, false, true), 's');
+  const entries: ValidatorEntry[] = [];
+  const bySchema = new Map<object, ValidateFunction | null>();
+  const byText = new Map<string, ValidateFunction | null>();
+
+  /** A schema's validator, compiled once (by object, and by text for made-up schemas). */
+  function schemaValidator(schema: object, what?: string): ValidateFunction | null {
+    let validate = bySchema.get(schema);
+    if (validate !== undefined) return validate;
+    const at = placeOf(schema);
+    validate = 'text' in at ? byText.get(at.text) : undefined;
+    if (validate === undefined) {
+      try {
+        const added = schemas.add(anchorRefs(schema));
+        validate = added.validate;
+        entries.push({ kind: 'schema', at, exportName: added.exportName });
+      } catch (err) {
+        validate = null;
+        entries.push({
+          kind: 'schema',
+          at,
+          ...(what ? { problem: { what, message: (err as Error).message } } : {}),
+        });
+      }
+      if ('text' in at) byText.set(at.text, validate);
+    }
+    bySchema.set(schema, validate);
+    return validate;
+  }
+
+  // As CompiledApi.check does it, recording what it compiles.
+  const check = (schema: JsonSchema, value: unknown): boolean => {
+    if (typeof schema === 'boolean') return schema;
+    const validate = schemaValidator(schema);
+    return validate ? validate(value) : true;
+  };
+
+  for (const item of Object.values(slice.paths ?? {})) {
+    if (!isObject(item)) continue;
+    for (const method of HTTP_METHODS) {
+      if (!isObject(item[method])) continue;
+      const operation = item[method] as Operation;
+      // Parameters, as CompiledApi.validate reads their schemas.
+      for (const param of mergeParameters(item, operation)) {
+        if (param.in === 'header' && IGNORED_HEADERS.has(param.name.toLowerCase())) continue;
+        const jsonContent = param.content
+          ? Object.entries(param.content).find(([t]) => isJsonMedia(t))?.[1]
+          : undefined;
+        const schema = jsonContent ? jsonContent.schema : param.schema;
+        if (schema === undefined) continue;
+        const at = placeOf(param);
+        try {
+          entries.push({ kind: 'param', at, exportName: params.add(parameterSchema(schema)).exportName });
+        } catch (err) {
+          const what = `${param.in} parameter '${param.name}'`;
+          entries.push({ kind: 'param', at, problem: { what, message: (err as Error).message } });
+        }
+      }
+      // Request bodies.
+      for (const [type, media] of Object.entries(operation.requestBody?.content ?? {})) {
+        if (isObject(media?.schema)) schemaValidator(media.schema, `request body (${type})`);
+      }
+      // Every documented answer, generated as the mock generates it: its checks are recorded.
+      for (const [code, response] of Object.entries(operation.responses ?? {})) {
+        const types = Object.keys(response?.content ?? {});
+        for (const accept of types.length ? types : [undefined]) {
+          mockResponse(operation, slice, { preferCode: code, accept, check });
+        }
+      }
+    }
+  }
+  return { modules: { param: params.code(), schema: schemas.code() }, entries };
+}
