@@ -123,8 +123,8 @@ export default fp(
       let html = withHints(status === 200 ? pathname : '/404');
       const preloads = status === 200 ? dataPreloadLinks(pathname) : [];
       if (preloads.length > 0) {
-        // Before the scripts, so that the data's requests leave first.
-        html = html.replace('<script', `${preloads.join('\n    ')}\n    <script`);
+        // Before the scripts (else at the end of the head), so that the data's requests leave first.
+        html = html.replace(/<script|<\/head>/, (tag) => `${preloads.join('\n    ')}\n    ${tag}`);
       }
       return reply
         .status(status)
