@@ -24,8 +24,8 @@ import { TourSlot } from './tour-slot';
 
 /** Method badge backgrounds dark enough for their small white text (at least 4.5:1). */
 /**
- * How many of the operations in the first screen get their details fetched once the page is idle:
- * the ones a visitor most likely opens first, without a request per row of a long screen.
+ * How many of the first operations shown get their details fetched once the page is idle: the ones
+ * a visitor most likely opens first, without a request per row of a long screen.
  */
 const PREFETCH_FIRST_SHOWN = 4;
 
@@ -126,7 +126,7 @@ function Reference({ index }: { index: OperationIndex }) {
       openFromHash();
     }
   }, [openFromHash, scrollMargin, rows.length]);
-  // The first operations on the screen: their details are fetched while the visitor reads, so that
+  // The first operations of the list: their details are fetched while the visitor reads, so that
   // opening one shows it at once. A deep link has its own operation asked for already.
   const queryClient = useQueryClient();
   const prefetchedOnce = useRef(false);
@@ -135,10 +135,10 @@ function Reference({ index }: { index: OperationIndex }) {
     prefetchedOnce.current = true;
     if (operationKeyFromHash(window.location.hash)) return;
     const prefetch = () => {
-      const bottom = window.scrollY + window.innerHeight;
+      // The first ones not above the screen (the list may start below it, under the page's header).
       virtualizer
         .getVirtualItems()
-        .filter((item) => item.start < bottom && item.end > window.scrollY)
+        .filter((item) => item.end > window.scrollY)
         .flatMap((item) => {
           const row = rows[item.index];
           return row?.kind === 'op' ? [row.op.key] : [];
