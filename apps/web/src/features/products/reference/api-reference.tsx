@@ -146,8 +146,9 @@ function Reference({ index }: { index: OperationIndex }) {
         .slice(0, PREFETCH_FIRST_SHOWN)
         .forEach((key) => prefetchOperation(queryClient, index.alias, key, index.contentHash));
     };
-    // Safari has no requestIdleCallback.
-    if ('requestIdleCallback' in window) requestIdleCallback(prefetch, { timeout: 1000 });
+    // Soon after the list is shown (a visitor may click within a fraction of a second): asking is
+    // cheap, the answers are parsed as they come. Safari has no requestIdleCallback.
+    if ('requestIdleCallback' in window) requestIdleCallback(prefetch, { timeout: 100 });
     else setTimeout(prefetch, 0);
   }, [scrollMargin, rows, virtualizer, queryClient, index.alias, index.contentHash]);
   useEffect(() => {
