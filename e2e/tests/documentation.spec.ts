@@ -42,6 +42,37 @@ test('a documentation page shows its title, breadcrumb, downloads, plan and the 
   await expect(page.getByTestId('scheme-credential')).toHaveText([P.credential_accessToken]);
 });
 
+test('the page takes the documentation and the index its HTML preloaded; the first operations are fetched before a click', async ({
+  page,
+}) => {
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  await page.goto('/documentation/accounts-v1');
+  // Decision 034: the HTML names both answers; the page's own requests are served by the preloads.
+  const preloads = await page
+    .locator('link[rel="preload"][as="fetch"]')
+    .evaluateAll((links) => links.map((l) => `${l.getAttribute('href')} ${l.getAttribute('crossorigin')}`));
+  expect(preloads).toEqual([
+    '/jsonapi/node/api_documentation/accounts-v1?include=field_products%2Cfield_products.field_image%2Cfield_change_log use-credentials',
+    '/api/apidocs/accounts-v1/index use-credentials',
+  ]);
+  await expect(page.getByTestId('operation')).toHaveCount(4);
+  await expect(page.getByTestId('api-reference')).toBeVisible();
+  expect(requests.filter((p) => p === '/api/apidocs/accounts-v1/index')).toHaveLength(1);
+  expect(requests.filter((p) => p === '/jsonapi/node/api_documentation/accounts-v1')).toHaveLength(1);
+  // Once the page is idle, the details of the first operations are asked for without a click.
+  await expect
+    .poll(() => requests.filter((p) => p.startsWith('/api/apidocs/accounts-v1/operations/')).length)
+    .toBeGreaterThan(0);
+  const fetched = requests.filter((p) => p.startsWith('/api/apidocs/accounts-v1/operations/')).length;
+  // Opening one of them asks for nothing more.
+  await page.getByTestId('operation').first().getByRole('button', { expanded: false }).first().click();
+  await expect(
+    page.locator('[data-testid^="operation-details-"] [data-testid^="response-"]').first(),
+  ).toBeVisible();
+  expect(requests.filter((p) => p.startsWith('/api/apidocs/accounts-v1/operations/'))).toHaveLength(fetched);
+});
+
 test('expanding an operation shows its parameters, responses and request samples; the curl sample copies', async ({
   page,
   context,

@@ -68,6 +68,32 @@ describe('web app serving', () => {
     expect(await hints('/no-such-page')).toEqual(['/assets/not-found-page-n1.js']);
   });
 
+  it("preloads the documentation page's first data, with the URLs and credentials the page uses", async () => {
+    const preloads = async (route: string) =>
+      [
+        ...(await (await fetch(`${t.baseUrl}${route}`)).text()).matchAll(
+          /<link rel="preload" as="fetch" crossorigin="use-credentials" href="([^"]+)">/g,
+        ),
+      ].map((m) => m[1]);
+    // An alias (spec B 5): the documentation and the operation index; the segment is decoded and
+    // encoded again as the web app does (contracts/documentation-data.ts).
+    expect(await preloads('/documentation/my%20api')).toEqual([
+      '/jsonapi/node/api_documentation/my%20api?include=field_products%2Cfield_products.field_image%2Cfield_change_log',
+      '/api/apidocs/my%20api/index',
+    ]);
+    expect(await preloads('/documentation/a%22b%3Cc')).toEqual([
+      '/jsonapi/node/api_documentation/a%22b%3Cc?include=field_products%2Cfield_products.field_image%2Cfield_change_log',
+      '/api/apidocs/a%22b%3Cc/index',
+    ]);
+    // A uuid: the index needs the documentation's alias first.
+    expect(await preloads('/documentation/3d06cacd-9a36-4326-ac68-fe45f8af53f5')).toEqual([
+      '/jsonapi/node/api_documentation/3d06cacd-9a36-4326-ac68-fe45f8af53f5?include=field_products%2Cfield_products.field_image%2Cfield_change_log',
+    ]);
+    expect(await preloads('/documentation/%E0%A4%A')).toEqual([]);
+    expect(await preloads('/apiProducts')).toEqual([]);
+    expect(await preloads('/')).toEqual([]);
+  });
+
   it('answers 404 with the web app where no page exists: no route, no basic page', async () => {
     for (const route of ['/no-such-page', '/organization/1/members/extra', '/404', '/apiProduct']) {
       const res = await fetch(`${t.baseUrl}${route}`);

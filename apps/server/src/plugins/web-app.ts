@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isWebRoute, matchesRoutePattern } from '@portico/contracts/web-routes';
 import { errorDocument } from '../jsonapi/errors.ts';
+import { dataPreloadLinks } from './data-preloads.ts';
 import { withFrameSources } from './security.ts';
 
 /** Paths served by the portal API and the OAuth servers: never answered with the web app. */
@@ -119,11 +120,17 @@ export default fp(
       if (typeof policy === 'string') {
         reply.header('Content-Security-Policy', withFrameSources(policy, await app.chatBotOrigins()));
       }
+      let html = withHints(status === 200 ? pathname : '/404');
+      const preloads = status === 200 ? dataPreloadLinks(pathname) : [];
+      if (preloads.length > 0) {
+        // Before the scripts (else at the end of the head), so that the data's requests leave first.
+        html = html.replace(/<script|<\/head>/, (tag) => `${preloads.join('\n    ')}\n    ${tag}`);
+      }
       return reply
         .status(status)
         .header('Cache-Control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .send(withHints(status === 200 ? pathname : '/404'));
+        .send(html);
     };
 
     app.get('/', (request, reply) => sendIndex(request, reply));

@@ -32,6 +32,13 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined | null>;
   signal?: AbortSignal;
+  /**
+   * A GET that the HTML the server sends may already have preloaded (`<link rel="preload"
+   * as="fetch" crossorigin="use-credentials">`, decision 034): sent with the session cookie and
+   * none of our headers, because Chromium hands a preloaded answer only to a request with the same
+   * URL, credentials mode and headers (a fresh Request-Id would never match).
+   */
+  preloadable?: boolean;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -62,6 +69,9 @@ function baseHeaders(): Record<string, string> {
 
 async function send(path: string, options: RequestOptions, token: string | undefined): Promise<Response> {
   const method = options.method ?? 'GET';
+  if (options.preloadable && method === 'GET') {
+    return fetch(apiUrl(path, options.query), { credentials: 'include', signal: options.signal });
+  }
   const media = options.format === 'json' ? 'application/json' : 'application/vnd.api+json';
   const headers: Record<string, string> = { ...baseHeaders(), Accept: `${media}, application/json` };
   if (options.body !== undefined) headers['Content-Type'] = media;

@@ -1,5 +1,6 @@
 import type { OperationDetail, OperationIndex } from '@portico/contracts/catalog';
-import { useQuery } from '@tanstack/react-query';
+import { documentationUrl, operationIndexUrl, operationUrl } from '@portico/contracts/documentation-data';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client';
 import type { Document, Resource } from './api-jsonapi';
 import type { ChangelogAttributes, ProductAttributes } from './api-products';
@@ -39,13 +40,8 @@ export const documentationKeys = {
 export function useDocumentation(idOrAlias: string) {
   return useQuery({
     queryKey: documentationKeys.one(idOrAlias),
-    queryFn: () =>
-      apiRequest<Document<Documentation>>(
-        `/jsonapi/node/api_documentation/${encodeURIComponent(idOrAlias)}`,
-        {
-          query: { include: 'field_products,field_products.field_image,field_change_log' },
-        },
-      ),
+    // The server's HTML for the page preloads this very request (decision 034).
+    queryFn: () => apiRequest<Document<Documentation>>(documentationUrl(idOrAlias), { preloadable: true }),
     retry: retryServerErrors,
   });
 }
@@ -67,16 +63,14 @@ export function useProductDocumentations(productId: string | undefined) {
 export function useOperationIndex(alias: string | undefined) {
   return useQuery({
     queryKey: documentationKeys.index(alias ?? ''),
+    // Preloaded by the server's HTML when the address names the alias (decision 034).
     queryFn: () =>
-      apiRequest<OperationIndex>(`/api/apidocs/${encodeURIComponent(alias ?? '')}/index`, { format: 'json' }),
+      apiRequest<OperationIndex>(operationIndexUrl(alias ?? ''), { format: 'json', preloadable: true }),
     enabled: Boolean(alias),
     retry: retryServerErrors,
     staleTime: 5 * 60_000,
   });
 }
-
-const operationUrl = (alias: string, key: string) =>
-  `/api/apidocs/${encodeURIComponent(alias)}/operations/${encodeURIComponent(key)}`;
 
 /** Operation details asked for before the index is in (a deep link), by URL, until a query takes them. */
 const earlyOperations = new Map<string, Promise<OperationDetail>>();
@@ -94,9 +88,9 @@ export function requestOperationEarly(alias: string, key: string): void {
   earlyOperations.set(url, pending);
 }
 
-/** One operation's details, loaded when it is expanded; the content hash keys the cache. */
-export function useOperation(alias: string, key: string, contentHash: string) {
-  return useQuery({
+/** The query of one operation's details; the content hash keys the cache. */
+function operationQuery(alias: string, key: string, contentHash: string) {
+  return queryOptions({
     queryKey: documentationKeys.operation(alias, key, contentHash),
     queryFn: () => {
       const url = operationUrl(alias, key);
@@ -107,6 +101,20 @@ export function useOperation(alias: string, key: string, contentHash: string) {
     retry: retryServerErrors,
     staleTime: Infinity,
   });
+}
+
+/** One operation's details, loaded when it is expanded (or before: prefetchOperation). */
+export function useOperation(alias: string, key: string, contentHash: string) {
+  return useQuery(operationQuery(alias, key, contentHash));
+}
+
+/**
+ * Fetches one operation's details into the cache before it is expanded (the pointer or the focus
+ * is on it, or it is among the first shown), so that opening it need not wait for the server.
+ * Details already cached, or on their way, are not asked for again.
+ */
+export function prefetchOperation(client: QueryClient, alias: string, key: string, contentHash: string) {
+  void client.prefetchQuery(operationQuery(alias, key, contentHash));
 }
 
 /** Where the original and the converted document are downloaded (the server's links). */

@@ -1,9 +1,6 @@
-/** Matches a uuid (spec B 5: the documentation route id is a uuid, else an alias). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+// The documentation route's id is a uuid, else an alias (spec B 5); the server's HTML tells them
+// apart the same way, so the test lives with the URLs both sides build.
+export { isUuid } from '@portico/contracts/documentation-data';
 
 /** A path alias as used in our URLs: without the leading slash. */
 export function aliasSlug(alias: string | null | undefined): string {

@@ -1,12 +1,13 @@
 import { ActionIcon, Alert, Anchor, Badge, Box, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { sandboxCredential, type OperationIndex, type OperationSummary } from '@portico/contracts/catalog';
 import { IconLink, IconLock, IconSearch } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Loading } from '../../../components/ui/loading';
 import { messageOf } from '../../../lib/api-client';
-import { useOperationIndex } from '../api-documentation';
+import { prefetchOperation, useOperationIndex } from '../api-documentation';
 import { OperationDetails } from './operation-details';
 import {
   buildRows,
@@ -22,6 +23,12 @@ import { TryoutHistoryButton } from '../../tryout/history-button';
 import { TourSlot } from './tour-slot';
 
 /** Method badge backgrounds dark enough for their small white text (at least 4.5:1). */
+/**
+ * How many of the first operations shown get their details fetched once the page is idle: the ones
+ * a visitor most likely opens first, without a request per row of a long screen.
+ */
+const PREFETCH_FIRST_SHOWN = 4;
+
 const METHOD_COLORS: Record<string, string> = {
   get: '#237a35',
   post: 'blue.8',
@@ -119,6 +126,31 @@ function Reference({ index }: { index: OperationIndex }) {
       openFromHash();
     }
   }, [openFromHash, scrollMargin, rows.length]);
+  // The first operations of the list: their details are fetched while the visitor reads, so that
+  // opening one shows it at once. A deep link has its own operation asked for already.
+  const queryClient = useQueryClient();
+  const prefetchedOnce = useRef(false);
+  useEffect(() => {
+    if (prefetchedOnce.current || scrollMargin <= 0 || rows.length === 0) return;
+    prefetchedOnce.current = true;
+    if (operationKeyFromHash(window.location.hash)) return;
+    const prefetch = () => {
+      // The first ones not above the screen (the list may start below it, under the page's header).
+      virtualizer
+        .getVirtualItems()
+        .filter((item) => item.end > window.scrollY)
+        .flatMap((item) => {
+          const row = rows[item.index];
+          return row?.kind === 'op' ? [row.op.key] : [];
+        })
+        .slice(0, PREFETCH_FIRST_SHOWN)
+        .forEach((key) => prefetchOperation(queryClient, index.alias, key, index.contentHash));
+    };
+    // Soon after the list is shown (a visitor may click within a fraction of a second): asking is
+    // cheap, the answers are parsed as they come. Safari has no requestIdleCallback.
+    if ('requestIdleCallback' in window) requestIdleCallback(prefetch, { timeout: 100 });
+    else setTimeout(prefetch, 0);
+  }, [scrollMargin, rows, virtualizer, queryClient, index.alias, index.contentHash]);
   useEffect(() => {
     window.addEventListener('hashchange', openFromHash);
     return () => window.removeEventListener('hashchange', openFromHash);
@@ -322,7 +354,12 @@ function OperationRow({
   onLanguageChange: (id: string) => void;
 }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const op: OperationSummary = row.op;
+  // A pointer on the row or the focus on it: the details are likely asked for next.
+  const onPrefetch = () => {
+    if (!open) prefetchOperation(queryClient, alias, op.key, contentHash);
+  };
   const panelId = `operation-panel-${row.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   return (
     <div
@@ -337,6 +374,8 @@ function OperationRow({
           aria-expanded={open}
           aria-controls={open ? panelId : undefined}
           onClick={() => onToggle(row)}
+          onPointerEnter={onPrefetch}
+          onFocus={onPrefetch}
         >
           <Badge
             className={classes.method}
