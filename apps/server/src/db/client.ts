@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
@@ -44,6 +44,48 @@ export function localWriteCounter(db: object): WriteCounter | undefined {
   return localWriteCounters.get(db);
 }
 
+/** How long a chain of embedded-database statements may hold the event loop before it yields. */
+const STATEMENTS_TURN_MS = 10;
+let turnWatched = false;
+let turnSince = 0;
+
+/**
+ * Called before every statement of the embedded database. PGlite runs postgres on this thread
+ * and settles each statement's promise at once, so a chain of awaited statements (an import that
+ * writes thousands of search rows in one transaction) runs in microtasks only and never gives
+ * the event loop a turn: 1.6 s in one turn for a 3,000-operation document. Once statements have
+ * held this turn for STATEMENTS_TURN_MS, the next one waits for the loop's next turn
+ * (setImmediate), so requests that need no database, /healthz among them, are answered meanwhile
+ * (issue 11: no request waits more than 50 ms). A request's own few statements never wait.
+ */
+async function shareTheEventLoop(): Promise<void> {
+  if (turnWatched && performance.now() - turnSince > STATEMENTS_TURN_MS) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  if (!turnWatched) {
+    turnWatched = true;
+    turnSince = performance.now();
+    setImmediate(() => {
+      turnWatched = false;
+    });
+  }
+}
+
+/** The statements of `target` (the database or one transaction) wait their turn (shareTheEventLoop). */
+function sharingTheEventLoop<T extends Pick<PGlite, 'query' | 'exec'>>(target: T): T {
+  const query = target.query.bind(target);
+  const exec = target.exec.bind(target);
+  target.query = (async (...args: unknown[]) => {
+    await shareTheEventLoop();
+    return (query as (...a: unknown[]) => Promise<unknown>)(...args);
+  }) as T['query'];
+  target.exec = (async (...args: unknown[]) => {
+    await shareTheEventLoop();
+    return (exec as (...a: unknown[]) => Promise<unknown>)(...args);
+  }) as T['exec'];
+  return target;
+}
+
 /** Everything but a plain SELECT may write: other statements, exec() and transactions. */
 function countWrites(pglite: PGlite): void {
   const counter: WriteCounter = { started: 0, done: 0 };
@@ -66,8 +108,9 @@ function countWrites(pglite: PGlite): void {
     )) as typeof pglite.query;
   pglite.exec = ((...args: Parameters<typeof pglite.exec>) =>
     around(true, () => exec(...args))) as typeof pglite.exec;
-  pglite.transaction = ((...args: Parameters<typeof pglite.transaction>) =>
-    around(true, () => transaction(...args))) as typeof pglite.transaction;
+  pglite.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
+    around(true, () => transaction((tx) => callback(sharingTheEventLoop(tx))))) as typeof pglite.transaction;
+  sharingTheEventLoop(pglite);
 }
 
 /** Opens PostgreSQL when a URL is given, otherwise the embedded PGlite in `dataDir/pgdata`. */
