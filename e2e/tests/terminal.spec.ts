@@ -162,7 +162,7 @@ test('commands print the spec messages; create-app and subscribe change the port
   await expect(main.getByText('Payments API').first()).toBeVisible();
 });
 
-test('history, Ctrl+C, tab completion, mini and snake', async ({ page }) => {
+test('history, Ctrl+C, tab completion and mini', async ({ page }) => {
   test.setTimeout(90_000);
   await signUp(page, 'Hugo', 'History');
   await openTerminal(page);
@@ -214,8 +214,19 @@ test('history, Ctrl+C, tab completion, mini and snake', async ({ page }) => {
   await page.getByTestId('terminal-title-bar').focus();
   await page.keyboard.press('ArrowLeft');
   await expect.poll(async () => (await window.boundingBox())!.x).toBeLessThan(before!.x);
+});
 
-  // Snake: a 400x400 canvas; turning into itself ends the game; Enter plays again; Escape quits.
+test('snake: a 400x400 canvas; turning into itself ends the game; Enter plays again; Escape quits', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  // The game moves one tile per frame on a 15 fps timer. On a busy machine the snake moved on
+  // several tiles between two key presses and never met itself, so the page's clock is faked:
+  // it runs as usual until the game is on screen, then a frame passes only when the test says so.
+  await page.clock.install();
+  await signUp(page, 'Sam', 'Snake');
+  await openTerminal(page);
+  const { screen, window } = terminal(page);
   await window.getByTestId('terminal-screen').click();
   await page.keyboard.type('sna');
   await page.keyboard.press('Tab');
@@ -225,14 +236,29 @@ test('history, Ctrl+C, tab completion, mini and snake', async ({ page }) => {
   await expect(canvas).toHaveAttribute('width', '400');
   await expect(canvas).toHaveAttribute('height', '400');
   await expect(canvas).toHaveAttribute('data-length', '5');
+
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+  const status = page.getByTestId('snake-status');
+  // Frames pass 10 ms at a time (a frame is 67 ms) until the one that shows the awaited state.
+  const framesUntil = async (shown: () => Promise<boolean>) =>
+    expect
+      .poll(async () => {
+        if (await shown()) return true;
+        await page.clock.runFor(10);
+        return shown();
+      })
+      .toBe(true);
   await page.keyboard.press('ArrowDown');
-  await expect(canvas).toHaveAttribute('data-direction', 'down');
+  await framesUntil(async () => (await canvas.getAttribute('data-direction')) === 'down');
   await page.keyboard.press('ArrowLeft');
-  await expect(canvas).toHaveAttribute('data-direction', 'left');
+  await framesUntil(async () => (await canvas.getAttribute('data-direction')) === 'left');
   await page.keyboard.press('ArrowUp');
-  await expect(page.getByTestId('snake-status')).toContainText('Game over!');
+  await framesUntil(async () => ((await status.textContent()) ?? '').includes('Game over!'));
+  await expect(status).toContainText('Game over!');
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('snake-status')).toContainText('Score: 0');
+  await expect(status).toContainText('Score: 0');
+
+  await page.clock.resume();
   await page.keyboard.press('Escape');
   await expect(canvas).toHaveCount(0);
   await enter(page, 'guid');
