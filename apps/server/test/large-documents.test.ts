@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { isStorableText } from '../src/lib/storable-text.ts';
 import { readDocumentText, TEXT_CHUNK_CHARS } from '../src/modules/catalog/document-texts.ts';
 import { saveDocumentation } from '../src/modules/catalog/store.ts';
+import { watchEventLoop } from './event-loop-watch.ts';
 import { largeDocument, withLargeSchema } from './large-doc-gen.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -261,36 +262,3 @@ describe('large documents', () => {
     expect(longestWork, figures).toBeLessThan(50);
   }, 120_000);
 });
-
-/**
- * The longest time the main thread worked without giving the event loop a turn: the main thread's
- * own CPU time between two ticks of a 2 ms timer. Unlike the wall-clock gap (also reported), it
- * does not count the time the machine gave to other processes (the test machine is shared).
- */
-function watchEventLoop() {
-  const cpu = () => {
-    const u = process.threadCpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  let longestWork = 0;
-  let longestGap = 0;
-  let lastCpu = cpu();
-  let lastWall = performance.now();
-  const tick = () => {
-    const nowCpu = cpu();
-    const nowWall = performance.now();
-    longestWork = Math.max(longestWork, nowCpu - lastCpu);
-    longestGap = Math.max(longestGap, nowWall - lastWall);
-    lastCpu = nowCpu;
-    lastWall = nowWall;
-  };
-  const timer = setInterval(tick, 2);
-  return {
-    stop() {
-      // The stretch since the last tick counts too (a single long block never lets the timer run).
-      tick();
-      clearInterval(timer);
-      return { longestWork, longestGap };
-    },
-  };
-}

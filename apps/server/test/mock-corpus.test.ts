@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
+import { anchorRefs, newAjv } from '../src/gateway/ajv.ts';
 import { exampleFromSchema } from '../src/gateway/mock.ts';
 import { HTTP_METHODS, isObject, type JsonSchema } from '../src/gateway/openapi.ts';
 import { CompiledApi } from '../src/gateway/compiled-api.ts';
@@ -16,10 +15,6 @@ import { processOpenApi } from '../src/modules/catalog/openapi/index.ts';
 const require = createRequire(import.meta.url);
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 const examples = path.dirname(require.resolve('@readme/oas-examples/package.json'));
-// ajv-formats is CommonJS with a default export that Node's ESM interop wraps once more.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
-const DOC_ID = 'urn:portico:corpus-document';
 
 function corpus(): { name: string; text: string }[] {
   const files: { name: string; text: string }[] = [];
@@ -38,16 +33,6 @@ function corpus(): { name: string; text: string }[] {
     }
   }
   return files;
-}
-
-function anchorRefs(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(anchorRefs);
-  if (!isObject(schema)) return schema;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(schema)) {
-    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#') ? `${DOC_ID}${v}` : anchorRefs(v);
-  }
-  return out;
 }
 
 /**
@@ -90,11 +75,8 @@ describe('generated sandbox answers', () => {
         publicUrl: 'http://localhost:3000',
         filename: path.basename(file.name),
       });
-      const ajv = new Ajv2020({ strict: false, validateSchema: false, logger: false, addUsedSchema: false });
-      addFormats(ajv);
-      for (const format of ['int32', 'int64', 'float', 'double', 'byte', 'binary', 'password'])
-        ajv.addFormat(format, true);
-      ajv.addSchema(converted as object, DOC_ID);
+      // Ajv as the sandbox sets it up for bodies (JSON Schema 2020-12, formats, the document registered).
+      const ajv = newAjv(converted, false);
       const api = new CompiledApi(converted);
       for (const [template, item] of Object.entries(
         (converted as { paths?: Record<string, unknown> }).paths ?? {},

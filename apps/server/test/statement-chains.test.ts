@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { watchEventLoop } from './event-loop-watch.ts';
 import { startTestApp, testDbKind, type TestApp } from './test-app.ts';
 
 /**
@@ -39,28 +40,3 @@ describe(`a chain of statements on ${testDbKind()}`, () => {
     expect(longestWork, figures).toBeLessThan(200);
   }, 120_000);
 });
-
-/** The main thread's own CPU time between two ticks of a 2 ms timer (as large-documents.test.ts). */
-function watchEventLoop() {
-  const cpu = () => {
-    const u = process.threadCpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  let longestWork = 0;
-  let turns = 0;
-  let last = cpu();
-  const tick = () => {
-    const now = cpu();
-    longestWork = Math.max(longestWork, now - last);
-    last = now;
-    turns++;
-  };
-  const timer = setInterval(tick, 2);
-  return {
-    stop() {
-      tick();
-      clearInterval(timer);
-      return { longestWork, turns };
-    },
-  };
-}

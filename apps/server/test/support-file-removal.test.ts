@@ -4,6 +4,7 @@ import { removeDeletedFiles } from '../src/modules/support/file-removal.ts';
 import { supportDb } from '../src/modules/support/tables.ts';
 import type { TestClient } from './http-client.ts';
 import { signedInUser } from './org-fixtures.ts';
+import { isStored, uploadTicketFile } from './support-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /**
@@ -22,17 +23,7 @@ async function ticketWithFiles(
   const uuids: string[] = [];
   for (let i = 0; i < count; i++) {
     const name = `attachment-${++uploads}.txt`;
-    const res = await client.request('/api/support_ticket/file', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/octet-stream',
-        'content-disposition': `file; filename="${name}"`,
-        'x-csrf-token': client.csrfToken!,
-      },
-      body: `log of ${name}`,
-    });
-    expect(res.status, await res.clone().text()).toBe(201);
-    uuids.push(((await res.json()) as { uuid: string }).uuid);
+    uuids.push((await uploadTicketFile(client, name)).uuid);
   }
   const created = await client.send(
     'POST',
@@ -60,11 +51,7 @@ async function ticketWithFiles(
   return { ticketId: rows[0]!.ticket_id!, keys: rows.map((r) => r.storage_key) };
 }
 
-async function stored(key: string): Promise<boolean> {
-  const stream = await t.app.storage.get(key);
-  stream?.destroy();
-  return stream !== undefined;
-}
+const stored = (key: string) => isStored(t, key);
 
 async function queued(): Promise<string[]> {
   const rows = await supportDb(t.app.db).selectFrom('support_file_deletions').select('storage_key').execute();

@@ -7,23 +7,10 @@ import { supportDb } from '../src/modules/support/tables.ts';
 import { UNATTACHED_UPLOAD_TTL_MS, removeUnattachedUploads } from '../src/modules/support/upload-cleanup.ts';
 import type { TestClient } from './http-client.ts';
 import { signedInUser } from './org-fixtures.ts';
+import { isStored, uploadTicketFile } from './support-fixtures.ts';
 import { createPostgresDatabase, startTestApp, testDbKind, type TestApp } from './test-app.ts';
 
 /** Ticket attachments that no ticket took are removed with their files (support README, Tickets). */
-
-async function upload(client: TestClient, name: string): Promise<{ uuid: string }> {
-  const res = await client.request('/api/support_ticket/file', {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/octet-stream',
-      'content-disposition': `file; filename="${name}"`,
-      'x-csrf-token': client.csrfToken!,
-    },
-    body: `log of ${name}`,
-  });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return (await res.json()) as { uuid: string };
-}
 
 async function row(t: TestApp, uuid: string) {
   return supportDb(t.app.db)
@@ -31,12 +18,6 @@ async function row(t: TestApp, uuid: string) {
     .select(['storage_key', 'ticket_id'])
     .where('uuid', '=', uuid)
     .executeTakeFirst();
-}
-
-async function stored(t: TestApp, key: string): Promise<boolean> {
-  const stream = await t.app.storage.get(key);
-  stream?.destroy();
-  return stream !== undefined;
 }
 
 /** Makes an upload look as if it had been made `hours` ago. */
@@ -60,9 +41,9 @@ describe('abandoned ticket uploads', () => {
   });
 
   it('deletes uploads older than 24 hours that no ticket took, with their files, and keeps the rest', async () => {
-    const abandoned = await upload(developer, 'abandoned.txt');
-    const fresh = await upload(developer, 'fresh.txt');
-    const attached = await upload(developer, 'attached.txt');
+    const abandoned = await uploadTicketFile(developer, 'abandoned.txt');
+    const fresh = await uploadTicketFile(developer, 'fresh.txt');
+    const attached = await uploadTicketFile(developer, 'attached.txt');
     const created = await developer.send(
       'POST',
       '/api/support_ticket/create',
@@ -87,26 +68,26 @@ describe('abandoned ticket uploads', () => {
       fresh: (await row(t, fresh.uuid))!.storage_key,
       attached: (await row(t, attached.uuid))!.storage_key,
     };
-    expect(await stored(t, keys.abandoned)).toBe(true);
+    expect(await isStored(t, keys.abandoned)).toBe(true);
 
     expect(await removeUnattachedUploads(t.app)).toBe(1);
     expect(await row(t, abandoned.uuid)).toBeUndefined();
-    expect(await stored(t, keys.abandoned)).toBe(false);
+    expect(await isStored(t, keys.abandoned)).toBe(false);
     expect(await row(t, fresh.uuid)).toBeDefined();
-    expect(await stored(t, keys.fresh)).toBe(true);
+    expect(await isStored(t, keys.fresh)).toBe(true);
     expect((await row(t, attached.uuid))?.ticket_id).not.toBeNull();
-    expect(await stored(t, keys.attached)).toBe(true);
+    expect(await isStored(t, keys.attached)).toBe(true);
 
     // The fresh one goes once it is a day old; nothing is removed twice.
     expect(await removeUnattachedUploads(t.app, new Date(Date.now() + UNATTACHED_UPLOAD_TTL_MS))).toBe(1);
     expect(await row(t, fresh.uuid)).toBeUndefined();
-    expect(await stored(t, keys.fresh)).toBe(false);
+    expect(await isStored(t, keys.fresh)).toBe(false);
     expect(await removeUnattachedUploads(t.app)).toBe(0);
-    expect(await stored(t, keys.attached)).toBe(true);
+    expect(await isStored(t, keys.attached)).toBe(true);
   });
 
   it('an abandoned upload cannot be attached any more: the create call refuses it', async () => {
-    const late = await upload(developer, 'late.txt');
+    const late = await uploadTicketFile(developer, 'late.txt');
     await age(t, late.uuid, 30);
     expect(await removeUnattachedUploads(t.app)).toBe(1);
     const res = await developer.send(
@@ -131,7 +112,7 @@ describe('abandoned ticket uploads', () => {
     const uploads = [];
     // More than one batch of 100, and the rate limit of 30 uploads an hour per user: the rows are
     // copies of one real upload, each with its own stored file.
-    const original = await upload(developer, 'batch.txt');
+    const original = await uploadTicketFile(developer, 'batch.txt');
     const source = (await row(t, original.uuid))!;
     for (let i = 0; i < 120; i++) {
       const key = `cl/cleanup-batch-${i}`;
@@ -167,7 +148,7 @@ describe('abandoned ticket uploads', () => {
       .where('ticket_id', 'is', null)
       .execute();
     expect(left).toEqual([]);
-    for (const key of [...uploads, source.storage_key]) expect(await stored(t, key)).toBe(false);
+    for (const key of [...uploads, source.storage_key]) expect(await isStored(t, key)).toBe(false);
   });
 });
 
@@ -188,7 +169,7 @@ describe('abandoned ticket uploads, on start', () => {
     try {
       first = await startTestApp(env);
       const developer = await signedInUser(first, 'cleanup.start@example.com');
-      const abandoned = await upload(developer, 'left-behind.txt');
+      const abandoned = await uploadTicketFile(developer, 'left-behind.txt');
       await age(first, abandoned.uuid, 25);
       const key = (await row(first, abandoned.uuid))!.storage_key;
       await first.close();
@@ -199,7 +180,7 @@ describe('abandoned ticket uploads, on start', () => {
       await vi.waitFor(
         async () => {
           expect(await row(started, abandoned.uuid)).toBeUndefined();
-          expect(await stored(started, key)).toBe(false);
+          expect(await isStored(started, key)).toBe(false);
         },
         { timeout: 15_000, interval: 50 },
       );

@@ -4,6 +4,7 @@ import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
+import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { requireAdmin } from '../../plugins/session.ts';
 import { importApi, prepareApiImport, type ImportApiResult } from './import-api.ts';
 import { MAX_SOURCE_BYTES, OpenApiImportError } from './openapi/index.ts';
@@ -27,11 +28,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (scope) => {
     // Whatever the content type (YAML, JSON, octet-stream, none), the body is the document's bytes.
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      '*',
-      { parseAs: 'buffer', bodyLimit: MAX_SOURCE_BYTES },
-      (_request, body, done) => done(null, body),
-    );
+    acceptBytes(scope, '*', MAX_SOURCE_BYTES);
     scope.post(
       '/admin-api/catalog/import-api',
       {
@@ -41,12 +38,9 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         onRequest: async (request) => {
           requireAdmin(request, M.adminsOnly);
         },
-        errorHandler: (error) => {
-          if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-            throw new HttpError(413, format(M.tooLarge, { max: MAX_MB }), { code: 'payload_too_large' });
-          }
-          throw error;
-        },
+        errorHandler: bodyTooLarge(
+          () => new HttpError(413, format(M.tooLarge, { max: MAX_MB }), { code: 'payload_too_large' }),
+        ),
       },
       async (request, reply) => {
         const options = parseOptions(request.query);

@@ -15,6 +15,7 @@ import {
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery, type JsonApiQuery } from '../../jsonapi/query.ts';
 import { HttpError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
+import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { storageKeyFor, type FileStorage } from '../../lib/storage.ts';
 import { createOrganization } from './service.ts';
 import { requireUser } from '../../plugins/session.ts';
@@ -388,11 +389,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
   // Raw file uploads: POST /jsonapi/group/organization/{field}?organization={uuid}.
   const uploadChecks = new WeakMap<FastifyRequest, { access: OrgAccess; field: UploadField }>();
   await app.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/octet-stream',
-      { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },
-      (_request, body, done) => done(null, body),
-    );
+    acceptBytes(scope, 'application/octet-stream', MAX_UPLOAD_BYTES);
     // Drupal's two forms: the organization in the query, or in the path before the field.
     for (const url of ['/jsonapi/group/organization/:field', '/jsonapi/group/organization/:uuid/:field'])
       scope.post<{ Params: { field: string; uuid?: string } }>(
@@ -412,14 +409,12 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
             assertCan(access, kind === 'image' ? 'edit group' : 'upload documents');
             uploadChecks.set(request, { access, field: field as UploadField });
           },
-          errorHandler: (error) => {
-            if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-              throw new ApiErrors(413, [
+          errorHandler: bodyTooLarge(
+            () =>
+              new ApiErrors(413, [
                 { title: M.uploadFailed, detail: M.fileTooLarge, code: 'payload_too_large' },
-              ]);
-            }
-            throw error;
-          },
+              ]),
+          ),
         },
         async (request, reply) => {
           const { access, field } = uploadChecks.get(request)!;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { runInBackground } from './background-task.ts';
+import { runInBackground } from '../../lib/background-task.ts';
 import { supportDb } from './tables.ts';
 
 /** How often every instance removes the stored files of deleted attachments (and once on start). */

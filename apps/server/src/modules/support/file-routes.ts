@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import { HttpError, notFound, unauthorized } from '../../lib/errors.ts';
+import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { storageKeyFor } from '../../lib/storage.ts';
 // Ticket attachments follow the organization documents' rules exactly: one definition of them.
 import {
@@ -31,11 +32,7 @@ function uploadError(status: number, detail: string, code?: string): HttpError {
  */
 export async function fileRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/octet-stream',
-      { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES },
-      (_request, body, done) => done(null, body),
-    );
+    acceptBytes(scope, 'application/octet-stream', MAX_UPLOAD_BYTES);
     scope.post(
       '/api/support_ticket/file',
       {
@@ -45,11 +42,7 @@ export async function fileRoutes(app: FastifyInstance): Promise<void> {
           if (!request.user) throw unauthorized();
           await assertMayUseTickets(app, request.user);
         },
-        errorHandler: (error) => {
-          if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-            throw uploadError(413, O.fileTooLarge, 'payload_too_large');
-          throw error;
-        },
+        errorHandler: bodyTooLarge(() => uploadError(413, O.fileTooLarge, 'payload_too_large')),
       },
       async (request, reply) => {
         const user = requireUser(request);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { runInBackground } from './background-task.ts';
+import { runInBackground } from '../../lib/background-task.ts';
 import { removeDeletedFiles } from './file-removal.ts';
 import { supportDb } from './tables.ts';
 
