@@ -1,5 +1,6 @@
 import { Box, Typography, type BoxProps } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';
+import { plainParagraphs } from '../../lib/plain-markdown';
 import classes from './markdown.module.css';
 
 type Render = (text: string) => string;
@@ -13,7 +14,10 @@ let loading: Promise<Render> | undefined;
  */
 export function preloadMarkdown(): Promise<Render> {
   return (loading ??= import('../../lib/markdown').then(
-    (m) => (render = m.renderMarkdown),
+    (m) => {
+      warmUp(m.renderMarkdown);
+      return (render = m.renderMarkdown);
+    },
     (err: unknown) => {
       loading = undefined; // a failed chunk may be fetched again on the next try
       throw err;
@@ -22,14 +26,27 @@ export function preloadMarkdown(): Promise<Render> {
 }
 
 /**
+ * The parser's first text costs it far more than the next ones (its rules are compiled on first
+ * use: about 100 ms on a slow machine): one small text while the page is idle, so that the first
+ * description that needs it (an opened operation's) does not wait for that.
+ */
+function warmUp(renderer: Render) {
+  const run = () => void renderer('*A* [b](#c) `d`\n\n- e\n\n| f |\n| - |\n| g |');
+  if ('requestIdleCallback' in window) requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 0);
+}
+
+/**
  * CommonMark text (OpenAPI descriptions: API, tag, operation, parameter, response, schema) as
  * sanitized HTML. Until the renderer's chunk is here (normally before the data that needs it), the
  * text shows as written; it never suspends (decision 008).
  */
 export function Markdown({ text, className, ...props }: BoxProps & { text: string; className?: string }) {
+  // Plain sentences are paragraphs as they are: no parser needed (lib/plain-markdown.ts).
+  const paragraphs = useMemo(() => plainParagraphs(text), [text]);
   const [renderer, setRenderer] = useState<Render | undefined>(() => render);
   useEffect(() => {
-    if (renderer) return;
+    if (renderer || paragraphs) return;
     let live = true;
     preloadMarkdown().then(
       (r) => {
@@ -40,8 +57,21 @@ export function Markdown({ text, className, ...props }: BoxProps & { text: strin
     return () => {
       live = false;
     };
-  }, [renderer]);
-  const html = useMemo(() => renderer?.(text), [renderer, text]);
+  }, [renderer, paragraphs]);
+  const html = useMemo(() => (paragraphs ? undefined : renderer?.(text)), [paragraphs, renderer, text]);
+  if (paragraphs) {
+    return (
+      <Typography
+        {...props}
+        className={[classes.markdown, className].filter(Boolean).join(' ')}
+        data-markdown="html"
+      >
+        {paragraphs.map((p, i) => (
+          <p key={i}>{p}</p>
+        ))}
+      </Typography>
+    );
+  }
   if (html === undefined) {
     return (
       <Box {...props} className={[classes.plain, className].filter(Boolean).join(' ')} data-markdown="plain">
