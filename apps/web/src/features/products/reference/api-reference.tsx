@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Anchor, Badge, Box, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { sandboxCredential, type OperationIndex, type OperationSummary } from '@portico/contracts/catalog';
 import { IconLink, IconLock, IconSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -22,19 +22,19 @@ import classes from './reference.module.css';
 import { TryoutHistoryButton } from '../../tryout/history-button';
 import { TourSlot } from './tour-slot';
 
-/** Method badge backgrounds dark enough for their small white text (at least 4.5:1). */
 /**
  * How many of the first operations shown get their details fetched once the page is idle: the ones
  * a visitor most likely opens first, without a request per row of a long screen.
  */
 const PREFETCH_FIRST_SHOWN = 4;
 
+/** Method badge backgrounds dark enough for their small white text (at least 4.5:1). */
 const METHOD_COLORS: Record<string, string> = {
   get: '#237a35',
-  post: 'blue.8',
+  post: 'var(--mantine-color-blue-8)',
   put: '#b8440b',
-  patch: 'teal.9',
-  delete: 'red.9',
+  patch: 'var(--mantine-color-teal-9)',
+  delete: 'var(--mantine-color-red-9)',
 };
 
 /**
@@ -185,19 +185,19 @@ function Reference({ index }: { index: OperationIndex }) {
           <TourSlot documentationAlias={index.alias} />
         </Group>
         {tagStarts.length > 1 && (
-          <Group gap="xs" mt="xs" component="nav" aria-label={t('products.reference')}>
+          // Plain buttons: a document has dozens of tags, each a Mantine Anchor cost a style resolution.
+          <nav className={classes.tagNav} aria-label={t('products.reference')}>
             {tagStarts.map((tag) => (
-              <Anchor
+              <button
                 key={tag.name}
-                component="button"
                 type="button"
-                size="sm"
+                className={classes.tagLink}
                 onClick={() => virtualizer.scrollToIndex(tag.index, { align: 'start' })}
               >
                 {tag.name}
-              </Anchor>
+              </button>
             ))}
-          </Group>
+          </nav>
         )}
       </Box>
       <TryoutHistoryButton
@@ -367,7 +367,9 @@ function OperationRow({
       data-testid={op.webhook ? 'webhook' : 'operation'}
       data-operation={op.key}
     >
-      <Group gap={0} wrap="nowrap">
+      {/* A screenful of rows renders at once and again while it is measured: plain elements styled
+          by the module's classes, not Mantine components (each resolves its styles per render). */}
+      <div className={classes.operationLine}>
         <button
           type="button"
           className={classes.operationHeader}
@@ -377,14 +379,12 @@ function OperationRow({
           onPointerEnter={onPrefetch}
           onFocus={onPrefetch}
         >
-          <Badge
+          <span
             className={classes.method}
-            color={METHOD_COLORS[op.method] ?? 'gray.7'}
-            variant="filled"
-            radius="sm"
+            style={{ background: METHOD_COLORS[op.method] ?? 'var(--mantine-color-gray-7)' }}
           >
             {op.method.toUpperCase()}
-          </Badge>
+          </span>
           <span className={`${classes.path} ${op.deprecated ? classes.deprecatedPath : ''}`}>{op.path}</span>
           {op.webhook && (
             <Badge color="violet.8" variant="light" size="sm">
@@ -399,17 +399,14 @@ function OperationRow({
           {op.secured && <IconLock size={14} aria-hidden="true" color="var(--mantine-color-dimmed)" />}
           {op.summary && <span className={classes.summary}>{op.summary}</span>}
         </button>
-        <ActionIcon
-          component="a"
+        <a
+          className={classes.operationLink}
           href={operationHash(op.key)}
-          variant="subtle"
-          color="gray"
           aria-label={`${t('products.operationLink')}: ${op.method.toUpperCase()} ${op.path}`}
-          mx={4}
         >
-          <IconLink size={16} />
-        </ActionIcon>
-      </Group>
+          <IconLink size={16} aria-hidden="true" />
+        </a>
+      </div>
       {open && (
         <div id={panelId}>
           <OperationDetails
