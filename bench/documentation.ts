@@ -15,6 +15,10 @@
  *    times are read from the page's own clock (performance.now(), 0 = navigation start).
  * 5. Prints the medians and the compressed bytes of every script each page fetched, and writes
  *    every run to bench/results/documentation-<time>.json.
+ * --baseline <checkout> runs another checkout's portal (its server and built web app, its own import
+ * of the document) beside this one, and loads its page right after each Portico run, in the same
+ * rounds: before and after under the same load (a shared machine's load moves by a factor of
+ * several between two runs of the script).
  * --profile adds one more run per tool under V8's sampling profiler (bench/results/*.cpuprofile,
  * opens in Chrome DevTools) and prints where the main thread spent its time, by source file
  * (through the source maps).
@@ -44,6 +48,7 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '5' },
     tools: { type: 'string', default: 'portico,portico-link,redoc,swagger' },
     profile: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 });
 const RUNS = Number(options.runs);
@@ -104,6 +109,32 @@ if (imported.status !== 0) throw new Error(`import-api failed:\n${imported.stdou
 console.log(`import-api (fresh DATA_DIR: create, migrate, import) in ${seconds(importMs)}`);
 const portal = await startPortal({ port, dataDir, host: '127.0.0.1', env: { PUBLIC_URL: origin } });
 console.log(`portal ready on ${origin} in ${seconds(portal.ms)}`);
+
+/** Another checkout's portal (--baseline): its own CLI imports the document into its own folder. */
+async function startBaseline(checkout: string) {
+  if (!fs.existsSync(path.join(checkout, 'apps/web/dist/index.html')))
+    throw new Error(`${checkout}/apps/web/dist is missing: build it there (npm run build)`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-docs-base-'));
+  const basePort = await freePort();
+  const baseOrigin = `http://127.0.0.1:${basePort}`;
+  const env = portalEnv(dir, { PUBLIC_URL: baseOrigin });
+  const result = spawnSync(
+    process.execPath,
+    ['apps/server/src/cli.ts', 'import-api', specFile, '--product', 'github-rest-api', '--alias', ALIAS],
+    { cwd: checkout, env, encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`baseline import-api failed:\n${result.stdout}${result.stderr}`);
+  const running = await startPortal({
+    port: basePort,
+    dataDir: dir,
+    host: '127.0.0.1',
+    env: { PUBLIC_URL: baseOrigin },
+    checkout,
+  });
+  console.log(`baseline ${checkout} ready on ${baseOrigin} in ${seconds(running.ms)}`);
+  return { checkout, origin: baseOrigin, dataDir: dir, portal: running };
+}
+const baseline = options.baseline ? await startBaseline(path.resolve(options.baseline)) : null;
 
 // The operation of the deep-link run ('portico-link'): nine tenths down the reference, far below
 // the first screen (Swagger UI's default page has no deep links; Redoc's need its whole render).
@@ -207,61 +238,74 @@ interface Tool {
 }
 
 /** A visitor who answered the cookie banner before (it would cover the list); caches stay empty. */
-const porticoContext: BrowserContextOptions = {
-  storageState: {
-    cookies: [],
-    origins: [
-      {
-        origin,
-        localStorage: [
-          {
-            name: 'portico',
-            value: JSON.stringify({
-              state: {
-                cookies: { cookiesConsentAction: 'dismiss', cookiesEnabled: { analytics: false } },
-              },
-              version: 0,
-            }),
-          },
-        ],
+function porticoContext(pageOrigin: string): BrowserContextOptions {
+  return {
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: pageOrigin,
+          localStorage: [
+            {
+              name: 'portico',
+              value: JSON.stringify({
+                state: {
+                  cookies: { cookiesConsentAction: 'dismiss', cookiesEnabled: { analytics: false } },
+                },
+                version: 0,
+              }),
+            },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * Portico's page and its deep link, served from `pageOrigin` with the web app built in `dist`:
+ * this checkout's, or the baseline's (names with `suffix`).
+ */
+function porticoTools(pageOrigin: string, dist: string, suffix = '', labelSuffix = ''): Tool[] {
+  const sourceMap = (pathname: string) => path.join(dist, `${pathname}.map`);
+  return [
+    {
+      name: `portico${suffix}`,
+      label: `Portico${labelSuffix}`,
+      url: `${pageOrigin}/documentation/${ALIAS}`,
+      dataPath: `/api/apidocs/${ALIAS}/index`,
+      context: porticoContext(pageOrigin),
+      shown: shownCheck('[data-testid="api-reference"] [data-testid="operation"] button[aria-expanded]'),
+      open: async (page) => {
+        await page.locator('[data-testid="operation"] button[aria-expanded]').first().click();
+        return shownCheck(
+          '[data-testid="operation"] [data-testid^="operation-details-"] [data-testid^="response-"]',
+        );
       },
-    ],
-  },
-};
+      sourceMap,
+    },
+    {
+      // The same page opened by a deep link to one operation: usable once that operation's details
+      // (with a response) are shown within the first screen, without a click.
+      name: `portico-link${suffix}`,
+      label: `Portico${labelSuffix}, deep link`,
+      url: `${pageOrigin}/documentation/${ALIAS}#operation/${encodeURIComponent(deepKey!)}`,
+      dataPath: `/api/apidocs/${ALIAS}/index`,
+      context: porticoContext(pageOrigin),
+      shown: `() => {
+        const op = document.querySelector(${JSON.stringify(`[data-operation="${deepKey}"]`)});
+        if (!op) return false;
+        const top = op.getBoundingClientRect().top;
+        return top > -5 && top < ${VIEWPORT.height} && window.__bench.shown(op.querySelector('[data-testid^="response-"]'));
+      }`,
+      open: () => Promise.resolve('() => true'),
+      sourceMap,
+    },
+  ];
+}
 
 const TOOLS: Tool[] = [
-  {
-    name: 'portico',
-    label: 'Portico',
-    url: `${origin}/documentation/${ALIAS}`,
-    dataPath: `/api/apidocs/${ALIAS}/index`,
-    context: porticoContext,
-    shown: shownCheck('[data-testid="api-reference"] [data-testid="operation"] button[aria-expanded]'),
-    open: async (page) => {
-      await page.locator('[data-testid="operation"] button[aria-expanded]').first().click();
-      return shownCheck(
-        '[data-testid="operation"] [data-testid^="operation-details-"] [data-testid^="response-"]',
-      );
-    },
-    sourceMap: (pathname) => path.join(webDist, `${pathname}.map`),
-  },
-  {
-    // The same page opened by a deep link to one operation: usable once that operation's details
-    // (with a response) are shown within the first screen, without a click.
-    name: 'portico-link',
-    label: 'Portico, deep link',
-    url: `${origin}/documentation/${ALIAS}#operation/${encodeURIComponent(deepKey)}`,
-    dataPath: `/api/apidocs/${ALIAS}/index`,
-    context: porticoContext,
-    shown: `() => {
-      const op = document.querySelector(${JSON.stringify(`[data-operation="${deepKey}"]`)});
-      if (!op) return false;
-      const top = op.getBoundingClientRect().top;
-      return top > -5 && top < ${VIEWPORT.height} && window.__bench.shown(op.querySelector('[data-testid^="response-"]'));
-    }`,
-    open: () => Promise.resolve('() => true'),
-    sourceMap: (pathname) => path.join(webDist, `${pathname}.map`),
-  },
+  ...porticoTools(origin, webDist),
   {
     name: 'redoc',
     label: `Redoc ${version('redoc')}`,
@@ -490,7 +534,7 @@ async function measureTryout(browser: Browser, key: string): Promise<TryoutRun> 
   const session = async <T>(
     use: (page: Page, open: () => Promise<number>, close: () => Promise<void>) => Promise<T>,
   ) => {
-    const context = await browser.newContext({ viewport: VIEWPORT, ...porticoContext });
+    const context = await browser.newContext({ viewport: VIEWPORT, ...porticoContext(origin) });
     try {
       await context.addInitScript({ content: INIT_SCRIPT });
       const page = await context.newPage();
@@ -538,10 +582,20 @@ async function measureTryout(browser: Browser, key: string): Promise<TryoutRun> 
   };
 }
 
-const chosen = options.tools.split(',').map((name) => {
+const baselineTools = baseline
+  ? porticoTools(
+      baseline.origin,
+      path.join(baseline.checkout, 'apps/web/dist'),
+      '-base',
+      ` baseline (${path.basename(baseline.checkout)})`,
+    )
+  : [];
+const chosen = options.tools.split(',').flatMap((name) => {
   const tool = TOOLS.find((t) => t.name === name.trim());
   if (!tool) throw new Error(`unknown tool ${name}: ${TOOLS.map((t) => t.name).join(', ')}`);
-  return tool;
+  // With --baseline, each Portico page is followed by the baseline's in the same round.
+  const twin = baselineTools.find((t) => t.name === `${tool.name}-base`);
+  return twin ? [tool, twin] : [tool];
 });
 // No request leaves the machine: every host name but the loopback ones fails to resolve.
 const browser = await launchChromium([
@@ -559,7 +613,7 @@ try {
       const run = await measure(browser, tool, round);
       runs.push(run);
       console.log(
-        `  ${tool.name.padEnd(8)} round ${round}: shown ${seconds(run.shownMs)}, usable ${seconds(run.usableMs)}` +
+        `  ${tool.name.padEnd(17)} round ${round}: shown ${seconds(run.shownMs)}, usable ${seconds(run.usableMs)}` +
           (run.pageErrors.length ? ` (${run.pageErrors.length} page errors)` : ''),
       );
     }
@@ -579,7 +633,7 @@ try {
       const file = path.join(resultsDir, `documentation-${tool.name}.cpuprofile`);
       const run = await measure(browser, tool, 0, file);
       console.log(
-        `  ${tool.name.padEnd(8)} profiled: usable ${seconds(run.usableMs)} → ${path.relative(root, file)}`,
+        `  ${tool.name.padEnd(17)} profiled: usable ${seconds(run.usableMs)} → ${path.relative(root, file)}`,
       );
       profiles.push({ tool, file });
     }
@@ -590,6 +644,10 @@ try {
 } finally {
   await browser.close();
   await portal.stop();
+  if (baseline) {
+    await baseline.portal.stop();
+    fs.rmSync(baseline.dataDir, { recursive: true, force: true });
+  }
   await new Promise((resolve) => staticServer.close(resolve));
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -56,7 +56,7 @@ export interface RunningPortal {
 }
 
 /**
- * Starts `node apps/server/src/server.ts` on `dataDir` and resolves once /readyz answers 200
+ * Starts `node apps/server/src/server.ts` (of `checkout`) on `dataDir` and resolves once /readyz answers 200
  * (polled every 25 ms at `http://<host>:<port>`); rejects when the process exits first.
  */
 export async function startPortal(options: {
@@ -64,11 +64,13 @@ export async function startPortal(options: {
   dataDir: string;
   host?: string;
   env?: Record<string, string>;
+  /** The checkout whose server runs (another one's, for a baseline); this one by default. */
+  checkout?: string;
 }): Promise<RunningPortal> {
   const { port, dataDir, host } = options;
   const started = performance.now();
   const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
-    cwd: root,
+    cwd: options.checkout ?? root,
     env: portalEnv(dataDir, { PORT: String(port), ...(host ? { HOST: host } : {}), ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
