@@ -130,7 +130,11 @@ export async function importApi(db: Db, prepared: PreparedApiImport): Promise<Im
     .execute();
   // The document's OAuth scopes become the product's, so subscriptions grant them.
   await grantDocumentScopes(db, product.id, documentation.id);
-  await syncCatalogSearch(db);
+  // The operations the worker found while processing the document: not read back and parsed again.
+  const processedOperations = documentation.processed
+    ? new Map([[documentation.processed.contentHash, documentation.processed.searchEntries]])
+    : undefined;
+  await syncCatalogSearch(db, processedOperations);
   return { documentation, product: { ...product, created, category: options.category?.trim() || null } };
 }
 
