@@ -42,8 +42,30 @@ async function run(task: unknown, options?: Parameters<Piscina['run']>[1]): Prom
  * for the converted object, which stays in the worker, and its text, which comes back in shared
  * memory in pieces of one stored row when longer. Throws OpenApiImportError as it does.
  */
-export async function prepareDocument(source: string, options: ProcessOptions): Promise<PreparedDocument> {
-  const answer = (await run({ source, options, pieceChars: TEXT_CHUNK_CHARS })) as WorkerAnswer;
+export async function prepareDocument(
+  source: string,
+  options: ProcessOptions,
+  /**
+   * The source's UTF-8 bytes when the caller has them and needs them no more (an upload): they are
+   * moved to the worker, which decodes them, instead of the text being copied there (structured
+   * clone: about 30 ms of this thread for Kubernetes' 4 MB, 105-127 ms for GitHub's 13 MB). Used
+   * only when they are the whole of their ArrayBuffer, which is then detached here.
+   */
+  utf8?: Buffer,
+): Promise<PreparedDocument> {
+  const movable =
+    utf8 !== undefined &&
+    utf8.byteOffset === 0 &&
+    utf8.buffer instanceof ArrayBuffer &&
+    utf8.buffer.byteLength === utf8.byteLength;
+  const answer = (
+    movable
+      ? await run(
+          { utf8: new Uint8Array(utf8.buffer), options, pieceChars: TEXT_CHUNK_CHARS },
+          { transferList: [utf8.buffer] },
+        )
+      : await run({ source, options, pieceChars: TEXT_CHUNK_CHARS })
+  ) as WorkerAnswer;
   if (!answer.ok) throw new OpenApiImportError(answer.summary, answer.problems);
   return answer.prepared;
 }

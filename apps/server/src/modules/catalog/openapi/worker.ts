@@ -14,13 +14,18 @@ export type WorkerAnswer =
   { ok: true; prepared: PreparedDocument } | { ok: false; summary: string; problems: DocumentProblem[] };
 
 export default async function prepare(task: {
-  source: string;
+  /** The source, or its UTF-8 bytes (moved here from the main thread: pool.ts prepareDocument). */
+  source?: string;
+  utf8?: Uint8Array;
   options: ProcessOptions;
   /** A converted text longer than this goes back as a SharedText of pieces this long. */
   pieceChars: number;
 }): Promise<WorkerAnswer> {
   try {
-    const { converted: _converted, convertedText, ...rest } = await processOpenApi(task.source, task.options);
+    const source =
+      task.source ??
+      Buffer.from(task.utf8!.buffer, task.utf8!.byteOffset, task.utf8!.byteLength).toString('utf8');
+    const { converted: _converted, convertedText, ...rest } = await processOpenApi(source, task.options);
     const prepared: PreparedDocument = {
       ...rest,
       convertedText:
