@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import { splitText } from '../../lib/text-pieces.ts';
+import { sharedTextPieces, splitText, type SharedText } from '../../lib/text-pieces.ts';
 import { catalogDb } from './tables.ts';
 
 /**
@@ -17,7 +17,7 @@ export const TEXT_CHUNK_CHARS = 256 * 1024;
 export type DocumentTextPart = 'source' | 'converted';
 
 /** True when a text is stored as rows (its column then holds null, or the digest for `converted`). */
-export const storedInRows = (text: string) => text.length > TEXT_CHUNK_CHARS;
+export const storedInRows = (text: string | SharedText) => text.length > TEXT_CHUNK_CHARS;
 
 /**
  * Writes the rows of the texts given (replacing their earlier rows; none for a text that fits its
@@ -26,10 +26,10 @@ export const storedInRows = (text: string) => text.length > TEXT_CHUNK_CHARS;
 export async function writeDocumentTexts(
   db: Db,
   documentationId: number,
-  texts: Partial<Record<DocumentTextPart, string>>,
+  texts: Partial<Record<DocumentTextPart, string | SharedText>>,
 ): Promise<void> {
   const c = catalogDb(db);
-  for (const [part, text] of Object.entries(texts) as [DocumentTextPart, string | undefined][]) {
+  for (const [part, text] of Object.entries(texts) as [DocumentTextPart, string | SharedText | undefined][]) {
     if (text === undefined) continue;
     await c
       .deleteFrom('api_document_texts')
@@ -37,11 +37,13 @@ export async function writeDocumentTexts(
       .where('part', '=', part)
       .execute();
     if (!storedInRows(text)) continue;
-    const chunks = splitText(text, TEXT_CHUNK_CHARS);
-    for (let seq = 0; seq < chunks.length; seq++) {
+    // A SharedText (from a worker thread) is already in pieces of one row, decoded one at a time.
+    const chunks = typeof text === 'string' ? splitText(text, TEXT_CHUNK_CHARS) : sharedTextPieces(text);
+    let seq = 0;
+    for (const body of chunks) {
       await c
         .insertInto('api_document_texts')
-        .values({ documentation_id: documentationId, part, seq, body: chunks[seq]! })
+        .values({ documentation_id: documentationId, part, seq: seq++, body })
         .execute();
       await nextTurn();
     }

@@ -52,8 +52,11 @@ export async function prepareApiImport(
   file: { name: string; text: string },
   options: ImportApiOptions,
   publicUrl: string,
-  /** Process on this thread (the command line) instead of the worker pool (a server). */
-  how: { inline?: boolean } = {},
+  /**
+   * Process on this thread (the command line) instead of the worker pool (a server); `utf8`: the
+   * text's bytes, which the caller needs no more and the worker decodes (pool.ts prepareDocument).
+   */
+  how: { inline?: boolean; utf8?: Buffer } = {},
 ): Promise<PreparedApiImport> {
   const alias = checkDocumentationAlias(
     options.alias ?? path.basename(file.name).replace(/\.(ya?ml|json)$/i, ''),
@@ -61,7 +64,7 @@ export async function prepareApiImport(
   const processOptions = { alias, publicUrl, filename: path.basename(file.name) };
   const processed = how.inline
     ? await processOpenApi(file.text, processOptions)
-    : await prepareDocument(file.text, processOptions);
+    : await prepareDocument(file.text, processOptions, how.utf8);
   return { file, options, publicUrl, alias, processed };
 }
 
@@ -130,7 +133,11 @@ export async function importApi(db: Db, prepared: PreparedApiImport): Promise<Im
     .execute();
   // The document's OAuth scopes become the product's, so subscriptions grant them.
   await grantDocumentScopes(db, product.id, documentation.id);
-  await syncCatalogSearch(db);
+  // The operations the worker found while processing the document: not read back and parsed again.
+  const processedOperations = documentation.processed
+    ? new Map([[documentation.processed.contentHash, documentation.processed.searchEntries]])
+    : undefined;
+  await syncCatalogSearch(db, processedOperations);
   return { documentation, product: { ...product, created, category: options.category?.trim() || null } };
 }
 

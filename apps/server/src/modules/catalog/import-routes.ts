@@ -2,6 +2,7 @@ import { apiImportOptionsSchema, type ApiImportResult } from '@portico/contracts
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
@@ -63,8 +64,11 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         running.add(alias);
         let result: ImportApiResult;
         try {
-          // The worker pool (openapi/pool.ts), not inline: seconds of CPU for a big document.
-          const prepared = await prepareApiImport(file, options, app.config.publicUrl);
+          // The worker pool (openapi/pool.ts), not inline: seconds of CPU for a big document. The
+          // text was decoded in this turn: the bytes move to the worker in the next, which decodes
+          // its own copy of the text from them (no structured clone of the text).
+          await nextTurn();
+          const prepared = await prepareApiImport(file, options, app.config.publicUrl, { utf8: body });
           result = await importApi(app.db, prepared);
         } catch (err) {
           if (err instanceof OpenApiImportError) throw problemsError(err);

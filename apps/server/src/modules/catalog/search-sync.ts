@@ -3,7 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { plainText } from '../../lib/plain-text.ts';
 import { searchIndex, type SearchDocument } from '../search/service.ts';
 import { documentSearchEntries } from './openapi/pool.ts';
-import { readDocumentText } from './document-texts.ts';
+import type { OperationSearchEntry } from './openapi/search-entries.ts';
+import { documentTextChunks } from './document-texts.ts';
 import { catalogDb } from './tables.ts';
 
 /**
@@ -14,8 +15,13 @@ import { catalogDb } from './tables.ts';
  * its stored (bundled) form in a worker thread (openapi/pool.ts), off the event loop. Products are few and re-written every
  * time; a document's operations are written again only when the document changed (its
  * fingerprint in search_sources), so a start with unchanged content costs two small queries.
+ * `known` gives the operations of documents just processed, by content hash (the importer has
+ * them from the worker that processed the document): those are not read back from the database.
  */
-export async function syncCatalogSearch(db: Db): Promise<{ products: number; documentations: number }> {
+export async function syncCatalogSearch(
+  db: Db,
+  known: ReadonlyMap<string, readonly OperationSearchEntry[]> = new Map(),
+): Promise<{ products: number; documentations: number }> {
   const c = catalogDb(db);
   const products = await c
     .selectFrom('api_products')
@@ -26,12 +32,12 @@ export async function syncCatalogSearch(db: Db): Promise<{ products: number; doc
     .select(['id', 'uuid', 'title', 'deprecated', 'created', 'content_hash'])
     .execute();
   const index = searchIndex(db);
-  const known = await index.sourceFingerprints('documentation:');
+  const indexed = await index.sourceFingerprints('documentation:');
   const fingerprint = (d: (typeof documentations)[number]) =>
     `${d.content_hash ?? ''}|${d.title}|${String(d.deprecated)}`;
-  const stale = documentations.filter((d) => known.get(`documentation:${d.uuid}`) !== fingerprint(d));
+  const stale = documentations.filter((d) => indexed.get(`documentation:${d.uuid}`) !== fingerprint(d));
   const present = new Set(documentations.map((d) => `documentation:${d.uuid}`));
-  const gone = [...known.keys()].filter((source) => !present.has(source));
+  const gone = [...indexed.keys()].filter((source) => !present.has(source));
 
   await db.transaction().execute(async (trx) => {
     const tx = searchIndex(trx);
@@ -57,7 +63,7 @@ export async function syncCatalogSearch(db: Db): Promise<{ products: number; doc
       await tx.forgetSource(source);
     }
     for (const d of stale) {
-      await indexOperations(trx, d);
+      await indexOperations(trx, d, d.content_hash ? known.get(d.content_hash) : undefined);
       await tx.sourceIndexed(`documentation:${d.uuid}`, fingerprint(d));
     }
   });
@@ -85,17 +91,14 @@ const ROWS_PER_SLICE = 200;
 async function indexOperations(
   trx: Db,
   d: { id: number; uuid: string; title: string; deprecated: boolean; created: Date },
+  known: readonly OperationSearchEntry[] | undefined,
 ): Promise<void> {
   const link = `/documentation/${d.uuid}#`;
   const tx = searchIndex(trx);
   await tx.removeLinked('api_endpoint', link);
-  // The stored document as text, parsed and walked in a worker thread (a large one takes seconds).
-  const text = await readDocumentText(trx, d.id, 'converted');
-  if (!text) return;
-  const operations = await documentSearchEntries(text);
-  // Rows are made a slice at a time, each written before the next is made: the plain text of
-  // 3,000 descriptions took 130 ms of this thread in one go, and every statement may give the
-  // event loop its turn (db/client.ts shareTheEventLoop on PGlite).
+  const operations = known ?? (await storedSearchEntries(trx, d.id));
+  // Rows are made a slice at a time, each written before the next is made: every statement may
+  // give the event loop its turn (db/client.ts shareTheEventLoop on PGlite).
   for (let i = 0; i < operations.length; i += ROWS_PER_SLICE) {
     await tx.upsert(
       operations.slice(i, i + ROWS_PER_SLICE).map((op): SearchDocument => {
@@ -104,7 +107,7 @@ async function indexOperations(
           type: 'api_endpoint',
           uuid: endpointUuid(d.uuid, op.key),
           title: op.summary?.trim() || `${method} ${op.path}`,
-          text: plainText(op.description),
+          text: op.text,
           keywords: [
             method,
             op.path,
@@ -120,4 +123,16 @@ async function indexOperations(
       }),
     );
   }
+}
+
+/**
+ * The operations of a stored document, read from its text in a worker thread (parsing a large
+ * one takes seconds). The text's rows go to the worker as they are and are joined there: joining
+ * GitHub's 7 MB here took 60-90 ms of this thread in one turn.
+ */
+async function storedSearchEntries(trx: Db, documentationId: number): Promise<OperationSearchEntry[]> {
+  const chunks: string[] = [];
+  for await (const chunk of documentTextChunks(trx, documentationId, 'converted')) chunks.push(chunk);
+  if (!chunks.length) return [];
+  return documentSearchEntries(chunks);
 }

@@ -159,9 +159,11 @@ export async function saveDocumentation(
  * for the source and the digest for the converted document (what SQL reads of it).
  */
 function textColumns(source: string, processed: PreparedDocument) {
+  const converted = processed.convertedText;
   return {
     source: storedInRows(source) ? null : source,
-    converted: storedInRows(processed.convertedText) ? processed.digestText : processed.convertedText,
+    // A SharedText is longer than a row: kept in rows.
+    converted: typeof converted === 'string' && !storedInRows(converted) ? converted : processed.digestText,
   };
 }
 

@@ -1,5 +1,7 @@
 import os from 'node:os';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Piscina } from 'piscina';
+import { TEXT_CHUNK_CHARS } from '../document-texts.ts';
 import { OpenApiImportError } from './problems.ts';
 import type { PreparedDocument, ProcessOptions } from './process.ts';
 import type { OperationSearchEntry } from './search-entries.ts';
@@ -25,18 +27,55 @@ function workers(): Piscina {
 }
 
 /**
- * processOpenApi (process.ts) in a worker thread, answering the stored form: the same result but
- * for the converted object, which stays in the worker. Throws OpenApiImportError as it does.
+ * A task in a worker thread. Its answer is copied into this thread (structured clone) in the turn
+ * of the event loop it arrives in, which for a big document's operations and index is tens of
+ * milliseconds: what the caller does next gets a turn of its own.
  */
-export async function prepareDocument(source: string, options: ProcessOptions): Promise<PreparedDocument> {
-  const answer = (await workers().run({ source, options })) as WorkerAnswer;
+async function run(task: unknown, options?: Parameters<Piscina['run']>[1]): Promise<unknown> {
+  const answer: unknown = await workers().run(task, options);
+  await nextTurn();
+  return answer;
+}
+
+/**
+ * processOpenApi (process.ts) in a worker thread, answering the stored form: the same result but
+ * for the converted object, which stays in the worker, and its text, which comes back in shared
+ * memory in pieces of one stored row when longer. Throws OpenApiImportError as it does.
+ */
+export async function prepareDocument(
+  source: string,
+  options: ProcessOptions,
+  /**
+   * The source's UTF-8 bytes when the caller has them and needs them no more (an upload): they are
+   * moved to the worker, which decodes them, instead of the text being copied there (structured
+   * clone: about 30 ms of this thread for Kubernetes' 4 MB, 105-127 ms for GitHub's 13 MB). Used
+   * only when they are the whole of their ArrayBuffer, which is then detached here.
+   */
+  utf8?: Buffer,
+): Promise<PreparedDocument> {
+  const movable =
+    utf8 !== undefined &&
+    utf8.byteOffset === 0 &&
+    utf8.buffer instanceof ArrayBuffer &&
+    utf8.buffer.byteLength === utf8.byteLength;
+  const answer = (
+    movable
+      ? await run(
+          { utf8: new Uint8Array(utf8.buffer), options, pieceChars: TEXT_CHUNK_CHARS },
+          { transferList: [utf8.buffer] },
+        )
+      : await run({ source, options, pieceChars: TEXT_CHUNK_CHARS })
+  ) as WorkerAnswer;
   if (!answer.ok) throw new OpenApiImportError(answer.summary, answer.problems);
   return answer.prepared;
 }
 
-/** The operations of a stored document (its JSON text) as the site search indexes them, in a worker. */
-export async function documentSearchEntries(text: string): Promise<OperationSearchEntry[]> {
-  return (await workers().run({ text }, { name: 'searchEntries' })) as OperationSearchEntry[];
+/**
+ * The operations of a stored document (its JSON text, in the pieces it is stored in) as the site
+ * search indexes them, in a worker.
+ */
+export async function documentSearchEntries(chunks: string[]): Promise<OperationSearchEntry[]> {
+  return (await run({ chunks }, { name: 'searchEntries' })) as OperationSearchEntry[];
 }
 
 /**
@@ -45,7 +84,7 @@ export async function documentSearchEntries(text: string): Promise<OperationSear
  * that module on its first such task, not the import pipeline.
  */
 export async function runInDocumentWorker<T>(filename: URL, name: string, task: unknown): Promise<T> {
-  return (await workers().run(task, { filename: filename.href, name })) as T;
+  return (await run(task, { filename: filename.href, name })) as T;
 }
 
 /** Ends the worker threads (they start again when needed). */

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import type { OperationIndex } from '@portico/contracts/catalog';
 import s2o from 'swagger2openapi';
 import { buildOperationIndex, isObj, type Obj } from './operations.ts';
+import type { SharedText } from '../../../lib/text-pieces.ts';
 import { parseSource, type SourceFormat } from './parse.ts';
 import { locateProblems, OpenApiImportError } from './problems.ts';
 import { withPublicUrls } from './public-urls.ts';
+import { operationSearchEntries, type OperationSearchEntry } from './search-entries.ts';
 import { upgrade30To31 } from './upgrade.ts';
 import { detectVersion, validateDocument } from './validate.ts';
 
@@ -30,14 +32,26 @@ export interface ProcessedDocument {
    */
   digestText: string;
   operationIndex: OperationIndex;
+  /**
+   * The operations as the site search indexes them (catalog/search-sync.ts), made where the
+   * document is processed: the importer indexes them without reading the stored text back,
+   * sending it to a worker and parsing it again.
+   */
+  searchEntries: OperationSearchEntry[];
   contentHash: string;
   info: { title: string | null; version: string | null; description: string | null };
   /** The document's `info` and top-level `externalDocs` as written: a new product's description. */
   about: { info: Obj; externalDocs: Obj | null };
 }
 
-/** What is stored of a processed document: all of it but the converted object (its text is kept). */
-export type PreparedDocument = Omit<ProcessedDocument, 'converted'>;
+/**
+ * What is stored of a processed document: all of it but the converted object (its text is kept).
+ * From a worker thread (pool.ts), a converted text longer than a stored row is a SharedText in
+ * pieces of one row (lib/text-pieces.ts), decoded as the rows are written.
+ */
+export type PreparedDocument = Omit<ProcessedDocument, 'converted' | 'convertedText'> & {
+  convertedText: string | SharedText;
+};
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -118,6 +132,7 @@ export async function processOpenApi(source: string, options: ProcessOptions): P
       convertedText,
       digestText: JSON.stringify(documentDigest(converted)),
       operationIndex: buildOperationIndex(converted, options.alias, contentHash),
+      searchEntries: operationSearchEntries(converted),
       contentHash,
       info: { title: str(info.title), version: str(info.version), description: str(info.description) },
       about: { info, externalDocs: isObj(converted.externalDocs) ? converted.externalDocs : null },

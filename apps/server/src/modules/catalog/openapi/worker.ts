@@ -1,3 +1,4 @@
+import { shareText } from '../../../lib/text-pieces.ts';
 import { OpenApiImportError, type DocumentProblem } from './problems.ts';
 import { processOpenApi, type PreparedDocument, type ProcessOptions } from './process.ts';
 import { operationSearchEntries, type OperationSearchEntry } from './search-entries.ts';
@@ -13,11 +14,23 @@ export type WorkerAnswer =
   { ok: true; prepared: PreparedDocument } | { ok: false; summary: string; problems: DocumentProblem[] };
 
 export default async function prepare(task: {
-  source: string;
+  /** The source, or its UTF-8 bytes (moved here from the main thread: pool.ts prepareDocument). */
+  source?: string;
+  utf8?: Uint8Array;
   options: ProcessOptions;
+  /** A converted text longer than this goes back as a SharedText of pieces this long. */
+  pieceChars: number;
 }): Promise<WorkerAnswer> {
   try {
-    const { converted: _converted, ...prepared } = await processOpenApi(task.source, task.options);
+    const source =
+      task.source ??
+      Buffer.from(task.utf8!.buffer, task.utf8!.byteOffset, task.utf8!.byteLength).toString('utf8');
+    const { converted: _converted, convertedText, ...rest } = await processOpenApi(source, task.options);
+    const prepared: PreparedDocument = {
+      ...rest,
+      convertedText:
+        convertedText.length > task.pieceChars ? shareText(convertedText, task.pieceChars) : convertedText,
+    };
     return { ok: true, prepared };
   } catch (err) {
     if (err instanceof OpenApiImportError) {
@@ -28,6 +41,6 @@ export default async function prepare(task: {
 }
 
 /** The site search's view of a stored document's operations (pool.ts documentSearchEntries). */
-export function searchEntries(task: { text: string }): OperationSearchEntry[] {
-  return operationSearchEntries(JSON.parse(task.text) as Obj);
+export function searchEntries(task: { chunks: string[] }): OperationSearchEntry[] {
+  return operationSearchEntries(JSON.parse(task.chunks.join('')) as Obj);
 }
