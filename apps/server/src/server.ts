@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { warmSandboxWorker } from './gateway/documents.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirInUseError } from './db/data-dir-lock.ts';
 import { SecretKeyMismatchError } from './lib/secret-box.ts';
@@ -65,6 +66,10 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Portico is ready at ${config.publicUrl}`);
+  // The sandbox's worker thread, started and loaded now rather than by the first call (decision 039).
+  warmSandboxWorker().catch((err: unknown) =>
+    app.log.warn({ err }, 'the sandbox worker was not warmed; the first call will start it'),
+  );
 }
 
 main().catch((err: unknown) => {

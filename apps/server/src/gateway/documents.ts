@@ -116,6 +116,15 @@ export interface SandboxApi {
 const VALIDATOR_CODE = new URL('./validator-code.ts', import.meta.url);
 
 /**
+ * Starts the document worker thread and loads into it what the sandbox's first call of an
+ * operation needs (validator-code.ts warmUp): called once the server listens, in the background
+ * (decision 039). Answers the id of the thread that is kept for it.
+ */
+export function warmSandboxWorker(): Promise<number> {
+  return runInDocumentWorker<number>(VALIDATOR_CODE, 'warmUp', null);
+}
+
+/**
  * One operation made ready for the sandbox: its dereferenced slice, with every validator it can
  * need generated as standalone code in a worker and evaluated here. Should the worker fail, the
  * validators are compiled here on first use, as before decision 032.

@@ -8,18 +8,21 @@ import type { OperationSearchEntry } from './search-entries.ts';
 import type { WorkerAnswer } from './worker.ts';
 
 /**
- * The worker threads that import documents (decision 017): parsing, validating, converting and
- * indexing GitHub's 13 MB description takes seconds of CPU, which on the main thread would stop
- * every request meanwhile. At most two threads (the portal's machine may have two cores), kept a
- * minute after their last task (loading the pipeline's modules takes a second); piscina unrefs
- * idle threads, so they never keep a process alive.
+ * The worker threads that import documents (decision 017) and generate the sandbox's validators
+ * (decision 032): parsing, validating, converting and indexing GitHub's 13 MB description takes
+ * seconds of CPU, which on the main thread would stop every request meanwhile. At most two threads
+ * (the portal's machine may have two cores). Once started, one thread is kept for as long as the
+ * process runs (about 45 MB with its modules loaded), so that a sandbox call never waits for a
+ * thread to start and load them again (half a second to two seconds; decision 039); a second one
+ * is kept a minute after its last task. Piscina unrefs idle threads, so they never keep a process
+ * alive.
  */
 let pool: Piscina | undefined;
 
 function workers(): Piscina {
   pool ??= new Piscina({
     filename: new URL('./worker.ts', import.meta.url).href,
-    minThreads: 0,
+    minThreads: 1,
     maxThreads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
     idleTimeout: 60_000,
   });
