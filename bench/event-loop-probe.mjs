@@ -2,6 +2,10 @@
 // main-thread CPU time between two ticks of a 2 ms timer, i.e. the longest work the event loop
 // did without a turn. CPU time, not wall time, so that other processes on a busy machine do not
 // count. SIGUSR2 starts a new measurement; the figures go to BENCH_LOOP_FILE as they change.
+//
+// Each turn over 50 ms is also kept with its window on the monotonic clock in microseconds
+// (`from`, `to`: the clock of `--cpu-prof` profiles, process.hrtime), so that a profile of the same
+// process can say what ran in it (bench/profile-turns.mjs; `npm run bench:large -- --profile`).
 import fs from 'node:fs';
 
 const file = process.env.BENCH_LOOP_FILE;
@@ -9,21 +13,31 @@ const cpu = () => {
   const u = process.threadCpuUsage();
   return (u.user + u.system) / 1000;
 };
+const clockUs = () => Number(process.hrtime.bigint() / 1000n);
 let last = cpu();
+let lastUs = clockUs();
 let longest = 0;
 let over50 = 0;
 let epoch = 0;
+/** The turns over 50 ms of this measurement (the first 100). */
+let turns = [];
 // Written aside and renamed, so that a reader never sees half a file.
 const write = () => {
   if (!file) return;
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify({ epoch, longest, over50 }));
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify({ epoch, longest, over50, turns }));
   fs.renameSync(`${file}.tmp`, file);
 };
 setInterval(() => {
   const now = cpu();
+  const nowUs = clockUs();
   const work = now - last;
+  const fromUs = lastUs;
   last = now;
-  if (work > 50) over50++;
+  lastUs = nowUs;
+  if (work > 50) {
+    over50++;
+    if (turns.length < 100) turns.push({ from: fromUs, to: nowUs, cpuMs: Math.round(work * 10) / 10 });
+  }
   if (work > longest || work > 50) {
     longest = Math.max(longest, work);
     write();
@@ -33,6 +47,8 @@ process.on('SIGUSR2', () => {
   epoch++;
   longest = 0;
   over50 = 0;
+  turns = [];
   last = cpu();
+  lastUs = clockUs();
   write();
 });

