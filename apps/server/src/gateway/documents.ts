@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { parseJsonInPieces } from '../lib/text-pieces.ts';
 import { documentTextChunks } from '../modules/catalog/document-texts.ts';
 import { runInDocumentWorker } from '../modules/catalog/openapi/index.ts';
-import { operationSlice } from '../modules/catalog/openapi/slice.ts';
+import { cutOperationSlice, operationSlice } from '../modules/catalog/openapi/slice.ts';
 import { CompiledApi, type MatchedOperation } from './compiled-api.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import type { ValidatorCode } from './validator-code.ts';
@@ -121,7 +121,7 @@ export interface SandboxApi {
   ): Promise<{ api: CompiledApi; matched: MatchedOperation }>;
 }
 
-const VALIDATOR_CODE = new URL('./validator-code.ts', import.meta.url);
+const SLICE_TASK = new URL('./slice-task.ts', import.meta.url);
 
 /**
  * One operation made ready for the sandbox: its dereferenced slice, with every validator it can
@@ -134,10 +134,23 @@ async function compileOperation(
   onSchemaError: (what: string, err: unknown) => void,
   log?: FastifyBaseLogger,
 ): Promise<CompiledApi> {
-  const slice = (await operationSlice(doc, matched.method, matched.template)) as OpenApiDocument;
+  // The slice is cut here (a quick walk) and dereferenced in a worker with its validators' code
+  // (decision 038); should the worker fail, it is dereferenced here, as before.
+  let ready: { slice: OpenApiDocument; code?: ValidatorCode; codeError?: string };
+  try {
+    ready = await runInDocumentWorker(
+      SLICE_TASK,
+      'operationSliceAndCode',
+      cutOperationSlice(doc, matched.method, matched.template),
+    );
+  } catch (err) {
+    const slice = (await operationSlice(doc, matched.method, matched.template)) as OpenApiDocument;
+    ready = { slice, codeError: String((err as Error)?.message ?? err) };
+  }
+  const { slice, code } = ready;
   const api = new CompiledApi(slice, onSchemaError);
   try {
-    const code = await runInDocumentWorker<ValidatorCode>(VALIDATOR_CODE, 'operationValidatorCode', slice);
+    if (!code) throw new Error(ready.codeError ?? 'no validator code');
     // Evaluating the code (a few ms per module) and the calls that waited for it (their
     // validation and answer) each get a turn of the event loop of their own.
     await nextTurn();
