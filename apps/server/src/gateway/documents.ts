@@ -3,9 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
 import { parseJsonInPieces } from '../lib/text-pieces.ts';
-import { readDocumentText } from '../modules/catalog/document-texts.ts';
+import { documentTextChunks } from '../modules/catalog/document-texts.ts';
 import { runInDocumentWorker } from '../modules/catalog/openapi/index.ts';
-import { operationSlice } from '../modules/catalog/openapi/slice.ts';
+import { cutOperationSlice, operationSlice } from '../modules/catalog/openapi/slice.ts';
 import { CompiledApi, type MatchedOperation } from './compiled-api.ts';
 import type { OpenApiDocument } from './openapi.ts';
 import type { ValidatorCode } from './validator-code.ts';
@@ -64,8 +64,9 @@ function storeOf(db: Db) {
 
 /**
  * The stored document of a documentation, parsed once per content hash and shared (LRU by size).
- * The text is read a row at a time and parsed a piece at a time (decision 031), with turns of the
- * event loop in between: GitHub's 7 MB parsed whole held the server for 30-90 ms.
+ * The text is read a row at a time and parsed a piece at a time from its rows (decisions 031 and
+ * 038), with turns of the event loop in between: GitHub's 7 MB parsed whole held the server for
+ * 30-90 ms.
  */
 export function storedDocument(db: Db, id: number, hash: string | null): Promise<StoredDocument | undefined> {
   const store = storeOf(db);
@@ -73,9 +74,16 @@ export function storedDocument(db: Db, id: number, hash: string | null): Promise
   const hit = store.get(key);
   if (hit) return hit;
   async function load(): Promise<{ entry: StoredDocument; chars: number } | undefined> {
-    const text = await readDocumentText(db, id, 'converted');
-    if (!text) return undefined;
-    const doc = await parseJsonInPieces(text);
+    // The rows are parsed as they are, never joined: joining them is one fresh copy of the whole
+    // text in one turn (49 ms of a bench:large turn for Kubernetes' 4 MB).
+    const rows: string[] = [];
+    let chars = 0;
+    for await (const row of documentTextChunks(db, id, 'converted')) {
+      rows.push(row);
+      chars += row.length;
+    }
+    if (!chars) return undefined;
+    const doc = await parseJsonInPieces(rows);
     if (typeof doc !== 'object' || doc === null) return undefined;
     const entry: StoredDocument = {
       id,
@@ -83,7 +91,7 @@ export function storedDocument(db: Db, id: number, hash: string | null): Promise
       doc: doc as Obj,
       operations: new LRUCache({ max: OPERATIONS_PER_DOCUMENT }),
     };
-    return { entry, chars: text.length };
+    return { entry, chars };
   }
   const loading: Promise<StoredDocument | undefined> = load().then((loaded) => {
     // Set again with its real size now that it is known (evicts others beyond the budget).
@@ -113,15 +121,15 @@ export interface SandboxApi {
   ): Promise<{ api: CompiledApi; matched: MatchedOperation }>;
 }
 
-const VALIDATOR_CODE = new URL('./validator-code.ts', import.meta.url);
+const SLICE_TASK = new URL('./slice-task.ts', import.meta.url);
 
 /**
  * Starts the document worker thread and loads into it what the sandbox's first call of an
- * operation needs (validator-code.ts warmUp): called once the server listens, in the background
- * (decision 039). Answers the id of the thread that is kept for it.
+ * operation needs (the slice task's module, validator-code.ts warmUp): called once the server
+ * listens, in the background (decision 039). Answers the id of the thread that is kept for it.
  */
 export function warmSandboxWorker(): Promise<number> {
-  return runInDocumentWorker<number>(VALIDATOR_CODE, 'warmUp', null);
+  return runInDocumentWorker<number>(SLICE_TASK, 'warmUp', null);
 }
 
 /**
@@ -135,10 +143,23 @@ async function compileOperation(
   onSchemaError: (what: string, err: unknown) => void,
   log?: FastifyBaseLogger,
 ): Promise<CompiledApi> {
-  const slice = (await operationSlice(doc, matched.method, matched.template)) as OpenApiDocument;
+  // The slice is cut here (a quick walk) and dereferenced in a worker with its validators' code
+  // (decision 038); should the worker fail, it is dereferenced here, as before.
+  let ready: { slice: OpenApiDocument; code?: ValidatorCode; codeError?: string };
+  try {
+    ready = await runInDocumentWorker(
+      SLICE_TASK,
+      'operationSliceAndCode',
+      cutOperationSlice(doc, matched.method, matched.template),
+    );
+  } catch (err) {
+    const slice = (await operationSlice(doc, matched.method, matched.template)) as OpenApiDocument;
+    ready = { slice, codeError: String((err as Error)?.message ?? err) };
+  }
+  const { slice, code } = ready;
   const api = new CompiledApi(slice, onSchemaError);
   try {
-    const code = await runInDocumentWorker<ValidatorCode>(VALIDATOR_CODE, 'operationValidatorCode', slice);
+    if (!code) throw new Error(ready.codeError ?? 'no validator code');
     // Evaluating the code (a few ms per module) and the calls that waited for it (their
     // validation and answer) each get a turn of the event loop of their own.
     await nextTurn();

@@ -43,6 +43,24 @@ describe('parseJsonInPieces', () => {
     }
   });
 
+  it('parses a text given as its pieces (rows) as it parses the text, the pieces cut anywhere', async () => {
+    for (const sample of samples) {
+      for (const spaced of [JSON.stringify(sample), JSON.stringify(sample, null, 2)]) {
+        const text = ` ${spaced}\n`;
+        for (const rowChars of [2, 3, 17, 10_000]) {
+          const rows = splitText(text, rowChars);
+          for (const pieceChars of [1, 7, 40, 10_000]) {
+            const parsed = await parseJsonInPieces(rows, { pieceChars });
+            expect(JSON.stringify(parsed)).toBe(JSON.stringify(JSON.parse(text)));
+          }
+        }
+      }
+    }
+    for (const bad of ['{"a":1,}', '[1,2', '{"a":1}x', '{"a":"1}']) {
+      await expect(parseJsonInPieces(splitText(bad, 2), { pieceChars: 1 }), bad).rejects.toThrow(SyntaxError);
+    }
+  });
+
   it('keeps __proto__ as an own key, never as the prototype', async () => {
     const parsed = (await parseJsonInPieces('{"__proto__":{"polluted":true},"a":1}', {
       pieceChars: 1,

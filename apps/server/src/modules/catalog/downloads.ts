@@ -5,7 +5,9 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { storedDocument } from '../../gateway/documents.ts';
 import { documentTextChunks, readDocumentText } from './document-texts.ts';
-import { operationDetail } from './openapi/index.ts';
+import { detailTarget } from './openapi/details.ts';
+import { operationDetail, runInDocumentWorker } from './openapi/index.ts';
+import { cutOperationSlice } from './openapi/slice.ts';
 import { catalogDb } from './tables.ts';
 
 /**
@@ -138,6 +140,8 @@ export function yamlStream(doc: Record<string, unknown>): Readable {
   return Readable.from(chunks(), { objectMode: false });
 }
 
+const DETAIL_TASK = new URL('./openapi/detail-task.ts', import.meta.url);
+
 /** Operation details as JSON text, by document and key; bounded by their total size. */
 const details = new LRUCache<string, Promise<string | undefined>>({
   maxSize: 32 * 1024 * 1024,
@@ -157,8 +161,27 @@ export function operationDetailText(
   async function compute(): Promise<string | undefined> {
     const entry = await storedDocument(db, id, hash ?? `id:${id}`);
     if (!entry) return undefined;
-    const detail = await operationDetail(entry.doc, key);
-    return detail === undefined ? undefined : JSON.stringify(detail);
+    const target = detailTarget(entry.doc, key);
+    if (!target) return undefined;
+    // The slice is cut here (a quick walk) and dereferenced, worked out and serialized in a worker
+    // (decision 038): here, a big operation's took up to 227 ms of one turn. Should the worker
+    // fail, it is all done here, as before.
+    const slice = cutOperationSlice(
+      entry.doc,
+      target.method,
+      target.path,
+      target.webhook ? 'webhooks' : 'paths',
+    );
+    try {
+      const text = await runInDocumentWorker<string | null>(DETAIL_TASK, 'operationDetailText', {
+        slice,
+        target,
+      });
+      return text ?? undefined;
+    } catch {
+      const detail = await operationDetail(entry.doc, key);
+      return detail === undefined ? undefined : JSON.stringify(detail);
+    }
   }
   const computing: Promise<string | undefined> = compute().then((text) => {
     if (text !== undefined && details.get(cacheKey) === computing) {

@@ -156,13 +156,37 @@ function firstSuccessType(list: ResponseDetail[]): string | null {
  * so only what it needs is resolved.
  */
 export async function operationDetail(bundled: Obj, key: string): Promise<OperationDetail | undefined> {
+  const target = detailTarget(bundled, key);
+  if (!target) return undefined;
+  const doc = await operationSlice(
+    bundled,
+    target.method,
+    target.path,
+    target.webhook ? 'webhooks' : 'paths',
+  );
+  return detailOfSlice(doc, target);
+}
+
+/** Where the operation or webhook of a key is in a stored document, and its key. */
+export interface DetailTarget {
+  key: string;
+  method: string;
+  path: string;
+  webhook: boolean;
+}
+
+/** The operation or webhook of `key` in a stored (bundled) document, or undefined. */
+export function detailTarget(bundled: Obj, key: string): DetailTarget | undefined {
   const operations = locateOperations(bundled);
   let found = operations.find((o) => o.key === key);
   const webhook = !found;
   found ??= locateWebhooks(bundled, new Set(operations.map((o) => o.key))).find((o) => o.key === key);
-  if (!found) return undefined;
-  const target = found;
-  const doc = await operationSlice(bundled, target.method, target.path, webhook ? 'webhooks' : 'paths');
+  return found && { key, method: found.method, path: found.path, webhook };
+}
+
+/** operationDetail's answer from the target's dereferenced slice (operationSlice). */
+export function detailOfSlice(doc: Obj, target: DetailTarget): OperationDetail | undefined {
+  const { key, webhook } = target;
   const inSlice = (webhook ? locateWebhooks(doc, new Set()) : locateOperations(doc)).find(
     (o) => o.method === target.method && o.path === target.path,
   );

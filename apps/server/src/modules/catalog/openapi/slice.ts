@@ -19,6 +19,20 @@ export async function operationSlice(
   /** Where the operation is: under `paths`, or an OpenAPI 3.1 webhook (`path` is its name). */
   where: 'paths' | 'webhooks' = 'paths',
 ): Promise<Obj> {
+  return dereference(cutOperationSlice(doc, method, path, where));
+}
+
+/**
+ * The slice operationSlice dereferences, not yet dereferenced (its `$ref`s kept, sharing the
+ * document's objects): a walk over what the operation reaches, quick on the main thread, where
+ * the dereference of a big slice is not (decision 038: the reference's is done in a worker).
+ */
+export function cutOperationSlice(
+  doc: Obj,
+  method: string,
+  path: string,
+  where: 'paths' | 'webhooks' = 'paths',
+): Obj {
   const paths = isObj(doc[where]) ? (doc[where] as Obj) : {};
   let item = paths[path];
   if (isObj(item) && typeof item.$ref === 'string') {
@@ -26,7 +40,7 @@ export async function operationSlice(
     if (isObj(target)) item = { ...target, ...item, $ref: undefined };
   }
   const m = method.toLowerCase();
-  if (!isObj(item) || !isObj(item[m])) return dereference(doc);
+  if (!isObj(item) || !isObj(item[m])) return doc;
   const onlyItem: Obj = {};
   for (const [k, v] of Object.entries(item)) {
     if (v === undefined) continue;
@@ -48,7 +62,7 @@ export async function operationSlice(
     if (typeof ref === 'string' && ref.startsWith('#') && !seenRefs.has(ref)) {
       seenRefs.add(ref);
       const parts = ref.slice(1).split('/').slice(1);
-      if (parts[0] !== 'components' || parts.length < 3) return dereference(doc);
+      if (parts[0] !== 'components' || parts.length < 3) return doc;
       const [, kind, rawName] = parts as [string, string, string];
       const name = decodeURIComponent(rawName).replace(/~1/g, '/').replace(/~0/g, '~');
       const group = isObj(comps[kind]) ? comps[kind] : {};
@@ -69,10 +83,10 @@ export async function operationSlice(
   slice.paths = where === 'paths' ? { [path]: onlyItem } : {};
   if (where === 'webhooks') slice.webhooks = { [path]: onlyItem };
   slice.components = components;
-  return dereference(slice);
+  return slice;
 }
 
 /** A dereferenced copy (circular references left as `$ref`); the input is not changed. */
-async function dereference(doc: Obj): Promise<Obj> {
+export async function dereference(doc: Obj): Promise<Obj> {
   return (await SwaggerParser.dereference(structuredClone(doc) as never, PARSER_OPTIONS)) as unknown as Obj;
 }
