@@ -2,6 +2,7 @@ import path from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { nextTurn } from '../lib/turns.ts';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import type { Database } from './schema.ts';
 
@@ -85,13 +86,13 @@ let turnSince = 0;
  * and settles each statement's promise at once, so a chain of awaited statements (an import that
  * writes thousands of search rows in one transaction) runs in microtasks only and never gives
  * the event loop a turn: 1.6 s in one turn for a 3,000-operation document. Once statements have
- * held this turn for STATEMENTS_TURN_MS, the next one waits for the loop's next turn
- * (setImmediate), so requests that need no database, /healthz among them, are answered meanwhile
+ * held this turn for STATEMENTS_TURN_MS, the next one waits for a later turn (lib/turns.ts, after
+ * the other long tasks waiting), so requests that need no database, /healthz among them, are answered meanwhile
  * (issue 11: no request waits more than 50 ms). A request's own few statements never wait.
  */
 async function shareTheEventLoop(): Promise<void> {
   if (turnWatched && performance.now() - turnSince > STATEMENTS_TURN_MS) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   if (!turnWatched) {
     turnWatched = true;

@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { SLICE_MS, timeSlices } from './turns.ts';
 
 /**
  * Big texts on the main thread without holding the event loop (issue 11, decision 031): cut into
@@ -171,16 +171,9 @@ export async function parseJsonInPieces(
   options: PieceOptions = {},
 ): Promise<unknown> {
   const pieceChars = options.pieceChars ?? 256 * 1024;
-  const sliceMs = options.sliceMs ?? 8;
   const text: ReadableText = typeof source === 'string' ? source : new PieceText(source);
   if (text.length <= pieceChars) return JSON.parse(text.slice(0, text.length));
-  let since = performance.now();
-  async function breathe() {
-    if (performance.now() - since > sliceMs) {
-      await nextTurn();
-      since = performance.now();
-    }
-  }
+  const breathe = timeSlices(options.sliceMs ?? SLICE_MS);
   const fail = (at: number): never => {
     throw new SyntaxError(`Unexpected JSON at position ${at}`);
   };

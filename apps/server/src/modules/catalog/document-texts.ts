@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../../lib/turns.ts';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { sharedTextPieces, splitText, type SharedText } from '../../lib/text-pieces.ts';

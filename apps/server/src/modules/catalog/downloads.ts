@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { timeSlices } from '../../lib/turns.ts';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { storedDocument } from '../../gateway/documents.ts';
 import { documentTextChunks, readDocumentText } from './document-texts.ts';
-import { detailTarget } from './openapi/details.ts';
+import { detailTargetInTurns } from './openapi/details.ts';
 import { operationDetail, runInDocumentWorker } from './openapi/index.ts';
 import { cutOperationSlice } from './openapi/slice.ts';
 import { catalogDb } from './tables.ts';
@@ -16,9 +16,6 @@ import { catalogDb } from './tables.ts';
  * component at a time, and the event loop gets a turn between pieces, so a download of a 13 MB
  * document never holds the server.
  */
-/** Work done between two turns of the event loop while writing YAML. */
-const SLICE_MS = 8;
-
 type TextColumn = 'converted' | 'operation_index' | 'source';
 
 /** A stream of one stored text of a documentation; undefined when there is none. */
@@ -121,19 +118,18 @@ function* yamlPieces(v: unknown, pad: string, depth: number): Generator<string> 
  */
 export function yamlStream(doc: Record<string, unknown>): Readable {
   async function* chunks() {
-    let since = performance.now();
+    const breathe = timeSlices();
     const parts: string[] = [];
     let size = 0;
     for (const piece of yamlPieces(doc, '', 0)) {
       parts.push(piece);
       size += piece.length;
-      if (size >= 256 * 1024 || performance.now() - since > SLICE_MS) {
+      if (size >= 256 * 1024) {
         yield parts.join('');
         parts.length = 0;
         size = 0;
-        await nextTurn();
-        since = performance.now();
       }
+      await breathe();
     }
     if (parts.length) yield parts.join('');
   }
@@ -161,7 +157,7 @@ export function operationDetailText(
   async function compute(): Promise<string | undefined> {
     const entry = await storedDocument(db, id, hash ?? `id:${id}`);
     if (!entry) return undefined;
-    const target = detailTarget(entry.doc, key);
+    const target = await detailTargetInTurns(entry.doc, key);
     if (!target) return undefined;
     // The slice is cut here (a quick walk) and dereferenced, worked out and serialized in a worker
     // (decision 038): here, a big operation's took up to 227 ms of one turn. Should the worker

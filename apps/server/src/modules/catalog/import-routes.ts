@@ -2,7 +2,7 @@ import { apiImportOptionsSchema, type ApiImportResult } from '@portico/contracts
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../../lib/turns.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';

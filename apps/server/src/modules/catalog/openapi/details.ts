@@ -12,6 +12,7 @@ import {
   effectiveSecurity,
   isObj,
   locateOperations,
+  locateOperationsInTurns,
   securitySchemes,
   summarize,
   type LocatedOperation,
@@ -177,7 +178,15 @@ export interface DetailTarget {
 
 /** The operation or webhook of `key` in a stored (bundled) document, or undefined. */
 export function detailTarget(bundled: Obj, key: string): DetailTarget | undefined {
-  const operations = locateOperations(bundled);
+  return targetAmong(bundled, locateOperations(bundled), key);
+}
+
+/** detailTarget on the server's main thread, its operations located in turns (a big document's). */
+export async function detailTargetInTurns(bundled: Obj, key: string): Promise<DetailTarget | undefined> {
+  return targetAmong(bundled, await locateOperationsInTurns(bundled), key);
+}
+
+function targetAmong(bundled: Obj, operations: LocatedOperation[], key: string): DetailTarget | undefined {
   let found = operations.find((o) => o.key === key);
   const webhook = !found;
   found ??= locateWebhooks(bundled, new Set(operations.map((o) => o.key))).find((o) => o.key === key);

@@ -1,5 +1,5 @@
 export { operationDetail } from './details.ts';
-export { buildOperationIndex, locateOperations } from './operations.ts';
+export { buildOperationIndex, locateOperations, locateOperationsInTurns } from './operations.ts';
 export { MAX_SOURCE_BYTES, parseSource, type SourceFormat } from './parse.ts';
 export { formatProblem, OpenApiImportError, type DocumentProblem } from './problems.ts';
 export { closeDocumentWorkers, prepareDocument, runInDocumentWorker } from './pool.ts';

@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { resolvePointer } from '../../../gateway/openapi.ts';
 import {
   locateOperations,
+  locateOperationsInTurns,
   OpenApiImportError,
   operationDetail,
   processOpenApi,
@@ -92,6 +93,23 @@ describe('conversion to OpenAPI 3.1', () => {
     const schemes = (r.converted.components as Obj).securitySchemes as Obj;
     expect(JSON.stringify(schemes)).toContain('https://portal.test/oauth/token');
     expect(danglingRefs(r.converted)).toEqual([]);
+  });
+
+  test('operations located in turns of the event loop are those located at once, keys included', async () => {
+    for (const version of ['2.0', '3.0', '3.1']) {
+      for (const file of fs.readdirSync(path.join(examples, version, 'json'))) {
+        if (!file.endsWith('.json')) continue;
+        // Two parsed copies: a document's operations are remembered once located.
+        const text = example(`${version}/json/${file}`);
+        const inTurns = await locateOperationsInTurns(JSON.parse(text) as Obj);
+        const atOnce = locateOperations(JSON.parse(text) as Obj);
+        expect(
+          inTurns.map((o) => [o.key, o.method, o.path]),
+          file,
+        ).toEqual(atOnce.map((o) => [o.key, o.method, o.path]));
+        expect(inTurns, file).toEqual(atOnce);
+      }
+    }
   });
 
   test('every sample document of @readme/oas-examples imports, and every operation has details', async () => {

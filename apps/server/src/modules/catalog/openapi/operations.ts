@@ -1,3 +1,4 @@
+import { timeSlices } from '../../../lib/turns.ts';
 import { locateWebhooks } from './webhooks.ts';
 import type {
   HttpMethod,
@@ -43,12 +44,11 @@ function slug(method: string, path: string): string {
 const located = new WeakMap<object, LocatedOperation[]>();
 
 /**
- * Every operation of a document in document order, with a key for deep links: the operationId when
- * it is URL-safe and unique, else method and path ('get-accounts-accountId').
+ * The work of locateOperations, pausing (yield) after every path item: the first look at a big
+ * stored document's 8,000 operations took 20-50 ms, too long for one turn of the main thread's
+ * event loop (locateOperationsInTurns).
  */
-export function locateOperations(doc: Obj): LocatedOperation[] {
-  const cached = located.get(doc);
-  if (cached) return cached;
+function* locating(doc: Obj): Generator<void, LocatedOperation[]> {
   const found: Omit<LocatedOperation, 'key'>[] = [];
   const idCount = new Map<string, number>();
   for (const [path, pathItem] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
@@ -61,9 +61,11 @@ export function locateOperations(doc: Obj): LocatedOperation[] {
         idCount.set(operation.operationId, (idCount.get(operation.operationId) ?? 0) + 1);
       }
     }
+    yield;
   }
   const used = new Set<string>();
-  const result = found.map((f) => {
+  const result: LocatedOperation[] = [];
+  for (const f of found) {
     const id = f.operation.operationId;
     let key =
       typeof id === 'string' && SAFE_ID.test(id) && idCount.get(id) === 1 ? id : slug(f.method, f.path);
@@ -73,10 +75,42 @@ export function locateOperations(doc: Obj): LocatedOperation[] {
       key = `${key}-${n}`;
     }
     used.add(key);
-    return { ...f, key };
-  });
-  located.set(doc, result);
+    result.push({ ...f, key });
+    yield;
+  }
   return result;
+}
+
+/**
+ * Every operation of a document in document order, with a key for deep links: the operationId when
+ * it is URL-safe and unique, else method and path ('get-accounts-accountId').
+ */
+export function locateOperations(doc: Obj): LocatedOperation[] {
+  const cached = located.get(doc);
+  if (cached) return cached;
+  const work = locating(doc);
+  let step = work.next();
+  while (!step.done) step = work.next();
+  located.set(doc, step.value);
+  return step.value;
+}
+
+/**
+ * locateOperations on the main thread of the server, with a turn of the event loop after every
+ * slice of work (lib/turns.ts): for a stored document, whose size is the importer's.
+ */
+export async function locateOperationsInTurns(doc: Obj): Promise<LocatedOperation[]> {
+  const cached = located.get(doc);
+  if (cached) return cached;
+  const breathe = timeSlices();
+  const work = locating(doc);
+  let step = work.next();
+  while (!step.done) {
+    await breathe();
+    step = work.next();
+  }
+  located.set(doc, step.value);
+  return step.value;
 }
 
 export type SecurityRequirement = Record<string, string[]>;

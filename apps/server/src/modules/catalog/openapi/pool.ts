@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { nextTurn } from '../../../lib/turns.ts';
 import { Piscina } from 'piscina';
 import { TEXT_CHUNK_CHARS } from '../document-texts.ts';
 import { OpenApiImportError } from './problems.ts';
