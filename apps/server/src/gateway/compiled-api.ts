@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { SLICE_MS, timeSlices } from '../lib/turns.ts';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { anchorRefs, newAjv, parameterSchema } from './ajv.ts';
 import {
@@ -178,12 +178,16 @@ export class CompiledApi {
    * Takes the validators generated for this document's operation in a worker
    * (validator-code.ts): evaluates their code and files each under its parameter or schema, found
    * at the same place in this document. Logs the schemas that cannot be compiled, as the compile
-   * on first use does. `between` gives the event loop a turn between the two modules.
+   * on first use does. `between` gives the event loop a turn after each module.
    */
   async adopt(code: ValidatorCode, between?: () => Promise<unknown>): Promise<void> {
-    const param = evaluateStandalone(code.modules.param);
-    await between?.();
-    const modules = { param, schema: evaluateStandalone(code.modules.schema) };
+    const modules: Record<'param' | 'schema', Record<string, ValidateFunction>> = { param: {}, schema: {} };
+    for (const kind of ['param', 'schema'] as const) {
+      for (const module of code.modules[kind]) {
+        Object.assign(modules[kind], evaluateStandalone(module));
+        await between?.();
+      }
+    }
     for (const entry of code.entries) {
       if (entry.problem) this.onSchemaError?.(entry.problem.what, new Error(entry.problem.message));
       const validate = entry.exportName ? modules[entry.kind][entry.exportName] : null;
@@ -235,15 +239,12 @@ export class CompiledApi {
    * The router of a whole (big) document, built with a turn of the event loop after every
    * `sliceMs` of work: GitHub's 1,200 operations take 5-10 ms, 8,000 take 50 ms.
    */
-  static async router(doc: OpenApiDocument, sliceMs = 8): Promise<CompiledApi> {
+  static async router(doc: OpenApiDocument, sliceMs = SLICE_MS): Promise<CompiledApi> {
     const api = new CompiledApi(doc, undefined, 'later');
-    let since = performance.now();
+    const breathe = timeSlices(sliceMs);
     for (const [template, item] of Object.entries(doc.paths ?? {})) {
       api.addPath(template, item);
-      if (performance.now() - since > sliceMs) {
-        await nextTurn();
-        since = performance.now();
-      }
+      await breathe();
     }
     return api;
   }

@@ -114,4 +114,101 @@ describe('validators generated as standalone code', () => {
     expect((api as unknown as { bodyAjv?: unknown; paramsAjv?: unknown }).bodyAjv).toBeUndefined();
     expect((api as unknown as { bodyAjv?: unknown; paramsAjv?: unknown }).paramsAjv).toBeUndefined();
   });
+
+  describe('a big operation', () => {
+    // 400 described properties, some nested: a request body much like Kubernetes' resources.
+    const described = (i: number) => `Property ${i} of the resource. `.repeat(12);
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 400; i++) {
+      properties[`p${i}`] =
+        i % 10 === 0
+          ? {
+              description: described(i),
+              type: 'object',
+              properties: { inner: { description: described(i), type: 'integer', minimum: i } },
+            }
+          : { description: described(i), type: 'string', maxLength: 10 + i };
+    }
+    const big = (extra: Record<string, unknown>): OpenApiDocument => ({
+      openapi: '3.1.0',
+      paths: {
+        '/resources': {
+          post: {
+            requestBody: {
+              content: {
+                'application/json': { schema: { type: 'object', properties: { ...properties, ...extra } } },
+              },
+            },
+            responses: {
+              '201': {
+                description: 'Created',
+                content: { 'application/json': { schema: { type: 'object', properties } } },
+              },
+            },
+          },
+        },
+      },
+    });
+    const post = (api: CompiledApi, body: unknown) => {
+      const matched = api.match('POST', '/resources') as MatchedOperation;
+      return api.validate(matched, {
+        method: 'POST',
+        path: '/resources',
+        query: new URLSearchParams(),
+        headers: {},
+        contentType: 'application/json',
+        body: Buffer.from(JSON.stringify(body)),
+      });
+    };
+    const bodies: unknown[] = [
+      { p1: 'short' },
+      { p1: 'x'.repeat(12) },
+      { p10: { inner: 9 } },
+      { p10: { inner: 10 } },
+      { p399: 'y'.repeat(409) },
+      { p399: 'y'.repeat(410) },
+      { kind: { a: 1 } },
+      { kind: { a: 2 } },
+      { shape: { round: true } },
+      { shape: { round: 'no' } },
+    ];
+
+    it('is generated in modules of at most 128 K characters, without the schemas as data', async () => {
+      const doc = big({});
+      const code = operationValidatorCode(structuredClone(doc));
+      const modules = [...code.modules.param, ...code.modules.schema];
+      const total = modules.reduce((sum, m) => sum + m.length, 0);
+      // Ajv declares every compiled schema as data (descriptions and all), used or not: unused
+      // ones are left out of the code.
+      expect(modules.join('')).not.toContain(described(1));
+      expect(code.modules.schema.length).toBeGreaterThan(1);
+      expect(total).toBeGreaterThan(128 * 1024);
+      for (const module of modules) {
+        // An export larger than a module's size is alone in its module.
+        const exports = module.match(/exports\.s\d+ = /g) ?? [];
+        expect(module.length <= 128 * 1024 || exports.length === 1).toBe(true);
+      }
+      const generated = new CompiledApi(structuredClone(doc));
+      await generated.adopt(structuredClone(code));
+      const compiledHere = new CompiledApi(structuredClone(doc));
+      expect(bodies.map((b) => post(generated, b))).toEqual(bodies.map((b) => post(compiledHere, b)));
+      expect(bodies.map((b) => post(generated, b)).filter(Boolean)).toHaveLength(3);
+    });
+
+    it('keeps the schemas its validators read at run time (objects in const and enum)', async () => {
+      const doc = big({
+        kind: { const: { a: 1 } },
+        shape: { enum: [{ round: true }, { round: false }] },
+      });
+      const code = operationValidatorCode(structuredClone(doc));
+      const generated = new CompiledApi(structuredClone(doc));
+      await generated.adopt(structuredClone(code));
+      const compiledHere = new CompiledApi(structuredClone(doc));
+      const answers = bodies.map((b) => post(generated, b));
+      expect(answers).toEqual(bodies.map((b) => post(compiledHere, b)));
+      expect(answers.filter(Boolean)).toHaveLength(5);
+      // Nothing was left to compile on first use.
+      expect((generated as unknown as { bodyAjv?: unknown }).bodyAjv).toBeUndefined();
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import type { SourceCode } from 'ajv/dist/types/index.js';
 import { threadId } from 'node:worker_threads';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { anchorRefs, newAjv, parameterSchema } from './ajv.ts';
@@ -38,8 +39,11 @@ export interface ValidatorEntry {
 }
 
 export interface ValidatorCode {
-  /** CommonJS modules of Ajv standalone code: parameters (coercing), bodies and checks. */
-  modules: { param: string; schema: string };
+  /**
+   * CommonJS modules of Ajv standalone code: parameters (coercing), bodies and checks; the
+   * validators of a kind exported from one or more modules (export names unique across them).
+   */
+  modules: { param: string[]; schema: string[] };
   entries: ValidatorEntry[];
 }
 
@@ -62,8 +66,62 @@ function exporter(ajv: Ajv2020, prefix: string) {
         throw err;
       }
     },
-    code: () => (Object.keys(refs).length ? standaloneCode(ajv, refs) : ''),
+    /**
+     * The modules of the validators compiled: exports in the order added, as many to a module as
+     * fit in MODULE_CHARS (an export that is larger alone), so that the main thread evaluates them
+     * a module per turn of the event loop.
+     */
+    code: (): string[] => {
+      const seen = new Set<SourceCode>();
+      for (const id of Object.values(refs)) dropUnusedSchemaValues(ajv.getSchema(id)?.source, seen);
+      const modules: string[] = [];
+      let group: Record<string, string> = {};
+      let chars = 0;
+      for (const [name, id] of Object.entries(refs)) {
+        // Its size alone (with what it declares): an estimate of what it adds to a module.
+        const size = standaloneCode(ajv, { [name]: id }).length;
+        if (chars && chars + size > MODULE_CHARS) {
+          modules.push(standaloneCode(ajv, group));
+          group = {};
+          chars = 0;
+        }
+        group[name] = id;
+        chars += size;
+      }
+      if (chars) modules.push(standaloneCode(ajv, group));
+      return modules;
+    },
   };
+}
+
+/**
+ * The size of the modules of generated code the main thread evaluates in one turn each: V8 parses
+ * and compiles about 20-50 ms of code per megabyte here, so 128 K characters cost a few ms.
+ */
+const MODULE_CHARS = 128 * 1024;
+
+/**
+ * Ajv names every compiled schema as a scope value (its `topSchemaRef`, for keywords that read
+ * the schema at run time, an `enum` of many values for one) and standalone code declares every
+ * such value, used or not: `const schema10 = {…the whole schema as JSON…}`. For one of
+ * Kubernetes' operations, 207 schemas with their descriptions made a module of 6 MB whose
+ * evaluation held the main thread for 160 ms. A schema value the function's own code never names
+ * is dropped; one it names (and so declares) stays. Then the functions it calls, likewise.
+ */
+function dropUnusedSchemaValues(source: SourceCode | undefined, seen: Set<SourceCode>): void {
+  if (!source || seen.has(source)) return;
+  seen.add(source);
+  const values = source.scopeValues;
+  for (const name of values.schema ?? []) {
+    if (!new RegExp(`\\b${String(name)}\\b`).test(source.validateCode)) values.schema!.delete(name);
+  }
+  for (const prefix of ['validate', 'root', 'wrapper']) {
+    for (const name of values[prefix] ?? []) {
+      const ref: unknown = name.value?.ref;
+      const called = typeof ref === 'function' ? ref : (ref as { validate?: unknown } | undefined)?.validate;
+      dropUnusedSchemaValues((called as { source?: SourceCode } | undefined)?.source, seen);
+    }
+  }
 }
 
 /** The path of keys each object of the slice is first reached by (worked out when asked). */
