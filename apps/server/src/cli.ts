@@ -202,14 +202,14 @@ async function importApiCommand(args: string[]): Promise<void> {
   }
 
   const { documentation: d, product: p } = result;
-  const index = d.processed?.operationIndex;
+  const index = d.processed?.operations;
   const lines = [
     `${d.status === 'created' ? 'Imported' : d.status === 'updated' ? 'Updated' : 'Unchanged:'} ${d.title} as '${d.alias}'` +
       (d.processed ? ` (${d.processed.sourceSpecVersion} → OpenAPI 3.1)` : ''),
   ];
   if (index) {
     lines.push(
-      `  ${index.operationCount} operations in ${index.tags.length} groups: ${index.tags.map((t) => t.name).join(', ')}`,
+      `  ${index.operationCount} operations in ${index.tags.length} groups: ${index.tags.join(', ')}`,
     );
     if (index.webhookCount) lines.push(`  ${index.webhookCount} webhooks`);
   }

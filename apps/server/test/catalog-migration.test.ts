@@ -1,6 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openDatabase } from '../src/db/client.ts';
+import { migrateTo, migrateToLatest } from '../src/db/migrate.ts';
 import { catalogDb } from '../src/modules/catalog/tables.ts';
-import { startTestApp, type TestApp } from './test-app.ts';
+import { createPostgresDatabase, startTestApp, testDbKind, type TestApp } from './test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -48,3 +54,49 @@ test('the catalog tables exist with their defaults and cascades', async () => {
   expect(await db.selectFrom('api_product_documentations').selectAll().execute()).toEqual([]);
   expect(await db.selectFrom('change_log_entries').selectAll().execute()).toEqual([]);
 });
+
+test('migration 0250 takes the operation count out of the stored indexes and lets the index be kept in rows', async () => {
+  // A database as the release before 0250 left it: a fresh one (not the suite's migrated template).
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-0250-'));
+  const postgres = testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
+  const handle = await openDatabase({ dataDir, databaseUrl: postgres?.url });
+  try {
+    await migrateTo(handle.db, '0240-support-file-deletions');
+    const insert = (alias: string, index: string | null) =>
+      sql<{ id: number }>`
+      insert into api_documentations (title, alias, source, source_format, operation_index)
+      values (${alias}, ${alias}, '{}', 'json', ${index}::json) returning id`.execute(handle.db);
+    const indexed = (
+      await insert('indexed', JSON.stringify({ alias: 'indexed', operationCount: 7, tags: [] }))
+    ).rows[0]!.id;
+    await insert('bare', null);
+    // Before 0250 an index could not be kept in rows.
+    await expect(
+      sql`insert into api_document_texts (documentation_id, part, seq, body)
+        values (${indexed}, 'operation_index', 0, '{}')`.execute(handle.db),
+    ).rejects.toThrow(/api_document_texts_part_check/);
+
+    expect(await migrateToLatest(handle.db)).toContain('0250-operation-index-rows');
+    const counts = await catalogDb(handle.db)
+      .selectFrom('api_documentations')
+      .select(['alias', 'operation_count'])
+      .orderBy('alias')
+      .execute();
+    expect(counts).toEqual([
+      { alias: 'bare', operation_count: null },
+      { alias: 'indexed', operation_count: 7 },
+    ]);
+    await catalogDb(handle.db)
+      .insertInto('api_document_texts')
+      .values({ documentation_id: indexed, part: 'operation_index', seq: 0, body: '{}' })
+      .execute();
+    await expect(
+      sql`insert into api_document_texts (documentation_id, part, seq, body)
+        values (${indexed}, 'other', 0, '{}')`.execute(handle.db),
+    ).rejects.toThrow(/api_document_texts_part_check/);
+  } finally {
+    await handle.close();
+    await postgres?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -98,6 +98,18 @@ describe('large documents', () => {
       server: `${t.config.publicUrl}/sandbox/large`,
       schemas: null,
     });
+    // The operation index (3,000 operations: 475 kB) is kept in rows as well, and served whole.
+    expect(of('operation_index').length).toBeGreaterThan(1);
+    const index = of('operation_index')
+      .map((r) => r.body)
+      .join('');
+    expect(JSON.parse(index)).toMatchObject({ alias: 'large', operationCount: 3000 });
+    const served = await fetch(`${t.baseUrl}/api/apidocs/large/index`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe(index);
+    const indexColumns = await sql<{ operation_index: unknown; operation_count: number }>`
+      select operation_index, operation_count from api_documentations where id = ${id}`.execute(t.app.db);
+    expect(indexColumns.rows[0]).toEqual({ operation_index: null, operation_count: 3000 });
     // The same document again is recognized from its rows: nothing is written.
     const again = await saveDocumentation(
       t.app.db,
@@ -105,6 +117,36 @@ describe('large documents', () => {
       t.config.publicUrl,
     );
     expect(again.status).toBe('unchanged');
+  });
+
+  it('a big document replaced by a small one keeps no rows: its texts and index are in their columns', async () => {
+    await saveDocumentation(
+      t.app.db,
+      { alias: 'shrinks', source, filename: 'large.json' },
+      t.config.publicUrl,
+    );
+    const id = await idOf('shrinks');
+    const parts = async () =>
+      (
+        await sql<{ part: string }>`select distinct part from api_document_texts
+          where documentation_id = ${id} order by part`.execute(t.app.db)
+      ).rows.map((r) => r.part);
+    expect(await parts()).toEqual(['converted', 'operation_index', 'source']);
+    const small = JSON.stringify(largeDocument(2));
+    const saved = await saveDocumentation(
+      t.app.db,
+      { alias: 'shrinks', source: small, filename: 'small.json' },
+      t.config.publicUrl,
+    );
+    expect(saved.status).toBe('updated');
+    expect(await parts()).toEqual([]);
+    const index = (await (await fetch(`${t.baseUrl}/api/apidocs/shrinks/index`)).json()) as {
+      operationCount: number;
+    };
+    expect(index.operationCount).toBe(4);
+    const row = await sql<{ source: string; operation_count: number }>`
+      select source, operation_count from api_documentations where id = ${id}`.execute(t.app.db);
+    expect(row.rows[0]).toEqual({ source: small, operation_count: 4 });
   });
 
   it('keeps characters outside the BMP whole across rows, on both databases', async () => {

@@ -107,7 +107,7 @@ describe('webhooks', () => {
 
   test('a webhooks-only document imports and counts 0 operations and 2 webhooks', async () => {
     const result = await importText('card-events.json', WEBHOOKS_ONLY, { product: 'card-events-v2' });
-    expect(result.documentation.processed!.operationIndex).toMatchObject({
+    expect(result.documentation.processed!.operations).toMatchObject({
       operationCount: 0,
       webhookCount: 2,
     });

@@ -1,4 +1,4 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely/migration';
 import type { Db } from './client.ts';
 import * as m0001 from './migrations/0001-foundation.ts';
 import * as m0020 from './migrations/0020-organizations.ts';
@@ -26,6 +26,7 @@ import * as m0200 from './migrations/0200-identity-data-versions.ts';
 import * as m0210 from './migrations/0210-search-heading.ts';
 import * as m0220 from './migrations/0220-document-texts.ts';
 import * as m0240 from './migrations/0240-support-file-deletions.ts';
+import * as m0250 from './migrations/0250-operation-index-rows.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0210-search-heading': m0210,
   '0220-document-texts': m0220,
   '0240-support-file-deletions': m0240,
+  '0250-operation-index-rows': m0250,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */
@@ -72,10 +74,22 @@ export class MigrationError extends Error {
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
 
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  return migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+/**
+ * Migrates up to and including the migration named: a database as an earlier release left it,
+ * for the tests of a migration that carries data over.
+ */
+export async function migrateTo(db: Db, name: string): Promise<string[]> {
+  return migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(db: Db, run: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
   // Each issue owns a range of numbers (0020 organizations, 0030 OAuth clients, ...), so a lower
   // number may land after higher ones were applied: independent migrations run in any order.
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     const name = failed ? ` (${failed.migrationName})` : '';

@@ -5,7 +5,8 @@ import { sharedTextPieces, splitText, type SharedText } from '../../lib/text-pie
 import { catalogDb } from './tables.ts';
 
 /**
- * A documentation's big texts (its source and converted document) in rows of at most
+ * A documentation's big texts (its source, converted document and operation index: decision 042)
+ * in rows of at most
  * TEXT_CHUNK_CHARS (migration 0220, decision 031). PGlite runs on the main thread: reading or
  * writing GitHub's 13 MB source in one statement held the event loop for 200 ms and grew its
  * memory by 450 MB; one row per statement, with a turn of the event loop between rows, costs a few
@@ -14,7 +15,7 @@ import { catalogDb } from './tables.ts';
  */
 export const TEXT_CHUNK_CHARS = 256 * 1024;
 
-export type DocumentTextPart = 'source' | 'converted';
+export type DocumentTextPart = 'source' | 'converted' | 'operation_index';
 
 /** True when a text is stored as rows (its column then holds null, or the digest for `converted`). */
 export const storedInRows = (text: string | SharedText) => text.length > TEXT_CHUNK_CHARS;

@@ -1,14 +1,12 @@
 import { Readable } from 'node:stream';
 import { timeSlices } from '../../lib/turns.ts';
-import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { storedDocument } from '../../gateway/documents.ts';
-import { documentTextChunks, readDocumentText } from './document-texts.ts';
+import { documentTextChunks, readDocumentText, type DocumentTextPart } from './document-texts.ts';
 import { detailTargetInTurns } from './openapi/details.ts';
 import { operationDetail, runInDocumentWorker } from './openapi/index.ts';
 import { cutOperationSlice } from './openapi/slice.ts';
-import { catalogDb } from './tables.ts';
 
 /**
  * Large stored documents leave the server in pieces (decisions 017, 031): the stored text is read a
@@ -16,23 +14,13 @@ import { catalogDb } from './tables.ts';
  * component at a time, and the event loop gets a turn between pieces, so a download of a 13 MB
  * document never holds the server.
  */
-type TextColumn = 'converted' | 'operation_index' | 'source';
 
 /** A stream of one stored text of a documentation; undefined when there is none. */
 export async function storedTextStream(
   db: Db,
   id: number,
-  column: TextColumn,
+  column: DocumentTextPart,
 ): Promise<Readable | undefined> {
-  if (column === 'operation_index') {
-    // The index is a few hundred kB at most (GitHub's: 340 kB): one statement, one piece.
-    const row = await catalogDb(db)
-      .selectFrom('api_documentations')
-      .select(sql<string | null>`operation_index::text`.as('text'))
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return typeof row?.text === 'string' ? Readable.from([Buffer.from(row.text, 'utf8')]) : undefined;
-  }
   const chunks = documentTextChunks(db, id, column);
   // The first row is read before answering: no text is a 404, not an empty 200.
   const first = await chunks.next();

@@ -129,7 +129,7 @@ function problemsError(err: OpenApiImportError): HttpErrorList {
 /** What the `import-api` command prints, as data. */
 function importAnswer(result: ImportApiResult, publicUrl: string): ApiImportResult {
   const { documentation: d, product: p } = result;
-  const index = d.processed?.operationIndex;
+  const index = d.processed?.operations;
   return {
     status: d.status,
     documentation: {
@@ -138,7 +138,7 @@ function importAnswer(result: ImportApiResult, publicUrl: string): ApiImportResu
       title: d.title,
       sourceSpecVersion: d.processed?.sourceSpecVersion ?? null,
       operationCount: index?.operationCount ?? null,
-      tags: index?.tags.map((t) => t.name) ?? [],
+      tags: index?.tags ?? [],
       webhookCount: index?.webhookCount ?? 0,
     },
     product: { uuid: p.uuid, alias: p.alias, title: p.title, created: p.created, category: p.category },

@@ -27,9 +27,6 @@ export type DocumentationRow = Omit<Selectable<ApiDocumentationsTable>, 'source'
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The operation count from the stored index, without reading the index itself. */
-const OPERATION_COUNT = sql<number | null>`(d.operation_index->>'operationCount')::int`.as('operation_count');
-
 export const DOCUMENTATION_COLUMNS = [
   'd.id',
   'd.uuid',
@@ -48,7 +45,7 @@ export const DOCUMENTATION_COLUMNS = [
   'd.plan',
   'd.created',
   'd.changed',
-  OPERATION_COUNT,
+  'd.operation_count',
 ] as const;
 
 export function documentationRow(

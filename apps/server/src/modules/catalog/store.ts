@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { readDocumentText, storedInRows, writeDocumentTexts } from './document-texts.ts';
+import type { SharedText } from '../../lib/text-pieces.ts';
 import { prepareDocument, sandboxUrl, type PreparedDocument } from './openapi/index.ts';
 import { grantDocumentScopes } from './scopes.ts';
 import { catalogDb } from './tables.ts';
@@ -98,7 +99,7 @@ export async function saveDocumentation(
         source_format: processed.sourceFormat,
         source_filename: input.filename ?? null,
         source_spec_version: processed.sourceSpecVersion,
-        operation_index: JSON.stringify(processed.operationIndex),
+        operation_count: processed.operations.operationCount,
         content_hash: processed.contentHash,
       }
     : {};
@@ -114,6 +115,7 @@ export async function saveDocumentation(
         await writeDocumentTexts(trx, existing.id, {
           source: input.source,
           converted: processed.convertedText,
+          operation_index: processed.operationIndexText,
         });
       }
     });
@@ -136,14 +138,18 @@ export async function saveDocumentation(
         source_format: processed!.sourceFormat,
         source_filename: input.filename ?? null,
         source_spec_version: processed!.sourceSpecVersion,
-        operation_index: JSON.stringify(processed!.operationIndex),
+        operation_count: processed!.operations.operationCount,
         content_hash: processed!.contentHash,
       })
       .onConflict((oc) => oc.column('alias').doNothing())
       .returning(['id', 'uuid'])
       .executeTakeFirst();
     if (row) {
-      await writeDocumentTexts(trx, row.id, { source: input.source, converted: processed!.convertedText });
+      await writeDocumentTexts(trx, row.id, {
+        source: input.source,
+        converted: processed!.convertedText,
+        operation_index: processed!.operationIndexText,
+      });
     }
     return row;
   });
@@ -156,14 +162,16 @@ export async function saveDocumentation(
 
 /**
  * The columns of the texts: each text itself, or, for a text kept in rows (document-texts.ts), null
- * for the source and the digest for the converted document (what SQL reads of it).
+ * for the source and the operation index and the digest for the converted document (what SQL
+ * reads of it). A SharedText is longer than a row: kept in rows.
  */
 function textColumns(source: string, processed: PreparedDocument) {
-  const converted = processed.convertedText;
+  const inColumn = (text: string | SharedText) =>
+    typeof text === 'string' && !storedInRows(text) ? text : null;
   return {
-    source: storedInRows(source) ? null : source,
-    // A SharedText is longer than a row: kept in rows.
-    converted: typeof converted === 'string' && !storedInRows(converted) ? converted : processed.digestText,
+    source: inColumn(source),
+    converted: inColumn(processed.convertedText) ?? processed.digestText,
+    operation_index: inColumn(processed.operationIndexText),
   };
 }
 
@@ -204,17 +212,23 @@ export async function repointDocuments(db: Db, publicUrl: string): Promise<numbe
       publicUrl,
       filename: row.source_filename ?? undefined,
     });
+    const texts = textColumns(source, processed);
     await db.transaction().execute(async (trx) => {
       await catalogDb(trx)
         .updateTable('api_documentations')
         .set({
-          converted: textColumns(source, processed).converted,
-          operation_index: JSON.stringify(processed.operationIndex),
+          // The source stays as it is; the texts made from it change.
+          converted: texts.converted,
+          operation_index: texts.operation_index,
+          operation_count: processed.operations.operationCount,
           content_hash: processed.contentHash,
         })
         .where('id', '=', stale.id)
         .execute();
-      await writeDocumentTexts(trx, stale.id, { converted: processed.convertedText });
+      await writeDocumentTexts(trx, stale.id, {
+        converted: processed.convertedText,
+        operation_index: processed.operationIndexText,
+      });
     });
     n++;
   }

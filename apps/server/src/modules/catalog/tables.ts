@@ -69,7 +69,13 @@ export interface ApiDocumentationsTable {
    * text is kept in `api_document_texts` (decision 031), only its digest: what SQL reads of it.
    */
   converted: JSONColumnType<Record<string, unknown>, Record<string, unknown> | string | null> | null;
+  /**
+   * The operations' index (OperationIndex as JSON); null when it is kept in `api_document_texts`
+   * as part 'operation_index' (decision 042).
+   */
   operation_index: JSONColumnType<object, object | string | null> | null;
+  /** The index's operationCount, which lists show without reading the index (migration 0250). */
+  operation_count: number | null;
   content_hash: string | null;
   tour: JSONColumnType<object, object | string | null> | null;
   bot_enabled: Generated<boolean>;
@@ -82,7 +88,7 @@ export interface ApiDocumentationsTable {
 /** Big texts of a documentation, in rows of at most 256 K characters (document-texts.ts). */
 export interface ApiDocumentTextsTable {
   documentation_id: number;
-  part: 'source' | 'converted';
+  part: 'source' | 'converted' | 'operation_index';
   seq: number;
   body: string;
 }

@@ -32,6 +32,10 @@ export interface ProcessedDocument {
    */
   digestText: string;
   operationIndex: OperationIndex;
+  /** `operationIndex` as JSON, as stored (for the server's own reading, a column or rows). */
+  operationIndexText: string;
+  /** What an import reports of the index (its answer and the command's output). */
+  operations: OperationsSummary;
   /**
    * The operations as the site search indexes them (catalog/search-sync.ts), made where the
    * document is processed: the importer indexes them without reading the stored text back,
@@ -44,13 +48,24 @@ export interface ProcessedDocument {
   about: { info: Obj; externalDocs: Obj | null };
 }
 
+export interface OperationsSummary {
+  operationCount: number;
+  webhookCount: number;
+  tags: string[];
+}
+
 /**
- * What is stored of a processed document: all of it but the converted object (its text is kept).
- * From a worker thread (pool.ts), a converted text longer than a stored row is a SharedText in
- * pieces of one row (lib/text-pieces.ts), decoded as the rows are written.
+ * What is stored of a processed document: all of it but the converted object and the operation
+ * index as an object (their texts are kept). From a worker thread (pool.ts), a text longer than a
+ * stored row is a SharedText in pieces of one row (lib/text-pieces.ts), decoded as the rows are
+ * written: neither is copied into the main thread in one piece nor written there in one statement.
  */
-export type PreparedDocument = Omit<ProcessedDocument, 'converted' | 'convertedText'> & {
+export type PreparedDocument = Omit<
+  ProcessedDocument,
+  'converted' | 'convertedText' | 'operationIndex' | 'operationIndexText'
+> & {
   convertedText: string | SharedText;
+  operationIndexText: string | SharedText;
 };
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
@@ -125,13 +140,20 @@ export async function processOpenApi(source: string, options: ProcessOptions): P
     const convertedText = JSON.stringify(converted);
     const contentHash = createHash('sha256').update(convertedText).digest('hex');
     const info = isObj(converted.info) ? converted.info : {};
+    const operationIndex = buildOperationIndex(converted, options.alias, contentHash);
     return {
       sourceFormat: format,
       sourceSpecVersion: `${version.kind} ${version.version}`,
       converted,
       convertedText,
       digestText: JSON.stringify(documentDigest(converted)),
-      operationIndex: buildOperationIndex(converted, options.alias, contentHash),
+      operationIndex,
+      operationIndexText: JSON.stringify(operationIndex),
+      operations: {
+        operationCount: operationIndex.operationCount,
+        webhookCount: operationIndex.webhookCount ?? 0,
+        tags: operationIndex.tags.map((t) => t.name),
+      },
       searchEntries: operationSearchEntries(converted),
       contentHash,
       info: { title: str(info.title), version: str(info.version), description: str(info.description) },

@@ -6,8 +6,8 @@ import type { Obj } from './operations.ts';
 
 /**
  * Runs in the worker threads of pool.ts: the whole import pipeline (parse, validate, convert,
- * index, serialize) away from the event loop. Answers the stored form only (no object graph to
- * copy back); a refused document comes back as its problems, since errors lose their fields
+ * index, serialize) away from the event loop. Answers the stored form only (texts, no object graph
+ * to copy back); a refused document comes back as its problems, since errors lose their fields
  * between threads.
  */
 export type WorkerAnswer =
@@ -25,11 +25,19 @@ export default async function prepare(task: {
     const source =
       task.source ??
       Buffer.from(task.utf8!.buffer, task.utf8!.byteOffset, task.utf8!.byteLength).toString('utf8');
-    const { converted: _converted, convertedText, ...rest } = await processOpenApi(source, task.options);
+    const {
+      converted: _converted,
+      operationIndex: _operationIndex,
+      convertedText,
+      operationIndexText,
+      ...rest
+    } = await processOpenApi(source, task.options);
+    const pieces = (text: string) =>
+      text.length > task.pieceChars ? shareText(text, task.pieceChars) : text;
     const prepared: PreparedDocument = {
       ...rest,
-      convertedText:
-        convertedText.length > task.pieceChars ? shareText(convertedText, task.pieceChars) : convertedText,
+      convertedText: pieces(convertedText),
+      operationIndexText: pieces(operationIndexText),
     };
     return { ok: true, prepared };
   } catch (err) {
