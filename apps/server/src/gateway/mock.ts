@@ -1,4 +1,5 @@
 import RandExpModule from 'randexp';
+import { runInTurns, runToEnd } from '../lib/turns.ts';
 import {
   isObject,
   resolvePointer,
@@ -118,29 +119,49 @@ export function exampleFromSchema(
   check?: SchemaCheck,
   skipOwnExamples = false,
 ): unknown {
+  return runToEnd(generating(schema, doc, depth, check, skipOwnExamples));
+}
+
+/**
+ * exampleFromSchema as work that pauses (yields) before each property, option and part: a schema
+ * of a few hundred properties, each value made and checked (randexp, validators compiled by V8 on
+ * their first call), took 20-50 ms of one turn of the event loop (mockResponseInTurns).
+ */
+function* generating(
+  schema: JsonSchema | undefined,
+  doc: unknown,
+  depth: number,
+  check: SchemaCheck | undefined,
+  skipOwnExamples = false,
+): Generator<void, unknown> {
   if (schema === undefined || typeof schema === 'boolean') return null;
   if (typeof schema.$ref === 'string') {
     if (depth >= MAX_DEPTH) return undefined;
     const target = resolvePointer(doc, schema.$ref);
-    return isObject(target) ? exampleFromSchema(target, doc, depth + 1, check) : null;
+    return isObject(target) ? yield* generating(target, doc, depth + 1, check) : null;
   }
   if (!skipOwnExamples) {
     const own = firstExample(schema, check);
     if (own.found) return own.value;
   }
-  const generate = (s: unknown) => exampleFromSchema(s as JsonSchema, doc, depth + 1, check);
+  const generate = (s: unknown, skipOwn = false) =>
+    generating(s as JsonSchema, doc, depth + 1, check, skipOwn);
   if (Array.isArray(schema.allOf)) {
     const merge = (parts: unknown[]) => {
       if (parts.every((p) => isObject(p))) return Object.assign({}, ...parts) as unknown;
       return parts.find((p) => p !== undefined);
     };
-    let merged = merge(schema.allOf.map(generate));
+    const parts = function* (skipOwn: boolean) {
+      const values: unknown[] = [];
+      for (const part of schema.allOf as unknown[]) {
+        yield;
+        values.push(yield* generate(part, skipOwn));
+      }
+      return values;
+    };
+    let merged = merge(yield* parts(false));
     // A part's own example may contradict another part: build the parts from their schemas then.
-    if (check && merged !== undefined && !check(schema, merged)) {
-      merged = merge(
-        schema.allOf.map((s) => exampleFromSchema(s as JsonSchema, doc, depth + 1, check, true)),
-      );
-    }
+    if (check && merged !== undefined && !check(schema, merged)) merged = merge(yield* parts(true));
     if (merged !== undefined) return merged;
   }
   for (const key of ['oneOf', 'anyOf'] as const) {
@@ -154,7 +175,8 @@ export function exampleFromSchema(
       const { [key]: _options, ...shared } = schema;
       let fallback: unknown;
       for (const [i, option] of ordered.entries()) {
-        const value = generate(isObject(option) ? { ...shared, ...option } : option);
+        yield;
+        const value = yield* generate(isObject(option) ? { ...shared, ...option } : option);
         if (i === 0) fallback = value;
         if (!check || check(schema, value)) return value;
       }
@@ -174,7 +196,8 @@ export function exampleFromSchema(
           isObject(sub) &&
           (typeof sub.$ref === 'string' || (isObject(sub.items) && typeof sub.items.$ref === 'string'));
         if (circular && !required.has(name) && depth >= CIRCULAR_DEPTH) continue;
-        const value = generate(sub);
+        yield;
+        const value = yield* generate(sub);
         // An optional property no value can satisfy (a oneOf of equal options) is left out.
         if (value === undefined || (check && !required.has(name) && !check(sub as JsonSchema, value)))
           continue;
@@ -184,11 +207,19 @@ export function exampleFromSchema(
     }
     case 'array': {
       if (depth >= MAX_DEPTH) return [];
-      const item = generate(schema.items ?? {});
+      const item = yield* generate(schema.items ?? {});
       const count =
         typeof schema.minItems === 'number' && schema.minItems > 1 ? Math.min(schema.minItems, 3) : 1;
       return item === undefined ? [] : Array.from({ length: count }, () => item);
     }
+    default:
+      return scalarExample(schema, depth);
+  }
+}
+
+/** The value of a schema that is not an object, an array or a combination. */
+function scalarExample(schema: Record<string, unknown>, depth: number): unknown {
+  switch (typeOf(schema)) {
     case 'string': {
       const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
       if (typeof schema.pattern === 'string') {
@@ -237,15 +268,15 @@ export interface MockResponse {
 
 const SKIPPED_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection']);
 
-function exampleHeaders(
+function* exampleHeaders(
   response: Response | undefined,
   doc: unknown,
   check: SchemaCheck | undefined,
-): Record<string, string> {
+): Generator<void, Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [name, header] of Object.entries(response?.headers ?? {})) {
     if (!header || SKIPPED_HEADERS.has(name.toLowerCase())) continue;
-    const value = 'example' in header ? header.example : exampleFromSchema(header.schema, doc, 0, check);
+    const value = 'example' in header ? header.example : yield* generating(header.schema, doc, 0, check);
     if (value === undefined || value === null || typeof value === 'object') continue;
     const text = String(value);
     // Only values that are valid in an HTTP header.
@@ -277,22 +308,36 @@ function statusOf(key: string): number {
   return 200; // 'default'
 }
 
+export interface MockOptions {
+  accept?: string | undefined;
+  preferCode?: string | undefined;
+  preferExample?: string | undefined;
+  /** Makes generated answers valid for their schema (see SchemaCheck). */
+  check?: SchemaCheck | undefined;
+}
+
 /**
  * The documented answer of an operation: the lowest 2xx response (else 'default', else the first),
  * or the one asked for with `Prefer: code=404` (as Prism does); its example, else one generated
  * from its schema, in the content type the client accepts when documented.
  */
-export function mockResponse(
+export function mockResponse(operation: Operation, doc: unknown, options: MockOptions): MockResponse {
+  return runToEnd(mocking(operation, doc, options));
+}
+
+/**
+ * mockResponse on the server's main thread, with a turn of the event loop after every slice of
+ * work (lib/turns.ts): the sandbox's answers.
+ */
+export function mockResponseInTurns(
   operation: Operation,
   doc: unknown,
-  options: {
-    accept?: string | undefined;
-    preferCode?: string | undefined;
-    preferExample?: string | undefined;
-    /** Makes generated answers valid for their schema (see SchemaCheck). */
-    check?: SchemaCheck | undefined;
-  },
-): MockResponse {
+  options: MockOptions,
+): Promise<MockResponse> {
+  return runInTurns(mocking(operation, doc, options));
+}
+
+function* mocking(operation: Operation, doc: unknown, options: MockOptions): Generator<void, MockResponse> {
   const responses = operation.responses ?? {};
   const keys = Object.keys(responses);
   const success = keys.filter((k) => /^2(\d\d|XX)$/i.test(k)).sort();
@@ -302,7 +347,7 @@ export function mockResponse(
     (keys.includes('default') ? 'default' : keys[0]);
   if (key === undefined) return { status: 200, contentType: undefined, body: undefined, headers: {} };
   const status = statusOf(key);
-  const headers = exampleHeaders(responses[key], doc, options.check);
+  const headers = yield* exampleHeaders(responses[key], doc, options.check);
   const picked = pickMedia(responses[key]?.content, options.accept);
   if (!picked || status === 204 || status === 304)
     return { status, contentType: undefined, body: undefined, headers };
@@ -321,7 +366,7 @@ export function mockResponse(
         ? (resolvePointer(doc, first.$ref) as { value?: unknown })?.value
         : first?.value;
   } else {
-    body = exampleFromSchema(media.schema, doc, 0, options.check);
+    body = yield* generating(media.schema, doc, 0, options.check);
   }
   return { status, contentType: type, body, headers };
 }

@@ -4,7 +4,7 @@ import type { ClientAccess } from '../authz-server/clients.ts';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
 import { bearerToken, operationNeeds, presented, secretMatches } from './credentials.ts';
 import { createDocumentCache } from './documents.ts';
-import { mockResponse, serializeBody } from './mock.ts';
+import { mockResponseInTurns, serializeBody } from './mock.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
 import { createTokenVerifier, TokenError, type VerifiedToken } from './tokens.ts';
 
@@ -298,7 +298,7 @@ export default fp(
 
         // The documented answer.
         const prefer = String(request.headers.prefer ?? '');
-        const mock = mockResponse(matched.operation, api.doc, {
+        const mock = await mockResponseInTurns(matched.operation, api.doc, {
           accept: request.headers.accept,
           preferCode: /(?:^|[,;\s])code=(\w+)/.exec(prefer)?.[1],
           preferExample: /(?:^|[,;\s])example=([\w.-]+)/.exec(prefer)?.[1],

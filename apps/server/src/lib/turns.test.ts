@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextTurn, timeSlices } from './turns.ts';
+import { nextTurn, runInTurns, runToEnd, timeSlices } from './turns.ts';
 
 /** Counts the turns of the event loop: a chain of immediates moves on once per turn. */
 function turnCounter() {
@@ -81,5 +81,36 @@ describe('turns of the event loop shared by long tasks', () => {
     });
     await breathe();
     expect(later).toBe(false);
+  });
+
+  it('runs work that pauses to its end at once, or in turns with a turn after each slice', async () => {
+    function* squares(n: number, spinMs: number): Generator<void, number[]> {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const start = performance.now();
+        while (performance.now() - start < spinMs);
+        out.push(i * i);
+        yield;
+      }
+      return out;
+    }
+    expect(runToEnd(squares(4, 0))).toEqual([0, 1, 4, 9]);
+
+    // Each step works 1 ms; slices of 2 ms: the loop turns several times while the work goes on.
+    const turns = turnCounter();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const before = turns.now();
+    const result = await runInTurns(squares(12, 1), 2);
+    const during = turns.now() - before;
+    turns.stop();
+    expect(result).toEqual(Array.from({ length: 12 }, (_, i) => i * i));
+    expect(during).toBeGreaterThanOrEqual(3);
+    // At once, nothing else runs meanwhile.
+    const counter = turnCounter();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const start = counter.now();
+    runToEnd(squares(12, 1));
+    expect(counter.now()).toBe(start);
+    counter.stop();
   });
 });

@@ -44,3 +44,24 @@ export function timeSlices(sliceMs = SLICE_MS): () => Promise<void> {
     }
   };
 }
+
+/**
+ * Work written as a generator that yields where it may pause (between two properties, two
+ * paths…), run to its end at once: for the worker threads and for small inputs.
+ */
+export function runToEnd<T>(work: Generator<void, T>): T {
+  let step = work.next();
+  while (!step.done) step = work.next();
+  return step.value;
+}
+
+/** The same work on the main thread, with a turn of the event loop after every slice (timeSlices). */
+export async function runInTurns<T>(work: Generator<void, T>, sliceMs = SLICE_MS): Promise<T> {
+  const breathe = timeSlices(sliceMs);
+  let step = work.next();
+  while (!step.done) {
+    await breathe();
+    step = work.next();
+  }
+  return step.value;
+}

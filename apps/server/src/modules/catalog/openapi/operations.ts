@@ -1,4 +1,4 @@
-import { timeSlices } from '../../../lib/turns.ts';
+import { runInTurns, runToEnd } from '../../../lib/turns.ts';
 import { locateWebhooks } from './webhooks.ts';
 import type {
   HttpMethod,
@@ -88,11 +88,9 @@ function* locating(doc: Obj): Generator<void, LocatedOperation[]> {
 export function locateOperations(doc: Obj): LocatedOperation[] {
   const cached = located.get(doc);
   if (cached) return cached;
-  const work = locating(doc);
-  let step = work.next();
-  while (!step.done) step = work.next();
-  located.set(doc, step.value);
-  return step.value;
+  const found = runToEnd(locating(doc));
+  located.set(doc, found);
+  return found;
 }
 
 /**
@@ -102,15 +100,9 @@ export function locateOperations(doc: Obj): LocatedOperation[] {
 export async function locateOperationsInTurns(doc: Obj): Promise<LocatedOperation[]> {
   const cached = located.get(doc);
   if (cached) return cached;
-  const breathe = timeSlices();
-  const work = locating(doc);
-  let step = work.next();
-  while (!step.done) {
-    await breathe();
-    step = work.next();
-  }
-  located.set(doc, step.value);
-  return step.value;
+  const found = await runInTurns(locating(doc));
+  located.set(doc, found);
+  return found;
 }
 
 export type SecurityRequirement = Record<string, string[]>;
