@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextTurn, runInTurns, runToEnd, timeSlices } from './turns.ts';
+import { nextTurn, runInTurns, runToEnd, timeSlices, turnBudget } from './turns.ts';
 
 /** Counts the turns of the event loop: a chain of immediates moves on once per turn. */
 function turnCounter() {
@@ -112,5 +112,30 @@ describe('turns of the event loop shared by long tasks', () => {
     runToEnd(squares(12, 1));
     expect(counter.now()).toBe(start);
     counter.stop();
+  });
+
+  it('shares one budget among whatever consults it in a turn, and begins a new one in a later turn', async () => {
+    const budget = turnBudget(3);
+    const spin = (ms: number) => {
+      const start = performance.now();
+      while (performance.now() - start < ms);
+    };
+    const turns = turnCounter();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const first = turns.now();
+    // Two chains in one turn: the second's consult counts the first's work.
+    expect(budget()).toBeUndefined();
+    spin(2);
+    expect(budget()).toBeUndefined();
+    spin(2);
+    const wait = budget();
+    expect(wait).toBeInstanceOf(Promise);
+    await wait;
+    expect(turns.now()).toBeGreaterThan(first);
+    // A new turn, a new budget: the work of the turn that waited does not count.
+    expect(budget()).toBeUndefined();
+    spin(1);
+    expect(budget()).toBeUndefined();
+    turns.stop();
   });
 });
