@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { escapeHtml } from '../../lib/html.ts';
 import type { z } from 'zod';
 import {
   FORUM_COMMENTS_PAGE_SIZE,
@@ -620,11 +621,4 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
     await setSubscribed(app.db, parsed.userId, target, false);
     return page(200, M.mail.unsubscribedTitle, format(M.mail.unsubscribed, { name: target.name }));
   });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 }

@@ -1,4 +1,5 @@
 import { cleanUserHtml } from '../../lib/content-html.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
 /**
  * Ticket texts and replies as stored: HTML without scripts, styles, handlers or images. Text
@@ -13,13 +14,4 @@ export function ticketHtml(input: string): string {
       .join('');
   }
   return cleanUserHtml(text, { newTab: true });
-}
-
-function escapeHtml(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
