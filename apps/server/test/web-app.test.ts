@@ -94,6 +94,65 @@ describe('web app serving', () => {
     expect(await preloads('/')).toEqual([]);
   });
 
+  it("writes the documentation page's first screen into its HTML, before the app's root", async () => {
+    const page = async (route: string) => (await fetch(`${t.baseUrl}${route}`)).text();
+    const index = (await (await fetch(`${t.baseUrl}/api/apidocs/accounts-v1/index`)).json()) as {
+      tags: { name: string; operations: { key: string }[] }[];
+    };
+    const keys = index.tags.flatMap((tag) => tag.operations.map((o) => o.key));
+    expect(keys.length).toBeGreaterThan(1);
+
+    const html = await page('/documentation/accounts-v1');
+    const screen = html.indexOf('<div id="first-screen">');
+    expect(screen).toBeGreaterThan(0);
+    expect(screen).toBeLessThan(html.indexOf('<div id="root">'));
+    expect(html).toContain('<h1>Accounts API Documentation</h1>');
+    expect(html).toContain('<title>Accounts API Documentation | Developers Portal</title>');
+    expect(html).toContain(`<p class="fs-dim">${keys.length} operations</p>`);
+    // Every operation of the index, in its order: the first ones with their details (opened in
+    // place), the others as links the server answers with their details.
+    const rows = [
+      ...html.matchAll(/<(details|a) class="(?:fs-row|fs-operation)" data-operation-key="([^"]+)"/g),
+    ];
+    expect(rows.map((m) => m[2])).toEqual(keys);
+    expect(rows.map((m) => m[1])).toEqual(keys.map((_, i) => (i < 4 ? 'details' : 'a')));
+    const first = /<details class="fs-row" data-operation-key="[^"]+">(.*?)<\/details>/s.exec(html)?.[1];
+    expect(first).toContain('<summary class="fs-operation">');
+    expect(first).toContain('<li data-response="200">');
+    expect(html).not.toContain('<article');
+    // Past the first four: links (payments-v1's webhook is its fifth row).
+    const payments = await page('/documentation/payments-v1');
+    expect(payments).toContain(
+      '<a class="fs-operation" data-operation-key="paymentStatusChanged" href="/documentation/payments-v1?operation=paymentStatusChanged#operation/paymentStatusChanged">',
+    );
+
+    // The operation the query names: its details first, and its data preloaded for the app.
+    const opened = await page(`/documentation/accounts-v1?operation=getBalances`);
+    const article = /<article class="fs-open" data-operation-key="getBalances"[^>]*>(.*?)<\/article>/s.exec(
+      opened,
+    );
+    expect(article?.[1]).toContain('/accounts/{accountId}/balances');
+    expect(article?.[1]).toContain('<li data-response="200">');
+    expect(article?.[1]).toContain('curl --request GET');
+    expect(opened).toContain(
+      '<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/apidocs/accounts-v1/operations/getBalances">',
+    );
+
+    // By uuid too; an unknown operation is left out, an unknown documentation has no first screen.
+    const { data } = (await (
+      await fetch(`${t.baseUrl}/jsonapi/node/api_documentation/accounts-v1`)
+    ).json()) as {
+      data: { id: string };
+    };
+    expect(await page(`/documentation/${data.id}`)).toContain('<h1>Accounts API Documentation</h1>');
+    const unknownOperation = await page('/documentation/accounts-v1?operation=noSuchOperation');
+    expect(unknownOperation).toContain('<div id="first-screen">');
+    expect(unknownOperation).not.toContain('<article');
+    for (const route of ['/documentation/no-such-api', '/apiProducts', '/']) {
+      expect(await page(route), route).not.toContain('first-screen');
+    }
+  });
+
   it('answers 404 with the web app where no page exists: no route, no basic page', async () => {
     for (const route of ['/no-such-page', '/organization/1/members/extra', '/404', '/apiProduct']) {
       const res = await fetch(`${t.baseUrl}${route}`);

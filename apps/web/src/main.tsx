@@ -4,6 +4,7 @@ import { PRELOADER_REMOVE_MS } from '@portico/contracts/constants';
 import { App } from './app/app';
 import { preloadRoute } from './app/routes';
 import { isInternetExplorer, renderBrowserNotSupported } from './features/errors/browser-not-supported';
+import { holdRootBehindFirstScreen } from './lib/first-screen';
 
 /** How long the first render waits for the first page's chunk at most. */
 const FIRST_PAGE_PATIENCE_MS = 1500;
@@ -19,6 +20,8 @@ if (isInternetExplorer(navigator.userAgent)) {
   const firstPage = preloadRoute(window.location.pathname).catch(() => {});
   const patience = new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_PATIENCE_MS));
   void Promise.race([firstPage, patience]).then(() => {
+    // A page the server wrote a first screen for keeps it until the app's own is ready (decision 043).
+    holdRootBehindFirstScreen(root);
     createRoot(root).render(
       <StrictMode>
         <App />

@@ -32,11 +32,56 @@ export function operationUrl(alias: string, key: string): string {
 /**
  * What the page asks for as soon as it starts: the documentation, and, when the address names the
  * alias, the operation index beside it (with a uuid the index waits for the documentation's
- * alias). A deep link's operation is named in the fragment, which only the browser knows.
+ * alias). A deep link's operation (`operationAddress` below) is asked for beside them; the server
+ * knows it when the query names it, the fragment only the browser knows.
  */
-export function firstDocumentationRequests(idOrAlias: string): string[] {
+export function firstDocumentationRequests(idOrAlias: string, operationKey?: string | null): string[] {
   if (!idOrAlias) return [];
-  return isUuid(idOrAlias)
-    ? [documentationUrl(idOrAlias)]
-    : [documentationUrl(idOrAlias), operationIndexUrl(idOrAlias)];
+  if (isUuid(idOrAlias)) return [documentationUrl(idOrAlias)];
+  return [
+    documentationUrl(idOrAlias),
+    operationIndexUrl(idOrAlias),
+    ...(operationKey ? [operationUrl(idOrAlias, operationKey)] : []),
+  ];
+}
+
+/** /documentation/:apiDocumentationId, the page with preloaded data and a first screen. */
+const DOCUMENTATION_PAGE = /^\/documentation\/([^/]+)\/?$/;
+
+/** The documentation's id (alias or uuid) when the path is the documentation page's. */
+export function documentationPageId(pathname: string): string | undefined {
+  const match = DOCUMENTATION_PAGE.exec(pathname);
+  if (!match?.[1]) return undefined;
+  try {
+    // The router hands the page the decoded segment, which the page encodes again.
+    return decodeURIComponent(match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+const HASH_PREFIX = '#operation/';
+
+/**
+ * The address of one operation of the documentation page (decision 043): the query names it for
+ * the server, whose first screen then shows its details, and the fragment for the web app, which
+ * opens it and scrolls to it. The page's other query parameters (the chosen product) stay.
+ */
+export function operationAddress(pathname: string, search: string, key: string): string {
+  const params = new URLSearchParams(search);
+  params.set('operation', key);
+  return `${pathname}?${params.toString()}${HASH_PREFIX}${encodeURIComponent(key)}`;
+}
+
+/** The operation a documentation page's address names: its fragment, else its query; or null. */
+export function deepLinkedOperation(search: string, hash: string): string | null {
+  if (hash.startsWith(HASH_PREFIX) && hash.length > HASH_PREFIX.length) {
+    const raw = hash.slice(HASH_PREFIX.length);
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return new URLSearchParams(search).get('operation') || null;
 }

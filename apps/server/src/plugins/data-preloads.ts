@@ -1,7 +1,4 @@
-import { firstDocumentationRequests } from '@portico/contracts/documentation-data';
-
-/** /documentation/:apiDocumentationId, the one page whose first data is worth preloading (below). */
-const DOCUMENTATION_PAGE = /^\/documentation\/([^/]+)\/?$/;
+import { documentationPageId, firstDocumentationRequests } from '@portico/contracts/documentation-data';
 
 /**
  * `<link rel="preload" as="fetch">` hints for the data a page asks for as soon as it starts, so
@@ -10,17 +7,12 @@ const DOCUMENTATION_PAGE = /^\/documentation\/([^/]+)\/?$/;
  * web app. The URLs and the credentials mode (`use-credentials`, the web app's
  * `credentials: 'include'`) are exactly what the page then requests, or the preload is not used.
  */
-export function dataPreloadLinks(pathname: string): string[] {
-  const match = DOCUMENTATION_PAGE.exec(pathname);
-  if (!match?.[1]) return [];
-  let id: string;
-  try {
-    // The router hands the page the decoded segment, which the page encodes again.
-    id = decodeURIComponent(match[1]);
-  } catch {
-    return [];
-  }
-  return firstDocumentationRequests(id).map(
+export function dataPreloadLinks(pathname: string, search = ''): string[] {
+  const id = documentationPageId(pathname);
+  if (id === undefined) return [];
+  // The operation the query names (operationAddress), opened by the page at once.
+  const operation = new URLSearchParams(search).get('operation');
+  return firstDocumentationRequests(id, operation).map(
     // encodeURIComponent leaves no '"', '<' or '&' in a path; the query is a constant.
     (url) => `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${url}">`,
   );

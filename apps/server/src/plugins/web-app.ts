@@ -5,6 +5,8 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isWebRoute, matchesRoutePattern } from '@portico/contracts/web-routes';
 import { errorDocument } from '../jsonapi/errors.ts';
+import { escapeHtml } from '../lib/html.ts';
+import { documentationPageId } from '@portico/contracts/documentation-data';
 import { dataPreloadLinks } from './data-preloads.ts';
 import { withFrameSources } from './security.ts';
 
@@ -121,16 +123,39 @@ export default fp(
         reply.header('Content-Security-Policy', withFrameSources(policy, await app.chatBotOrigins()));
       }
       let html = withHints(status === 200 ? pathname : '/404');
-      const preloads = status === 200 ? dataPreloadLinks(pathname) : [];
+      const search = request.url.slice(pathname.length);
+      const preloads = status === 200 ? dataPreloadLinks(pathname, search) : [];
       if (preloads.length > 0) {
         // Before the scripts (else at the end of the head), so that the data's requests leave first.
         html = html.replace(/<script|<\/head>/, (tag) => `${preloads.join('\n    ')}\n    ${tag}`);
+      }
+      const firstScreen = status === 200 ? await documentationFirstScreen(request, pathname) : undefined;
+      if (firstScreen) {
+        html = html
+          .replace('<div id="root">', `${firstScreen.html}<div id="root">`)
+          .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(firstScreen.title)}</title>`);
       }
       return reply
         .status(status)
         .header('Cache-Control', 'no-cache')
         .type('text/html; charset=utf-8')
         .send(html);
+    };
+
+    /**
+     * The documentation page's first screen (decision 043): read before the app has run, and
+     * without it. A failure to write it costs the page nothing but that screen.
+     */
+    const documentationFirstScreen = async (request: FastifyRequest, pathname: string) => {
+      const id = documentationPageId(pathname);
+      if (id === undefined) return undefined;
+      const asked = new URLSearchParams(request.url.slice(pathname.length)).get('operation');
+      try {
+        return await app.documentationFirstScreen(pathname, id, asked || undefined);
+      } catch (err) {
+        request.log.warn({ err, pathname }, 'the documentation first screen could not be written');
+        return undefined;
+      }
     };
 
     app.get('/', (request, reply) => sendIndex(request, reply));

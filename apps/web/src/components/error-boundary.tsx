@@ -1,6 +1,7 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { shellMessages as en } from '@portico/contracts/messages/shell';
+import { RevealApp } from '../lib/first-screen';
 
 interface State {
   error: Error | null;
@@ -27,6 +28,7 @@ export class ErrorBoundary extends Component<{ children: ReactNode; resetKey?: s
     if (!this.state.error) return this.props.children;
     return (
       <Stack align="center" py={60} role="alert">
+        <RevealApp />
         <Title order={1}>{en.errors.somethingWentWrong}</Title>
         <Text c="dimmed">{this.state.error.message}</Text>
         <Button component="a" href="/">

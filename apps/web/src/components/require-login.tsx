@@ -5,6 +5,7 @@ import { Link, useLocation } from 'react-router';
 import { SITE_ROLES } from '@portico/contracts/constants';
 import { loginPath } from '../config/paths';
 import { useUser } from '../lib/store';
+import { RevealApp } from '../lib/first-screen';
 
 /**
  * The route guard of spec B 2.1: only the site roles user and anonymous pass; a page that needs
@@ -66,6 +67,7 @@ function NotAllowed() {
   const { t } = useTranslation();
   return (
     <Stack align="center" py={60}>
+      <RevealApp />
       <Title order={1}>{t('errors.unauthorized')}</Title>
       <Text>{t('errors.notAllowed')}</Text>
     </Stack>

@@ -6,6 +6,7 @@ import { HttpError } from '../../lib/errors.ts';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { decorateChatBotOrigins } from './chat-bots.ts';
 import { documentationRoutes } from './documentation-routes.ts';
+import { documentationFirstScreen, type FirstScreen } from './first-screen.ts';
 import { importRoutes } from './import-routes.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
@@ -20,6 +21,10 @@ import { findProduct } from './repo.ts';
 export default fp(
   async (app) => {
     decorateChatBotOrigins(app);
+    // The documentation page's first screen in its HTML (plugins/web-app.ts, decision 043).
+    app.decorate('documentationFirstScreen', (pathname: string, id: string, operationKey?: string) =>
+      documentationFirstScreen(app.db, pathname, id, operationKey),
+    );
     await app.register(async (scope) => {
       // Public reads that depend only on the catalog's tables: answers come from memory until a
       // catalog table changes (decision 018), signed-in ones per user (decision 028).
@@ -47,3 +52,13 @@ export default fp(
   },
   { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    documentationFirstScreen(
+      pathname: string,
+      id: string,
+      operationKey?: string,
+    ): Promise<FirstScreen | undefined>;
+  }
+}

@@ -1,5 +1,6 @@
 import { Affix, Box, Group } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { documentationPageId } from '@portico/contracts/documentation-data';
+import { lazy, Suspense, useLayoutEffect } from 'react';
 import { useAppStore } from '../../lib/store';
 import { useTranslation } from '../../lib/i18n';
 import { Outlet, useLocation } from 'react-router';
@@ -13,6 +14,7 @@ import { Header } from './header';
 import classes from './layout.module.css';
 import { SessionSync } from './session-sync';
 import { FeatureMessages } from '../../lib/feature-messages-gate';
+import { revealApp } from '../../lib/first-screen';
 
 // The terminal is for signed-in users only: its code is not part of the first page (spec B 2.14).
 const TerminalLauncher = lazy(() =>
@@ -30,6 +32,11 @@ export function AppLayout() {
   const { pathname } = useLocation();
   const sessionExpired = useAppStore((s) => s.sessionExpired);
   const loggedIn = useAppStore((s) => s.applicationUser.isLoggedIn);
+  // The server's first screen (decision 043) is the documentation page's; the page reveals the app
+  // itself when it is ready, any other page at once.
+  useLayoutEffect(() => {
+    if (documentationPageId(pathname) === undefined) revealApp();
+  }, [pathname]);
   return (
     <div className={classes.page}>
       <a href="#main" className="skip-link">

@@ -83,7 +83,8 @@ const earlyOperations = new Map<string, Promise<OperationDetail>>();
 export function requestOperationEarly(alias: string, key: string): void {
   const url = operationUrl(alias, key);
   if (earlyOperations.has(url)) return;
-  const pending = apiRequest<OperationDetail>(url, { format: 'json' });
+  // The server preloads it when the address's query names it (decision 043): the same request.
+  const pending = apiRequest<OperationDetail>(url, { format: 'json', preloadable: true });
   pending.catch(() => undefined); // handled by the query that takes it
   earlyOperations.set(url, pending);
 }

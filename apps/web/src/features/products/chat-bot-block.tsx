@@ -4,7 +4,7 @@ import { WIDE_SCREEN_MIN_PX } from '@portico/contracts/constants';
 import { IconExternalLink, IconMessageChatbot } from '@tabler/icons-react';
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { operationKeyFromHash } from './reference/operation-rows';
+import { deepLinkedOperation } from '@portico/contracts/documentation-data';
 import { chatBotFrameUrl } from './chat-bot-url';
 
 /** What the provider's bot may do in its frame: run, keep its own session, send forms, open links. */
@@ -44,7 +44,13 @@ export default function ChatBotBlock({
   }, [opened]);
 
   const open = () => {
-    setSrc(chatBotFrameUrl(botUrl, documentationAlias, operationKeyFromHash(window.location.hash)));
+    setSrc(
+      chatBotFrameUrl(
+        botUrl,
+        documentationAlias,
+        deepLinkedOperation(window.location.search, window.location.hash),
+      ),
+    );
     setOpened(true);
   };
   const close = () => {

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Container, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
+import { deepLinkedOperation } from '@portico/contracts/documentation-data';
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { useParams, useSearchParams } from 'react-router';
@@ -18,7 +19,6 @@ import {
   useDocumentation,
   useOperationIndex,
 } from './api-documentation';
-import { operationKeyFromHash } from './reference/operation-rows';
 import { Included } from './api-jsonapi';
 import type { ChangelogAttributes, ProductAttributes } from './api-products';
 import { ChangelogList } from './changelog-list';
@@ -28,6 +28,7 @@ import { SubscribePanel } from './subscribe-panel';
 import { TakeTheTour } from '../../components/take-the-tour';
 import { lazyPage } from '../../lib/lazy-page';
 import { chatBotUrl } from './chat-bot-url';
+import { RevealApp } from '../../lib/first-screen';
 
 /** The chat bot block is its own chunk: only documentations with a bot load it. */
 const ChatBotBlock = lazyPage(() => import('./chat-bot-block'));
@@ -49,19 +50,32 @@ function DocumentationScreen() {
   // An address with the alias (spec B 5: anything not in uuid format) asks for the operation index
   // at once, beside the documentation, rather than once the reference is rendered: one round trip
   // less before the operations are listed. The reference reads the same cached query.
-  useOperationIndex(isUuid(apiDocumentationId) ? undefined : apiDocumentationId);
+  const index = useOperationIndex(
+    isUuid(apiDocumentationId) ? doc.data?.data.attributes.alias : apiDocumentationId,
+  );
   // A deep link's operation is asked for at the same moment (api-documentation.ts).
   useEffect(() => {
-    const key = operationKeyFromHash(window.location.hash);
+    const key = deepLinkedOperation(window.location.search, window.location.hash);
     if (key && !isUuid(apiDocumentationId)) requestOperationEarly(apiDocumentationId, key);
   }, [apiDocumentationId]);
+  // The server's first screen (decision 043) stays until the page can show its reference (or why
+  // it cannot): then the app takes its place in the same commit.
+  const settled = doc.isError || (doc.data !== undefined && !index.isPending);
   // The reference's descriptions are Markdown: its renderer (own chunk) loads beside the data.
   useEffect(() => void preloadMarkdown().catch(() => undefined), []);
 
-  if (doc.error instanceof ApiError && doc.error.status === 404) return <NotFound />;
+  if (doc.error instanceof ApiError && doc.error.status === 404) {
+    return (
+      <>
+        <RevealApp />
+        <NotFound />
+      </>
+    );
+  }
   if (doc.isError) {
     return (
       <Container size="xl" py="xl">
+        <RevealApp />
         <Alert color="red" role="alert">
           {messageOf(doc.error, t('catalog.swaggerNotFound'))}
         </Alert>
@@ -95,6 +109,8 @@ function DocumentationScreen() {
 
   return (
     <Container size="xl" py="xl">
+      {/* First, so that the app is in the document before the reference below measures itself. */}
+      {settled && <RevealApp />}
       {a.title !== GET_TOKEN_API_TITLE && shown && productSlug && (
         <PageBreadcrumbs
           items={[

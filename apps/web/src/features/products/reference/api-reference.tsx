@@ -1,5 +1,6 @@
 import { Alert, Badge, Box, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { sandboxCredential, type OperationIndex, type OperationSummary } from '@portico/contracts/catalog';
+import { deepLinkedOperation, operationAddress } from '@portico/contracts/documentation-data';
 import { IconLink, IconLock, IconSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
@@ -9,14 +10,7 @@ import { Loading } from '../../../components/ui/loading';
 import { messageOf } from '../../../lib/api-client';
 import { prefetchOperation, useOperationIndex } from '../api-documentation';
 import { OperationDetails } from './operation-details';
-import {
-  buildRows,
-  countLabel,
-  countRows,
-  operationHash,
-  operationKeyFromHash,
-  type ReferenceRow,
-} from './operation-rows';
+import { buildRows, countLabel, countRows, type ReferenceRow } from './operation-rows';
 import { Markdown } from '../../../components/ui/markdown';
 import classes from './reference.module.css';
 import { TryoutHistoryButton } from '../../tryout/history-button';
@@ -94,7 +88,7 @@ function Reference({ index }: { index: OperationIndex }) {
       else {
         next.add(row.id);
         // The address names the open operation (without a history entry or a jump).
-        window.history.replaceState(window.history.state, '', operationHash(row.op.key));
+        window.history.replaceState(window.history.state, '', addressOf(row.op.key));
       }
       return next;
     });
@@ -102,7 +96,7 @@ function Reference({ index }: { index: OperationIndex }) {
 
   // Deep links: on load and whenever the hash names an operation, open it and scroll to it.
   const openFromHash = useCallback(() => {
-    const key = operationKeyFromHash(window.location.hash);
+    const key = deepLinkedOperation(window.location.search, window.location.hash);
     if (!key) return;
     let at = rows.findIndex((r) => r.kind === 'op' && r.op.key === key);
     if (at < 0 && deferredSearch) {
@@ -133,7 +127,7 @@ function Reference({ index }: { index: OperationIndex }) {
   useEffect(() => {
     if (prefetchedOnce.current || scrollMargin <= 0 || rows.length === 0) return;
     prefetchedOnce.current = true;
-    if (operationKeyFromHash(window.location.hash)) return;
+    if (deepLinkedOperation(window.location.search, window.location.hash)) return;
     const prefetch = () => {
       // The first ones not above the screen (the list may start below it, under the page's header).
       virtualizer
@@ -245,6 +239,11 @@ function Reference({ index }: { index: OperationIndex }) {
       </div>
     </section>
   );
+}
+
+/** This page's address naming one operation: the server shows it first, the app opens it. */
+function addressOf(key: string): string {
+  return operationAddress(window.location.pathname, window.location.search, key);
 }
 
 /** The key of the operation with this method and path, for the try-out history's re-run. */
@@ -401,7 +400,13 @@ function OperationRow({
         </button>
         <a
           className={classes.operationLink}
-          href={operationHash(op.key)}
+          href={addressOf(op.key)}
+          onClick={(e) => {
+            // Copied or opened elsewhere it is a whole address; here it opens the operation in place.
+            e.preventDefault();
+            window.history.replaceState(window.history.state, '', addressOf(op.key));
+            if (!open) onToggle(row);
+          }}
           aria-label={`${t('products.operationLink')}: ${op.method.toUpperCase()} ${op.path}`}
         >
           <IconLink size={16} aria-hidden="true" />

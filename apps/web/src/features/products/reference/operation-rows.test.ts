@@ -1,7 +1,7 @@
 import type { OperationIndex } from '@portico/contracts/catalog';
 import { describe, expect, it } from 'vitest';
 import { t } from '../../../lib/i18n';
-import { buildRows, countLabel, countRows, operationHash, operationKeyFromHash } from './operation-rows';
+import { buildRows, countLabel, countRows } from './operation-rows';
 
 const op = (key: string, method: 'get' | 'post', path: string, summary: string) => ({
   key,
@@ -59,13 +59,6 @@ describe('reference rows', () => {
     ]);
     expect(buildRows(index, 'accounts').map((r) => r.id)).toEqual(['tag:Accounts', 'Accounts::listAccounts']);
     expect(buildRows(index, 'nothing-like-this')).toEqual([]);
-  });
-
-  it('reads and writes deep links', () => {
-    expect(operationKeyFromHash('#operation/get-accounts-accountId')).toBe('get-accounts-accountId');
-    expect(operationKeyFromHash(operationHash('a b'))).toBe('a b');
-    expect(operationKeyFromHash('#features')).toBeNull();
-    expect(operationKeyFromHash('#operation/')).toBeNull();
   });
 
   it('counts an operation under several tags once', () => {

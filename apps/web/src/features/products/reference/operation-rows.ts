@@ -66,21 +66,3 @@ export function countLabel(t: Translate, count: { operations: number; webhooks: 
   });
   return count.operations === 0 ? webhooks : `${operations} · ${webhooks}`;
 }
-
-const HASH_PREFIX = '#operation/';
-
-/** The operation key of a deep link ('#operation/<key>'), or null. */
-export function operationKeyFromHash(hash: string): string | null {
-  if (!hash.startsWith(HASH_PREFIX)) return null;
-  const raw = hash.slice(HASH_PREFIX.length);
-  if (!raw) return null;
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
-export function operationHash(key: string): string {
-  return `${HASH_PREFIX}${encodeURIComponent(key)}`;
-}

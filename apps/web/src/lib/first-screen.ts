@@ -1,0 +1,92 @@
+import { operationAddress } from '@portico/contracts/documentation-data';
+import { useLayoutEffect } from 'react';
+
+/**
+ * The server's first screen of a page (decision 043): the documentation page's HTML carries its
+ * title and first operations as plain HTML (`#first-screen`, apps/server/src/modules/catalog/
+ * first-screen.ts), readable and clickable before the app has run. The app renders beside it, into
+ * its root held out of the document, and takes the screen's place in one step once its own page is
+ * ready to show (`revealApp`): a visitor never sees a loading state in between, and the document
+ * never holds both at once (one copy of every heading, link and text).
+ */
+
+const FIRST_SCREEN_ID = 'first-screen';
+
+let held: { root: HTMLElement; screen: HTMLElement } | undefined;
+
+/**
+ * Before the first render: when the HTML has a first screen, the root waits out of the document
+ * (true), else nothing happens (false).
+ */
+export function holdRootBehindFirstScreen(root: HTMLElement): boolean {
+  const screen = document.getElementById(FIRST_SCREEN_ID);
+  if (!screen) return false;
+  root.remove();
+  held = { root, screen };
+  // The app is on its way: assistive technology hears that the screen will change.
+  screen.setAttribute('aria-busy', 'true');
+  screen.addEventListener('click', openInPlace);
+  // `toggle` does not bubble: listened to on the way down.
+  screen.addEventListener('toggle', keepOpened, true);
+  nameOpened(screen);
+  return true;
+}
+
+/**
+ * An operation opened on the first screen (before the app ran, or before its `toggle` event came,
+ * which is dispatched a task later) is named in the address.
+ */
+function nameOpened(screen: HTMLElement): void {
+  const opened = screen.querySelector<HTMLDetailsElement>('details[open][data-operation-key]');
+  if (opened?.dataset.operationKey) nameInAddress(opened.dataset.operationKey);
+}
+
+/** The address names the operation (as the app's rows do): the app opens it as it takes over. */
+function nameInAddress(key: string): void {
+  const { pathname, search } = window.location;
+  window.history.replaceState(window.history.state, '', operationAddress(pathname, search, key));
+}
+
+/** An operation opened on the first screen (its details came with it) stays open in the app. */
+function keepOpened(event: Event): void {
+  const details = event.target;
+  if (details instanceof HTMLDetailsElement && details.open && details.dataset.operationKey) {
+    nameInAddress(details.dataset.operationKey);
+  }
+}
+
+/**
+ * Once the app runs, an operation of the first screen opens in place: the address names it (as
+ * the app's own rows do) and the app's reference opens it as it takes over, instead of the whole
+ * page loading again for the server's rendering of it. Modified clicks keep the link's behaviour.
+ */
+function openInPlace(event: MouseEvent): void {
+  const link = event.target instanceof Element ? event.target.closest('a.fs-operation') : null;
+  if (!(link instanceof HTMLAnchorElement) || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  event.preventDefault();
+  window.history.replaceState(window.history.state, '', link.href);
+  for (const other of document.querySelectorAll('#first-screen [aria-current]'))
+    other.removeAttribute('aria-current');
+  link.setAttribute('aria-current', 'true');
+}
+
+/** Puts the app's root where the first screen was (once; nothing when there was none). */
+export function revealApp(): void {
+  if (!held) return;
+  const { root, screen } = held;
+  held = undefined;
+  nameOpened(screen);
+  const style = document.getElementById(`${FIRST_SCREEN_ID}-style`);
+  screen.replaceWith(root);
+  style?.remove();
+}
+
+/**
+ * Reveals the app as its commit lands, before the browser paints and before the layout effects of
+ * what follows it in the tree: render it first, above the parts that measure themselves.
+ */
+export function RevealApp(): null {
+  useLayoutEffect(revealApp, []);
+  return null;
+}

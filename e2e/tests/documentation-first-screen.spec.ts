@@ -1,0 +1,139 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { en } from '@portico/contracts/messages';
+
+const P = en.products;
+
+// The documentation page's first screen (decision 043): the server writes the title and the first
+// operations into the page's HTML, so that they are read and opened before the app has run.
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the documentation page lists its operations, and a click shows the operation', async ({ page }) => {
+    await page.goto('/documentation/accounts-v1');
+    await expect(page).toHaveTitle('Accounts API Documentation | Developers Portal');
+    await expect(page.getByRole('heading', { level: 1, name: 'Accounts API Documentation' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: P.reference })).toBeVisible();
+    await expect(page.getByText('4 operations')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 3 })).toHaveText([
+      'Accounts',
+      'Balances',
+      'Transactions',
+    ]);
+
+    // The first operations came with their details: they open in place.
+    const balances = page.locator('details', { hasText: '/accounts/{accountId}/balances' });
+    await expect(balances.getByRole('heading', { name: P.responses })).toBeHidden();
+    await balances.locator('summary').click();
+    await expect(balances.getByRole('heading', { name: P.parameters })).toBeVisible();
+    await expect(balances.getByRole('heading', { name: P.responses })).toBeVisible();
+    await expect(balances.getByText('The balances.')).toBeVisible();
+    await expect(balances.getByText('curl --request GET')).toBeVisible();
+    await expect(page).toHaveURL(/\/documentation\/accounts-v1$/);
+  });
+
+  test("an operation past the first ones is a link to the server's rendering of it", async ({ page }) => {
+    await page.goto('/documentation/payments-v1');
+    await expect(page.getByRole('heading', { level: 3 })).toHaveText([
+      'Payments',
+      'Standing orders',
+      P.webhooks,
+    ]);
+    await page.getByRole('link', { name: /POST paymentStatusChanged/ }).click();
+    await expect(page).toHaveURL(
+      /\/documentation\/payments-v1\?operation=paymentStatusChanged#operation\/paymentStatusChanged$/,
+    );
+    const details = page.getByRole('article', { name: 'POST paymentStatusChanged' });
+    await expect(details.getByRole('heading', { name: P.webhookResponses })).toBeVisible();
+  });
+});
+
+test('the app takes the first screen over: one copy of the page, the named operation opened', async ({
+  page,
+}) => {
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  // Named by the query alone (a shared address): the app opens it too.
+  await page.goto('/documentation/accounts-v1?operation=getBalances');
+  const details = page.getByTestId('operation-details-getBalances');
+  await expect(details).toBeVisible();
+  await expect(details).toBeInViewport();
+  // Its details were preloaded by the HTML, and the app's request was served by the preload.
+  await expect(
+    page.locator('link[rel="preload"][href="/api/apidocs/accounts-v1/operations/getBalances"]'),
+  ).toHaveCount(1);
+  expect(requests.filter((p) => p === '/api/apidocs/accounts-v1/operations/getBalances')).toHaveLength(1);
+  await expect(page.locator('#first-screen')).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Accounts API Documentation');
+
+  // Opening another operation names it in the address the server renders.
+  await page
+    .getByTestId('operation')
+    .filter({ hasText: '/accounts/{accountId}/transactions' })
+    .getByRole('button')
+    .click();
+  await expect(page.getByTestId(/^operation-details-/).last()).toBeVisible();
+  const key = await page
+    .getByTestId('operation')
+    .filter({ hasText: '/transactions' })
+    .getAttribute('data-operation');
+  expect(key).toBeTruthy();
+  await expect(page).toHaveURL(new RegExp(`\\?operation=${key}#operation/${key}$`));
+  const link = page.getByRole('link', { name: `${P.operationLink}: GET /accounts/{accountId}/transactions` });
+  await expect(link).toHaveAttribute('href', `/documentation/accounts-v1?operation=${key}#operation/${key}`);
+});
+
+/**
+ * Holds the documentation's operation index back until `release()`, so that the first screen stays
+ * while the app waits for it; resolves once the app has run (it holds its root out of the document
+ * meanwhile) and marks the document, so that a test can tell it was not loaded again.
+ */
+async function loadHoldingIndex(
+  page: Page,
+  alias: string,
+): Promise<{ release: () => void; screen: Locator }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/apidocs/${alias}/index`, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto(`/documentation/${alias}`);
+  const screen = page.locator('#first-screen');
+  await expect(screen).toHaveAttribute('aria-busy', 'true');
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  return { release, screen };
+}
+
+const sameDocument = (page: Page) => page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument);
+
+test('an operation opened on the first screen while the app loads stays open when the app takes over', async ({
+  page,
+}) => {
+  const { release, screen } = await loadHoldingIndex(page, 'accounts-v1');
+  const balances = screen.locator('details', { hasText: '/accounts/{accountId}/balances' });
+  await balances.locator('summary').click();
+  await expect(balances).toHaveAttribute('open', '');
+  await expect(page).toHaveURL(/\?operation=getBalances#operation\/getBalances$/);
+  release();
+
+  await expect(page.getByTestId('operation-details-getBalances')).toBeVisible();
+  await expect(screen).toHaveCount(0);
+  expect(await sameDocument(page)).toBe(true);
+});
+
+test('a link of the first screen clicked while the app loads opens its operation in place', async ({
+  page,
+}) => {
+  const { release, screen } = await loadHoldingIndex(page, 'payments-v1');
+  const link = screen.getByRole('link', { name: /POST paymentStatusChanged/ });
+  await link.click();
+  await expect(page).toHaveURL(/\?operation=paymentStatusChanged#operation\/paymentStatusChanged$/);
+  await expect(link).toHaveAttribute('aria-current', 'true');
+  release();
+
+  await expect(page.getByTestId('operation-details-paymentStatusChanged')).toBeVisible();
+  await expect(screen).toHaveCount(0);
+  expect(await sameDocument(page)).toBe(true);
+});
