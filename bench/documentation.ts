@@ -32,6 +32,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import { operationAddress } from '@portico/contracts/documentation-data';
 import {
   freePort,
   launchChromium,
@@ -262,6 +263,18 @@ function porticoContext(pageOrigin: string): BrowserContextOptions {
   };
 }
 
+/** An operation row of Portico's reference: the server's first screen's, or the app's. */
+const PORTICO_ROWS = [
+  '#first-screen .fs-operation',
+  '[data-testid="api-reference"] [data-testid="operation"] button[aria-expanded]',
+];
+/** An operation's details with a response: the server's rendering of them, or the app's. */
+const PORTICO_DETAILS = [
+  '#first-screen details[open] [data-response]',
+  '#first-screen article.fs-open [data-response]',
+  '[data-testid="operation"] [data-testid^="operation-details-"] [data-testid^="response-"]',
+];
+
 /**
  * Portico's page and its deep link, served from `pageOrigin` with the web app built in `dist`:
  * this checkout's, or the baseline's (names with `suffix`).
@@ -275,12 +288,13 @@ function porticoTools(pageOrigin: string, dist: string, suffix = '', labelSuffix
       url: `${pageOrigin}/documentation/${ALIAS}`,
       dataPath: `/api/apidocs/${ALIAS}/index`,
       context: porticoContext(pageOrigin),
-      shown: shownCheck('[data-testid="api-reference"] [data-testid="operation"] button[aria-expanded]'),
+      // The server's first screen (decision 043) or, once it has taken over, the app's reference.
+      shown: `() => ${PORTICO_ROWS.map((s) => `window.__bench.shown(document.querySelector(${JSON.stringify(s)}))`).join(' || ')}`,
       open: async (page) => {
-        await page.locator('[data-testid="operation"] button[aria-expanded]').first().click();
-        return shownCheck(
-          '[data-testid="operation"] [data-testid^="operation-details-"] [data-testid^="response-"]',
-        );
+        // Its first operation, as a visitor clicks it: on the first screen (its details came with
+        // it) or a row of the app, whichever is there.
+        await page.locator(PORTICO_ROWS.join(', ')).first().click();
+        return `() => ${PORTICO_DETAILS.map((s) => `window.__bench.shown(document.querySelector(${JSON.stringify(s)}))`).join(' || ')}`;
       },
       sourceMap,
     },
@@ -289,14 +303,22 @@ function porticoTools(pageOrigin: string, dist: string, suffix = '', labelSuffix
       // (with a response) are shown within the first screen, without a click.
       name: `portico-link${suffix}`,
       label: `Portico${labelSuffix}, deep link`,
-      url: `${pageOrigin}/documentation/${ALIAS}#operation/${encodeURIComponent(deepKey!)}`,
+      // The address the page gives an operation (its link, the address bar once opened): the
+      // server shows the operation on the first screen, the app opens and scrolls to it.
+      url: `${pageOrigin}${operationAddress(`/documentation/${ALIAS}`, '', deepKey!)}`,
       dataPath: `/api/apidocs/${ALIAS}/index`,
       context: porticoContext(pageOrigin),
       shown: `() => {
-        const op = document.querySelector(${JSON.stringify(`[data-operation="${deepKey}"]`)});
-        if (!op) return false;
-        const top = op.getBoundingClientRect().top;
-        return top > -5 && top < ${VIEWPORT.height} && window.__bench.shown(op.querySelector('[data-testid^="response-"]'));
+        const ops = [
+          document.querySelector(${JSON.stringify(`#first-screen article.fs-open[data-operation-key="${deepKey}"]`)}),
+          document.querySelector(${JSON.stringify(`[data-operation="${deepKey}"]`)}),
+        ];
+        return ops.some((op) => {
+          if (!op) return false;
+          const top = op.getBoundingClientRect().top;
+          return top > -5 && top < ${VIEWPORT.height} &&
+            window.__bench.shown(op.querySelector('[data-response], [data-testid^="response-"]'));
+        });
       }`,
       open: () => Promise.resolve('() => true'),
       sourceMap,
@@ -381,6 +403,10 @@ const INIT_SCRIPT = `
         tick();
       });
     },
+    /** until(), as a wall-clock time (ms since the epoch): comparable across a navigation. */
+    async untilAt(check, limitMs) {
+      return performance.timeOrigin + (await this.until(check, limitMs));
+    },
     shown(el) {
       if (!el) return false;
       const box = el.getBoundingClientRect();
@@ -392,7 +418,11 @@ const INIT_SCRIPT = `
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) window.__bench.longTasks.push([e.startTime, e.duration]);
   }).observe({ type: 'longtask', buffered: true });
-  addEventListener('click', (e) => window.__bench.clicks.push(e.timeStamp), true);
+  addEventListener('click', (e) => {
+    window.__bench.clicks.push(e.timeStamp);
+    // Kept for the next document, should the click load one (a link of Portico's first screen).
+    sessionStorage.setItem('__benchClickAt', String(performance.timeOrigin + e.timeStamp));
+  }, true);
 `;
 
 interface Run {
@@ -404,6 +434,8 @@ interface Run {
   openMs: number;
   /** Navigation start → the details shown: usable. */
   usableMs: number;
+  /** The click loaded another document (Portico's first screen before the app had run). */
+  navigated: boolean;
   domContentLoadedMs: number;
   /** When the operations' data (index or document) had arrived. */
   dataMs: number;
@@ -426,6 +458,21 @@ async function waitFor(page: Page, check: string): Promise<number> {
   return Number(await page.evaluate(`window.__bench.until(${check}, ${STEP_LIMIT_MS})`));
 }
 
+/**
+ * The wall-clock time (ms since the epoch) of the first animation frame where `check` holds, in
+ * this document or in the one a click navigated to (Portico's first screen before the app has run).
+ */
+async function waitForAt(page: Page, check: string): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return Number(await page.evaluate(`window.__bench.untilAt(${check}, ${STEP_LIMIT_MS})`));
+    } catch (err) {
+      if (attempt >= 20 || !/context was destroyed|navigat/i.test(String(err))) throw err;
+      await page.waitForLoadState('domcontentloaded');
+    }
+  }
+}
+
 async function measure(browser: Browser, tool: Tool, round: number, profileTo?: string): Promise<Run> {
   const context = await browser.newContext({ viewport: VIEWPORT, ...tool.context });
   try {
@@ -441,9 +488,15 @@ async function measure(browser: Browser, tool: Tool, round: number, profileTo?: 
       await cdp.send('Profiler.start');
     }
     await page.goto(tool.url, { waitUntil: 'commit', timeout: STEP_LIMIT_MS });
+    const startedAt = Number(await page.evaluate('performance.timeOrigin'));
     const shownMs = await waitFor(page, tool.shown);
     const opened = await tool.open(page);
-    const usableMs = await waitFor(page, opened);
+    const usableAt = await waitForAt(page, opened);
+    const usableMs = usableAt - startedAt;
+    const documentStart = Number(await page.evaluate('performance.timeOrigin'));
+    const navigated = documentStart !== startedAt;
+    // Figures read in the page below are in the clock of the document shown now.
+    const usableInDocument = usableAt - documentStart;
     if (profileTo) {
       const { profile } = await cdp.send('Profiler.stop');
       fs.writeFileSync(profileTo, JSON.stringify(profile));
@@ -451,7 +504,7 @@ async function measure(browser: Browser, tool: Tool, round: number, profileTo?: 
     const inPage = (await page.evaluate(`(() => {
       const nav = performance.getEntriesByType('navigation')[0];
       const data = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname === ${JSON.stringify(tool.dataPath)});
-      const tasks = window.__bench.longTasks.filter(([start]) => start < ${usableMs});
+      const tasks = window.__bench.longTasks.filter(([start]) => start < ${usableInDocument});
       return {
         firstClick: window.__bench.clicks[0] ?? null,
         domContentLoadedMs: nav ? nav.domContentLoadedEventEnd : null,
@@ -489,8 +542,13 @@ async function measure(browser: Browser, tool: Tool, round: number, profileTo?: 
       tool: tool.name,
       round,
       shownMs,
-      openMs: inPage.firstClick === null ? Number.NaN : usableMs - inPage.firstClick,
+      openMs: navigated
+        ? usableAt - Number(await page.evaluate(`sessionStorage.getItem('__benchClickAt')`))
+        : inPage.firstClick === null
+          ? Number.NaN
+          : usableInDocument - inPage.firstClick,
       usableMs,
+      navigated,
       domContentLoadedMs: inPage.domContentLoadedMs ?? Number.NaN,
       dataMs: inPage.dataMs ?? Number.NaN,
       dataBytes: inPage.dataBytes ?? Number.NaN,
@@ -614,6 +672,7 @@ try {
       runs.push(run);
       console.log(
         `  ${tool.name.padEnd(17)} round ${round}: shown ${seconds(run.shownMs)}, usable ${seconds(run.usableMs)}` +
+          (run.navigated ? ' (the click loaded the server-rendered operation)' : '') +
           (run.pageErrors.length ? ` (${run.pageErrors.length} page errors)` : ''),
       );
     }
