@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { resolvePointer } from '../../../gateway/openapi.ts';
+import { cutOperationSlice, operationSlice } from './slice.ts';
 import {
   locateOperations,
   locateOperationsInTurns,
@@ -84,6 +85,42 @@ describe('conversion to OpenAPI 3.1', () => {
     const op = locateOperations(r.converted)[0]!;
     const detail = (await operationDetail(r.converted, op.key))!;
     expect(Object.keys(detail.refs)).toContain('#/components/schemas/ErrorMessage');
+  });
+
+  test("an operation's details resolve components that only the document's tags reference", async () => {
+    // APIs.guru's apideck documents: `tags[].x-apideck-model` is a `$ref` to a schema no operation
+    // of the tag uses; the operation's slice carries the tags, so it must carry that schema too.
+    const source = JSON.stringify({
+      openapi: '3.0.0',
+      info: { title: 'Shop', version: '1' },
+      tags: [{ name: 'Orders', 'x-model': { $ref: '#/components/schemas/Order' } }],
+      paths: {
+        '/orders': {
+          get: {
+            operationId: 'listOrders',
+            tags: ['Orders'],
+            responses: {
+              '200': {
+                description: 'Orders',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/List' } } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Order: { type: 'object', properties: { id: { type: 'string' } } },
+          List: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    });
+    const r = await processOpenApi(source, opts);
+    const detail = (await operationDetail(r.converted, 'listOrders'))!;
+    expect(detail.responses.map((x) => x.status)).toEqual(['200']);
+    const slice = cutOperationSlice(r.converted, 'get', '/orders');
+    expect(Object.keys(((slice.components as Obj).schemas as Obj) ?? {}).sort()).toEqual(['List', 'Order']);
+    await expect(operationSlice(r.converted, 'get', '/orders')).resolves.toBeTruthy();
   });
 
   test('OpenAPI 3.1 is kept as written (apart from servers and OAuth URLs)', async () => {

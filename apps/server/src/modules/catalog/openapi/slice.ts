@@ -50,10 +50,13 @@ export function cutOperationSlice(
   const comps = isObj(doc.components) ? doc.components : {};
   if (isObj(comps.securitySchemes)) components.securitySchemes = { ...comps.securitySchemes };
 
-  // Every component the operation reaches, transitively.
+  // Every component the operation reaches, transitively, and those reached from the document's
+  // parts copied into the slice below: vendor extensions of tags or info may `$ref` components too
+  // (APIs.guru's apideck documents: `tags[].x-apideck-model`), and the dereference follows them.
+  const copied = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'security', 'tags'] as const;
   const seenRefs = new Set<string>();
   const seenNodes = new Set<object>();
-  const stack: unknown[] = [onlyItem, doc.security];
+  const stack: unknown[] = [onlyItem, ...copied.map((k) => doc[k])];
   while (stack.length) {
     const node = stack.pop();
     if (typeof node !== 'object' || node === null || seenNodes.has(node)) continue;
@@ -77,7 +80,7 @@ export function cutOperationSlice(
   }
 
   const slice: Obj = {};
-  for (const k of ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'security', 'tags'] as const) {
+  for (const k of copied) {
     if (k in doc) slice[k] = doc[k];
   }
   slice.paths = where === 'paths' ? { [path]: onlyItem } : {};
