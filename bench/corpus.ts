@@ -11,7 +11,7 @@
  *     subscribed to every imported product;
  *  4. renders each documentation page in headless Chromium (Debian's, /usr/bin/chromium): no
  *     console error, and the operation count shown equals the document's own (each method of each
- *     path once; webhooks apart);
+ *     path once; webhooks apart) and that of the page's first screen in its HTML (decision 043);
  *  5. calls two operations of each (GETs first) through the sandbox, built as the page's request
  *     sample builds them (samples.ts harRequest) with the scheme the document declares, filled with
  *     the application's credentials (decision 016: client id as API key, id and secret for Basic,
@@ -252,8 +252,12 @@ try {
         if (m.type() === 'error') r.consoleErrors.push(m.text().slice(0, 200));
       });
       page.on('pageerror', (e) => r.consoleErrors.push(`pageerror: ${e.message.slice(0, 200)}`));
+      let firstScreenCount: string | null = null;
       const started = performance.now();
       try {
+        // The server's first screen (decision 043): in the page's HTML, with the count the app shows.
+        const html = await (await fetch(`${base}/documentation/${r.alias}`)).text();
+        firstScreenCount = /<p class="fs-dim fs-count">([^<]*)<\/p>/.exec(html)?.[1] ?? null;
         await page.goto(`${base}/documentation/${r.alias}`);
         const shown = page.locator('[data-testid=operation-count], [data-testid=reference-error]').first();
         await shown.waitFor({ timeout: 180_000 });
@@ -269,6 +273,12 @@ try {
           r.failures.push(
             `count: shows '${r.shown}', the document has ${r.expected.operations} operations` +
               (r.expected.webhooks ? ` and ${r.expected.webhooks} webhooks` : ''),
+          );
+        }
+        const referenceShown = (await page.getByTestId('operation-count').count()) > 0;
+        if (referenceShown && firstScreenCount !== r.shown) {
+          r.failures.push(
+            `first screen: its count '${firstScreenCount ?? 'missing'}', the page's '${r.shown}'`,
           );
         }
       } catch (err) {

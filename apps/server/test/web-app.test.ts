@@ -108,7 +108,13 @@ describe('web app serving', () => {
     expect(screen).toBeLessThan(html.indexOf('<div id="root">'));
     expect(html).toContain('<h1>Accounts API Documentation</h1>');
     expect(html).toContain('<title>Accounts API Documentation | Developers Portal</title>');
-    expect(html).toContain(`<p class="fs-dim">${keys.length} operations</p>`);
+    expect(html).toContain(`<p class="fs-dim fs-count">${keys.length} operations</p>`);
+    // What the app shows above the reference: the breadcrumb, the downloads, servers and schemes.
+    expect(html).toContain('<a href="/apiProduct/accounts-api-v1/documentation">Documentation</a>');
+    expect(html).toContain(
+      '<a href="/api/apidocs/accounts-v1/download/openapi.json" download>OpenAPI 3.1 (JSON)</a>',
+    );
+    expect(html).toContain('<p class="fs-label">Authentication</p>');
     // Every operation of the index, in its order: the first ones with their details (opened in
     // place), the others as links the server answers with their details.
     const rows = [

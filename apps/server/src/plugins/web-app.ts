@@ -149,9 +149,8 @@ export default fp(
     const documentationFirstScreen = async (request: FastifyRequest, pathname: string) => {
       const id = documentationPageId(pathname);
       if (id === undefined) return undefined;
-      const asked = new URLSearchParams(request.url.slice(pathname.length)).get('operation');
       try {
-        return await app.documentationFirstScreen(pathname, id, asked || undefined);
+        return await app.documentationFirstScreen(pathname, id, request.url.slice(pathname.length));
       } catch (err) {
         request.log.warn({ err, pathname }, 'the documentation first screen could not be written');
         return undefined;

@@ -60,7 +60,7 @@ describe('the documentation first screen', () => {
       rows: 25,
     });
     expect(html.match(/class="fs-operation"/g)).toHaveLength(25);
-    expect(html).toContain('<p class="fs-dim">40 operations</p>');
+    expect(html).toContain('<p class="fs-dim fs-count">40 operations</p>');
     expect(html).toContain('<p class="fs-dim">Version 2.0</p>');
 
     const hooks = renderFirstScreen({
@@ -72,7 +72,7 @@ describe('the documentation first screen', () => {
         webhookCount: 1,
       }),
     });
-    expect(hooks).toContain('<p class="fs-dim">1 webhook</p>');
+    expect(hooks).toContain('<p class="fs-dim fs-count">1 webhook</p>');
     expect(hooks).toContain('<h3 class="fs-tag">Webhooks</h3>');
     expect(hooks).toContain('data-operation-key="newPet"');
   });

@@ -1,5 +1,6 @@
 import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
+import { sandboxCredential } from '@portico/contracts/catalog';
 import type {
   JsonSchema,
   OperationDetail,
@@ -7,12 +8,13 @@ import type {
   OperationSummary,
 } from '@portico/contracts/catalog';
 import { operationAddress } from '@portico/contracts/documentation-data';
+import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { readDocumentText } from './document-texts.ts';
 import { operationDetailText } from './downloads.ts';
-import { findDocumentation } from './repo.ts';
+import { findDocumentation, loadDocumentationRelations } from './repo.ts';
 
 /**
  * The documentation page's first screen, written by the server into the page's HTML (decision
@@ -207,6 +209,17 @@ const STYLE = `<style id="${FIRST_SCREEN_ID}-style">
 #first-screen .fs-row>summary::-webkit-details-marker{display:none}
 #first-screen .fs-row[open]>summary{border-radius:6px 6px 0 0;margin-bottom:0}
 #first-screen .fs-details{border:1px solid #dee2e6;border-top:0;border-radius:0 0 6px 6px;padding:8px 16px 12px;margin-bottom:8px}
+#first-screen .fs-crumbs{font-size:14px;margin-bottom:16px;color:#5c636a}
+#first-screen .fs-crumbs a{color:#1c7ed6;text-decoration:none}
+#first-screen .fs-small{font-size:15px;margin:16px 0 8px}
+#first-screen .fs-downloads{display:flex;flex-wrap:wrap;gap:8px;margin-bottom:24px}
+#first-screen .fs-downloads a{border:1px solid #ced4da;border-radius:4px;padding:6px 14px;font-size:14px;font-weight:600;color:#212529;text-decoration:none}
+#first-screen .fs-line{display:flex;gap:10px;align-items:center;flex-wrap:wrap}
+#first-screen .fs-badge{border:1px solid #1c7ed6;color:#1c7ed6;border-radius:999px;padding:0 10px;font-size:12px;font-weight:700}
+#first-screen .fs-label{font-size:14px;font-weight:600;margin:8px 0 0}
+#first-screen .fs-mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:14px;margin:0}
+#first-screen .fs-scheme{font-size:14px;margin:4px 0 0}
+#first-screen .fs-count{margin-top:16px}
 #first-screen .fs-open{border:1px solid #dee2e6;border-radius:6px;padding:12px 16px;margin:8px 0 16px}
 #first-screen .fs-open>.fs-line{display:flex;gap:10px;align-items:center;flex-wrap:wrap}
 #first-screen .fs-text{white-space:pre-line;font-size:14px;margin:6px 0}
@@ -215,6 +228,17 @@ const STYLE = `<style id="${FIRST_SCREEN_ID}-style">
 #first-screen .fs-responses{padding-left:18px;font-size:14px}
 #first-screen .fs-sample{background:#f1f3f5;padding:10px;border-radius:6px;overflow:auto;font-size:13px}
 </style>`;
+
+/** What the page shows above its reference: the breadcrumb's product and the downloads. */
+export interface PageTop {
+  /** The documentation's alias, for its download links. */
+  alias: string;
+  /** The documentation's own version (the app shows it under the title). */
+  version: string | null;
+  sourceFormat: string | null;
+  /** The product of the breadcrumb: the one the address names, else the first. */
+  product?: { title: string; alias: string };
+}
 
 export interface FirstScreenInput {
   /** The page's path ('/documentation/<alias or uuid>'), for the operations' links. */
@@ -225,7 +249,85 @@ export interface FirstScreenInput {
   open?: OperationDetail;
   /** Details of the first operations (embeddedOperationKeys), by key. */
   embedded?: ReadonlyMap<string, OperationDetail>;
+  top?: PageTop;
   rows?: number;
+}
+
+/** The breadcrumb, the title, the version and the downloads, as the app's page begins. */
+function pageTop(title: string, index: OperationIndex, top: PageTop | undefined): string {
+  const out: string[] = [];
+  const product = top?.product;
+  // As the app: the Get Token API has no breadcrumb.
+  if (product && title !== GET_TOKEN_API_TITLE) {
+    const productPath = `/apiProduct/${encodeURIComponent(product.alias)}`;
+    out.push(
+      `<nav aria-label="Breadcrumb" class="fs-crumbs"><a href="/apiProducts">${escapeHtml(M.breadcrumbProducts)}</a> / ` +
+        `<a href="${escapeHtml(productPath)}">${escapeHtml(product.title)}</a> / ` +
+        `<a href="${escapeHtml(`${productPath}/documentation`)}">${escapeHtml(M.breadcrumbDocumentation)}</a> / ` +
+        `<span aria-current="page">${escapeHtml(title)}</span></nav>`,
+    );
+  }
+  out.push(`<h1>${escapeHtml(format(M.documentationTitle, { title }))}</h1>`);
+  const version = top ? top.version : index.version;
+  if (version) out.push(`<p class="fs-dim">${escapeHtml(format(M.version, { version }))}</p>`);
+  if (top) {
+    // The same addresses the app's buttons download (api/apidocs, documentation-routes.ts).
+    const base = `/api/apidocs/${encodeURIComponent(top.alias)}/download`;
+    const links: [string, string][] = [
+      [
+        `${base}/original`,
+        format(M.downloadOriginal, { format: (top.sourceFormat ?? 'json').toUpperCase() }),
+      ],
+      [`${base}/openapi.json`, M.downloadJson],
+      [`${base}/openapi.yaml`, M.downloadYaml],
+    ];
+    out.push(
+      `<h2 class="fs-small" id="fs-downloads">${escapeHtml(M.openApiDocumentations)}</h2>` +
+        `<div class="fs-downloads" role="group" aria-labelledby="fs-downloads">` +
+        links
+          .map(([href, label]) => `<a href="${escapeHtml(href)}" download>${escapeHtml(label)}</a>`)
+          .join('') +
+        '</div>',
+    );
+  }
+  return out.join('');
+}
+
+/** The reference's header: its version, the API's description, servers and authentication. */
+function referenceHeader(index: OperationIndex): string {
+  const out: string[] = [
+    `<div class="fs-line"><h2 id="fs-reference">${escapeHtml(M.reference)}</h2>` +
+      (index.version ? `<span class="fs-badge">${escapeHtml(index.version)}</span>` : '') +
+      '</div>',
+    prose(index.description),
+  ];
+  if (index.servers.length) {
+    out.push(
+      `<p class="fs-label">${escapeHtml(M.servers)}</p>` +
+        index.servers.map((url) => `<p class="fs-mono">${escapeHtml(url)}</p>`).join(''),
+    );
+  }
+  if (index.securitySchemes.length) {
+    out.push(`<p class="fs-label">${escapeHtml(M.authentication)}</p>`);
+    for (const scheme of index.securitySchemes) {
+      const kind = [
+        scheme.type,
+        scheme.scheme,
+        scheme.in ? `${scheme.in} ${scheme.paramName ?? ''}`.trim() : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      const flows = Object.entries(scheme.flows ?? {}).map(([flow, f]) => {
+        const scopes = f && Object.keys(f.scopes).length ? ` [${Object.keys(f.scopes).join(', ')}]` : '';
+        return `<p class="fs-mono fs-dim">${escapeHtml(`${flow}: ${f?.tokenUrl ?? f?.authorizationUrl ?? ''}${scopes}`)}</p>`;
+      });
+      out.push(
+        `<p class="fs-scheme"><strong>${escapeHtml(scheme.name)}</strong> (${escapeHtml(kind)})</p>` +
+          `<p class="fs-dim">${escapeHtml(M[`credential_${sandboxCredential(scheme)}`])}</p>${flows.join('')}`,
+      );
+    }
+  }
+  return out.join('');
 }
 
 /** The first screen's HTML: a style sheet and one element, `#first-screen`, before the app's root. */
@@ -235,11 +337,9 @@ export function renderFirstScreen({
   index,
   open,
   embedded = new Map(),
+  top,
   rows = FIRST_SCREEN_ROWS,
 }: FirstScreenInput): string {
-  const version = index.version
-    ? `<p class="fs-dim">${escapeHtml(format(M.version, { version: index.version }))}</p>`
-    : '';
   const opened = open
     ? `<article class="fs-open" data-operation-key="${escapeHtml(open.key)}" aria-label="${escapeHtml(
         `${open.method.toUpperCase()} ${open.path}`,
@@ -247,9 +347,9 @@ export function renderFirstScreen({
     : '';
   return (
     `${STYLE}<div id="${FIRST_SCREEN_ID}"><header class="fs-header"><div class="fs-top"></div><div class="fs-bar">` +
-    `<a class="fs-site" href="/">${escapeHtml(en.site.title)}</a></div></header><main class="fs-main"><h1>${escapeHtml(format(M.documentationTitle, { title }))}</h1>${version}` +
-    `<section aria-labelledby="fs-reference"><h2 id="fs-reference">${escapeHtml(M.reference)}</h2>` +
-    `<p class="fs-dim">${escapeHtml(countLabel(index))}</p>${opened}${firstRows(index, pathname, rows, embedded)}</section></main></div>`
+    `<a class="fs-site" href="/">${escapeHtml(en.site.title)}</a></div></header><main class="fs-main">${pageTop(title, index, top)}` +
+    `<section aria-labelledby="fs-reference">${referenceHeader(index)}` +
+    `<p class="fs-dim fs-count">${escapeHtml(countLabel(index))}</p>${opened}${firstRows(index, pathname, rows, embedded)}</section></main></div>`
   );
 }
 
@@ -284,12 +384,22 @@ export async function documentationFirstScreen(
   db: Db,
   pathname: string,
   id: string,
-  operationKey: string | undefined,
+  search: string,
 ): Promise<FirstScreen | undefined> {
   const doc = await findDocumentation(db, id);
   if (!doc) return undefined;
   const index = await operationIndex(db, doc.id, doc.content_hash);
   if (!index) return undefined;
+  const query = new URLSearchParams(search);
+  const operationKey = query.get('operation') || undefined;
+  const products = (await loadDocumentationRelations(db, [doc])).products.get(doc.id) ?? [];
+  const product = products.find((p) => p.uuid === query.get('product')) ?? products[0];
+  const top: PageTop = {
+    alias: doc.alias,
+    version: doc.version,
+    sourceFormat: doc.source_format,
+    product: product && { title: product.title, alias: product.alias },
+  };
   // Worked out in the worker pool the first time, then from the bounded cache (decision 017).
   const detail = async (key: string) => {
     const text = await operationDetailText(db, doc.id, doc.content_hash, key);
@@ -302,7 +412,7 @@ export async function documentationFirstScreen(
   ]);
   const embedded = new Map(first.flatMap((d) => (d ? [[d.key, d] as const] : [])));
   return {
-    html: renderFirstScreen({ pathname, title: doc.title, index, open, embedded }),
+    html: renderFirstScreen({ pathname, title: doc.title, index, open, embedded, top }),
     // As the app's PageTitle writes it.
     title: `${format(M.documentationTitle, { title: doc.title })} | ${en.site.title}`,
   };

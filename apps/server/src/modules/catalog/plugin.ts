@@ -22,8 +22,8 @@ export default fp(
   async (app) => {
     decorateChatBotOrigins(app);
     // The documentation page's first screen in its HTML (plugins/web-app.ts, decision 043).
-    app.decorate('documentationFirstScreen', (pathname: string, id: string, operationKey?: string) =>
-      documentationFirstScreen(app.db, pathname, id, operationKey),
+    app.decorate('documentationFirstScreen', (pathname: string, id: string, search: string) =>
+      documentationFirstScreen(app.db, pathname, id, search),
     );
     await app.register(async (scope) => {
       // Public reads that depend only on the catalog's tables: answers come from memory until a
@@ -58,7 +58,8 @@ declare module 'fastify' {
     documentationFirstScreen(
       pathname: string,
       id: string,
-      operationKey?: string,
+      /** The query of the page's address: `operation` and `product`. */
+      search: string,
     ): Promise<FirstScreen | undefined>;
   }
 }
