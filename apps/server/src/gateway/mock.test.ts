@@ -81,3 +81,114 @@ describe('generated answers in turns of the event loop', () => {
     expect(during).toBeGreaterThanOrEqual(1);
   });
 });
+
+/** One GET /thing answered 200 with these media types. */
+function answering(content: Record<string, unknown>): { doc: OpenApiDocument; operation: Operation } {
+  const doc = {
+    openapi: '3.1.0',
+    info: { title: 'Answers', version: '1' },
+    paths: { '/thing': { get: { responses: { '200': { description: 'OK', content } } } } },
+    components: {
+      examples: { Truncated: { value: { certificate: 'MTTC3TCCAcWgAwIBAgIQEj9h+ZLlXK9KrqZX9UkAn' } } },
+    },
+  } as unknown as OpenApiDocument;
+  return { doc, operation: (doc.paths!['/thing'] as { get: Operation }).get };
+}
+
+describe("the documents' own examples", () => {
+  const schema = {
+    type: 'object',
+    required: ['certificate'],
+    properties: { certificate: { type: 'string', format: 'byte' } },
+  };
+
+  it('answer as written when valid for the schema, and are generated over when not', () => {
+    const { doc, operation } = answering({
+      'application/json': {
+        schema,
+        examples: {
+          broken: { $ref: '#/components/examples/Truncated' },
+          fine: { value: { certificate: 'U2FuZGJveA==' } },
+        },
+      },
+    });
+    const { check } = new CompiledApi(doc);
+    // The first named example is not valid base64: the next valid one is answered.
+    expect(mockResponse(operation, doc, { check }).body).toEqual({ certificate: 'U2FuZGJveA==' });
+    // A client that asks for one by name gets it as written.
+    expect(mockResponse(operation, doc, { check, preferExample: 'broken' }).body).toEqual({
+      certificate: 'MTTC3TCCAcWgAwIBAgIQEj9h+ZLlXK9KrqZX9UkAn',
+    });
+
+    const onlyBroken = answering({
+      'application/json': { schema, examples: { broken: { $ref: '#/components/examples/Truncated' } } },
+    });
+    const answer = mockResponse(onlyBroken.operation, onlyBroken.doc, {
+      check: new CompiledApi(onlyBroken.doc).check,
+    });
+    expect(answer.body).toEqual({ certificate: 'U2FuZGJveA==' });
+  });
+
+  it('are not taken for a value of another type, even without a full check (request samples)', () => {
+    const { doc, operation } = answering({
+      'application/json': {
+        schema: {
+          type: 'object',
+          required: ['phone', 'count'],
+          properties: {
+            phone: { type: 'string', example: 5555551234, maxLength: 20 },
+            count: { type: 'number', example: 3 },
+          },
+        },
+      },
+    });
+    const body = mockResponse(operation, doc, {}).body as { phone: unknown; count: unknown };
+    expect(typeof body.phone).toBe('string');
+    expect(body.count).toBe(3);
+  });
+
+  it('answer in the documented media type that the client accepts, whatever its parameters', () => {
+    const { doc, operation } = answering({
+      'application/json': { schema: { type: 'string' } },
+      'text/csv; charset=utf-8': { schema: { type: 'string' }, example: 'a,b' },
+    });
+    const answer = mockResponse(operation, doc, { accept: 'text/csv' });
+    expect(answer.contentType).toBe('text/csv; charset=utf-8');
+    expect(answer.body).toBe('a,b');
+  });
+});
+
+describe('documented response headers', () => {
+  it("are answered, but not the transport's, nor those acting on the portal's origin", () => {
+    const example = (value: string) => ({ schema: { type: 'string' }, example: value });
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 'Headers', version: '1' },
+      paths: {
+        '/thing': {
+          get: {
+            responses: {
+              '200': {
+                description: 'OK',
+                headers: {
+                  'X-Rate-Limit': example('50'),
+                  Location: example('/things/1'),
+                  'content-encoding': example('gzip'),
+                  'Content-Length': example('41043'),
+                  'set-cookie': example('session=stolen; path=/'),
+                  'Access-Control-Allow-Origin': example('*'),
+                  'Content-Security-Policy': example('default-src *'),
+                  'report-to': example('{"group":"cf-nel"}'),
+                  'Keep-Alive': example('timeout=72'),
+                },
+                content: { 'application/json': { schema: { type: 'object' } } },
+              },
+            },
+          },
+        },
+      },
+    } as unknown as OpenApiDocument;
+    const operation = (doc.paths!['/thing'] as { get: Operation }).get;
+    expect(mockResponse(operation, doc, {}).headers).toEqual({ 'X-Rate-Limit': '50', Location: '/things/1' });
+  });
+});

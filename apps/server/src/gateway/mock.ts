@@ -36,6 +36,30 @@ const FORMAT_EXAMPLES: Record<string, unknown> = {
  */
 export type SchemaCheck = (schema: JsonSchema, value: unknown) => boolean;
 
+/** The JSON type of a value, as a schema's `type` names it. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/**
+ * Whether a value has a type the schema allows: without a full check (request samples), a
+ * document's own example of another type (a phone number written as a number for a string,
+ * Mastercard's MDES) is not taken.
+ */
+function typeAllows(schema: Record<string, unknown>, value: unknown): boolean {
+  const types = Array.isArray(schema.type)
+    ? schema.type
+    : typeof schema.type === 'string'
+      ? [schema.type]
+      : [];
+  if (types.length === 0) return true;
+  const type = jsonType(value);
+  return types.includes(type) || (type === 'integer' && types.includes('number'));
+}
+
 /** The schema's own example, examples, const, default or enum values that pass the check. */
 function firstExample(
   schema: Record<string, unknown>,
@@ -47,7 +71,9 @@ function firstExample(
   if (Array.isArray(schema.examples)) candidates.push(...schema.examples.slice(0, 3));
   if ('default' in schema) candidates.push(schema.default);
   if (Array.isArray(schema.enum)) candidates.push(...schema.enum.slice(0, 10));
-  for (const value of candidates) if (!check || check(schema, value)) return { found: true, value };
+  for (const value of candidates) {
+    if (typeAllows(schema, value) && (!check || check(schema, value))) return { found: true, value };
+  }
   return { found: false };
 }
 
@@ -266,7 +292,55 @@ export interface MockResponse {
   headers: Record<string, string>;
 }
 
-const SKIPPED_HEADERS = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection']);
+/**
+ * Documented response headers the sandbox does not repeat: the transport's and the framing's,
+ * which the server writes for the body it sends (a documented `content-encoding: gzip` over a plain
+ * body broke every client, telematicssdk.com's), and those that would act on the portal's origin
+ * beyond this answer: cookies, security and CORS policies, caching, reports and alternative
+ * services sent elsewhere.
+ */
+const SKIPPED_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'date',
+  'server',
+  'set-cookie',
+  'set-cookie2',
+  'cache-control',
+  'expires',
+  'pragma',
+  'age',
+  'etag',
+  'last-modified',
+  'vary',
+  'alt-svc',
+  'nel',
+  'report-to',
+  'reporting-endpoints',
+  'expect-ct',
+  'content-security-policy',
+  'content-security-policy-report-only',
+  'strict-transport-security',
+  'x-frame-options',
+  'x-content-type-options',
+  'x-xss-protection',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'referrer-policy',
+  'permissions-policy',
+  'origin-agent-cluster',
+  'clear-site-data',
+  'refresh',
+]);
+const SKIPPED_HEADER_PREFIXES = /^(?:access-control-|cross-origin-|proxy-|sec-)/i;
 
 function* exampleHeaders(
   response: Response | undefined,
@@ -275,7 +349,7 @@ function* exampleHeaders(
 ): Generator<void, Record<string, string>> {
   const out: Record<string, string> = {};
   for (const [name, header] of Object.entries(response?.headers ?? {})) {
-    if (!header || SKIPPED_HEADERS.has(name.toLowerCase())) continue;
+    if (!header || SKIPPED_HEADERS.has(name.toLowerCase()) || SKIPPED_HEADER_PREFIXES.test(name)) continue;
     const value = 'example' in header ? header.example : yield* generating(header.schema, doc, 0, check);
     if (value === undefined || value === null || typeof value === 'object') continue;
     const text = String(value);
@@ -290,12 +364,14 @@ const isJson = (type: string) => /^application\/(.+\+)?json$/i.test(type.split('
 function pickMedia(content: Record<string, MediaType> | undefined, accept: string | undefined) {
   const types = Object.keys(content ?? {});
   if (!types.length) return undefined;
+  const essence = (type: string) => type.split(';')[0]!.trim().toLowerCase();
   const wanted = (accept ?? '')
     .split(',')
-    .map((a) => a.split(';')[0]!.trim().toLowerCase())
+    .map(essence)
     .filter((a) => a && a !== '*/*');
   const chosen =
-    types.find((t) => wanted.includes(t.toLowerCase())) ??
+    // A documented 'application/json;charset=UTF-8' is what 'Accept: application/json' asks for.
+    types.find((t) => wanted.includes(essence(t))) ??
     types.find((t) => t.toLowerCase() === 'application/json') ??
     types.find(isJson) ??
     types[0]!;
@@ -352,22 +428,25 @@ function* mocking(operation: Operation, doc: unknown, options: MockOptions): Gen
   if (!picked || status === 204 || status === 304)
     return { status, contentType: undefined, body: undefined, headers };
   const { media, type } = picked;
-  let body: unknown;
   const named = media.examples ?? {};
-  const exampleNames = Object.keys(named);
+  const valueOf = (example: { value?: unknown; $ref?: string } | undefined) =>
+    example && typeof example.$ref === 'string'
+      ? (resolvePointer(doc, example.$ref) as { value?: unknown } | undefined)?.value
+      : example?.value;
+  // An example the client names (`Prefer: example=…`) is answered as written.
   if (options.preferExample && named[options.preferExample]) {
-    body = named[options.preferExample]!.value;
-  } else if ('example' in media) {
-    body = media.example;
-  } else if (exampleNames.length) {
-    const first = named[exampleNames[0]!];
-    body =
-      first && typeof first.$ref === 'string'
-        ? (resolvePointer(doc, first.$ref) as { value?: unknown })?.value
-        : first?.value;
-  } else {
-    body = yield* generating(media.schema, doc, 0, options.check);
+    return { status, contentType: type, body: valueOf(named[options.preferExample]), headers };
   }
+  // Otherwise the document's own example when it is valid for the schema (a truncated base64
+  // certificate, Azure's, is not), else one generated from the schema.
+  const documented = [
+    ...('example' in media ? [media.example] : []),
+    ...Object.values(named).map(valueOf),
+  ].filter((value) => value !== undefined);
+  const valid = (value: unknown) =>
+    !options.check || !media.schema || typeof media.schema !== 'object' || options.check(media.schema, value);
+  const own = documented.find(valid);
+  const body = own !== undefined ? own : yield* generating(media.schema, doc, 0, options.check);
   return { status, contentType: type, body, headers };
 }
 
