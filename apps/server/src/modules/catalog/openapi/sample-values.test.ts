@@ -51,6 +51,15 @@ describe('the value a request sample puts for a parameter', () => {
     expect(param('code', { type: 'string', pattern: '^[A-Z]{3}$' })).toMatch(/^[A-Z]{3}$/);
     expect(String(param('q', { type: 'string', minLength: 12 })).length).toBeGreaterThanOrEqual(12);
     expect(String(param('accountId', { type: 'string', maxLength: 3 })).length).toBeLessThanOrEqual(3);
+    // A name hint ('Jane Doe' for a name) never stands in for a pattern's match (AWS FinSpace).
+    const database = param('databaseName', {
+      type: 'string',
+      pattern: '^[a-zA-Z0-9][a-zA-Z0-9-_]*[a-zA-Z0-9]$',
+      minLength: 3,
+      maxLength: 63,
+    });
+    expect(database).toMatch(/^[a-zA-Z0-9][a-zA-Z0-9-_]*[a-zA-Z0-9]$/);
+    expect(String(database).length).toBeGreaterThanOrEqual(3);
   });
 
   it('follows $ref, oneOf and arrays', () => {

@@ -111,7 +111,14 @@ function stringValue(schema: Obj, name: string, doc: unknown): string {
   if (typeof schema.pattern === 'string') {
     // The gateway's generator makes a string matching the pattern (randexp, deterministic).
     const matching = exampleFromSchema(
-      { type: 'string', pattern: schema.pattern, ...(max !== undefined ? { maxLength: max } : {}) },
+      {
+        type: 'string',
+        pattern: schema.pattern,
+        // Both limits: a match too short for minLength fell back to a name hint, which the pattern
+        // then refused (AWS FinSpace's database name, 3 characters at least).
+        ...(min > 0 ? { minLength: min } : {}),
+        ...(max !== undefined ? { maxLength: max } : {}),
+      },
       doc,
     );
     if (typeof matching === 'string' && matching !== 'string' && fits(matching)) return matching;
