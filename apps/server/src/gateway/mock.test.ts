@@ -192,3 +192,32 @@ describe('documented response headers', () => {
     expect(mockResponse(operation, doc, {}).headers).toEqual({ 'X-Rate-Limit': '50', Location: '/things/1' });
   });
 });
+
+describe('generated values deep in a schema', () => {
+  it('leave out what cannot be made there, never an empty list or an object of another type', () => {
+    // Levels of required objects, the last with an optional list of at least one tag and a kind,
+    // written as AWS documents write every property: an allOf of a $ref and a description.
+    for (const levels of [5, 6]) {
+      let level: Record<string, unknown> = {
+        type: 'object',
+        properties: {
+          Tags: { allOf: [{ $ref: '#/components/schemas/TagList' }, { description: 'The tags.' }] },
+          Kind: { allOf: [{ $ref: '#/components/schemas/Kind' }, { description: 'The kind.' }] },
+        },
+      };
+      for (let i = 0; i < levels; i++)
+        level = { type: 'object', required: ['next'], properties: { next: level } };
+      const { doc, operation } = answering({ 'application/json': { schema: level } });
+      Object.assign(doc, {
+        components: {
+          schemas: {
+            TagList: { type: 'array', minItems: 1, items: { type: 'string' } },
+            Kind: { type: 'string', enum: ['a', 'b'] },
+          },
+        },
+      });
+      const body = mockResponse(operation, doc, {}).body;
+      expect(new CompiledApi(doc).check(level as never, body), JSON.stringify(body)).toBe(true);
+    }
+  });
+});

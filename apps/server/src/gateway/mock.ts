@@ -36,6 +36,37 @@ const FORMAT_EXAMPLES: Record<string, unknown> = {
  */
 export type SchemaCheck = (schema: JsonSchema, value: unknown) => boolean;
 
+/** Keywords that say what a value must be (or give it); a schema with none only annotates. */
+const CONSTRAINING = [
+  'type',
+  'properties',
+  'items',
+  'prefixItems',
+  'additionalProperties',
+  'required',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'not',
+  '$ref',
+  'enum',
+  'const',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'example',
+  'examples',
+  'default',
+];
+
+function constrains(part: unknown): boolean {
+  return !isObject(part) || CONSTRAINING.some((key) => key in part);
+}
+
 /** The JSON type of a value, as a schema's `type` names it. */
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
@@ -174,12 +205,16 @@ function* generating(
     generating(s as JsonSchema, doc, depth + 1, check, skipOwn);
   if (Array.isArray(schema.allOf)) {
     const merge = (parts: unknown[]) => {
+      if (parts.length === 0) return undefined;
       if (parts.every((p) => isObject(p))) return Object.assign({}, ...parts) as unknown;
       return parts.find((p) => p !== undefined);
     };
     const parts = function* (skipOwn: boolean) {
       const values: unknown[] = [];
       for (const part of schema.allOf as unknown[]) {
+        // A part that only annotates (`{ description }` beside a `$ref`, as AWS documents write
+        // every property) says nothing of the value: it would make an object of any value.
+        if (!constrains(part)) continue;
         yield;
         values.push(yield* generate(part, skipOwn));
       }
@@ -189,6 +224,8 @@ function* generating(
     // A part's own example may contradict another part: build the parts from their schemas then.
     if (check && merged !== undefined && !check(schema, merged)) merged = merge(yield* parts(true));
     if (merged !== undefined) return merged;
+    // No part could make a value (too deep, say): none rather than an object of another type.
+    if (schema.type === undefined && !isObject(schema.properties)) return undefined;
   }
   for (const key of ['oneOf', 'anyOf'] as const) {
     const options = schema[key];
@@ -232,11 +269,15 @@ function* generating(
       return out;
     }
     case 'array': {
-      if (depth >= MAX_DEPTH) return [];
+      // No items where the schema wants some: nothing (an optional property is then left out,
+      // AWS Marketplace Metering's tags five levels down) rather than an empty list it refuses.
+      const atLeastOne = typeof schema.minItems === 'number' && schema.minItems > 0;
+      if (depth >= MAX_DEPTH) return atLeastOne ? undefined : [];
       const item = yield* generate(schema.items ?? {});
       const count =
         typeof schema.minItems === 'number' && schema.minItems > 1 ? Math.min(schema.minItems, 3) : 1;
-      return item === undefined ? [] : Array.from({ length: count }, () => item);
+      if (item === undefined) return atLeastOne ? undefined : [];
+      return Array.from({ length: count }, () => item);
     }
     default:
       return scalarExample(schema, depth);
