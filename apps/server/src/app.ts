@@ -71,7 +71,10 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     // No deadline for plugins: opening the database may take minutes on a busy machine or behind
     // another instance's migrations, which is slow, not broken (plugins/db.ts reports progress).
     pluginTimeout: 0,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters up to 1,000 characters (find-my-way's default is 100): an operation's key is
+    // its operationId, or up to 120 characters of its method and path, encoded in the reference's
+    // addresses (VTEX's logistics API: `/api/apidocs/<alias>/operations/<key>` answered 404).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
   });
   app.decorate('config', config);
   if (onRoute) app.addHook('onRoute', onRoute);

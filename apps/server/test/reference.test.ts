@@ -134,6 +134,52 @@ describe('operation counts', () => {
   });
 });
 
+describe('long operation keys', () => {
+  test('the details of an operation whose key is 120 characters long are served', async () => {
+    // VTEX's logistics API: several parameters in one segment, no operationId, a long path.
+    const path =
+      '/api/logistics-capacity/resources/carrier@{capacityType}@{shippingPolicyId}/time-frames/{windowDay}F{windowStartTime}T{windowEndTime}';
+    const parameters = [
+      'capacityType',
+      'shippingPolicyId',
+      'windowDay',
+      'windowStartTime',
+      'windowEndTime',
+    ].map((name) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string', example: `${name[0]}1` },
+    }));
+    const doc = JSON.stringify({
+      openapi: '3.0.0',
+      info: { title: 'Logistics', version: '1' },
+      paths: {
+        [path]: {
+          get: {
+            parameters,
+            responses: {
+              '200': {
+                description: 'The windows.',
+                content: {
+                  'application/json': { schema: { type: 'object', properties: { n: { type: 'integer' } } } },
+                },
+              },
+            },
+          },
+        },
+      },
+    });
+    await importText('logistics.json', doc, { product: 'logistics-v1' });
+    const index = (await get('/api/apidocs/logistics/index')).body as OperationIndex;
+    const key = index.tags.flatMap((g) => g.operations)[0]!.key;
+    expect(key.length).toBeGreaterThan(100);
+    const detail = await get(`/api/apidocs/logistics/operations/${encodeURIComponent(key)}`);
+    expect(detail.status).toBe(200);
+    expect((detail.body as OperationDetail).path).toBe(path);
+  });
+});
+
 describe('a product created by import-api', () => {
   type Res = {
     type: string;
