@@ -221,3 +221,36 @@ describe('generated values deep in a schema', () => {
     }
   });
 });
+
+describe('an allOf beside properties of its own', () => {
+  it("takes the schema's own properties and leaves out what its additionalProperties refuses", () => {
+    // Azure's Data Factory: a factory is an allOf of a resource (eTag, name: strings) with its own
+    // identity, and `additionalProperties: { type: object }` applies to the resource's properties too.
+    const schema = {
+      type: 'object',
+      additionalProperties: { type: 'object' },
+      allOf: [{ $ref: '#/components/schemas/Resource' }],
+      properties: {
+        identity: { type: 'object', properties: { type: { type: 'string', enum: ['SystemAssigned'] } } },
+      },
+    };
+    const { doc, operation } = answering({ 'application/json': { schema } });
+    Object.assign(doc, {
+      components: {
+        schemas: {
+          Resource: {
+            properties: {
+              eTag: { type: 'string', readOnly: true },
+              tags: { type: 'object', additionalProperties: { type: 'string' } },
+            },
+          },
+        },
+      },
+    });
+    const api = new CompiledApi(doc);
+    const body = mockResponse(operation, doc, { check: api.check }).body as Record<string, unknown>;
+    expect(body.identity).toEqual({ type: 'SystemAssigned' });
+    expect(body).not.toHaveProperty('eTag');
+    expect(api.check(schema as never, body)).toBe(true);
+  });
+});

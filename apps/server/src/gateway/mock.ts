@@ -67,6 +67,43 @@ function constrains(part: unknown): boolean {
   return !isObject(part) || CONSTRAINING.some((key) => key in part);
 }
 
+/**
+ * An object merged from an allOf, less the properties from its parts that the schema's own
+ * `additionalProperties` refuses: it applies to every property its own `properties` do not name,
+ * even those the parts define (Azure's Data Factory: `additionalProperties: { type: object }`
+ * beside an allOf of a resource whose `eTag` is a string). Optional ones go; a required one stays.
+ */
+function withoutForbiddenExtras(
+  schema: Record<string, unknown>,
+  value: unknown,
+  check: SchemaCheck | undefined,
+): unknown {
+  const extra = schema.additionalProperties;
+  if (!isObject(value) || extra === undefined || extra === true) return value;
+  const named = isObject(schema.properties) ? schema.properties : {};
+  const patterns = isObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const additional = !(key in named) && !patterns.some((p) => safeTest(p, key));
+    const refused =
+      additional &&
+      (extra === false ||
+        (isObject(extra) &&
+          (!typeAllows(extra, v) || (check !== undefined && !check(extra as JsonSchema, v)))));
+    if (!refused || required.has(key)) out[key] = v;
+  }
+  return out;
+}
+
+function safeTest(pattern: string, text: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(text);
+  } catch {
+    return false;
+  }
+}
+
 /** The JSON type of a value, as a schema's `type` names it. */
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
@@ -209,9 +246,13 @@ function* generating(
       if (parts.every((p) => isObject(p))) return Object.assign({}, ...parts) as unknown;
       return parts.find((p) => p !== undefined);
     };
+    // The schema's own properties beside its allOf are a part too (Azure's resources: an allOf of
+    // the base resource, and properties of their own).
+    const { allOf: _parts, ...own } = schema;
+    const ownPart = isObject(own.properties) ? [own] : [];
     const parts = function* (skipOwn: boolean) {
       const values: unknown[] = [];
-      for (const part of schema.allOf as unknown[]) {
+      for (const part of [...(schema.allOf as unknown[]), ...ownPart]) {
         // A part that only annotates (`{ description }` beside a `$ref`, as AWS documents write
         // every property) says nothing of the value: it would make an object of any value.
         if (!constrains(part)) continue;
@@ -220,9 +261,10 @@ function* generating(
       }
       return values;
     };
-    let merged = merge(yield* parts(false));
+    let merged = withoutForbiddenExtras(schema, merge(yield* parts(false)), check);
     // A part's own example may contradict another part: build the parts from their schemas then.
-    if (check && merged !== undefined && !check(schema, merged)) merged = merge(yield* parts(true));
+    if (check && merged !== undefined && !check(schema, merged))
+      merged = withoutForbiddenExtras(schema, merge(yield* parts(true)), check);
     if (merged !== undefined) return merged;
     // No part could make a value (too deep, say): none rather than an object of another type.
     if (schema.type === undefined && !isObject(schema.properties)) return undefined;
