@@ -85,7 +85,7 @@ function withoutForbiddenExtras(
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    const additional = !(key in named) && !patterns.some((p) => safeTest(p, key));
+    const additional = !(key in named) && !patterns.some((p) => documentPattern(p)?.test(key) === true);
     const refused =
       additional &&
       (extra === false ||
@@ -96,11 +96,20 @@ function withoutForbiddenExtras(
   return out;
 }
 
-function safeTest(pattern: string, text: string): boolean {
+/**
+ * A document's pattern as JavaScript reads it: with the 'u' flag as JSON Schema says, else without
+ * it for patterns written for other engines ('\-' outside a class, as AWS writes them); undefined
+ * when JavaScript cannot read it at all.
+ */
+function documentPattern(pattern: string): RegExp | undefined {
   try {
-    return new RegExp(pattern, 'u').test(text);
+    return new RegExp(pattern, 'u');
   } catch {
-    return false;
+    try {
+      return new RegExp(pattern);
+    } catch {
+      return undefined;
+    }
   }
 }
 
@@ -167,15 +176,9 @@ function seeded(text: string): () => number {
  * patterns JS cannot read or when a few tries find none ('[a-z]*' with minLength 1 may give '').
  */
 function fromPattern(pattern: string, maxLength: number | undefined, minLength = 0): string | undefined {
+  const regex = documentPattern(pattern);
+  if (!regex) return undefined;
   try {
-    // With the 'u' flag as JSON Schema says; without it for patterns written for other engines
-    // ('\-' outside a class, as AWS writes them).
-    let regex: RegExp;
-    try {
-      regex = new RegExp(pattern, 'u');
-    } catch {
-      regex = new RegExp(pattern);
-    }
     const generator = new RandExp(regex);
     const random = seeded(pattern);
     generator.randInt = (a: number, b: number) => a + Math.floor(random() * (b - a + 1));

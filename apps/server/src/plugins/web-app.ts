@@ -129,7 +129,8 @@ export default fp(
         // Before the scripts (else at the end of the head), so that the data's requests leave first.
         html = html.replace(/<script|<\/head>/, (tag) => `${preloads.join('\n    ')}\n    ${tag}`);
       }
-      const firstScreen = status === 200 ? await documentationFirstScreen(request, pathname) : undefined;
+      const firstScreen =
+        status === 200 ? await documentationFirstScreen(request, pathname, search) : undefined;
       if (firstScreen) {
         html = html
           .replace('<div id="root">', `${firstScreen.html}<div id="root">`)
@@ -146,11 +147,11 @@ export default fp(
      * The documentation page's first screen (decision 043): read before the app has run, and
      * without it. A failure to write it costs the page nothing but that screen.
      */
-    const documentationFirstScreen = async (request: FastifyRequest, pathname: string) => {
+    const documentationFirstScreen = async (request: FastifyRequest, pathname: string, search: string) => {
       const id = documentationPageId(pathname);
       if (id === undefined) return undefined;
       try {
-        return await app.documentationFirstScreen(pathname, id, request.url.slice(pathname.length));
+        return await app.documentationFirstScreen(pathname, id, search);
       } catch (err) {
         request.log.warn({ err, pathname }, 'the documentation first screen could not be written');
         return undefined;
