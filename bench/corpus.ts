@@ -387,6 +387,24 @@ function rawScheme(s: SecuritySchemeSummary): Obj {
   };
 }
 
+/**
+ * The schemas the operation's circular `$ref`s point to, placed at their pointers: what the
+ * server's own samples resolve them in (a list of lists of parameters, RDS Data's).
+ */
+function documentOfRefs(refs: OperationDetail['refs']): Obj {
+  const doc: Obj = {};
+  for (const [pointer, schema] of Object.entries(refs)) {
+    const parts = pointer
+      .slice(2)
+      .split('/')
+      .map((p) => decodeURIComponent(p).replace(/~1/g, '/').replace(/~0/g, '~'));
+    let node = doc;
+    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Obj;
+    node[parts.at(-1)!] = schema;
+  }
+  return doc;
+}
+
 /** The operation's request as its sample builds it, with the application's credentials. */
 async function send(detail: OperationDetail, schemes: Obj, fill: (s: string) => string): Promise<Response> {
   const ok = detail.responses.find((x) => /^2/.test(x.status));
@@ -402,7 +420,7 @@ async function send(detail: OperationDetail, schemes: Obj, fill: (s: string) => 
       accept: types.find((t) => /json/i.test(t)) ?? types[0] ?? null,
       schemes,
     },
-    { components: { schemas: {} } },
+    documentOfRefs(detail.refs),
   );
   const url = new URL(har.url);
   for (const q of har.queryString) url.searchParams.append(q.name, fill(q.value));

@@ -14,6 +14,7 @@ const SCHEMES_API = {
       queryKey: { type: 'apiKey', in: 'query', name: 'api_key' },
       cookieKey: { type: 'apiKey', in: 'cookie', name: 'session' },
       basic: { type: 'http', scheme: 'basic' },
+      authorizationKey: { type: 'apiKey', in: 'header', name: 'Authorization' },
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       oauth: {
         type: 'oauth2',
@@ -32,6 +33,16 @@ const SCHEMES_API = {
     '/oauth': { get: { security: [{ oauth: ['things:read'] }], responses: ok } },
     '/either': { get: { security: [{ headerKey: [] }, { oauth: ['things:read'] }], responses: ok } },
     '/both': { get: { security: [{ headerKey: [], oauth: ['things:read'] }], responses: ok } },
+    // Azure Container Registry: Basic and an API key named Authorization in one requirement.
+    '/one-header': { get: { security: [{ basic: [], authorizationKey: [] }], responses: ok } },
+    // spinbot.net: the API key is also declared as a required query parameter.
+    '/key-parameter': {
+      get: {
+        security: [{ queryKey: [] }],
+        parameters: [{ name: 'api_key', in: 'query', required: true, schema: { type: 'string' } }],
+        responses: ok,
+      },
+    },
   },
 };
 
@@ -148,6 +159,20 @@ describe('sandbox: every security scheme maps to the application credentials', (
     const mixed = await call(t, '/both', { 'x-api-key': 'x'.repeat(32), authorization: `Bearer ${token}` });
     expect(mixed.status).toBe(401);
     expect(mixed.body.error_description).toBe('the credentials of this request name different clients');
+  });
+
+  it('takes either of two schemes of one requirement that share a header, which no request can send both of', async () => {
+    expect((await call(t, '/one-header', basic(client.clientId, client.clientSecret))).status).toBe(200);
+    expect((await call(t, '/one-header', { authorization: client.clientId })).status).toBe(200);
+    expect((await call(t, '/one-header', basic(client.clientId, 'not-the-secret'))).status).toBe(401);
+    const none = await call(t, '/one-header');
+    expect(none.status).toBe(401);
+    expect(none.body.error_description).toMatch(/Basic base64\(<client id>:<client secret>\)/);
+  });
+
+  it('takes an API key declared as a query parameter too, sent once', async () => {
+    expect((await call(t, `/key-parameter?api_key=${client.clientId}`)).status).toBe(200);
+    expect((await call(t, '/key-parameter?api_key=not-a-client')).status).toBe(401);
   });
 
   it('records API-key and Basic calls under the client and its environment', async () => {

@@ -165,3 +165,30 @@ export function sandboxCredential(scheme: { type?: string; scheme?: string }): S
   if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'basic') return 'clientIdAndSecret';
   return 'accessToken';
 }
+
+/**
+ * Where a scheme's credential travels in a request: 'header:authorization', 'query:key'... (header
+ * names compared without case). Two schemes of one requirement in the same place cannot both be
+ * sent (Azure Container Registry's HTTP Basic beside an API key named `Authorization`): the
+ * sandbox then takes either, and the samples and the try-out send the first. An API key without a
+ * name is read as a token.
+ */
+export function credentialPlace(scheme: {
+  type?: string;
+  scheme?: string;
+  in?: string;
+  name?: string;
+}): string {
+  if (sandboxCredential(scheme) !== 'clientId' || !scheme.name) return 'header:authorization';
+  const location = scheme.in === 'query' || scheme.in === 'cookie' ? scheme.in : 'header';
+  return `${location}:${location === 'header' ? scheme.name.toLowerCase() : scheme.name}`;
+}
+
+/**
+ * Whether a request parameter is sent in a credential's place: the credential replaces it
+ * (spinbot.net declares its API key `key` as a required query parameter too).
+ */
+export function parameterInPlace(parameter: { in: string; name: string }, place: string): boolean {
+  const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
+  return `${parameter.in}:${name}` === place;
+}

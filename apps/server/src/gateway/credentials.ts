@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { sandboxCredential } from '@portico/contracts/catalog';
+import { credentialPlace, sandboxCredential } from '@portico/contracts/catalog';
 import type { FastifyRequest } from 'fastify';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
 import type { SecurityScheme } from './openapi.ts';
@@ -45,22 +45,45 @@ export function credentialKind(scheme: SecurityScheme | undefined): CredentialKi
 export function operationNeeds(api: CompiledApi, match: MatchedOperation): SchemeNeed[][] | undefined {
   if (!match.security.length) return undefined;
   if (match.security.some((r) => Object.keys(r).length === 0)) return undefined;
-  return match.security.map((requirement) =>
-    Object.entries(requirement).map(([name, scopes]): SchemeNeed => {
-      const scheme = api.scheme(name);
-      const kind = credentialKind(scheme);
-      // Only OAuth 2 and OpenID Connect requirements list scopes (3.1's roles of other schemes
-      // have no counterpart in the sandbox).
-      const type = scheme?.type;
-      const scoped = type === 'oauth2' || type === 'openIdConnect' || type === undefined;
-      const listed = scoped && Array.isArray(scopes) ? scopes.filter((s) => typeof s === 'string') : [];
-      if (kind === 'apiKey') {
-        const location = scheme?.in === 'query' || scheme?.in === 'cookie' ? scheme.in : 'header';
-        return { name, kind, location, keyName: scheme!.name!, scopes: listed };
-      }
-      return { name, kind, scopes: listed };
-    }),
+  return match.security.flatMap((requirement) =>
+    eachSendable(
+      Object.entries(requirement).map(([name, scopes]): SchemeNeed => {
+        const scheme = api.scheme(name);
+        const kind = credentialKind(scheme);
+        // Only OAuth 2 and OpenID Connect requirements list scopes (3.1's roles of other schemes
+        // have no counterpart in the sandbox).
+        const type = scheme?.type;
+        const scoped = type === 'oauth2' || type === 'openIdConnect' || type === undefined;
+        const listed = scoped && Array.isArray(scopes) ? scopes.filter((s) => typeof s === 'string') : [];
+        if (kind === 'apiKey') {
+          const location = scheme?.in === 'query' || scheme?.in === 'cookie' ? scheme.in : 'header';
+          return { name, kind, location, keyName: scheme!.name!, scopes: listed };
+        }
+        return { name, kind, scopes: listed };
+      }),
+    ),
   );
+}
+
+/** Where a need's credential is read from (contracts' credentialPlace). */
+function place(need: SchemeNeed): string {
+  return need.kind === 'apiKey'
+    ? credentialPlace({ type: 'apiKey', in: need.location, name: need.keyName })
+    : 'header:authorization';
+}
+
+/**
+ * A requirement as requests can meet it: schemes read from one place (Azure Container Registry's
+ * HTTP Basic beside an API key named `Authorization`) cannot all be sent, so it becomes one
+ * alternative per choice among them, with the rest of its schemes.
+ */
+function eachSendable(needs: SchemeNeed[]): SchemeNeed[][] {
+  let alternatives: SchemeNeed[][] = [[]];
+  const byPlace = new Map<string, SchemeNeed[]>();
+  for (const need of needs) byPlace.set(place(need), [...(byPlace.get(place(need)) ?? []), need]);
+  for (const group of byPlace.values())
+    alternatives = alternatives.flatMap((chosen) => group.map((need) => [...chosen, need]));
+  return alternatives;
 }
 
 /** A credential read from the request, before the client is looked up. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CompiledApi } from './compiled-api.ts';
-import { mockResponse, mockResponseInTurns } from './mock.ts';
+import { exampleFromSchema, mockResponse, mockResponseInTurns } from './mock.ts';
 import type { OpenApiDocument, Operation } from './openapi.ts';
 
 /** An answer of 1,500 properties, each made from a pattern, an enum, a oneOf or an allOf. */
@@ -218,6 +218,73 @@ describe('generated values deep in a schema', () => {
       });
       const body = mockResponse(operation, doc, {}).body;
       expect(new CompiledApi(doc).check(level as never, body), JSON.stringify(body)).toBe(true);
+    }
+  });
+});
+
+describe('required values far down a schema', () => {
+  it('are made past the depth where optional ones stop, and a required circular chain ends', () => {
+    // Amazon EMR on EKS: twelve levels of required objects written as AWS writes every property (an
+    // allOf of a $ref and a description), each with an optional sibling, the last a required list.
+    const schemas: Record<string, unknown> = {
+      Level12: {
+        type: 'object',
+        required: ['ids'],
+        properties: { ids: { type: 'array', minItems: 1, items: { type: 'string' } } },
+      },
+    };
+    for (let i = 11; i >= 0; i--) {
+      schemas[`Level${i}`] = {
+        type: 'object',
+        required: ['next'],
+        properties: {
+          next: { allOf: [{ $ref: `#/components/schemas/Level${i + 1}` }, { description: 'Next.' }] },
+          note: { type: 'string' },
+        },
+      };
+    }
+    // A circular schema whose property is required: no finite value exists, generation ends.
+    schemas.Loop = {
+      type: 'object',
+      required: ['loop'],
+      properties: { loop: { $ref: '#/components/schemas/Loop' } },
+    };
+    const { doc, operation } = answering({
+      'application/json': { schema: { $ref: '#/components/schemas/Level0' } },
+    });
+    Object.assign(doc, { components: { schemas } });
+    const api = new CompiledApi(doc);
+    const body = mockResponse(operation, doc, { check: api.check }).body;
+    expect(api.check({ $ref: '#/components/schemas/Level0' } as never, body), JSON.stringify(body)).toBe(
+      true,
+    );
+    // Optional properties stop where they did: the answer stays small.
+    expect(JSON.stringify(body).match(/"note"/g)?.length).toBeLessThan(8);
+    expect(() => exampleFromSchema({ $ref: '#/components/schemas/Loop' }, doc)).not.toThrow();
+  });
+});
+
+describe('an allOf part that re-describes a property', () => {
+  it("keeps the value another part makes (Vonage's messages: text described again)", () => {
+    const schema = {
+      allOf: [
+        { type: 'object', required: ['text'], properties: { text: { type: 'string', maxLength: 1000 } } },
+        { properties: { text: { description: 'The text of the message.' } } },
+      ],
+    };
+    const value = exampleFromSchema(schema, {}) as Record<string, unknown>;
+    expect(typeof value.text).toBe('string');
+    expect(new CompiledApi(answering({}).doc).check(schema as never, value)).toBe(true);
+  });
+});
+
+describe('a pattern with lookaheads', () => {
+  it('gives a value the pattern matches (QLDB ledger names)', () => {
+    const pattern = '(?!^.*--)(?!^[0-9]+$)(?!^-)(?!.*-$)^[A-Za-z0-9-]+$';
+    for (const lengths of [{ minLength: 1, maxLength: 32 }, {}, { minLength: 3, maxLength: 5 }]) {
+      const value = exampleFromSchema({ type: 'string', pattern, ...lengths }, {});
+      expect(typeof value).toBe('string');
+      expect(new RegExp(pattern).test(value as string), String(value)).toBe(true);
     }
   });
 });

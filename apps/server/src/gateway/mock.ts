@@ -9,8 +9,15 @@ import {
   type Response,
 } from './openapi.ts';
 
-/** How deep generated examples go: circular schemas stop here instead of recursing forever. */
+/**
+ * How deep generated examples go in full: past this depth an object gets its required properties
+ * only and a list its required items only, so that circular schemas end while deep ones that are
+ * not circular still make valid values (HubSpot's automation, Amazon EMR on EKS: a required
+ * property ten levels down, an allOf and a description at each).
+ */
 const MAX_DEPTH = 8;
+/** Past this depth nothing is made at all: a chain of required circular properties ends here. */
+const REQUIRED_DEPTH = 48;
 /** From this depth on, optional circular properties are left out (two levels of nesting shown). */
 const CIRCULAR_DEPTH = 5;
 
@@ -187,7 +194,13 @@ function fromPattern(pattern: string, maxLength: number | undefined, minLength =
     for (let attempt = 0; attempt < 8; attempt++) {
       generator.max = Math.max(4, minLength) + attempt; // repetitions of * and +
       const value = generator.gen();
-      if (value.length >= minLength && (maxLength === undefined || value.length <= maxLength)) return value;
+      // randexp makes nothing of lookaheads ('(?!^-)…', QLDB's names): the match is checked.
+      if (
+        value.length >= minLength &&
+        (maxLength === undefined || value.length <= maxLength) &&
+        regex.test(value)
+      )
+        return value;
     }
     return undefined;
   } catch {
@@ -207,7 +220,7 @@ function typeOf(schema: Record<string, unknown>): string | undefined {
 /**
  * A plausible value for a JSON schema: its own example, default, const or first enum value, else
  * one built from its type, properties and items. `$ref`s (the circular schemas the catalog keeps)
- * are followed in `doc` up to MAX_DEPTH; past it, objects become {} and arrays [].
+ * are followed in `doc`; past MAX_DEPTH only what is required is made, past REQUIRED_DEPTH nothing.
  */
 export function exampleFromSchema(
   schema: JsonSchema | undefined,
@@ -233,7 +246,8 @@ function* generating(
 ): Generator<void, unknown> {
   if (schema === undefined || typeof schema === 'boolean') return null;
   if (typeof schema.$ref === 'string') {
-    if (depth >= MAX_DEPTH) return undefined;
+    // Only circular schemas keep their $refs: a chain of required ones has no end.
+    if (depth >= REQUIRED_DEPTH) return undefined;
     const target = resolvePointer(doc, schema.$ref);
     return isObject(target) ? yield* generating(target, doc, depth + 1, check) : null;
   }
@@ -293,7 +307,7 @@ function* generating(
   }
   switch (typeOf(schema)) {
     case 'object': {
-      if (depth >= MAX_DEPTH) return {};
+      const requiredOnly = depth >= MAX_DEPTH;
       const out: Record<string, unknown> = {};
       const props = isObject(schema.properties) ? schema.properties : {};
       const required = new Set(Array.isArray(schema.required) ? schema.required : []);
@@ -303,7 +317,10 @@ function* generating(
         const circular =
           isObject(sub) &&
           (typeof sub.$ref === 'string' || (isObject(sub.items) && typeof sub.items.$ref === 'string'));
-        if (circular && !required.has(name) && depth >= CIRCULAR_DEPTH) continue;
+        if (!required.has(name) && (requiredOnly || (circular && depth >= CIRCULAR_DEPTH))) continue;
+        // An optional property that only annotates (an allOf part re-describing the `text` another
+        // part makes a string, Vonage's messages) would override that part's value with {}.
+        if (!required.has(name) && !constrains(sub)) continue;
         yield;
         const value = yield* generate(sub);
         // An optional property no value can satisfy (a oneOf of equal options) is left out.
@@ -317,7 +334,7 @@ function* generating(
       // No items where the schema wants some: nothing (an optional property is then left out,
       // AWS Marketplace Metering's tags five levels down) rather than an empty list it refuses.
       const atLeastOne = typeof schema.minItems === 'number' && schema.minItems > 0;
-      if (depth >= MAX_DEPTH) return atLeastOne ? undefined : [];
+      if (depth >= MAX_DEPTH && !atLeastOne) return [];
       const item = yield* generate(schema.items ?? {});
       const count =
         typeof schema.minItems === 'number' && schema.minItems > 1 ? Math.min(schema.minItems, 3) : 1;
@@ -325,12 +342,12 @@ function* generating(
       return Array.from({ length: count }, () => item);
     }
     default:
-      return scalarExample(schema, depth);
+      return scalarExample(schema);
   }
 }
 
 /** The value of a schema that is not an object, an array or a combination. */
-function scalarExample(schema: Record<string, unknown>, depth: number): unknown {
+function scalarExample(schema: Record<string, unknown>): unknown {
   switch (typeOf(schema)) {
     case 'string': {
       const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
@@ -366,7 +383,7 @@ function scalarExample(schema: Record<string, unknown>, depth: number): unknown 
     case 'null':
       return null;
     default:
-      return depth >= MAX_DEPTH ? undefined : {};
+      return {};
   }
 }
 

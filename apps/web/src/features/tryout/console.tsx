@@ -25,6 +25,7 @@ import { TRYOUT_RESPONSE_MAX_CHARS } from '@portico/contracts/tryout';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppStore, type TryoutHistoryItem } from '../../lib/store';
 import { useTranslation } from '../../lib/i18n';
+import { credentialOptions, withoutCredentialParameters } from './credentials';
 import { failureSignature, nextFailureStreak } from './history';
 import { HelpDialog } from './help-dialog';
 import { HistoryPanel } from './history-panel';
@@ -188,28 +189,16 @@ export function TryoutConsole({
   }, [applied]);
   const tokenUsable = applied && applied.expiresAt > now ? applied : null;
 
-  function credentialOptions() {
-    const extraHeaders: [string, string][] = [];
-    const extraQuery: Record<string, string> = {};
-    let authorization: string | null = null;
-    for (const { requirement, scheme } of schemes) {
-      const kind = sandboxCredential(scheme ?? requirement);
-      if (kind === 'clientId' && credentials && scheme?.paramName) {
-        if (scheme.in === 'query') extraQuery[scheme.paramName] = credentials.clientId;
-        else if (scheme.in === 'header') extraHeaders.push([scheme.paramName, credentials.clientId]);
-      } else if (kind === 'clientIdAndSecret' && credentials) {
-        authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.secret}`)}`;
-      } else if (kind === 'accessToken' && tokenUsable) {
-        authorization = `${tokenUsable.tokenType} ${tokenUsable.accessToken}`;
-      }
-    }
-    return { extraHeaders, extraQuery, authorization };
-  }
-
-  const creds = credentialOptions();
+  const creds = useMemo(
+    () => credentialOptions(schemes, credentials, tokenUsable),
+    [schemes, credentials, tokenUsable],
+  );
+  // The parameters a credential stands for are neither asked for nor sent twice.
+  const formOp = useMemo(() => withoutCredentialParameters(op, creds.places), [op, creds.places]);
+  const params = formParameters(formOp);
   const effectiveForm = { ...form, query: { ...form.query, ...creds.extraQuery } };
   const request = buildRequest(
-    { ...op, parameters: [...op.parameters, ...Object.keys(creds.extraQuery).map(queryParam)] },
+    { ...formOp, parameters: [...formOp.parameters, ...Object.keys(creds.extraQuery).map(queryParam)] },
     effectiveForm,
     { authorization: creds.authorization, extraHeaders: creds.extraHeaders },
   );
@@ -237,7 +226,7 @@ export function TryoutConsole({
     // A call sent while a Quick Start story or a documentation's tour runs carries the 'tour'
     // badge, even if the tour ends before the answer comes.
     const fromTour = useAppStore.getState().tourRunning;
-    const missing = requiredErrors(op, form);
+    const missing = requiredErrors(formOp, form);
     setErrors(missing);
     if (missing.length > 0) return;
     if (hasBody(op.method) && form.body.trim()) {
@@ -363,7 +352,6 @@ export function TryoutConsole({
     }
   }
 
-  const params = formParameters(op);
   const errorOf = (location: FieldError['location'], name: string) =>
     errors.some((e) => e.location === location && e.name === name);
 

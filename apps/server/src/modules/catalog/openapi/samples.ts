@@ -1,9 +1,12 @@
 import { HTTPSnippet, type HarRequest } from '@readme/httpsnippet';
-import type {
-  CodeSample,
-  ParameterDetail,
-  RequestBodyDetail,
-  SecurityRequirementDetail,
+import {
+  credentialPlace,
+  parameterInPlace,
+  sandboxCredential,
+  type CodeSample,
+  type ParameterDetail,
+  type RequestBodyDetail,
+  type SecurityRequirementDetail,
 } from '@portico/contracts/catalog';
 import { exampleFromSchema } from '../../../gateway/mock.ts';
 import type { JsonSchema } from '../../../gateway/openapi.ts';
@@ -18,6 +21,9 @@ export const SAMPLE_TARGETS = [
   { id: 'java', label: 'Java', target: 'java', client: 'nethttp', language: 'java' },
   { id: 'node', label: 'Node.js', target: 'node', client: 'fetch', language: 'javascript' },
 ] as const;
+
+/** Header parameters OpenAPI says to ignore: the request's media types and its credentials. */
+const IGNORED_HEADERS = /^(?:accept|content-type|authorization)$/i;
 
 function paramValue(p: ParameterDetail, doc: Obj): string {
   const v = sampleValue(p, doc);
@@ -61,10 +67,28 @@ export function harRequest(input: SampleInput, doc: Obj): HarRequest {
   const query: { name: string; value: string }[] = [];
   const headers: { name: string; value: string }[] = [];
   const cookies: { name: string; value: string }[] = [];
+  // The credentials' places, one scheme each: the first of a requirement's schemes sent in one place.
+  const credentials = new Map<string, { type: string; scheme?: string; name?: string }>();
+  for (const requirement of input.security[0] ?? []) {
+    const def = input.schemes[requirement.scheme];
+    const scheme = {
+      type: requirement.type,
+      ...(isObj(def) && typeof def.scheme === 'string' ? { scheme: def.scheme } : {}),
+      ...(isObj(def) && typeof def.name === 'string' ? { name: def.name } : {}),
+      ...(isObj(def) && typeof def.in === 'string' ? { in: def.in } : {}),
+    };
+    const place = credentialPlace(scheme);
+    if (!credentials.has(place)) credentials.set(place, scheme);
+  }
   for (const p of input.parameters) {
     if (p.in === 'path') {
       path = path.split(`{${p.name}}`).join(encodeURIComponent(paramValue(p, doc) || p.name));
-    } else if (p.required) {
+    } else if (
+      p.required &&
+      // OpenAPI ignores header parameters of these names; a credential replaces a parameter in its place.
+      !(p.in === 'header' && IGNORED_HEADERS.test(p.name)) &&
+      ![...credentials.keys()].some((place) => parameterInPlace(p, place))
+    ) {
       const value = paramValue(p, doc);
       if (p.in === 'query') query.push({ name: p.name, value });
       else if (p.in === 'header') headers.push({ name: p.name, value });
@@ -72,22 +96,18 @@ export function harRequest(input: SampleInput, doc: Obj): HarRequest {
     }
   }
   // The placeholders name the application's credentials the sandbox takes (decision 016).
-  for (const scheme of input.security[0] ?? []) {
-    const found = input.schemes[scheme.scheme];
-    const def: Obj = isObj(found) ? found : {};
-    if (
-      scheme.type === 'oauth2' ||
-      scheme.type === 'openIdConnect' ||
-      (scheme.type === 'http' && def.scheme === 'bearer')
-    ) {
-      headers.push({ name: 'Authorization', value: 'Bearer <ACCESS_TOKEN>' });
-    } else if (scheme.type === 'http' && def.scheme === 'basic') {
+  for (const [place, scheme] of credentials) {
+    const credential = sandboxCredential(scheme);
+    const name = scheme.name;
+    if (credential === 'clientIdAndSecret')
       headers.push({ name: 'Authorization', value: 'Basic <BASE64(CLIENT_ID:CLIENT_SECRET)>' });
-    } else if (scheme.type === 'apiKey' && typeof def.name === 'string') {
-      if (def.in === 'query') query.push({ name: def.name, value: '<CLIENT_ID>' });
-      else if (def.in === 'cookie') cookies.push({ name: def.name, value: '<CLIENT_ID>' });
-      else headers.push({ name: def.name, value: '<CLIENT_ID>' });
+    else if (credential === 'clientId' && name) {
+      if (place.startsWith('query:')) query.push({ name, value: '<CLIENT_ID>' });
+      else if (place.startsWith('cookie:')) cookies.push({ name, value: '<CLIENT_ID>' });
+      else headers.push({ name, value: '<CLIENT_ID>' });
     }
+    // Tokens, and an API key without a name (nowhere to go: the sandbox reads it as a token).
+    else headers.push({ name: 'Authorization', value: 'Bearer <ACCESS_TOKEN>' });
   }
   if (input.accept) headers.push({ name: 'Accept', value: input.accept });
 
