@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  countLabel,
+  type CountMessage,
   deepLinkedOperation,
   documentationPageId,
   firstDocumentationRequests,
@@ -38,5 +40,22 @@ describe('documentation page addresses', () => {
       '/api/apidocs/accounts-v1/operations/getBalances',
     ]);
     expect(firstDocumentationRequests('0f8fad5b-d9cb-469f-a165-70867728950e', 'getBalances')).toHaveLength(1);
+  });
+});
+
+describe('the reference count label, one for the first screen and the app', () => {
+  const say = (message: CountMessage, count: number) =>
+    ({
+      operationsCount: `${count} operations`,
+      operationsCount_one: `${count} operation`,
+      webhooksCount: `${count} webhooks`,
+      webhooksCount_one: `${count} webhook`,
+    })[message];
+  it('says each kind in its number, and never 0 operations for a webhooks-only document', () => {
+    expect(countLabel({ operations: 1, webhooks: 0 }, say)).toBe('1 operation');
+    expect(countLabel({ operations: 334, webhooks: 0 }, say)).toBe('334 operations');
+    expect(countLabel({ operations: 12, webhooks: 1 }, say)).toBe('12 operations · 1 webhook');
+    expect(countLabel({ operations: 0, webhooks: 2 }, say)).toBe('2 webhooks');
+    expect(countLabel({ operations: 0, webhooks: 0 }, say)).toBe('0 operations');
   });
 });

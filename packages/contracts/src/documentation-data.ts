@@ -85,3 +85,27 @@ export function deepLinkedOperation(search: string, hash: string): string | null
   }
   return new URLSearchParams(search).get('operation') || null;
 }
+
+/** The id of the documentation page's first screen in its HTML (decision 043), for both sides. */
+export const FIRST_SCREEN_ID = 'first-screen';
+
+/** The messages of the count label, by their keys in the products messages. */
+export type CountMessage = 'operationsCount' | 'operationsCount_one' | 'webhooksCount' | 'webhooksCount_one';
+
+/**
+ * The reference's count: '1 operation', '12 operations', '12 operations · 2 webhooks'; a document
+ * of webhooks only reads '2 webhooks', never '0 operations'. Written by the server's first screen
+ * and by the app (each with its own way to say a message), so that the two always read the same.
+ */
+export function countLabel(
+  count: { operations: number; webhooks: number },
+  say: (message: CountMessage, count: number) => string,
+): string {
+  const operations = say(
+    count.operations === 1 ? 'operationsCount_one' : 'operationsCount',
+    count.operations,
+  );
+  if (count.webhooks === 0) return operations;
+  const webhooks = say(count.webhooks === 1 ? 'webhooksCount_one' : 'webhooksCount', count.webhooks);
+  return count.operations === 0 ? webhooks : `${operations} · ${webhooks}`;
+}

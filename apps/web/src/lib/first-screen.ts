@@ -1,4 +1,4 @@
-import { operationAddress } from '@portico/contracts/documentation-data';
+import { FIRST_SCREEN_ID, operationAddress } from '@portico/contracts/documentation-data';
 import { useLayoutEffect } from 'react';
 
 /**
@@ -10,17 +10,15 @@ import { useLayoutEffect } from 'react';
  * never holds both at once (one copy of every heading, link and text).
  */
 
-const FIRST_SCREEN_ID = 'first-screen';
-
 let held: { root: HTMLElement; screen: HTMLElement } | undefined;
 
 /**
- * Before the first render: when the HTML has a first screen, the root waits out of the document
- * (true), else nothing happens (false).
+ * Before the first render: when the HTML has a first screen, the root waits out of the document;
+ * else nothing happens.
  */
-export function holdRootBehindFirstScreen(root: HTMLElement): boolean {
+export function holdRootBehindFirstScreen(root: HTMLElement): void {
   const screen = document.getElementById(FIRST_SCREEN_ID);
-  if (!screen) return false;
+  if (!screen) return;
   root.remove();
   held = { root, screen };
   // The app is on its way: assistive technology hears that the screen will change.
@@ -29,7 +27,6 @@ export function holdRootBehindFirstScreen(root: HTMLElement): boolean {
   // `toggle` does not bubble: listened to on the way down.
   screen.addEventListener('toggle', keepOpened, true);
   nameOpened(screen);
-  return true;
 }
 
 /**

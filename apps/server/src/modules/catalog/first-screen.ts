@@ -7,14 +7,14 @@ import type {
   OperationIndex,
   OperationSummary,
 } from '@portico/contracts/catalog';
-import { operationAddress } from '@portico/contracts/documentation-data';
+import { countLabel, FIRST_SCREEN_ID, operationAddress } from '@portico/contracts/documentation-data';
 import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { readDocumentText } from './document-texts.ts';
 import { operationDetailText } from './downloads.ts';
-import { findDocumentation, loadDocumentationRelations } from './repo.ts';
+import { documentationProducts, findDocumentation } from './repo.ts';
 
 /**
  * The documentation page's first screen, written by the server into the page's HTML (decision
@@ -36,16 +36,11 @@ export const FIRST_SCREEN_ROWS = 30;
  */
 export const FIRST_SCREEN_DETAILS = 4;
 
-/** The id the web app looks for (apps/web/src/lib/first-screen.ts). */
-export const FIRST_SCREEN_ID = 'first-screen';
-
-function countLabel(index: OperationIndex): string {
-  const ops = index.operationCount;
-  const hooks = index.webhookCount ?? index.webhooks?.length ?? 0;
-  const operations = format(ops === 1 ? M.operationsCount_one : M.operationsCount, { count: ops });
-  if (hooks === 0) return operations;
-  const webhooks = format(hooks === 1 ? M.webhooksCount_one : M.webhooksCount, { count: hooks });
-  return ops === 0 ? webhooks : `${operations} · ${webhooks}`;
+function countText(index: OperationIndex): string {
+  return countLabel(
+    { operations: index.operationCount, webhooks: index.webhookCount ?? index.webhooks?.length ?? 0 },
+    (message, count) => format(M[message], { count }),
+  );
 }
 
 function methodBadge(op: OperationSummary): string {
@@ -349,7 +344,7 @@ export function renderFirstScreen({
     `${STYLE}<div id="${FIRST_SCREEN_ID}"><header class="fs-header"><div class="fs-top"></div><div class="fs-bar">` +
     `<a class="fs-site" href="/">${escapeHtml(en.site.title)}</a></div></header><main class="fs-main">${pageTop(title, index, top)}` +
     `<section aria-labelledby="fs-reference">${referenceHeader(index)}` +
-    `<p class="fs-dim fs-count">${escapeHtml(countLabel(index))}</p>${opened}${firstRows(index, pathname, rows, embedded)}</section></main></div>`
+    `<p class="fs-dim fs-count">${escapeHtml(countText(index))}</p>${opened}${firstRows(index, pathname, rows, embedded)}</section></main></div>`
   );
 }
 
@@ -392,7 +387,7 @@ export async function documentationFirstScreen(
   if (!index) return undefined;
   const query = new URLSearchParams(search);
   const operationKey = query.get('operation') || undefined;
-  const products = (await loadDocumentationRelations(db, [doc])).products.get(doc.id) ?? [];
+  const products = await documentationProducts(db, doc.id);
   const product = products.find((p) => p.uuid === query.get('product')) ?? products[0];
   const top: PageTop = {
     alias: doc.alias,

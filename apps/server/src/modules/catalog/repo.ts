@@ -232,6 +232,25 @@ export async function newestOfFamily(db: Db, product: ProductRow): Promise<Produ
 }
 
 /**
+ * The products a documentation belongs to, in the order its page lists them (weight, then title):
+ * what the documentation page's first screen names (its breadcrumb), without the relations'
+ * changelog and documentation views.
+ */
+export async function documentationProducts(
+  db: Db,
+  documentationId: number,
+): Promise<{ uuid: string; title: string; alias: string }[]> {
+  return catalogDb(db)
+    .selectFrom('api_product_documentations as pd')
+    .innerJoin('api_products as p', 'p.id', 'pd.product_id')
+    .select(['p.uuid', 'p.title', 'p.alias'])
+    .where('pd.documentation_id', '=', documentationId)
+    .orderBy('p.weight')
+    .orderBy('p.title')
+    .execute();
+}
+
+/**
  * A path alias to a product: the exact alias, else (an alias without version suffix, as related
  * product links are written) the newest non-deprecated product of that family.
  */

@@ -1,3 +1,4 @@
+import { countLabel as sharedCountLabel } from '@portico/contracts/documentation-data';
 import type { OperationIndex, OperationSummary, OperationTagGroup } from '@portico/contracts/catalog';
 import type { Translate } from '../../../lib/i18n';
 
@@ -52,17 +53,7 @@ export function countRows(rows: readonly ReferenceRow[]): { operations: number; 
   return { operations: operations.size, webhooks: webhooks.size };
 }
 
-/**
- * '1 operation', '12 operations', '12 operations · 2 webhooks'; a document of webhooks only reads
- * '2 webhooks', never '0 operations'.
- */
+/** The reference's count in the visitor's language (contracts' countLabel, as the first screen). */
 export function countLabel(t: Translate, count: { operations: number; webhooks: number }): string {
-  const operations = t(count.operations === 1 ? 'products.operationsCount_one' : 'products.operationsCount', {
-    count: count.operations,
-  });
-  if (count.webhooks === 0) return operations;
-  const webhooks = t(count.webhooks === 1 ? 'products.webhooksCount_one' : 'products.webhooksCount', {
-    count: count.webhooks,
-  });
-  return count.operations === 0 ? webhooks : `${operations} · ${webhooks}`;
+  return sharedCountLabel(count, (message, n) => t(`products.${message}`, { count: n }));
 }
