@@ -278,6 +278,26 @@ describe('an allOf part that re-describes a property', () => {
   });
 });
 
+describe('a required property the schema does not describe', () => {
+  it('gets a value its additionalProperties allow (Vonage requires `message` and lists only `client_ref`)', () => {
+    const loose = { type: 'object', required: ['to', 'message'], properties: { to: { type: 'string' } } };
+    expect(exampleFromSchema(loose, {})).toEqual({ to: 'string', message: 'string' });
+    const numbers = { ...loose, additionalProperties: { type: 'integer', minimum: 3 } };
+    expect(exampleFromSchema(numbers, {})).toEqual({ to: 'string', message: 3 });
+    // None is allowed: nothing to make (no value satisfies the schema).
+    expect(exampleFromSchema({ ...loose, additionalProperties: false }, {})).toEqual({ to: 'string' });
+    // Another part of an allOf describes it, before or after: its value, not the placeholder.
+    const phone = { properties: { message: { type: 'string', pattern: '^[0-9]{7}$' } } };
+    for (const allOf of [
+      [loose, phone],
+      [phone, loose],
+    ]) {
+      const value = exampleFromSchema({ allOf }, {}) as Record<string, unknown>;
+      expect(value.message).toMatch(/^[0-9]{7}$/);
+    }
+  });
+});
+
 describe('a pattern with lookaheads', () => {
   it('gives a value the pattern matches (QLDB ledger names)', () => {
     const pattern = '(?!^.*--)(?!^[0-9]+$)(?!^-)(?!.*-$)^[A-Za-z0-9-]+$';

@@ -100,7 +100,33 @@ function withoutForbiddenExtras(
           (!typeAllows(extra, v) || (check !== undefined && !check(extra as JsonSchema, v)))));
     if (!refused || required.has(key)) out[key] = v;
   }
+  const stand = placeholders.get(value);
+  if (stand) placeholders.set(out, stand);
   return out;
+}
+
+/**
+ * The properties of a generated object that stand in for required ones its schema does not
+ * describe: another part of an allOf that describes them gives the value (mergeParts).
+ */
+const placeholders = new WeakMap<object, Set<string>>();
+
+/** The values of an allOf's parts in one object: a described value wins over a placeholder. */
+function mergeParts(parts: Record<string, unknown>[]): Record<string, unknown> {
+  const merged: Record<string, unknown> = {};
+  const standing = new Set<string>();
+  for (const part of parts) {
+    const stand = placeholders.get(part);
+    for (const [key, value] of Object.entries(part)) {
+      if (stand?.has(key)) {
+        if (key in merged) continue;
+        standing.add(key);
+      } else standing.delete(key);
+      merged[key] = value;
+    }
+  }
+  if (standing.size) placeholders.set(merged, standing);
+  return merged;
 }
 
 /**
@@ -260,7 +286,7 @@ function* generating(
   if (Array.isArray(schema.allOf)) {
     const merge = (parts: unknown[]) => {
       if (parts.length === 0) return undefined;
-      if (parts.every((p) => isObject(p))) return Object.assign({}, ...parts) as unknown;
+      if (parts.every((p) => isObject(p))) return mergeParts(parts as Record<string, unknown>[]);
       return parts.find((p) => p !== undefined);
     };
     // The schema's own properties beside its allOf are a part too (Azure's resources: an allOf of
@@ -327,6 +353,17 @@ function* generating(
         if (value === undefined || (check && !required.has(name) && !check(sub as JsonSchema, value)))
           continue;
         out[name] = value;
+      }
+      // A required property the schema does not describe (Vonage's messages require `message`
+      // and list only `client_ref`): a value its additionalProperties allow, a text by default.
+      const extra = schema.additionalProperties;
+      for (const name of required) {
+        if (typeof name !== 'string' || name in props || extra === false) continue;
+        yield;
+        const value = isObject(extra) ? yield* generate(extra) : 'string';
+        if (value === undefined) continue;
+        out[name] = value;
+        (placeholders.get(out) ?? placeholders.set(out, new Set()).get(out)!).add(name);
       }
       return out;
     }
