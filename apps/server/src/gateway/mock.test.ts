@@ -79,7 +79,9 @@ describe('generated answers in turns of the event loop', () => {
     // Made at once, the answer took one turn; here the loop turned while it was made (slices of
     // 8 ms: how many depends on the machine's speed, at least one pause for 1,500 patterns).
     expect(during).toBeGreaterThanOrEqual(1);
-  });
+    // 1,500 values made and checked twice: about 2.5 s on a quiet machine, past the default 5 s
+    // on a busy one (timed out at load average 8 beside a CI run).
+  }, 30_000);
 });
 
 /** One GET /thing answered 200 with these media types. */

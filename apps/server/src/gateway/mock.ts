@@ -355,16 +355,23 @@ function* generating(
         out[name] = value;
       }
       // A required property the schema does not describe (Vonage's messages require `message`
-      // and list only `client_ref`): a value its additionalProperties allow, a text by default.
+      // and list only `client_ref`): a value its patternProperties or additionalProperties
+      // allow, a text by default.
+      const patterns = isObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : [];
       const extra = schema.additionalProperties;
+      const standing = new Set<string>();
       for (const name of required) {
-        if (typeof name !== 'string' || name in props || extra === false) continue;
+        if (typeof name !== 'string' || name in props) continue;
+        const matching = patterns.find(([pattern]) => documentPattern(pattern)?.test(name) === true)?.[1];
+        if (matching === undefined && extra === false) continue;
         yield;
-        const value = isObject(extra) ? yield* generate(extra) : 'string';
+        const describedBy = matching ?? extra;
+        const value = isObject(describedBy) ? yield* generate(describedBy) : 'string';
         if (value === undefined) continue;
         out[name] = value;
-        (placeholders.get(out) ?? placeholders.set(out, new Set()).get(out)!).add(name);
+        standing.add(name);
       }
+      if (standing.size) placeholders.set(out, standing);
       return out;
     }
     case 'array': {
