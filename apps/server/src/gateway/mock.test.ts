@@ -288,6 +288,13 @@ describe('a required property the schema does not describe', () => {
     expect(exampleFromSchema(numbers, {})).toEqual({ to: 'string', message: 3 });
     // None is allowed: nothing to make (no value satisfies the schema).
     expect(exampleFromSchema({ ...loose, additionalProperties: false }, {})).toEqual({ to: 'string' });
+    // A pattern of patternProperties that names it describes it, whatever additionalProperties say.
+    const patterned = {
+      ...loose,
+      additionalProperties: false,
+      patternProperties: { '^mess': { type: 'boolean' } },
+    };
+    expect(exampleFromSchema(patterned, {})).toEqual({ to: 'string', message: true });
     // Another part of an allOf describes it, before or after: its value, not the placeholder.
     const phone = { properties: { message: { type: 'string', pattern: '^[0-9]{7}$' } } };
     for (const allOf of [
