@@ -3,6 +3,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { ownPortalURL, startOwnPortal } from '../support/own-portal.ts';
+import { productUuid, subscribe } from '../support/applications.ts';
+import { createApplicationByApi } from '../support/products.ts';
 import { demoAdmin, demoDeveloper, signIn } from '../support/session.ts';
 
 /**
@@ -121,6 +123,76 @@ test.describe('on a portal of its own', () => {
     await expect(page.getByRole('heading', { level: 1, name: /Kennel API/ })).toBeVisible();
     await expect(page.getByTestId('operation')).toHaveCount(1);
     await expect(page.getByTestId('operation')).toContainText('/dogs');
+  });
+
+  // spinbot.net's shape: an API key in the query, also declared as a required query parameter.
+  const KEYED = `openapi: 3.0.3
+info:
+  title: Spin API
+  version: '1.0'
+components:
+  securitySchemes:
+    key:
+      type: apiKey
+      in: query
+      name: key
+security:
+  - key: []
+paths:
+  /rewrite:
+    get:
+      operationId: rewrite
+      summary: Rewrite a text
+      parameters:
+        - { name: key, in: query, required: true, description: Your api key, schema: { type: string } }
+        - { name: text, in: query, required: true, example: Hello, schema: { type: string } }
+      responses:
+        '200':
+          description: The text, rewritten
+          content:
+            application/json:
+              example: { text: Hello again }
+`;
+
+  test('an API key also declared as a parameter: the try-out sends the client id once and the sandbox answers', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, demoAdmin.email, demoAdmin.password);
+    const csrf = await (await page.request.get('/session/token')).text();
+    const imported = await page.request.post(
+      '/admin-api/catalog/import-api?product=spin&filename=spin.yaml',
+      {
+        headers: { 'Content-Type': 'application/octet-stream', 'X-CSRF-Token': csrf },
+        data: Buffer.from(KEYED),
+      },
+    );
+    expect(imported.status(), await imported.text()).toBe(201);
+
+    // The developer, in a browser of their own: an application subscribed to the new product.
+    const context = await browser.newContext({ baseURL: ownPortalURL });
+    const dev = await context.newPage();
+    await signIn(dev);
+    const app = await createApplicationByApi(dev, 'Spin Client');
+    await subscribe(dev, app.uuid, await productUuid(dev, 'Spin API'));
+
+    await dev.goto('/documentation/spin#operation/rewrite');
+    await dev
+      .getByTestId('operation-details-rewrite')
+      .getByRole('button', { name: en.tryout.tryItOut })
+      .click();
+    const c = dev.getByRole('dialog', { name: new RegExp(en.tryout.consoleTitle.split(' ')[0]!) });
+    await expect(c.getByLabel(en.tryout.clientId)).toContainText('Spin Client');
+    // The key is the application's client id: not asked for, sent once.
+    const request = c.getByTestId('tryout-request');
+    await expect(request).toContainText(/\/sandbox\/spin\/rewrite\?text=Hello&key=[\w-]+/);
+    expect((await request.innerText()).match(/key=/g)).toHaveLength(1);
+    await expect(c.getByRole('combobox', { name: 'text' })).toBeVisible();
+    await expect(c.getByRole('combobox', { name: 'key', exact: true })).toHaveCount(0);
+    await c.getByRole('button', { name: en.tryout.send, exact: true }).click();
+    await expect(c.getByTestId('tryout-status')).toHaveText('200 OK');
+    await expect(c.getByTestId('tryout-response-body')).toContainText('Hello again');
+    await context.close();
   });
 });
 
