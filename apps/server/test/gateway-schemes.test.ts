@@ -15,6 +15,12 @@ const SCHEMES_API = {
       cookieKey: { type: 'apiKey', in: 'cookie', name: 'session' },
       basic: { type: 'http', scheme: 'basic' },
       authorizationKey: { type: 'apiKey', in: 'header', name: 'Authorization' },
+      oauthImplicit: {
+        type: 'oauth2',
+        flows: {
+          implicit: { authorizationUrl: 'https://x.example/authorize', scopes: { 'things:write': 'Write' } },
+        },
+      },
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       oauth: {
         type: 'oauth2',
@@ -35,6 +41,10 @@ const SCHEMES_API = {
     '/both': { get: { security: [{ headerKey: [], oauth: ['things:read'] }], responses: ok } },
     // Azure Container Registry: Basic and an API key named Authorization in one requirement.
     '/one-header': { get: { security: [{ basic: [], authorizationKey: [] }], responses: ok } },
+    // Google's documents: two OAuth 2 schemes in each requirement, met by one token.
+    '/two-oauth': {
+      get: { security: [{ oauth: ['things:read'], oauthImplicit: ['things:write'] }], responses: ok },
+    },
     // spinbot.net: the API key is also declared as a required query parameter.
     '/key-parameter': {
       get: {
@@ -168,6 +178,12 @@ describe('sandbox: every security scheme maps to the application credentials', (
     const none = await call(t, '/one-header');
     expect(none.status).toBe(401);
     expect(none.body.error_description).toMatch(/Basic base64\(<client id>:<client secret>\)/);
+  });
+
+  it('takes one token for two OAuth 2 schemes of one requirement, with the scopes of both', async () => {
+    const refused = await call(t, '/two-oauth', { authorization: `Bearer ${token}` });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: 'insufficient_scope', scope: 'things:read things:write' });
   });
 
   it('takes an API key declared as a query parameter too, sent once', async () => {

@@ -73,16 +73,22 @@ function place(need: SchemeNeed): string {
 }
 
 /**
- * A requirement as requests can meet it: schemes read from one place (Azure Container Registry's
- * HTTP Basic beside an API key named `Authorization`) cannot all be sent, so it becomes one
- * alternative per choice among them, with the rest of its schemes.
+ * A requirement as requests can meet it: schemes read from one place as different credentials
+ * (Azure Container Registry's HTTP Basic beside an API key named `Authorization`) cannot all be
+ * sent, so it becomes one alternative per choice among them, with the rest of its schemes.
+ * Schemes read the same way in one place (Google's implicit and authorization-code OAuth 2 in every
+ * requirement) are met by one credential together, with all of their scopes.
  */
 function eachSendable(needs: SchemeNeed[]): SchemeNeed[][] {
+  const byPlace = new Map<string, Map<CredentialKind, SchemeNeed[]>>();
+  for (const need of needs) {
+    const kinds = byPlace.get(place(need)) ?? new Map<CredentialKind, SchemeNeed[]>();
+    kinds.set(need.kind, [...(kinds.get(need.kind) ?? []), need]);
+    byPlace.set(place(need), kinds);
+  }
   let alternatives: SchemeNeed[][] = [[]];
-  const byPlace = new Map<string, SchemeNeed[]>();
-  for (const need of needs) byPlace.set(place(need), [...(byPlace.get(place(need)) ?? []), need]);
-  for (const group of byPlace.values())
-    alternatives = alternatives.flatMap((chosen) => group.map((need) => [...chosen, need]));
+  for (const kinds of byPlace.values())
+    alternatives = alternatives.flatMap((chosen) => [...kinds.values()].map((same) => [...chosen, ...same]));
   return alternatives;
 }
 
