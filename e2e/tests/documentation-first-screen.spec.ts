@@ -137,3 +137,42 @@ test('a link of the first screen clicked while the app loads opens its operation
   await expect(screen).toHaveCount(0);
   expect(await sameDocument(page)).toBe(true);
 });
+
+test('the app takes over an operation opened on the first screen with its details, never closing it while they load', async ({
+  page,
+}) => {
+  // The operation's details are held back too: the app waits for them before it takes over.
+  let releaseDetails!: () => void;
+  const detailsReleased = new Promise<void>((resolve) => (releaseDetails = resolve));
+  let askedForDetails!: () => void;
+  const detailsAsked = new Promise<void>((resolve) => (askedForDetails = resolve));
+  await page.route('**/api/apidocs/accounts-v1/operations/getBalances', async (route) => {
+    askedForDetails();
+    await detailsReleased;
+    await route.continue();
+  });
+  const { release, screen } = await loadHoldingIndex(page, 'accounts-v1');
+  const balances = screen.locator('details', { hasText: '/accounts/{accountId}/balances' });
+  await balances.locator('summary').click();
+  await expect(balances).toHaveAttribute('open', '');
+  release();
+
+  // The index is in and the app asks for the opened operation's details: the first screen stays,
+  // the operation open on it, until they answer.
+  await detailsAsked;
+  await expect(page.getByTestId('api-reference')).toHaveCount(0);
+  await expect(screen).toHaveCount(1);
+  await expect(balances.locator('[data-response]').first()).toBeVisible();
+  releaseDetails();
+
+  // Then the app shows it open, with its responses, at once.
+  await expect(screen).toHaveCount(0);
+  await expect(page.getByTestId('operation-details-getBalances')).toBeVisible();
+  await expect(
+    page
+      .getByTestId('operation-details-getBalances')
+      .getByTestId(/^response-/)
+      .first(),
+  ).toBeVisible();
+  expect(await sameDocument(page)).toBe(true);
+});

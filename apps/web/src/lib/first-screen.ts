@@ -1,5 +1,9 @@
-import { FIRST_SCREEN_ID, operationAddress } from '@portico/contracts/documentation-data';
-import { useLayoutEffect } from 'react';
+import {
+  FIRST_SCREEN_ID,
+  deepLinkedOperation,
+  operationAddress,
+} from '@portico/contracts/documentation-data';
+import { useLayoutEffect, useSyncExternalStore } from 'react';
 
 /**
  * The server's first screen of a page (decision 043): the documentation page's HTML carries its
@@ -11,6 +15,34 @@ import { useLayoutEffect } from 'react';
  */
 
 let held: { root: HTMLElement; screen: HTMLElement } | undefined;
+
+/**
+ * The operation the first screen shows open: the deep-linked one, or one the visitor opened there.
+ * The app's page waits for its details before it takes the screen over, so that the operation
+ * stays open with its details in the app instead of closing while they load.
+ */
+let shownOperation: string | undefined;
+const shownListeners = new Set<() => void>();
+
+function showOperation(key: string): void {
+  if (key === shownOperation) return;
+  shownOperation = key;
+  for (const listener of shownListeners) listener();
+}
+
+function onShownOperation(listener: () => void): () => void {
+  shownListeners.add(listener);
+  return () => shownListeners.delete(listener);
+}
+
+/** The operation open on the first screen while it is there (none once the app has taken over). */
+export function useFirstScreenOperation(): string | undefined {
+  return useSyncExternalStore(
+    onShownOperation,
+    () => shownOperation,
+    () => undefined,
+  );
+}
 
 /**
  * Before the first render: when the HTML has a first screen, the root waits out of the document;
@@ -26,6 +58,8 @@ export function holdRootBehindFirstScreen(root: HTMLElement): void {
   screen.addEventListener('click', openInPlace);
   // `toggle` does not bubble: listened to on the way down.
   screen.addEventListener('toggle', keepOpened, true);
+  const linked = deepLinkedOperation(window.location.search, window.location.hash);
+  if (linked) showOperation(linked);
   nameOpened(screen);
 }
 
@@ -42,6 +76,7 @@ function nameOpened(screen: HTMLElement): void {
 function nameInAddress(key: string): void {
   const { pathname, search } = window.location;
   window.history.replaceState(window.history.state, '', operationAddress(pathname, search, key));
+  showOperation(key);
 }
 
 /** An operation opened on the first screen (its details came with it) stays open in the app. */
@@ -63,6 +98,7 @@ function openInPlace(event: MouseEvent): void {
   if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   event.preventDefault();
   window.history.replaceState(window.history.state, '', link.href);
+  if (link.dataset.operationKey) showOperation(link.dataset.operationKey);
   for (const other of document.querySelectorAll('#first-screen [aria-current]'))
     other.removeAttribute('aria-current');
   link.setAttribute('aria-current', 'true');
@@ -77,6 +113,9 @@ export function revealApp(): void {
   const style = document.getElementById(`${FIRST_SCREEN_ID}-style`);
   screen.replaceWith(root);
   style?.remove();
+  // From now on the app's reference keeps what is open (and another page has no first screen).
+  shownOperation = undefined;
+  for (const listener of shownListeners) listener();
 }
 
 /**

@@ -110,6 +110,21 @@ export function useOperation(alias: string, key: string, contentHash: string) {
 }
 
 /**
+ * Whether the details of an operation shown before the app (the server's first screen) have
+ * answered, or failed: true when there is none, or while the index (its content hash) is not in.
+ * The query is the reference's own, so the details are in its cache when it opens the operation.
+ */
+export function useOperationAnswered(
+  alias: string | undefined,
+  key: string | undefined,
+  contentHash: string | undefined,
+) {
+  const wanted = Boolean(alias && key && contentHash);
+  const details = useQuery({ ...operationQuery(alias ?? '', key ?? '', contentHash ?? ''), enabled: wanted });
+  return !wanted || !details.isPending;
+}
+
+/**
  * Fetches one operation's details into the cache before it is expanded (the pointer or the focus
  * is on it, or it is among the first shown), so that opening it need not wait for the server.
  * Details already cached, or on their way, are not asked for again.

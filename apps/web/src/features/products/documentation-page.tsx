@@ -17,6 +17,7 @@ import {
   downloadLinks,
   requestOperationEarly,
   useDocumentation,
+  useOperationAnswered,
   useOperationIndex,
 } from './api-documentation';
 import { Included } from './api-jsonapi';
@@ -28,7 +29,7 @@ import { SubscribePanel } from './subscribe-panel';
 import { TakeTheTour } from '../../components/take-the-tour';
 import { lazyPage } from '../../lib/lazy-page';
 import { chatBotUrl } from './chat-bot-url';
-import { RevealApp } from '../../lib/first-screen';
+import { RevealApp, useFirstScreenOperation } from '../../lib/first-screen';
 
 /** The chat bot block is its own chunk: only documentations with a bot load it. */
 const ChatBotBlock = lazyPage(() => import('./chat-bot-block'));
@@ -50,17 +51,20 @@ function DocumentationScreen() {
   // An address with the alias (spec B 5: anything not in uuid format) asks for the operation index
   // at once, beside the documentation, rather than once the reference is rendered: one round trip
   // less before the operations are listed. The reference reads the same cached query.
-  const index = useOperationIndex(
-    isUuid(apiDocumentationId) ? doc.data?.data.attributes.alias : apiDocumentationId,
-  );
+  const alias = isUuid(apiDocumentationId) ? doc.data?.data.attributes.alias : apiDocumentationId;
+  const index = useOperationIndex(alias);
   // A deep link's operation is asked for at the same moment (api-documentation.ts).
   useEffect(() => {
     const key = deepLinkedOperation(window.location.search, window.location.hash);
     if (key && !isUuid(apiDocumentationId)) requestOperationEarly(apiDocumentationId, key);
   }, [apiDocumentationId]);
+  // The operation the server's first screen shows open (linked, or opened there by the visitor)
+  // stays open when the app takes over: the app waits for its details (decision 043).
+  const onFirstScreen = useFirstScreenOperation();
+  const detailsIn = useOperationAnswered(alias, onFirstScreen, index.data?.contentHash);
   // The server's first screen (decision 043) stays until the page can show its reference (or why
   // it cannot): then the app takes its place in the same commit.
-  const settled = doc.isError || (doc.data !== undefined && !index.isPending);
+  const settled = doc.isError || (doc.data !== undefined && !index.isPending && detailsIn);
   // The reference's descriptions are Markdown: its renderer (own chunk) loads beside the data.
   useEffect(() => void preloadMarkdown().catch(() => undefined), []);
 

@@ -57,7 +57,13 @@ function Reference({ index }: { index: OperationIndex }) {
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
   const rows = useMemo(() => buildRows(index, deferredSearch), [index, deferredSearch]);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set());
+  // A deep link's operation (or one opened on the server's first screen) is open from the first
+  // render: the app takes the screen over with it open, its details already fetched (decision 043).
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => {
+    const key = deepLinkedOperation(window.location.search, window.location.hash);
+    const row = key ? rows.find((r) => r.kind === 'op' && r.op.key === key) : undefined;
+    return new Set(row ? [row.id] : []);
+  });
   const [language, setLanguage] = useState<string | null>(null);
 
   const listRef = useRef<HTMLDivElement>(null);
