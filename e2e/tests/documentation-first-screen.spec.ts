@@ -176,3 +176,25 @@ test('the app takes over an operation opened on the first screen with its detail
   ).toBeVisible();
   expect(await sameDocument(page)).toBe(true);
 });
+
+test("the first screen's operations are preloaded by the HTML and the app opens them from there", async ({
+  page,
+}) => {
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  await page.goto('/documentation/accounts-v1');
+  await expect(page.locator('#first-screen')).toHaveCount(0);
+  await expect(
+    page.locator('link[rel="preload"][href="/api/apidocs/accounts-v1/operations/getBalances"]'),
+  ).toHaveCount(1);
+  const balances = page.getByTestId('operation').filter({ hasText: '/accounts/{accountId}/balances' });
+  await balances.getByRole('button', { expanded: false }).click();
+  await expect(
+    page
+      .getByTestId('operation-details-getBalances')
+      .getByTestId(/^response-/)
+      .first(),
+  ).toBeVisible();
+  // One request: the preload's, which the app's own request was served from.
+  expect(requests.filter((p) => p === '/api/apidocs/accounts-v1/operations/getBalances')).toHaveLength(1);
+});

@@ -49,12 +49,16 @@ test('the page takes the documentation and the index its HTML preloaded; the fir
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
   await page.goto('/documentation/accounts-v1');
   // Decision 034: the HTML names both answers; the page's own requests are served by the preloads.
+  // Decision 043: then the details of the first screen's operations (the first four).
   const preloads = await page
     .locator('link[rel="preload"][as="fetch"]')
     .evaluateAll((links) => links.map((l) => `${l.getAttribute('href')} ${l.getAttribute('crossorigin')}`));
   expect(preloads).toEqual([
     '/jsonapi/node/api_documentation/accounts-v1?include=field_products%2Cfield_products.field_image%2Cfield_change_log use-credentials',
     '/api/apidocs/accounts-v1/index use-credentials',
+    ...['listAccounts', 'getAccount', 'getBalances', 'listTransactions'].map(
+      (key) => `/api/apidocs/accounts-v1/operations/${key} use-credentials`,
+    ),
   ]);
   await expect(page.getByTestId('operation')).toHaveCount(4);
   await expect(page.getByTestId('api-reference')).toBeVisible();

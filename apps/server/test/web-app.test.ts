@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { firstDocumentationRequests } from '@portico/contracts/documentation-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogDb } from '../src/modules/catalog/tables.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
@@ -126,6 +127,15 @@ describe('web app serving', () => {
     expect(first).toContain('<summary class="fs-operation">');
     expect(first).toContain('<li data-response="200">');
     expect(html).not.toContain('<article');
+    // The details of those four are preloaded for the app, after the page's own first data.
+    const preloaded = (text: string) =>
+      [...text.matchAll(/<link rel="preload" as="fetch" crossorigin="use-credentials" href="([^"]+)">/g)].map(
+        (m) => m[1],
+      );
+    expect(preloaded(html)).toEqual([
+      ...firstDocumentationRequests('accounts-v1'),
+      ...keys.slice(0, 4).map((key) => `/api/apidocs/accounts-v1/operations/${key}`),
+    ]);
     // Past the first four: links (payments-v1's webhook is its fifth row).
     const payments = await page('/documentation/payments-v1');
     expect(payments).toContain(
@@ -140,9 +150,10 @@ describe('web app serving', () => {
     expect(article?.[1]).toContain('/accounts/{accountId}/balances');
     expect(article?.[1]).toContain('<li data-response="200">');
     expect(article?.[1]).toContain('curl --request GET');
-    expect(opened).toContain(
-      '<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/apidocs/accounts-v1/operations/getBalances">',
-    );
+    expect(preloaded(opened)).toEqual([
+      ...firstDocumentationRequests('accounts-v1'),
+      '/api/apidocs/accounts-v1/operations/getBalances',
+    ]);
 
     // By uuid too; an unknown operation is left out, an unknown documentation has no first screen.
     const { data } = (await (

@@ -12,8 +12,11 @@ export function dataPreloadLinks(pathname: string, search = ''): string[] {
   if (id === undefined) return [];
   // The operation the query names (operationAddress), opened by the page at once.
   const operation = new URLSearchParams(search).get('operation');
-  return firstDocumentationRequests(id, operation).map(
-    // encodeURIComponent leaves no '"', '<' or '&' in a path; the query is a constant.
-    (url) => `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${url}">`,
-  );
+  return firstDocumentationRequests(id, operation).map(preloadLink);
+}
+
+/** One preload hint; `url` is one of the contracts' documentation URLs. */
+export function preloadLink(url: string): string {
+  // encodeURIComponent leaves no '"', '<' or '&' in their paths; their queries are constants.
+  return `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${url}">`;
 }

@@ -7,7 +7,7 @@ import { isWebRoute, matchesRoutePattern } from '@portico/contracts/web-routes';
 import { errorDocument } from '../jsonapi/errors.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { documentationPageId } from '@portico/contracts/documentation-data';
-import { dataPreloadLinks } from './data-preloads.ts';
+import { dataPreloadLinks, preloadLink } from './data-preloads.ts';
 import { withFrameSources } from './security.ts';
 
 /** Paths served by the portal API and the OAuth servers: never answered with the web app. */
@@ -132,7 +132,10 @@ export default fp(
       const firstScreen =
         status === 200 ? await documentationFirstScreen(request, pathname, search) : undefined;
       if (firstScreen) {
+        // The first screen's operations after everything else the page needs first.
+        const later = firstScreen.preloads.filter((url) => !html.includes(`href="${url}"`));
         html = html
+          .replace('</head>', `${later.map((url) => `  ${preloadLink(url)}\n`).join('')}  </head>`)
           .replace('<div id="root">', `${firstScreen.html}<div id="root">`)
           .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(firstScreen.title)}</title>`);
       }

@@ -7,7 +7,12 @@ import type {
   OperationIndex,
   OperationSummary,
 } from '@portico/contracts/catalog';
-import { countLabel, FIRST_SCREEN_ID, operationAddress } from '@portico/contracts/documentation-data';
+import {
+  countLabel,
+  FIRST_SCREEN_ID,
+  operationAddress,
+  operationUrl,
+} from '@portico/contracts/documentation-data';
 import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
@@ -352,6 +357,12 @@ export function renderFirstScreen({
 export interface FirstScreen {
   html: string;
   title: string;
+  /**
+   * The details the screen opens in place (its first operations), as the app asks for them: the
+   * HTML preloads them, so that the app has them when it takes over (an operation opened on the
+   * first screen stays open) or when one of them is opened in the app (decision 043).
+   */
+  preloads: string[];
 }
 
 /** Parsed operation indexes by documentation and content: the first rows need only their head. */
@@ -410,5 +421,7 @@ export async function documentationFirstScreen(
     html: renderFirstScreen({ pathname, title: doc.title, index, open, embedded, top }),
     // As the app's PageTitle writes it.
     title: `${format(M.documentationTitle, { title: doc.title })} | ${en.site.title}`,
+    // Not beside a deep link: the app opens that one and prefetches none of the first ones.
+    preloads: operationKey ? [] : [...embedded.keys()].map((key) => operationUrl(doc.alias, key)),
   };
 }

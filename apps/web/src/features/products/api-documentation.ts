@@ -97,7 +97,8 @@ function operationQuery(alias: string, key: string, contentHash: string) {
       const url = operationUrl(alias, key);
       const early = earlyOperations.get(url);
       earlyOperations.delete(url);
-      return early ?? apiRequest<OperationDetail>(url, { format: 'json' });
+      // Preloadable: the server's HTML preloads the first screen's operations (decision 043).
+      return early ?? apiRequest<OperationDetail>(url, { format: 'json', preloadable: true });
     },
     retry: retryServerErrors,
     staleTime: Infinity,
