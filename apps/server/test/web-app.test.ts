@@ -14,7 +14,7 @@ describe('web app serving', () => {
     fs.mkdirSync(path.join(dist, 'assets'));
     fs.writeFileSync(
       path.join(dist, 'index.html'),
-      '<!doctype html><html><head><title>Developers Portal</title></head><body><div id="root"></div></body></html>',
+      '<!doctype html><html><head><title>Developers Portal</title><link rel="stylesheet" crossorigin href="/assets/index-abc123.css"></head><body><div id="root"></div></body></html>',
     );
     fs.writeFileSync(
       path.join(dist, 'assets', 'index-abc123.js'),
@@ -108,6 +108,14 @@ describe('web app serving', () => {
     expect(screen).toBeGreaterThan(0);
     expect(screen).toBeLessThan(html.indexOf('<div id="root">'));
     expect(html).toContain('<h1>Accounts API Documentation</h1>');
+    // The screen has its own style: the app's style sheet is preloaded, not waited for.
+    expect(html).toContain(
+      '<link rel="preload" as="style" crossorigin href="/assets/index-abc123.css" data-app-style>',
+    );
+    expect(html).not.toContain('rel="stylesheet"');
+    expect(await page('/apiProducts')).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/index-abc123.css">',
+    );
     expect(html).toContain('<title>Accounts API Documentation | Developers Portal</title>');
     expect(html).toContain(`<p class="fs-dim fs-count">${keys.length} operations</p>`);
     // What the app shows above the reference: the breadcrumb, the downloads, servers and schemes.

@@ -4,7 +4,7 @@ import { PRELOADER_REMOVE_MS } from '@portico/contracts/constants';
 import { App } from './app/app';
 import { preloadRoute } from './app/routes';
 import { isInternetExplorer, renderBrowserNotSupported } from './features/errors/browser-not-supported';
-import { holdRootBehindFirstScreen } from './lib/first-screen';
+import { attachAppStyles, holdRootBehindFirstScreen } from './lib/first-screen';
 
 /** How long the first render waits for the first page's chunk at most. */
 const FIRST_PAGE_PATIENCE_MS = 1500;
@@ -19,7 +19,9 @@ if (isInternetExplorer(navigator.userAgent)) {
   // a slow or failed fetch does not hold the page back for long: it then loads as it renders.
   const firstPage = preloadRoute(window.location.pathname).catch(() => {});
   const patience = new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_PATIENCE_MS));
-  void Promise.race([firstPage, patience]).then(() => {
+  // Behind a first screen the app's style sheets were only preloaded (decision 043): attached now.
+  const styled = attachAppStyles();
+  void Promise.all([Promise.race([firstPage, patience]), styled]).then(() => {
     // A page the server wrote a first screen for keeps it until the app's own is ready (decision 043).
     holdRootBehindFirstScreen(root);
     const reactRoot = createRoot(root);

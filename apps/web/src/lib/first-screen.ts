@@ -104,6 +104,31 @@ function openInPlace(event: MouseEvent): void {
   link.setAttribute('aria-current', 'true');
 }
 
+/**
+ * The app's style sheets, which the server turns into preloads on a page with a first screen (that
+ * screen has its own small style, so its first paint does not wait for the app's): attached as
+ * style sheets, settled once each has loaded or failed. Nothing to wait for on other pages.
+ */
+export function attachAppStyles(): Promise<void> {
+  const preloads = document.querySelectorAll<HTMLLinkElement>(
+    'link[rel="preload"][as="style"][data-app-style]',
+  );
+  const loads = [...preloads].map((preload) => {
+    const sheet = document.createElement('link');
+    sheet.rel = 'stylesheet';
+    sheet.crossOrigin = preload.crossOrigin;
+    sheet.href = preload.href;
+    const settled = new Promise<void>((resolve) => {
+      sheet.addEventListener('load', () => resolve(), { once: true });
+      // The app without its style is still the app: it renders, as it would after a failed load.
+      sheet.addEventListener('error', () => resolve(), { once: true });
+    });
+    preload.after(sheet);
+    return settled;
+  });
+  return Promise.all(loads).then(() => undefined);
+}
+
 /** Puts the app's root where the first screen was (once; nothing when there was none). */
 export function revealApp(): void {
   if (!held) return;

@@ -185,6 +185,7 @@ function details(op: OperationDetail): string {
 }
 
 const STYLE = `<style id="${FIRST_SCREEN_ID}-style">
+body{margin:0}#first-screen,#first-screen *,#first-screen *::before,#first-screen *::after{box-sizing:border-box}
 #first-screen{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#212529;line-height:1.55}
 #first-screen .fs-header{border-bottom:1px solid #dee2e6;background:#fff}
 #first-screen .fs-top{height:38px;background:#f8f9fa}
