@@ -106,6 +106,13 @@ async function loadHoldingIndex(
   return { release, screen };
 }
 
+/** The first response of the app's details of getBalances. */
+const appResponseOfBalances = (page: Page) =>
+  page
+    .getByTestId('operation-details-getBalances')
+    .getByTestId(/^response-/)
+    .first();
+
 const sameDocument = (page: Page) => page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument);
 
 test('an operation opened on the first screen while the app loads stays open when the app takes over', async ({
@@ -167,13 +174,7 @@ test('the app takes over an operation opened on the first screen with its detail
 
   // Then the app shows it open, with its responses, at once.
   await expect(screen).toHaveCount(0);
-  await expect(page.getByTestId('operation-details-getBalances')).toBeVisible();
-  await expect(
-    page
-      .getByTestId('operation-details-getBalances')
-      .getByTestId(/^response-/)
-      .first(),
-  ).toBeVisible();
+  await expect(appResponseOfBalances(page)).toBeVisible();
   expect(await sameDocument(page)).toBe(true);
 });
 
@@ -189,12 +190,7 @@ test("the first screen's operations are preloaded by the HTML and the app opens 
   ).toHaveCount(1);
   const balances = page.getByTestId('operation').filter({ hasText: '/accounts/{accountId}/balances' });
   await balances.getByRole('button', { expanded: false }).click();
-  await expect(
-    page
-      .getByTestId('operation-details-getBalances')
-      .getByTestId(/^response-/)
-      .first(),
-  ).toBeVisible();
+  await expect(appResponseOfBalances(page)).toBeVisible();
   // One request: the preload's, which the app's own request was served from.
   expect(requests.filter((p) => p === '/api/apidocs/accounts-v1/operations/getBalances')).toHaveLength(1);
 });
