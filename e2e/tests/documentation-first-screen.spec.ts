@@ -119,10 +119,20 @@ test('an operation opened on the first screen while the app loads stays open whe
   page,
 }) => {
   const { release, screen } = await loadHoldingIndex(page, 'accounts-v1');
+  // What the address says while the click is dispatched (after the screen's own listeners): the
+  // operation is named in the click's task, before the app's next render can take over.
+  await page.evaluate(() =>
+    window.addEventListener('click', () => Object.assign(window, { addressAtClick: location.search }), {
+      once: true,
+    }),
+  );
   const balances = screen.locator('details', { hasText: '/accounts/{accountId}/balances' });
   await balances.locator('summary').click();
   await expect(balances).toHaveAttribute('open', '');
   await expect(page).toHaveURL(/\?operation=getBalances#operation\/getBalances$/);
+  expect(await page.evaluate(() => (window as { addressAtClick?: string }).addressAtClick)).toBe(
+    '?operation=getBalances',
+  );
   release();
 
   await expect(page.getByTestId('operation-details-getBalances')).toBeVisible();

@@ -56,6 +56,7 @@ export function holdRootBehindFirstScreen(root: HTMLElement): void {
   // The app is on its way: assistive technology hears that the screen will change.
   screen.setAttribute('aria-busy', 'true');
   screen.addEventListener('click', openInPlace);
+  screen.addEventListener('click', nameOpening);
   // `toggle` does not bubble: listened to on the way down.
   screen.addEventListener('toggle', keepOpened, true);
   const linked = deepLinkedOperation(window.location.search, window.location.hash);
@@ -77,6 +78,18 @@ function nameInAddress(key: string): void {
   const { pathname, search } = window.location;
   window.history.replaceState(window.history.state, '', operationAddress(pathname, search, key));
   showOperation(key);
+}
+
+/**
+ * A click on a closed operation's summary opens it once the click is dispatched: named at once,
+ * in the click's own task, so that the app (whose render may run before the `toggle` event's
+ * task) waits for its details before it takes over.
+ */
+function nameOpening(event: MouseEvent): void {
+  const summary = event.target instanceof Element ? event.target.closest('summary') : null;
+  const details = summary?.parentElement;
+  if (!(details instanceof HTMLDetailsElement) || details.open || !details.dataset.operationKey) return;
+  nameInAddress(details.dataset.operationKey);
 }
 
 /** An operation opened on the first screen (its details came with it) stays open in the app. */
