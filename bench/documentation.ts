@@ -288,6 +288,9 @@ const PORTICO_DETAILS = [
   '#first-screen article.fs-open [data-response]',
   '[data-testid="operation"] [data-testid^="operation-details-"] [data-testid^="response-"]',
 ];
+/** Page functions: a row shown, and its details shown (whichever of the two renderings is there). */
+const PORTICO_ROW_SHOWN = anyShown(PORTICO_ROWS);
+const PORTICO_DETAILS_SHOWN = anyShown(PORTICO_DETAILS);
 
 /**
  * Portico's page and its deep link, served from `pageOrigin` with the web app built in `dist`:
@@ -303,16 +306,13 @@ function porticoTools(pageOrigin: string, dist: string, suffix = '', labelSuffix
       dataPath: `/api/apidocs/${ALIAS}/index`,
       context: porticoContext(pageOrigin),
       // The server's first screen (decision 043) or, once it has taken over, the app's reference.
-      shown: `() => ${PORTICO_ROWS.map((s) => `window.__bench.shown(document.querySelector(${JSON.stringify(s)}))`).join(' || ')}`,
-      row: {
-        selector: PORTICO_ROWS.join(', '),
-        details: `() => ${PORTICO_DETAILS.map((s) => `window.__bench.shown(document.querySelector(${JSON.stringify(s)}))`).join(' || ')}`,
-      },
+      shown: PORTICO_ROW_SHOWN,
+      row: { selector: PORTICO_ROWS.join(', '), details: PORTICO_DETAILS_SHOWN },
       open: async (page) => {
         // Its first operation, as a visitor clicks it: on the first screen (its details came with
         // it) or a row of the app, whichever is there.
         await page.locator(PORTICO_ROWS.join(', ')).first().click();
-        return `() => ${PORTICO_DETAILS.map((s) => `window.__bench.shown(document.querySelector(${JSON.stringify(s)}))`).join(' || ')}`;
+        return PORTICO_DETAILS_SHOWN;
       },
       sourceMap,
     },
@@ -344,6 +344,10 @@ function porticoTools(pageOrigin: string, dist: string, suffix = '', labelSuffix
   ];
 }
 
+/** Swagger UI's first operation, and its responses once it is open. */
+const SWAGGER_ROW = '.opblock .opblock-summary-control';
+const SWAGGER_DETAILS_SHOWN = shownCheck('.opblock.is-open .opblock-body .responses-wrapper .response');
+
 const TOOLS: Tool[] = [
   ...porticoTools(origin, webDist),
   {
@@ -374,14 +378,11 @@ const TOOLS: Tool[] = [
     label: `Swagger UI ${version('swagger-ui-dist')}`,
     url: `${staticOrigin}/swagger/`,
     dataPath: '/spec.json',
-    shown: shownCheck('.opblock .opblock-summary-control'),
-    row: {
-      selector: '.opblock .opblock-summary-control',
-      details: shownCheck('.opblock.is-open .opblock-body .responses-wrapper .response'),
-    },
+    shown: shownCheck(SWAGGER_ROW),
+    row: { selector: SWAGGER_ROW, details: SWAGGER_DETAILS_SHOWN },
     open: async (page) => {
-      await page.locator('.opblock .opblock-summary-control').first().click();
-      return shownCheck('.opblock.is-open .opblock-body .responses-wrapper .response');
+      await page.locator(SWAGGER_ROW).first().click();
+      return SWAGGER_DETAILS_SHOWN;
     },
     sourceMap: (pathname) => staticSourceMap(pathname),
   },
@@ -392,10 +393,19 @@ function staticSourceMap(pathname: string): string | null {
   return file ? `${file}.map` : null;
 }
 
-/** A page function: true once an element of every selector is rendered with a non-empty box. */
+/** A page expression: the first element `selector` matches is rendered with a non-empty box. */
+function isShown(selector: string): string {
+  return `window.__bench.shown(document.querySelector(${JSON.stringify(selector)}))`;
+}
+
+/** A page function: any one of `selectors` matches an element that is shown. */
+function anyShown(selectors: string[]): string {
+  return `() => ${selectors.map(isShown).join(' || ')}`;
+}
+
+/** A page function: true once an element of every selector is shown. */
 function shownCheck(...selectors: string[]): string {
-  const checks = selectors.map((s) => `window.__bench.shown(document.querySelector(${JSON.stringify(s)}))`);
-  return `() => ${checks.join(' && ')}`;
+  return `() => ${selectors.map(isShown).join(' && ')}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
+import { requestedPaths } from '../support/requests.ts';
 
 const P = en.products;
 
@@ -51,8 +52,7 @@ test.describe('without JavaScript', () => {
 test('the app takes the first screen over: one copy of the page, the named operation opened', async ({
   page,
 }) => {
-  const requests: string[] = [];
-  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  const requests = requestedPaths(page);
   // Named by the query alone (a shared address): the app opens it too.
   await page.goto('/documentation/accounts-v1?operation=getBalances');
   const details = page.getByTestId('operation-details-getBalances');
@@ -191,8 +191,7 @@ test('the app takes over an operation opened on the first screen with its detail
 test("the first screen's operations are preloaded by the HTML and the app opens them from there", async ({
   page,
 }) => {
-  const requests: string[] = [];
-  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  const requests = requestedPaths(page);
   await page.goto('/documentation/accounts-v1');
   await expect(page.locator('#first-screen')).toHaveCount(0);
   await expect(

@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { createApplicationByApi } from '../support/products.ts';
 import { signIn } from '../support/session.ts';
+import { requestedPaths } from '../support/requests.ts';
 
 const P = en.products;
 
@@ -45,8 +46,7 @@ test('a documentation page shows its title, breadcrumb, downloads, plan and the 
 test('the page takes the documentation and the index its HTML preloaded; the first operations are fetched before a click', async ({
   page,
 }) => {
-  const requests: string[] = [];
-  page.on('request', (request) => requests.push(new URL(request.url()).pathname));
+  const requests = requestedPaths(page);
   await page.goto('/documentation/accounts-v1');
   // Decision 034: the HTML names both answers; the page's own requests are served by the preloads.
   // Decision 043: then the details of the first screen's operations (the first four).

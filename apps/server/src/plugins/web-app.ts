@@ -132,8 +132,6 @@ export default fp(
       const firstScreen =
         status === 200 ? await documentationFirstScreen(request, pathname, search) : undefined;
       if (firstScreen) {
-        // The first screen's operations after everything else the page needs first.
-        const later = firstScreen.preloads.filter((url) => !html.includes(`href="${url}"`));
         html = html
           // The screen has its own style: the app's style sheets do not hold its first paint back;
           // the app attaches them before it renders (lib/first-screen.ts).
@@ -141,7 +139,11 @@ export default fp(
             /<link rel="stylesheet" crossorigin href="([^"]+)">/g,
             '<link rel="preload" as="style" crossorigin href="$1" data-app-style>',
           )
-          .replace('</head>', `${later.map((url) => `  ${preloadLink(url)}\n`).join('')}  </head>`)
+          // The first screen's operations after everything else the page needs first.
+          .replace(
+            '</head>',
+            `${firstScreen.preloads.map((url) => `  ${preloadLink(url)}\n`).join('')}  </head>`,
+          )
           .replace('<div id="root">', `${firstScreen.html}<div id="root">`)
           .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(firstScreen.title)}</title>`);
       }

@@ -24,7 +24,8 @@ let held: { root: HTMLElement; screen: HTMLElement } | undefined;
 let shownOperation: string | undefined;
 const shownListeners = new Set<() => void>();
 
-function showOperation(key: string): void {
+/** Sets it (none: the app has taken over) and tells the page. */
+function showOperation(key: string | undefined): void {
   if (key === shownOperation) return;
   shownOperation = key;
   for (const listener of shownListeners) listener();
@@ -152,8 +153,7 @@ export function revealApp(): void {
   screen.replaceWith(root);
   style?.remove();
   // From now on the app's reference keeps what is open (and another page has no first screen).
-  shownOperation = undefined;
-  for (const listener of shownListeners) listener();
+  showOperation(undefined);
 }
 
 /**

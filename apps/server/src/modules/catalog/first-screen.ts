@@ -361,7 +361,8 @@ export interface FirstScreen {
   /**
    * The details the screen opens in place (its first operations), as the app asks for them: the
    * HTML preloads them, so that the app has them when it takes over (an operation opened on the
-   * first screen stays open) or when one of them is opened in the app (decision 043).
+   * first screen stays open) or when one of them is opened in the app (decision 043). None beside a
+   * deep link, so never one the page's own data preloads already name (plugins/data-preloads.ts).
    */
   preloads: string[];
 }
