@@ -45,6 +45,16 @@ const SCHEMES_API = {
     '/two-oauth': {
       get: { security: [{ oauth: ['things:read'], oauthImplicit: ['things:write'] }], responses: ok },
     },
+    // A cookie parameter beside an API key in a cookie: both in one Cookie header.
+    '/cookie-parameter': {
+      get: {
+        security: [{ cookieKey: [] }],
+        parameters: [
+          { name: 'lang', in: 'cookie', required: true, schema: { type: 'string', maxLength: 5 } },
+        ],
+        responses: ok,
+      },
+    },
     // spinbot.net: the API key is also declared as a required query parameter.
     '/key-parameter': {
       get: {
@@ -103,6 +113,21 @@ describe('sandbox: every security scheme maps to the application credentials', (
     expect((await call(t, '/header-key', { 'x-api-key': client.clientId })).status).toBe(200);
     expect((await call(t, `/query-key?api_key=${client.clientId}`)).status).toBe(200);
     expect((await call(t, '/cookie-key', { cookie: `a=b; session=${client.clientId}` })).status).toBe(200);
+  });
+
+  it('reads cookies percent-decoded, and a malformed one as it came, never failing on it', async () => {
+    const cookie = (lang: string) => ({
+      cookie: `session=${encodeURIComponent(client.clientId)}; lang=${lang}`,
+    });
+    expect((await call(t, '/cookie-parameter', cookie('en%2DGB'))).status).toBe(200);
+    // 'en GB x' decoded is 7 characters: longer than the schema allows.
+    const long = await call(t, '/cookie-parameter', cookie('en%20GB%20x'));
+    expect(long.status).toBe(400);
+    // A malformed escape is kept as it came (5 characters here): valid, not a server error.
+    expect((await call(t, '/cookie-parameter', cookie('%E0%A'))).status).toBe(200);
+    expect((await call(t, '/cookie-parameter', cookie('%E0%A4%A'))).status).toBe(400);
+    expect((await call(t, '/cookie-parameter', { cookie: 'session=%E0%A' })).status).toBe(401);
+    expect((await call(t, '/cookie-parameter', { cookie: `session=${client.clientId}` })).status).toBe(400);
   });
 
   it('refuses a missing or unknown API key with 401 and says where the key goes', async () => {

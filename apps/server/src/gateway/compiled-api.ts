@@ -1,3 +1,4 @@
+import { parseCookie } from 'cookie';
 import { SLICE_MS, timeSlices } from '../lib/turns.ts';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { anchorRefs, newAjv, parameterSchema } from './ajv.ts';
@@ -96,15 +97,6 @@ function describeError(error: ErrorObject): string {
   const base = error.message ?? 'is invalid';
   const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
   return allowed ? `${base}: ${allowed.map((v) => JSON.stringify(v)).join(', ')}` : base;
-}
-
-function cookieValues(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0) out[part.slice(0, eq).trim()] = decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return out;
 }
 
 const mediaBase = (type: string) => type.split(';')[0]!.trim().toLowerCase();
@@ -389,7 +381,8 @@ export class CompiledApi {
 
   /** Checks parameters and body against the operation; undefined when the request is valid. */
   validate(match: MatchedOperation, req: IncomingRequest): ValidationFailure | undefined {
-    let cookies: Record<string, string> | undefined;
+    // Percent-decoded where the value is well-formed, else kept as it came (never a failure).
+    let cookies: Record<string, string | undefined> | undefined;
     for (const param of match.parameters) {
       // OpenAPI ignores these header parameters: the protocol defines them.
       if (param.in === 'header' && IGNORED_HEADERS.has(param.name.toLowerCase())) continue;
@@ -409,7 +402,7 @@ export class CompiledApi {
           break;
         }
         case 'cookie':
-          cookies ??= cookieValues(req.headers.cookie as string | undefined);
+          cookies ??= parseCookie((req.headers.cookie as string | undefined) ?? '');
           raw = cookies[param.name];
           break;
         default:

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { parseCookie } from 'cookie';
 import { credentialPlace, sandboxCredential } from '@portico/contracts/catalog';
 import type { FastifyRequest } from 'fastify';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
@@ -95,20 +96,6 @@ function eachSendable(needs: SchemeNeed[]): SchemeNeed[][] {
 /** A credential read from the request, before the client is looked up. */
 export type Presented = { ok: true; clientId: string; secret?: string } | { ok: false; description: string };
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim());
-      } catch {
-        return part.slice(eq + 1).trim();
-      }
-    }
-  }
-  return undefined;
-}
-
 /** The bearer token of the Authorization header: undefined when absent, null when malformed. */
 export function bearerToken(request: FastifyRequest): string | undefined | null {
   const header = request.headers.authorization;
@@ -128,7 +115,7 @@ export function presented(
       const name = need.keyName!;
       let value: string | undefined;
       if (need.location === 'query') value = query.get(name) ?? undefined;
-      else if (need.location === 'cookie') value = cookieValue(request.headers.cookie, name);
+      else if (need.location === 'cookie') value = parseCookie(request.headers.cookie ?? '')[name];
       else {
         const h = request.headers[name.toLowerCase()];
         value = Array.isArray(h) ? h[0] : h;
