@@ -194,6 +194,80 @@ paths:
     await expect(c.getByTestId('tryout-response-body')).toContainText('Hello again');
     await context.close();
   });
+
+  // An API key in a cookie, beside a cookie parameter: a page cannot set a Cookie header.
+  const COOKIES = `openapi: 3.0.3
+info:
+  title: Crumb API
+  version: '1.0'
+components:
+  securitySchemes:
+    crumb:
+      type: apiKey
+      in: cookie
+      name: crumb_key
+security:
+  - crumb: []
+paths:
+  /greeting:
+    get:
+      operationId: greeting
+      summary: Greet in a language
+      parameters:
+        - { name: lang, in: cookie, required: true, example: en, schema: { type: string, enum: [en, fr] } }
+      responses:
+        '200':
+          description: The greeting
+          content:
+            application/json:
+              example: { text: Good morning }
+`;
+
+  test('an API key and a parameter in cookies: the try-out sends both, and the sandbox answers', async ({
+    page,
+    browser,
+  }) => {
+    await signIn(page, demoAdmin.email, demoAdmin.password);
+    const csrf = await (await page.request.get('/session/token')).text();
+    const imported = await page.request.post(
+      '/admin-api/catalog/import-api?product=crumb&filename=crumb.yaml',
+      {
+        headers: { 'Content-Type': 'application/octet-stream', 'X-CSRF-Token': csrf },
+        data: Buffer.from(COOKIES),
+      },
+    );
+    expect(imported.status(), await imported.text()).toBe(201);
+
+    const context = await browser.newContext({ baseURL: ownPortalURL });
+    const dev = await context.newPage();
+    await signIn(dev);
+    const app = await createApplicationByApi(dev, 'Crumb Client');
+    await subscribe(dev, app.uuid, await productUuid(dev, 'Crumb API'));
+
+    await dev.goto('/documentation/crumb#operation/greeting');
+    await dev
+      .getByTestId('operation-details-greeting')
+      .getByRole('button', { name: en.tryout.tryItOut })
+      .click();
+    const c = dev.getByRole('dialog', { name: new RegExp(en.tryout.consoleTitle.split(' ')[0]!) });
+    await expect(c.getByLabel(en.tryout.clientId)).toContainText('Crumb Client');
+    // The cookie parameter is asked for (its example first); the key is the client id.
+    const cookies = c.getByRole('group', {
+      name: format(en.tryout.parametersIn, { location: en.tryout.location_cookie }),
+    });
+    await expect(cookies.getByRole('combobox', { name: 'lang' })).toHaveValue('en');
+    await cookies.getByRole('combobox', { name: 'lang' }).selectOption('fr');
+    const request = c.getByTestId('tryout-request');
+    await expect(request).toContainText(/Cookie: lang=fr; crumb_key=[\w-]+/);
+    await c.getByRole('button', { name: en.tryout.send, exact: true }).click();
+    await expect(c.getByTestId('tryout-status')).toHaveText('200 OK');
+    await expect(c.getByTestId('tryout-response-body')).toContainText('Good morning');
+    // Set for the call only: none is left in the browser afterwards.
+    expect(await context.cookies(`${ownPortalURL}/sandbox/crumb/greeting`)).toEqual(
+      (await context.cookies(`${ownPortalURL}/`)).filter((cookie) => cookie.path === '/'),
+    );
+    await context.close();
+  });
 });
 
 test('the import page and its link are for administrators only', async ({ page }) => {

@@ -126,6 +126,29 @@ describe('try-out history', () => {
     );
   });
 
+  it("keeps an item's cookie parameters, and reads an item without them", async () => {
+    const doc = 'cookie-api';
+    const withCookies = item({
+      documentationId: doc,
+      form: { header: {}, query: {}, path: {}, cookie: { session: 's-1' }, body: '' },
+    });
+    const without = item({ documentationId: doc });
+    for (const i of [withCookies, without])
+      expect((await alice.send('PUT', `/api/tryout/history/${i.uuid}`, i, 'application/json')).status).toBe(
+        200,
+      );
+    const forms = Object.fromEntries(
+      ((await list(alice, doc)).data as unknown as { uuid: string; form: { cookie?: unknown } }[]).map(
+        (i) => [i.uuid, i.form.cookie],
+      ),
+    );
+    expect(forms).toEqual({ [withCookies.uuid]: { session: 's-1' }, [without.uuid]: undefined });
+    const bad = item({ documentationId: doc, form: { ...without.form, cookie: { session: 1 } } });
+    expect((await alice.send('PUT', `/api/tryout/history/${bad.uuid}`, bad, 'application/json')).status).toBe(
+      400,
+    );
+  });
+
   it('refuses bad input with a 400 naming the field', async () => {
     const bad = item({ method: 'fetch' });
     const res = await alice.send('PUT', `/api/tryout/history/${bad.uuid}`, bad, 'application/json');

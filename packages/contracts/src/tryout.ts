@@ -33,6 +33,8 @@ export const tryoutHistoryItemSchema = z.object({
     header: values,
     query: values,
     path: values,
+    // Only for an operation with cookie parameters (issue 11): the spec's parts are the others.
+    cookie: values.optional(),
     body: z.string().max(TRYOUT_BODY_MAX_CHARS),
   }),
   response: z.object({ status: z.number().int().min(0).max(999), data: z.unknown() }).nullable(),

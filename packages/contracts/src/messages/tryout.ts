@@ -12,6 +12,7 @@ export const tryoutMessages = {
   location_path: 'Path',
   location_query: 'Query',
   location_header: 'Header',
+  location_cookie: 'Cookie',
   location_body: 'Body',
   required: 'required',
   notSet: '(not set)',
@@ -29,6 +30,10 @@ export const tryoutMessages = {
   state_failure: 'Failure',
   cancelled: 'The request was cancelled.',
   networkError: 'The request failed: {{message}}',
+  cookiesOtherOrigin:
+    'This call sends cookies, and a page can send cookies only to its own site: the sandbox is at {{origin}}. Copy the request as curl to send it.',
+  cookieBadName:
+    'The cookie name {{name}} cannot be sent from a browser. Copy the request as curl to send it.',
   request: 'Request',
   copyCurl: 'Copy as curl',
   copied: 'Copied',

@@ -26,6 +26,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useAppStore, type TryoutHistoryItem } from '../../lib/store';
 import { useTranslation } from '../../lib/i18n';
 import { credentialOptions, withoutCredentialParameters } from './credentials';
+import { setCallCookies, unsendableCookies } from './cookies';
 import { failureSignature, nextFailureStreak } from './history';
 import { HelpDialog } from './help-dialog';
 import { HistoryPanel } from './history-panel';
@@ -34,6 +35,7 @@ import {
   buildRequest,
   describeRequest,
   formParameters,
+  valuesIn,
   hasBody,
   initialForm,
   jsonMedia,
@@ -200,7 +202,11 @@ export function TryoutConsole({
   const request = buildRequest(
     { ...formOp, parameters: [...formOp.parameters, ...Object.keys(creds.extraQuery).map(queryParam)] },
     effectiveForm,
-    { authorization: creds.authorization, extraHeaders: creds.extraHeaders },
+    {
+      authorization: creds.authorization,
+      extraHeaders: creds.extraHeaders,
+      extraCookies: creds.extraCookies,
+    },
   );
 
   function setValue(location: ParameterLocation, name: string, value: string) {
@@ -213,7 +219,7 @@ export function TryoutConsole({
     setTryout((tr) => {
       const current = { ...(tr.values[key] ?? {}) };
       for (const p of formParameters(op)) {
-        const value = form[p.in][p.name] ?? '';
+        const value = valuesIn(form, p.in)[p.name] ?? '';
         if (!value || SECRET_HEADER.test(p.name)) continue;
         const field = `${p.in}.${p.name}`;
         current[field] = [value, ...(current[field] ?? []).filter((v) => v !== value)].slice(0, 10);
@@ -245,6 +251,18 @@ export function TryoutConsole({
     if (applied && applied.expiresAt <= Date.now()) setTokenNotice(t('tryout.tokenExpired'));
     else setTokenNotice(null);
 
+    const unsendable = unsendableCookies(op.server, request.cookies);
+    if (unsendable) {
+      setOutcome({
+        state: 'error',
+        message:
+          unsendable.reason === 'otherOrigin'
+            ? t('tryout.cookiesOtherOrigin', { origin: unsendable.origin })
+            : t('tryout.cookieBadName', { name: unsendable.name }),
+      });
+      return;
+    }
+
     rememberValues();
     const controller = new AbortController();
     abort.current = controller;
@@ -253,13 +271,15 @@ export function TryoutConsole({
     const started = performance.now();
     let res: Response;
     let text: string;
+    const removeCookies = request.cookies.length > 0 ? setCallCookies(op.server, request.cookies) : null;
     try {
       res = await fetch(request.url, {
         method: request.method,
         headers: request.headers,
         ...(request.body !== null ? { body: request.body } : {}),
         signal: controller.signal,
-        credentials: 'omit',
+        // The portal's own cookies never go to the sandbox, unless the call has cookies of its own.
+        credentials: removeCookies ? 'same-origin' : 'omit',
       });
       text = await res.text();
     } catch (err) {
@@ -272,6 +292,7 @@ export function TryoutConsole({
       return;
     } finally {
       abort.current = null;
+      removeCookies?.();
     }
     const ms = Math.round(performance.now() - started);
     let data: unknown = text;
@@ -381,7 +402,7 @@ export function TryoutConsole({
         noValidate
       >
         <Stack gap="md">
-          {(['path', 'query', 'header'] as const).map((location) => {
+          {(['path', 'query', 'header', 'cookie'] as const).map((location) => {
             const list = params.filter((p) => p.in === location);
             if (list.length === 0) return null;
             return (
@@ -397,7 +418,7 @@ export function TryoutConsole({
                   {list.map((p) => {
                     const schema = p.schema && typeof p.schema === 'object' ? p.schema : null;
                     const values = schema && Array.isArray(schema.enum) ? schema.enum.map(String) : null;
-                    const value = form[location][p.name] ?? '';
+                    const value = valuesIn(form, location)[p.name] ?? '';
                     const invalid = errorOf(location, p.name);
                     const label = p.name;
                     const description = typeof schema?.type === 'string' ? schema.type : undefined;

@@ -9,6 +9,13 @@ function required(scheme: SecuritySchemeSummary): RequiredScheme {
   return { requirement: { scheme: scheme.name, type: scheme.type, scopes: [] }, scheme };
 }
 const queryKey = required({ name: 'key', type: 'apiKey', in: 'query', paramName: 'key', description: null });
+const cookieKey = required({
+  name: 'session',
+  type: 'apiKey',
+  in: 'cookie',
+  paramName: 'session_id',
+  description: null,
+});
 const basic = required({ name: 'basic', type: 'http', scheme: 'basic', description: null });
 const authorizationKey = required({
   name: 'registry_oauth2',
@@ -24,6 +31,11 @@ describe('the try-out sends the credentials the sandbox reads', () => {
     expect(credentialOptions([queryKey], app, null)).toMatchObject({
       extraQuery: { key: 'client-1' },
       places: ['query:key'],
+    });
+    expect(credentialOptions([cookieKey], app, null)).toMatchObject({
+      extraCookies: [['session_id', 'client-1']],
+      extraHeaders: [],
+      places: ['cookie:session_id'],
     });
     expect(credentialOptions([basic], app, null).authorization).toBe(`Basic ${btoa('client-1:s3cret')}`);
     expect(credentialOptions([oauth], app, token).authorization).toBe('Bearer tok');

@@ -18,6 +18,7 @@ export interface RequiredScheme {
 export interface CredentialOptions {
   extraHeaders: [string, string][];
   extraQuery: Record<string, string>;
+  extraCookies: [string, string][];
   authorization: string | null;
   /** Where credentials go (contracts' credentialPlace): parameters there are not asked for. */
   places: string[];
@@ -34,7 +35,13 @@ export function credentialOptions(
   credentials: Credentials | null,
   token: HeldToken | null,
 ): CredentialOptions {
-  const options: CredentialOptions = { extraHeaders: [], extraQuery: {}, authorization: null, places: [] };
+  const options: CredentialOptions = {
+    extraHeaders: [],
+    extraQuery: {},
+    extraCookies: [],
+    authorization: null,
+    places: [],
+  };
   for (const { requirement, scheme } of schemes) {
     const kind = sandboxCredential(scheme ?? requirement);
     const place = credentialPlace({ ...(scheme ?? requirement), name: scheme?.paramName });
@@ -44,6 +51,8 @@ export function credentialOptions(
       options.extraQuery[scheme.paramName] = credentials.clientId;
     else if (kind === 'clientId' && credentials && scheme?.paramName && scheme.in === 'header')
       options.extraHeaders.push([scheme.paramName, credentials.clientId]);
+    else if (kind === 'clientId' && credentials && scheme?.paramName && scheme.in === 'cookie')
+      options.extraCookies.push([scheme.paramName, credentials.clientId]);
     else if (kind === 'clientIdAndSecret' && credentials)
       options.authorization = `Basic ${btoa(`${credentials.clientId}:${credentials.secret}`)}`;
     else if (kind === 'accessToken' && token)

@@ -91,6 +91,7 @@ export function importItems(
         header: stringRecord(form.header),
         query: stringRecord(form.query),
         path: stringRecord(form.path),
+        ...(form.cookie ? { cookie: stringRecord(form.cookie) } : {}),
         body: str(form.body),
       },
       response:

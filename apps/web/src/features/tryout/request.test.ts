@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationDetail } from '@portico/contracts/catalog';
-import { buildRequest, initialForm, requiredErrors, toCurl } from './request';
+import { buildRequest, describeRequest, initialForm, requiredErrors, toCurl } from './request';
 
 const op: Pick<OperationDetail, 'method' | 'path' | 'server' | 'parameters' | 'requestBody'> = {
   method: 'post',
@@ -56,15 +56,17 @@ describe('try-out request', () => {
     expect(JSON.parse(form.body)).toEqual({ amount: 10 });
   });
 
-  it('lists empty required parameters by location and name (cookies are not asked)', () => {
+  it('lists empty required parameters by location and name', () => {
     const form = initialForm(op);
     expect(requiredErrors(op, form)).toEqual([
       { location: 'path', name: 'accountId' },
       { location: 'header', name: 'X-Request-ID' },
+      { location: 'cookie', name: 'session' },
     ]);
     form.body = ' ';
     form.path.accountId = 'acc 1';
     form.header['X-Request-ID'] = 'r1';
+    form.cookie!.session = 's1';
     expect(requiredErrors(op, form)).toEqual([{ location: 'body', name: 'body' }]);
   });
 
@@ -85,6 +87,29 @@ describe('try-out request', () => {
       ['Authorization', 'Bearer tok'],
     ]);
     expect(JSON.parse(req.body!)).toEqual({ amount: 10 });
+    // The required cookie was left empty: none is sent.
+    expect(req.cookies).toEqual([]);
+  });
+
+  it('sends cookie parameters and a cookie API key, encoded in the curl copy and the text', () => {
+    const get = { ...op, method: 'get' as const };
+    const form = initialForm(get);
+    form.path.accountId = 'a1';
+    form.cookie!.session = 'one two;three';
+    const req = buildRequest(get, form, { extraCookies: [['api_key', 'client-1']] });
+    expect(req.cookies).toEqual([
+      ['session', 'one two;three'],
+      ['api_key', 'client-1'],
+    ]);
+    expect(req.headers).toEqual([['Accept', 'application/json']]);
+    expect(toCurl(req)).toContain("-b 'session=one%20two%3Bthree; api_key=client-1'");
+    expect(describeRequest(req)).toContain('\nCookie: session=one%20two%3Bthree; api_key=client-1');
+  });
+
+  it('reads a form saved before cookies were asked (no cookie part)', () => {
+    const saved = { header: { 'X-Request-ID': 'r1' }, query: {}, path: { accountId: 'a1' }, body: '{}' };
+    expect(requiredErrors(op, saved)).toEqual([{ location: 'cookie', name: 'session' }]);
+    expect(buildRequest(op, saved).cookies).toEqual([]);
   });
 
   it('sends no body for GET and quotes curl safely', () => {

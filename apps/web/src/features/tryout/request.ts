@@ -3,16 +3,22 @@ import type { OperationDetail, ParameterDetail } from '@portico/contracts/catalo
 /**
  * The try-out request (spec B 7 "Other notes on calls"): the server URL of the description (our
  * sandbox, variables at their defaults), path parameters, query string, header parameters, a JSON
- * body, Content-Type and Accept application/json. Pure functions: the console, the code samples,
- * the curl copy and the history all use the same built request.
+ * body, Content-Type and Accept application/json; and the cookies a document declares (parameters
+ * and API keys, issue 11), which the browser sends (tryout/cookies.ts). Pure functions: the
+ * console, the code samples, the curl copy and the history all use the same built request.
  */
 
-export type ParameterLocation = 'path' | 'query' | 'header';
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 
 export interface TryoutForm {
   header: Record<string, string>;
   query: Record<string, string>;
   path: Record<string, string>;
+  /**
+   * Cookie parameters, only for an operation that declares some: the spec's saved form has the
+   * header, query, path and body parts, and forms saved or shared before have no other.
+   */
+  cookie?: Record<string, string>;
   /** The JSON body as typed; '' for none. */
   body: string;
 }
@@ -21,6 +27,8 @@ export interface BuiltRequest {
   method: string;
   url: string;
   headers: [string, string][];
+  /** Name and value (as typed, not encoded): a page cannot set a Cookie header, the browser sends them. */
+  cookies: [string, string][];
   body: string | null;
 }
 
@@ -36,11 +44,18 @@ export function hasBody(method: string): boolean {
   return ['post', 'patch', 'put'].includes(method.toLowerCase());
 }
 
-/** Parameters the console fills: cookies cannot be set by a page, so they are left out. */
+/** Parameters the console fills: all of the operation's. */
 export function formParameters(op: Pick<OperationDetail, 'parameters'>): (ParameterDetail & {
   in: ParameterLocation;
 })[] {
-  return op.parameters.filter((p): p is ParameterDetail & { in: ParameterLocation } => p.in !== 'cookie');
+  return op.parameters.filter((p): p is ParameterDetail & { in: ParameterLocation } =>
+    ['path', 'query', 'header', 'cookie'].includes(p.in),
+  );
+}
+
+/** The form's values in one place (none yet: empty). */
+export function valuesIn(form: TryoutForm, location: ParameterLocation): Record<string, string> {
+  return form[location] ?? {};
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {
@@ -100,7 +115,7 @@ export function initialBody(op: Pick<OperationDetail, 'method' | 'requestBody'>)
 /** The form of an operation as it first opens: every value pre-filled where the document says one. */
 export function initialForm(op: Pick<OperationDetail, 'method' | 'parameters' | 'requestBody'>): TryoutForm {
   const form = emptyForm();
-  for (const p of formParameters(op)) form[p.in][p.name] = initialValue(p);
+  for (const p of formParameters(op)) (form[p.in] ??= {})[p.name] = initialValue(p);
   form.body = initialBody(op);
   return form;
 }
@@ -112,7 +127,7 @@ export function requiredErrors(
 ): FieldError[] {
   const errors: FieldError[] = [];
   for (const p of formParameters(op)) {
-    if ((p.required || p.in === 'path') && !(form[p.in][p.name] ?? '').trim()) {
+    if ((p.required || p.in === 'path') && !(valuesIn(form, p.in)[p.name] ?? '').trim()) {
       errors.push({ location: p.in, name: p.name });
     }
   }
@@ -139,12 +154,16 @@ function arrayItems(p: ParameterDetail, value: string): string[] | null {
 
 /**
  * The request for the filled-in form. `authorization`, when given, is the whole header value
- * ('Bearer eyJ…'); extra headers (an API key) come after the documented ones.
+ * ('Bearer eyJ…'); extra headers and cookies (an API key) come after the documented ones.
  */
 export function buildRequest(
   op: Pick<OperationDetail, 'method' | 'path' | 'server' | 'parameters' | 'requestBody'>,
   form: TryoutForm,
-  options: { authorization?: string | null; extraHeaders?: [string, string][] } = {},
+  options: {
+    authorization?: string | null;
+    extraHeaders?: [string, string][];
+    extraCookies?: [string, string][];
+  } = {},
 ): BuiltRequest {
   const params = formParameters(op);
   const path = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
@@ -169,10 +188,15 @@ export function buildRequest(
   }
   for (const [name, value] of options.extraHeaders ?? []) headers.push([name, value]);
   if (options.authorization) headers.push(['Authorization', options.authorization]);
+  const cookies: [string, string][] = params
+    .filter((p) => p.in === 'cookie' && (form.cookie?.[p.name] ?? '') !== '')
+    .map((p) => [p.name, form.cookie![p.name]!]);
+  cookies.push(...(options.extraCookies ?? []));
   return {
     method: op.method.toUpperCase(),
     url: `${op.server.replace(/\/$/, '')}${path}${query ? `?${query}` : ''}`,
     headers,
+    cookies,
     body,
   };
 }
@@ -186,6 +210,7 @@ function shellQuote(value: string): string {
 export function toCurl(request: BuiltRequest): string {
   const parts = [`curl -X ${request.method} ${shellQuote(request.url)}`];
   for (const [name, value] of request.headers) parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  if (request.cookies.length > 0) parts.push(`-b ${shellQuote(cookieHeader(request.cookies))}`);
   if (request.body !== null) parts.push(`--data-raw ${shellQuote(request.body)}`);
   return parts.join(' \\\n  ');
 }
@@ -193,6 +218,15 @@ export function toCurl(request: BuiltRequest): string {
 /** The request as text: what the request panel shows. */
 export function describeRequest(request: BuiltRequest): string {
   const lines = [`${request.method} ${request.url}`, ...request.headers.map(([n, v]) => `${n}: ${v}`)];
+  if (request.cookies.length > 0) lines.push(`Cookie: ${cookieHeader(request.cookies)}`);
   if (request.body !== null) lines.push('', request.body);
   return lines.join('\n');
+}
+
+/**
+ * The Cookie header of these cookies: values percent-encoded, as the sandbox reads them (a
+ * cookie's value cannot hold a space, a quote, a comma, a semicolon or a backslash).
+ */
+export function cookieHeader(cookies: [string, string][]): string {
+  return cookies.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
 }

@@ -45,6 +45,7 @@ export function sharedRequest(search: string, method: string, path: string): Try
       header: rec(f.header),
       query: rec(f.query),
       path: rec(f.path),
+      ...(f.cookie ? { cookie: rec(f.cookie) } : {}),
       body: typeof f.body === 'string' ? f.body : '',
     };
   } catch {

@@ -12,7 +12,7 @@ export function harOf(request: BuiltRequest): HarRequest {
     httpVersion: 'HTTP/1.1',
     headers: request.headers.map(([name, value]) => ({ name, value })),
     queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-    cookies: [],
+    cookies: request.cookies.map(([name, value]) => ({ name, value })),
     headersSize: -1,
     bodySize: -1,
     ...(request.body !== null ? { postData: { mimeType: contentType, text: request.body } } : {}),
