@@ -16,9 +16,9 @@
  * 5. Prints the medians and the compressed bytes of every script each page fetched, and writes
  *    every run to bench/results/documentation-<time>.json.
  * --baseline <checkout> runs another checkout's portal (its server and built web app, its own import
- * of the document) beside this one, and loads its page right after each Portico run, in the same
- * rounds: before and after under the same load (a shared machine's load moves by a factor of
- * several between two runs of the script).
+ * of the document) beside this one, and loads its page next to each Portico run, in the same
+ * rounds, the two taking turns at going first: before and after under the same load (a shared
+ * machine's load moves by a factor of several between two runs of the script).
  * --profile adds one more run per tool under V8's sampling profiler (bench/results/*.cpuprofile,
  * opens in Chrome DevTools) and prints where the main thread spent its time, by source file
  * (through the source maps).
@@ -721,13 +721,20 @@ const baselineTools = baseline
       ` baseline (${path.basename(baseline.checkout)})`,
     )
   : [];
-const chosen = options.tools.split(',').flatMap((name) => {
+const groups = options.tools.split(',').map((name) => {
   const tool = TOOLS.find((t) => t.name === name.trim());
   if (!tool) throw new Error(`unknown tool ${name}: ${TOOLS.map((t) => t.name).join(', ')}`);
-  // With --baseline, each Portico page is followed by the baseline's in the same round.
+  // With --baseline, each Portico page goes with the baseline's in the same round.
   const twin = baselineTools.find((t) => t.name === `${tool.name}-base`);
   return twin ? [tool, twin] : [tool];
 });
+const chosen = groups.flat();
+/**
+ * A round's order: a pair's two pages take turns at going first, since the page loaded right after
+ * another tool's (Swagger UI's, whose renderer is still being torn down) starts on a busier machine.
+ */
+const roundOrder = (round: number): Tool[] =>
+  groups.flatMap((group) => (round % 2 === 1 ? group : [...group].reverse()));
 // No request leaves the machine: every host name but the loopback ones fails to resolve.
 const browser = await launchChromium([
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
@@ -742,7 +749,7 @@ const tryoutRuns: TryoutRun[] = [];
 const profiles: { tool: Tool; file: string }[] = [];
 try {
   for (let round = 1; round <= RUNS; round++) {
-    for (const tool of chosen) {
+    for (const tool of roundOrder(round)) {
       const run = await measure(browser, tool, round);
       runs.push(run);
       console.log(
