@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { PRELOADER_REMOVE_MS } from '@portico/contracts/constants';
 import { App } from './app/app';
 import { preloadRoute } from './app/routes';
+import { queryClient } from './lib/query-client';
 import { isInternetExplorer, renderBrowserNotSupported } from './features/errors/browser-not-supported';
 import { attachAppStyles, holdRootBehindFirstScreen } from './lib/first-screen';
 
@@ -15,9 +16,10 @@ if (!root) throw new Error('#root is missing from index.html');
 if (isInternetExplorer(navigator.userAgent)) {
   renderBrowserNotSupported(root);
 } else {
-  // The first page's chunk comes before the first render (lib/lazy-page.tsx), under the preloader;
-  // a slow or failed fetch does not hold the page back for long: it then loads as it renders.
-  const firstPage = preloadRoute(window.location.pathname).catch(() => {});
+  // The first page's chunk comes before the first render (lib/lazy-page.tsx), with the data it shows
+  // first where its route says which, under the preloader (or the server's first screen); a slow or
+  // failed fetch does not hold the page back for long: it then loads as it renders.
+  const firstPage = preloadRoute(window.location.pathname, queryClient).catch(() => {});
   const patience = new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_PATIENCE_MS));
   // Behind a first screen the app's style sheets were only preloaded (decision 043): attached now.
   const styled = attachAppStyles();

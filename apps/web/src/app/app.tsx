@@ -1,9 +1,10 @@
 import '@mantine/core/styles.css';
 import './global.css';
 import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from '../lib/i18n';
+import { queryClient } from '../lib/query-client';
 import { BrowserRouter } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary';
 import { AppRoutes } from './routes';
@@ -56,13 +57,6 @@ const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
   },
   // Mantine's dark error red (red 8) is 3.4:1 on the dark body; red 5 is 5.6:1 (4.9:1 on inputs).
   dark: { '--mantine-color-error': 'var(--mantine-color-red-5)' },
-});
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    // Spec B 9: no refetch on window focus.
-    queries: { refetchOnWindowFocus: false, retry: 1, staleTime: 30_000 },
-  },
 });
 
 export function App() {

@@ -1,4 +1,5 @@
 import { Navigate, Route, Routes, matchRoutes, useLocation, useParams } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
 import type { FeatureRoute } from '../config/feature-route';
 import { paths } from '../config/paths';
 import { adminGoLiveRoutes } from '../features/admin-go-live/routes';
@@ -82,15 +83,18 @@ export function routePatterns(): string[] {
 
 /**
  * Loads the chunk of the page that `pathname` shows (nothing for a redirect), so that the first
- * render needs no Suspense fallback (lib/lazy-page.tsx says why that matters).
+ * render needs no Suspense fallback (lib/lazy-page.tsx says why that matters), and the data the
+ * page shows first where its route says which (FeatureRoute.preloadData).
  */
-export function preloadRoute(pathname: string): Promise<void> {
-  const all: { path: string; preload?: () => Promise<void> }[] = [
-    ...redirects.map((r) => ({ path: r.path })),
+export function preloadRoute(pathname: string, client: QueryClient): Promise<void> {
+  const all: FeatureRoute[] = [
+    ...redirects.map((r) => ({ ...r, preload: () => Promise.resolve() })),
     ...pageRoutes,
   ];
-  const matched = matchRoutes(all, pathname)?.at(-1)?.route;
-  return matched?.preload?.() ?? Promise.resolve();
+  const matched = matchRoutes(all, pathname)?.at(-1);
+  if (!matched) return Promise.resolve();
+  const { route, params } = matched;
+  return Promise.all([route.preload(), route.preloadData?.(params, client)]).then(() => undefined);
 }
 
 export function AppRoutes() {

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 
 /**
@@ -9,4 +10,11 @@ export interface FeatureRoute {
   element: ReactNode;
   /** Loads the page's chunk; called for the first page before the first render (lib/lazy-page). */
   preload: () => Promise<void>;
+  /**
+   * Fills the cache with the data the page shows first, for the first page before the first
+   * render (a page whose HTML preloads that data, decision 034): its first render then has it, in
+   * the first render's transition, instead of an update when it arrives, which React renders in
+   * one task (an external store's update always is).
+   */
+  preloadData?: (params: Record<string, string | undefined>, client: QueryClient) => Promise<unknown>;
 }

@@ -1,5 +1,10 @@
 import type { OperationDetail, OperationIndex } from '@portico/contracts/catalog';
-import { documentationUrl, operationIndexUrl, operationUrl } from '@portico/contracts/documentation-data';
+import {
+  documentationUrl,
+  isUuid,
+  operationIndexUrl,
+  operationUrl,
+} from '@portico/contracts/documentation-data';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client';
 import type { Document, Resource } from './api-jsonapi';
@@ -37,13 +42,17 @@ export const documentationKeys = {
  * One documentation by uuid or alias (spec B 5: the server tries the uuid, then the alias), with
  * its products (and their images) and the changelog entries of those products.
  */
-export function useDocumentation(idOrAlias: string) {
-  return useQuery({
+function documentationQuery(idOrAlias: string) {
+  return queryOptions({
     queryKey: documentationKeys.one(idOrAlias),
     // The server's HTML for the page preloads this very request (decision 034).
     queryFn: () => apiRequest<Document<Documentation>>(documentationUrl(idOrAlias), { preloadable: true }),
     retry: retryServerErrors,
   });
+}
+
+export function useDocumentation(idOrAlias: string) {
+  return useQuery(documentationQuery(idOrAlias));
 }
 
 /** The API documentations of one product, for the product's documentation view. */
@@ -60,16 +69,30 @@ export function useProductDocumentations(productId: string | undefined) {
 }
 
 /** The operation index: tags, operations, servers and security schemes, no schemas. */
-export function useOperationIndex(alias: string | undefined) {
-  return useQuery({
-    queryKey: documentationKeys.index(alias ?? ''),
+function operationIndexQuery(alias: string) {
+  return queryOptions({
+    queryKey: documentationKeys.index(alias),
     // Preloaded by the server's HTML when the address names the alias (decision 034).
     queryFn: () =>
-      apiRequest<OperationIndex>(operationIndexUrl(alias ?? ''), { format: 'json', preloadable: true }),
-    enabled: Boolean(alias),
+      apiRequest<OperationIndex>(operationIndexUrl(alias), { format: 'json', preloadable: true }),
     retry: retryServerErrors,
     staleTime: 5 * 60_000,
   });
+}
+
+export function useOperationIndex(alias: string | undefined) {
+  return useQuery({ ...operationIndexQuery(alias ?? ''), enabled: Boolean(alias) });
+}
+
+/**
+ * The documentation page's first data (its route's preloadData), the requests the HTML preloads:
+ * the documentation and, when the address names the alias, its operation index.
+ */
+export function preloadDocumentationPage(client: QueryClient, idOrAlias: string): Promise<unknown> {
+  return Promise.all([
+    client.prefetchQuery(documentationQuery(idOrAlias)),
+    isUuid(idOrAlias) ? undefined : client.prefetchQuery(operationIndexQuery(idOrAlias)),
+  ]);
 }
 
 /** Operation details asked for before the index is in (a deep link), by URL, until a query takes them. */

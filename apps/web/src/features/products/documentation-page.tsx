@@ -34,6 +34,17 @@ import { RevealApp, useFirstScreenOperation } from '../../lib/first-screen';
 /** The chat bot block is its own chunk: only documentations with a bot load it. */
 const ChatBotBlock = lazyPage(() => import('./chat-bot-block'));
 
+/**
+ * Reveals the app once the operation the server's first screen shows open (linked, or opened there
+ * by the visitor) has its details, so that it stays open when the app takes over (decision 043).
+ * A component of its own: the first screen's store and that query change while the app starts,
+ * and each change re-renders (synchronously: external stores) this alone, not the whole page.
+ */
+function RevealWhenAnswered({ alias, contentHash }: { alias: string | undefined; contentHash?: string }) {
+  const onFirstScreen = useFirstScreenOperation();
+  return useOperationAnswered(alias, onFirstScreen, contentHash) ? <RevealApp /> : null;
+}
+
 /** /documentation/:apiDocumentationId (spec B 2.12): a uuid, else the documentation's alias. */
 export default function DocumentationPage() {
   return (
@@ -53,18 +64,18 @@ function DocumentationScreen() {
   // less before the operations are listed. The reference reads the same cached query.
   const alias = isUuid(apiDocumentationId) ? doc.data?.data.attributes.alias : apiDocumentationId;
   const index = useOperationIndex(alias);
-  // A deep link's operation is asked for at the same moment (api-documentation.ts).
+  // A deep link's operation is asked for at the same moment (api-documentation.ts), unless the index
+  // came before the first render (the route's preloadData): its query then asks for it at once.
+  const indexIn = index.data !== undefined;
   useEffect(() => {
     const key = deepLinkedOperation(window.location.search, window.location.hash);
-    if (key && !isUuid(apiDocumentationId)) requestOperationEarly(apiDocumentationId, key);
+    if (key && !isUuid(apiDocumentationId) && !indexIn) requestOperationEarly(apiDocumentationId, key);
+    // Once, as the page opens: the index arriving later is not a reason to ask again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [apiDocumentationId]);
-  // The operation the server's first screen shows open (linked, or opened there by the visitor)
-  // stays open when the app takes over: the app waits for its details (decision 043).
-  const onFirstScreen = useFirstScreenOperation();
-  const detailsIn = useOperationAnswered(alias, onFirstScreen, index.data?.contentHash);
   // The server's first screen (decision 043) stays until the page can show its reference (or why
-  // it cannot): then the app takes its place in the same commit.
-  const settled = doc.isError || (doc.data !== undefined && !index.isPending && detailsIn);
+  // it cannot): then the app takes its place in the same commit (RevealWhenAnswered).
+  const settled = doc.data !== undefined && !index.isPending;
   // The reference's descriptions are Markdown: its renderer (own chunk) loads beside the data.
   useEffect(() => void preloadMarkdown().catch(() => undefined), []);
 
@@ -114,7 +125,7 @@ function DocumentationScreen() {
   return (
     <Container size="xl" py="xl">
       {/* First, so that the app is in the document before the reference below measures itself. */}
-      {settled && <RevealApp />}
+      {settled && <RevealWhenAnswered alias={alias} contentHash={index.data?.contentHash} />}
       {a.title !== GET_TOKEN_API_TITLE && shown && productSlug && (
         <PageBreadcrumbs
           items={[

@@ -15,5 +15,8 @@ export const productsRoutes: FeatureRoute[] = [
     path: '/documentation/:apiDocumentationId',
     element: <DocumentationPage />,
     preload: DocumentationPage.preload,
+    // Its own chunk's module, shared with the page: the entry stays as it is.
+    preloadData: async ({ apiDocumentationId = '' }, client) =>
+      (await import('./api-documentation')).preloadDocumentationPage(client, apiDocumentationId),
   },
 ];
