@@ -4,7 +4,16 @@ import { deepLinkedOperation, operationAddress } from '@portico/contracts/docume
 import { IconLink, IconLock, IconSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  memo,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from '../../../lib/i18n';
 import { Loading } from '../../../components/ui/loading';
 import { messageOf } from '../../../lib/api-client';
@@ -261,7 +270,12 @@ export function operationKeyOf(index: OperationIndex, method: string, path: stri
   return null;
 }
 
-function ReferenceHeader({ index }: { index: OperationIndex }) {
+/*
+ * The header, the tags' headings and the rows are memoized: the list renders again whenever an
+ * operation opens or closes, the page scrolls or the list's offset is measured, and each time only
+ * the rows whose props changed (the one toggled, the ones scrolled in) need to render.
+ */
+const ReferenceHeader = memo(function ReferenceHeader({ index }: { index: OperationIndex }) {
   const { t } = useTranslation();
   return (
     <Stack gap="sm" mb="md">
@@ -314,9 +328,15 @@ function ReferenceHeader({ index }: { index: OperationIndex }) {
       )}
     </Stack>
   );
-}
+});
 
-function TagHeading({ name, description }: { name: string; description: string | null }) {
+const TagHeading = memo(function TagHeading({
+  name,
+  description,
+}: {
+  name: string;
+  description: string | null;
+}) {
   return (
     <div className={classes.tagHeader}>
       <Title order={3} size="h4" data-testid="operation-tag">
@@ -325,9 +345,9 @@ function TagHeading({ name, description }: { name: string; description: string |
       {description && <Markdown text={description} fz="sm" c="dimmed" />}
     </div>
   );
-}
+});
 
-function WebhooksHeading() {
+const WebhooksHeading = memo(function WebhooksHeading() {
   const { t } = useTranslation();
   return (
     <div className={classes.tagHeader}>
@@ -339,9 +359,9 @@ function WebhooksHeading() {
       </Text>
     </div>
   );
-}
+});
 
-function OperationRow({
+const OperationRow = memo(function OperationRow({
   row,
   alias,
   contentHash,
@@ -431,4 +451,4 @@ function OperationRow({
       )}
     </div>
   );
-}
+});
