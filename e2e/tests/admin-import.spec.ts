@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { ownPortalURL, startOwnPortal } from '../support/own-portal.ts';
@@ -66,6 +66,43 @@ async function expectNoViolations(page: Page, screen: string): Promise<void> {
     (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
   );
   expect(found, `axe on ${screen}`).toEqual([]);
+}
+
+/**
+ * The administrator imports `yaml` as `product` (alias the same); a developer, in a browser of their
+ * own, subscribes a new application to it and opens the try-out of `operation`: the console and
+ * that browser context, for the caller to close.
+ */
+async function tryoutOfImported(
+  page: Page,
+  browser: Browser,
+  api: { yaml: string; product: string; title: string; operation: string; application: string },
+): Promise<{ console: Locator; context: BrowserContext }> {
+  await signIn(page, demoAdmin.email, demoAdmin.password);
+  const csrf = await (await page.request.get('/session/token')).text();
+  const imported = await page.request.post(
+    `/admin-api/catalog/import-api?product=${api.product}&filename=${api.product}.yaml`,
+    {
+      headers: { 'Content-Type': 'application/octet-stream', 'X-CSRF-Token': csrf },
+      data: Buffer.from(api.yaml),
+    },
+  );
+  expect(imported.status(), await imported.text()).toBe(201);
+
+  const context = await browser.newContext({ baseURL: ownPortalURL });
+  const dev = await context.newPage();
+  await signIn(dev);
+  const app = await createApplicationByApi(dev, api.application);
+  await subscribe(dev, app.uuid, await productUuid(dev, api.title));
+
+  await dev.goto(`/documentation/${api.product}#operation/${api.operation}`);
+  await dev
+    .getByTestId(`operation-details-${api.operation}`)
+    .getByRole('button', { name: en.tryout.tryItOut })
+    .click();
+  const c = dev.getByRole('dialog', { name: new RegExp(en.tryout.consoleTitle.split(' ')[0]!) });
+  await expect(c.getByLabel(en.tryout.clientId)).toContainText(api.application);
+  return { console: c, context };
 }
 
 // The import adds a product and a category that other tests' counts would see: its own portal.
@@ -158,31 +195,14 @@ paths:
     page,
     browser,
   }) => {
-    await signIn(page, demoAdmin.email, demoAdmin.password);
-    const csrf = await (await page.request.get('/session/token')).text();
-    const imported = await page.request.post(
-      '/admin-api/catalog/import-api?product=spin&filename=spin.yaml',
-      {
-        headers: { 'Content-Type': 'application/octet-stream', 'X-CSRF-Token': csrf },
-        data: Buffer.from(KEYED),
-      },
-    );
-    expect(imported.status(), await imported.text()).toBe(201);
-
     // The developer, in a browser of their own: an application subscribed to the new product.
-    const context = await browser.newContext({ baseURL: ownPortalURL });
-    const dev = await context.newPage();
-    await signIn(dev);
-    const app = await createApplicationByApi(dev, 'Spin Client');
-    await subscribe(dev, app.uuid, await productUuid(dev, 'Spin API'));
-
-    await dev.goto('/documentation/spin#operation/rewrite');
-    await dev
-      .getByTestId('operation-details-rewrite')
-      .getByRole('button', { name: en.tryout.tryItOut })
-      .click();
-    const c = dev.getByRole('dialog', { name: new RegExp(en.tryout.consoleTitle.split(' ')[0]!) });
-    await expect(c.getByLabel(en.tryout.clientId)).toContainText('Spin Client');
+    const { console: c, context } = await tryoutOfImported(page, browser, {
+      yaml: KEYED,
+      product: 'spin',
+      title: 'Spin API',
+      operation: 'rewrite',
+      application: 'Spin Client',
+    });
     // The key is the application's client id: not asked for, sent once.
     const request = c.getByTestId('tryout-request');
     await expect(request).toContainText(/\/sandbox\/spin\/rewrite\?text=Hello&key=[\w-]+/);
@@ -227,30 +247,13 @@ paths:
     page,
     browser,
   }) => {
-    await signIn(page, demoAdmin.email, demoAdmin.password);
-    const csrf = await (await page.request.get('/session/token')).text();
-    const imported = await page.request.post(
-      '/admin-api/catalog/import-api?product=crumb&filename=crumb.yaml',
-      {
-        headers: { 'Content-Type': 'application/octet-stream', 'X-CSRF-Token': csrf },
-        data: Buffer.from(COOKIES),
-      },
-    );
-    expect(imported.status(), await imported.text()).toBe(201);
-
-    const context = await browser.newContext({ baseURL: ownPortalURL });
-    const dev = await context.newPage();
-    await signIn(dev);
-    const app = await createApplicationByApi(dev, 'Crumb Client');
-    await subscribe(dev, app.uuid, await productUuid(dev, 'Crumb API'));
-
-    await dev.goto('/documentation/crumb#operation/greeting');
-    await dev
-      .getByTestId('operation-details-greeting')
-      .getByRole('button', { name: en.tryout.tryItOut })
-      .click();
-    const c = dev.getByRole('dialog', { name: new RegExp(en.tryout.consoleTitle.split(' ')[0]!) });
-    await expect(c.getByLabel(en.tryout.clientId)).toContainText('Crumb Client');
+    const { console: c, context } = await tryoutOfImported(page, browser, {
+      yaml: COOKIES,
+      product: 'crumb',
+      title: 'Crumb API',
+      operation: 'greeting',
+      application: 'Crumb Client',
+    });
     // The cookie parameter is asked for (its example first); the key is the client id.
     const cookies = c.getByRole('group', {
       name: format(en.tryout.parametersIn, { location: en.tryout.location_cookie }),
