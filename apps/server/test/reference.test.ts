@@ -290,3 +290,35 @@ describe('paths told apart by a pseudo-fragment (AWS)', () => {
     expect((await fetch(`${t.baseUrl}/sandbox/scaling/?Action=Nope&GroupName=g`)).status).toBe(404);
   });
 });
+
+describe('the operation index', () => {
+  test('is answered from memory, compressed once, until the document changes; its ETag still revalidates', async () => {
+    const url = `${t.baseUrl}/api/apidocs/accounts-v1/index`;
+    const first = await fetch(url, { headers: { 'accept-encoding': 'br' } });
+    const body = await first.text();
+    expect(first.status).toBe(200);
+    const again = await fetch(url, { headers: { 'accept-encoding': 'br' } });
+    expect(again.headers.get('x-portico-cache')).toBe('hit');
+    expect(again.headers.get('content-encoding')).toBe('br');
+    expect(await again.text()).toBe(body);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/-index"$/);
+    expect(again.headers.get('etag')).toBe(etag);
+    expect((await fetch(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+
+    // A new version of the document: the next answer is its index, computed again.
+    await importText(
+      'accounts.json',
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Accounts API', version: '9.9.9' },
+        paths: { '/ping': { get: { responses: { '200': { description: 'OK' } } } } },
+      }),
+      { alias: 'accounts-v1', product: 'accounts-api' },
+    );
+    const changed = await fetch(url);
+    expect(changed.headers.get('x-portico-cache')).toBeNull();
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(((await changed.json()) as OperationIndex).operationCount).toBe(1);
+  });
+});
