@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { parseCookie } from 'cookie';
 import { credentialPlace, sandboxCredential } from '@portico/contracts/catalog';
 import type { FastifyRequest } from 'fastify';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
@@ -115,7 +114,8 @@ export function presented(
       const name = need.keyName!;
       let value: string | undefined;
       if (need.location === 'query') value = query.get(name) ?? undefined;
-      else if (need.location === 'cookie') value = parseCookie(request.headers.cookie ?? '')[name];
+      // Parsed once per request by @fastify/cookie (plugins/session.ts), with the `cookie` package.
+      else if (need.location === 'cookie') value = request.cookies[name];
       else {
         const h = request.headers[name.toLowerCase()];
         value = Array.isArray(h) ? h[0] : h;
