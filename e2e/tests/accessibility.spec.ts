@@ -1,23 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { createApplication, createOrganization, signUp } from '../support/applications.ts';
 import { signInAtProvider, uniqueEmail } from '../support/session.ts';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test } from '../support/traffic.ts';
 
 /**
  * WCAG 2.1 A/AA and axe's best practices on the portal's screens and dialogs, in light mode, as a
  * visitor and as a signed-in developer. A failure lists each rule with the elements that break it.
  */
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-
-async function expectNoViolations(page: Page, screen: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const found = violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-  expect(found, `axe on ${screen}`).toEqual([]);
-}
 
 /** axe's colour contrast rule alone (WCAG AA: 4.5:1 for text), on the page as it is now. */
 async function expectReadableColours(page: Page, screen: string): Promise<void> {

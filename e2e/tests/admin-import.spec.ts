@@ -1,11 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { ownPortalURL, startOwnPortal } from '../support/own-portal.ts';
 import { productUuid, subscribe } from '../support/applications.ts';
 import { createApplicationByApi } from '../support/products.ts';
 import { demoAdmin, demoDeveloper, signIn } from '../support/session.ts';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test } from '../support/traffic.ts';
 
 /**
  * A provider administrator imports an OpenAPI document from the portal (issue 11, decision 033):
@@ -14,7 +15,6 @@ import { demoAdmin, demoDeveloper, signIn } from '../support/session.ts';
 const M = en.apiImport;
 // Signing in, an import in the worker threads and an axe run: more than the default on a busy machine.
 test.describe.configure({ timeout: 90_000 });
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 const kennel = (paths: string) => `openapi: 3.0.3
 info:
@@ -58,14 +58,6 @@ async function chooseFile(page: Page, name: string, text: string): Promise<void>
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: M.file }).click();
   await (await chooser).setFiles({ name, mimeType: 'application/yaml', buffer: Buffer.from(text) });
-}
-
-async function expectNoViolations(page: Page, screen: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const found = violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-  expect(found, `axe on ${screen}`).toEqual([]);
 }
 
 /**

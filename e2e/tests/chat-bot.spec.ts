@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { BOT_DOCUMENTATION } from '../support/chat-bot-standin.ts';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test } from '../support/traffic.ts';
 
 /**
  * The documentation's chat bot block (spec B 2.12): e2e/start-portal.ts gives the FX Rates API
@@ -48,12 +48,9 @@ test('the chat bot opens in a sandboxed frame with the page context, and gives f
   await expect(newTab).toHaveAttribute('href', expected);
   await expect(newTab).toHaveAttribute('target', '_blank');
 
-  const { violations } = await new AxeBuilder({ page })
-    .include('[data-testid="chat-bot-panel"]')
-    .include('[data-testid="chat-bot-launcher"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  await expectNoViolations(page, 'the chat bot', {
+    include: ['[data-testid="chat-bot-panel"]', '[data-testid="chat-bot-launcher"]'],
+  });
 
   // Escape closes it and gives the focus back to the launcher.
   await page.keyboard.press('Escape');

@@ -1,22 +1,12 @@
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { demoAdmin, signIn } from '../support/session.ts';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test } from '../support/traffic.ts';
 
 /** Public content (issue 13): blog, articles, FAQs, Getting Started, home, cloud documents. */
 
 const c = en.content;
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-
-async function expectNoViolations(page: Page, screen: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const found = violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-  expect(found, `axe on ${screen}`).toEqual([]);
-}
 
 test('the blog lists articles five per page, searches, filters by category chips and says when nothing matches', async ({
   page,

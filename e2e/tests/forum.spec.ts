@@ -1,9 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { FORUM_COMMENT_TYPE, FORUM_TOPIC_TYPE } from '@portico/contracts/forum';
 import { en } from '@portico/contracts/messages';
 import { signUp } from '../support/applications.ts';
 import { demoAdmin, signIn } from '../support/session.ts';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test, trackTraffic } from '../support/traffic.ts';
 
 /**
  * Forums (spec B 2.13; issue 14): a topic created, commented, replied to with a quote, paged past
@@ -11,21 +12,12 @@ import { demoAdmin, signIn } from '../support/session.ts';
  * hidden by a moderator gone from another user's view; axe on every forum screen.
  */
 const M = en.forum;
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 test.describe.configure({ mode: 'serial' });
 
-async function expectNoViolations(page: Page, screen: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const found = violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-  expect(found, `axe on ${screen}`).toEqual([]);
-}
-
 async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext();
+  trackTraffic(context);
   return context.newPage();
 }
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, networkQuiet, test } from '../support/traffic.ts';
 
 /**
  * The home page's JavaScript budget (issue 11, decision 018): every script the first visit fetches
@@ -20,7 +20,8 @@ test('the home page loads at most 130 KiB of compressed JavaScript in a few scri
       })),
     );
   });
-  await page.goto('/', { waitUntil: 'networkidle' });
+  await page.goto('/');
+  await networkQuiet(page);
   await expect(page.getByText('CONNECT ON A GLOBAL SCALE')).toBeVisible();
   const fetched = await Promise.all(scripts);
   const total = fetched.reduce((sum, s) => sum + s.bytes, 0) / 1024;

@@ -1,9 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { signUp } from '../support/applications.ts';
 import { signIn, signInAtProvider } from '../support/session.ts';
 import { expectSpotlightOn, nextStep, tourTooltip } from '../support/tour.ts';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test } from '../support/traffic.ts';
 
 /** The Quick Start tour (issue 15, spec B 2.14, 2.15, 4, 9). Stories: content/quickstart/stories.yaml. */
 const M = en.quickstart;
@@ -166,9 +167,5 @@ test('Take the tour on a documentation with tour data; axe with the sidebar and 
   await page.getByTestId('quickstart-button').click();
   await story(page, FIRST).getByRole('button', { name: M.start }).click();
   await expect(page.getByText('Welcome to the Northbank developer portal')).toBeVisible({ timeout: 15_000 });
-  await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  await expectNoViolations(page, 'the first Quick Start step');
 });

@@ -1,7 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test } from '../support/traffic.ts';
 
 // The site search (spec B 2.6, 8): the header's search icon, 'Search in', result cards and links,
 // the pager of 10, and the empty and no-results texts.
@@ -112,9 +113,5 @@ test('the search page has no accessibility violations', async ({ page }) => {
   await page.goto('/search?q=payments');
   await dismissCookies(page);
   await expect(page.getByRole('main').getByRole('listitem').first()).toBeVisible();
-  await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  await expectNoViolations(page, '/search?q=payments');
 });

@@ -1,9 +1,10 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { account, signUp } from '../support/organizations.ts';
 import { demoAdmin, demoDeveloper, signIn, uniqueEmail } from '../support/session.ts';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test, trackTraffic } from '../support/traffic.ts';
 
 /**
  * The support area (issue 14): the contact form with its real proof-of-work captcha (the portal
@@ -11,7 +12,6 @@ import { demoAdmin, demoDeveloper, signIn, uniqueEmail } from '../support/sessio
  */
 const M = en.support;
 const ROBOT = "I'm not a robot";
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 /** Opens a page and declines the cookie popup, which would cover the form. */
 async function open(page: Page, path: string): Promise<void> {
@@ -34,15 +34,6 @@ async function outboxSubjects(admin: Page, to: string): Promise<string[]> {
   expect(res.status()).toBe(200);
   const doc = (await res.json()) as { data: { attributes: { subject: string } }[] };
   return doc.data.map((m) => m.attributes.subject);
-}
-
-async function expectNoViolations(page: Page, screen: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
-  const found = violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-  expect(found, `axe on ${screen}`).toEqual([]);
 }
 
 test('the support page shows the three boxes and the contact form', async ({ page }) => {
@@ -90,6 +81,7 @@ test('a visitor sends the contact form after solving the captcha; it reaches the
   await expect(page.getByText(M.sent)).toHaveCount(0);
 
   const context = await browser.newContext();
+  trackTraffic(context);
   const admin = await context.newPage();
   await signIn(admin, demoAdmin.email, demoAdmin.password);
   await admin.goto('/admin/outbox');
@@ -166,6 +158,7 @@ test('a ticket is raised, answered by support staff, closed and re-opened, with 
 
   // Support staff (the demo administrator) find it in the queue, answer and close it.
   const context = await browser.newContext();
+  trackTraffic(context);
   const admin = await context.newPage();
   await signIn(admin, demoAdmin.email, demoAdmin.password);
   await declineCookies(admin);
@@ -228,6 +221,7 @@ test('an administrator adds and removes support staff; a staff member gets the q
   await expect(page.getByTestId('admin-only')).toBeVisible();
 
   const context = await browser.newContext();
+  trackTraffic(context);
   const admin = await context.newPage();
   await signIn(admin, demoAdmin.email, demoAdmin.password);
   await declineCookies(admin);

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { createOrganization, signUp } from '../support/applications.ts';
 import { enter, openTerminal, terminal } from '../support/terminal.ts';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test } from '../support/traffic.ts';
 
 /** The in-browser terminal (issue 15, spec B 2.14, 2.17, 4, 5, 8, 9). */
 const M = en.terminal;
@@ -269,9 +269,5 @@ test('the terminal window has no accessibility violations', async ({ page }) => 
   test.setTimeout(60_000);
   await signUp(page, 'Ada', 'Terminal');
   await openTerminal(page);
-  await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  await expectNoViolations(page, 'the terminal');
 });

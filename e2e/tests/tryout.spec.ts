@@ -1,13 +1,14 @@
-import AxeBuilder from '@axe-core/playwright';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { productUuid, signUp, subscribe } from '../support/applications.ts';
 import { createApplicationByApi } from '../support/products.ts';
 import { demoAdmin, signIn } from '../support/session.ts';
 import { expectSpotlightOn, nextStep, tourTooltip } from '../support/tour.ts';
+import { expectNoViolations } from '../support/axe.ts';
+import { expect, test } from '../support/traffic.ts';
 
 /** The try-out console (issue 12) on the demo Accounts API, with the demo developer's Budget Buddy. */
 
@@ -262,15 +263,7 @@ test('axe finds no violations on the open console after a call', async ({ page }
   const c = await openConsole(page, 'listAccounts');
   await c.getByRole('button', { name: T.send, exact: true }).click();
   await expect(c.getByTestId('tryout-response')).toHaveAttribute('data-state', 'failure');
-  await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page })
-    .include('[data-testid="tryout-panel"]')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  const found = violations.map(
-    (v) => `${v.id} (${v.impact ?? 'n/a'}): ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-  expect(found).toEqual([]);
+  await expectNoViolations(page, 'the console after a call', { include: ['[data-testid="tryout-panel"]'] });
 });
 
 test("a call sent during the documentation's tour carries the 'tour' badge, in the browser and on the server; axe with the tour over the console", async ({
@@ -298,11 +291,7 @@ test("a call sent during the documentation's tour carries the 'tour' badge, in t
   const send = c.locator('[data-tour="tryout-send"]');
   await expectSpotlightOn(page, send);
 
-  await page.waitForLoadState('networkidle');
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)).toEqual([]);
+  await expectNoViolations(page, 'the tour over the console');
 
   await send.click();
   const items = c.getByTestId('tryout-history-item');
