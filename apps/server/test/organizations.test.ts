@@ -466,7 +466,7 @@ describe('organizations: forms, members and invitations', () => {
       value: 'Line one\nLine <two>',
       format: 'plain_text',
     });
-    expect(doc.data.attributes.field_body.processed).toBe('<p>Line one<br>\nLine &#60;two&#62;</p>');
+    expect(doc.data.attributes.field_body.processed).toBe('<p>Line one<br>\nLine &lt;two&gt;</p>');
     expect(doc.data.meta.membership).toMatchObject({ status: 'active', roles: ['organization-admin'] });
     const members = await body<{ data: MemberResource[] }>(
       await owner.get(`/jsonapi/group_content/organization-group_membership?filter[gid]=${doc.data.id}`),

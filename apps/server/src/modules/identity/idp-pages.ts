@@ -6,14 +6,9 @@
  */
 import { format, type FormatValues } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { escapeHtml as esc } from '../../lib/html.ts';
 
 const M = en.identity;
-
-const esc = (value: string): string =>
-  value.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 /** A catalogue message as HTML: the text escaped, its placeholders filled with ready markup. */
 const fill = <T extends string>(template: T, markup: FormatValues<T>): string =>

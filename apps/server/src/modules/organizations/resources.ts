@@ -10,6 +10,7 @@ import {
   type ResourceObject,
 } from '../../jsonapi/document.ts';
 import type { JsonApiError } from '../../jsonapi/errors.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import type { OrgAccess, OrganizationRow } from './authz.ts';
 
 /**
@@ -61,10 +62,6 @@ export function fileResource(base: string, file: FileRow): ResourceObject {
     },
     links: { self: { href: url } },
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 export interface OrganizationExtras {
