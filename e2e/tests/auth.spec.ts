@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { demoDeveloper, signIn, signInAtProvider, uniqueEmail, verifyEmail } from '../support/session.ts';
+import { expect, networkQuiet, test } from '../support/traffic.ts';
 
 test.describe('sign up, sign in and sign out', () => {
   test('a visitor signs up on the identity provider and comes back signed in', async ({ page }) => {
@@ -105,6 +105,10 @@ test.describe('protected pages and roles', () => {
 
   test('a session that ended on the server shows the expiry modal with LOGIN', async ({ page, context }) => {
     await signIn(page);
+    // The home page checks the new session when it is shown (session/token, login_status): cleared
+    // before that check is sent, the cookies would be missing from it, the page would end the
+    // session itself, and the next page would have nothing left to call expired.
+    await networkQuiet(page);
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name.startsWith('SESS'));
     expect(session?.httpOnly).toBe(true);
