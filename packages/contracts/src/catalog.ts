@@ -192,3 +192,19 @@ export function parameterInPlace(parameter: { in: string; name: string }, place:
   const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
   return `${parameter.in}:${name}` === place;
 }
+
+/**
+ * Whether a document's example is a value its schema's `enum` or `const` allows (true when the
+ * schema has neither, or is a `$ref` not resolved here). Some documents contradict themselves:
+ * Azure's examples name an `api-version` that the parameter's enum does not list, which the
+ * sandbox rightly refuses; samples and the try-out then take the schema's own value instead.
+ * Scalars compare as text (a query parameter's example may be written as a number).
+ */
+export function exampleAllowed(schema: unknown, example: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return true;
+  const s = schema as { enum?: unknown; const?: unknown };
+  const allowed = Array.isArray(s.enum) ? s.enum : 'const' in s ? [s.const] : undefined;
+  if (!allowed) return true;
+  const key = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+  return allowed.some((v) => key(v) === key(example));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { OperationDetail } from '@portico/contracts/catalog';
+import type { OperationDetail, ParameterDetail } from '@portico/contracts/catalog';
 import { buildRequest, describeRequest, initialForm, requiredErrors, toCurl } from './request';
 
 const op: Pick<OperationDetail, 'method' | 'path' | 'server' | 'parameters' | 'requestBody'> = {
@@ -54,6 +54,31 @@ describe('try-out request', () => {
     expect(form.query.status).toBe('booked');
     expect(form.path.accountId).toBe('');
     expect(JSON.parse(form.body)).toEqual({ amount: 10 });
+  });
+
+  it("pre-fills named examples, but not one that the parameter's enum refuses", () => {
+    const param = (name: string, extra: Partial<ParameterDetail>): ParameterDetail => ({
+      name,
+      in: 'query',
+      required: true,
+      deprecated: false,
+      description: null,
+      schema: { type: 'string' },
+      ...extra,
+    });
+    const form = initialForm({
+      ...op,
+      parameters: [
+        param('lang', { examples: { english: 'en', german: 'de' } }),
+        // Azure's network-vmssPublicIpAddress: the examples name a version the enum does not list.
+        param('api-version', {
+          schema: { type: 'string', enum: ['2017-03-30'] },
+          examples: { ListVMSSPublicIP: '2018-10-01' },
+        }),
+        param('version', { schema: { type: 'string', enum: ['v1', 'v2'] }, example: 'v3' }),
+      ],
+    });
+    expect(form.query).toEqual({ lang: 'en', 'api-version': '2017-03-30', version: 'v1' });
   });
 
   it('lists empty required parameters by location and name', () => {

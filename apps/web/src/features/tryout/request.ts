@@ -1,4 +1,4 @@
-import type { OperationDetail, ParameterDetail } from '@portico/contracts/catalog';
+import { exampleAllowed, type OperationDetail, type ParameterDetail } from '@portico/contracts/catalog';
 
 /**
  * The try-out request (spec B 7 "Other notes on calls"): the server URL of the description (our
@@ -71,17 +71,23 @@ function text(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** A parameter's first value: its example, its schema's default, first example or enum value. */
+/**
+ * A parameter's first value: its example or first named example, its schema's default, example or
+ * first example, each only if the schema's enum allows it; else a required enum's first value.
+ */
 export function initialValue(p: ParameterDetail): string {
-  if (p.example !== undefined) return text(p.example);
-  const examples = p.examples ? Object.values(p.examples) : [];
-  const first = asRecord(examples[0]);
-  if (first && 'value' in first) return text(first.value);
   const schema = asRecord(p.schema);
+  // A document's example that its own enum refuses (exampleAllowed) would be refused by the sandbox.
+  const allowed = (value: unknown) => exampleAllowed(schema, value);
+  if (p.example !== undefined && allowed(p.example)) return text(p.example);
+  // The first named example (ParameterDetail.examples holds the Example Objects' values).
+  const first = p.examples ? Object.values(p.examples)[0] : undefined;
+  if (first !== undefined && allowed(first)) return text(first);
   if (!schema) return '';
-  if ('default' in schema) return text(schema.default);
-  if ('example' in schema) return text(schema.example);
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) return text(schema.examples[0]);
+  if ('default' in schema && allowed(schema.default)) return text(schema.default);
+  if ('example' in schema && allowed(schema.example)) return text(schema.example);
+  if (Array.isArray(schema.examples) && schema.examples.length > 0 && allowed(schema.examples[0]))
+    return text(schema.examples[0]);
   // An enum of a required parameter starts at its first value; optional ones start empty.
   if (p.required && Array.isArray(schema.enum) && schema.enum.length > 0) return text(schema.enum[0]);
   return '';

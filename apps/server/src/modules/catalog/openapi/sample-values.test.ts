@@ -16,6 +16,26 @@ describe('the value a request sample puts for a parameter', () => {
     expect(param('status', { type: ['string', 'null'], enum: [null, 'active'] })).toBe('active');
   });
 
+  it("passes over an example that the schema's enum refuses (the sandbox would refuse it too)", () => {
+    // Azure's network-vmssPublicIpAddress: the examples name an api-version the enum does not list.
+    const apiVersion = { type: 'string', enum: ['2017-03-30'] };
+    expect(param('api-version', apiVersion, { examples: { ListVMSSPublicIP: '2018-10-01' } })).toBe(
+      '2017-03-30',
+    );
+    expect(param('api-version', apiVersion, { example: '2018-10-01' })).toBe('2017-03-30');
+    expect(param('api-version', { ...apiVersion, example: '2018-10-01', default: '2019-01-01' })).toBe(
+      '2017-03-30',
+    );
+    // Through a $ref, as the document writes shared parameters' schemas.
+    const doc = { components: { schemas: { Version: apiVersion } } };
+    expect(
+      sampleValue(
+        { name: 'api-version', schema: { $ref: '#/components/schemas/Version' }, example: '2018-10-01' },
+        doc,
+      ),
+    ).toBe('2017-03-30');
+  });
+
   it('generates format-aware values, never a type name', () => {
     expect(param('id', { type: 'string', format: 'uuid' })).toBe('3fa85f64-5717-4562-b3fc-2c963f66afa6');
     expect(param('from', { type: 'string', format: 'date' })).toBe('2026-01-15');

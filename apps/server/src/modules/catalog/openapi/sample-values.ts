@@ -1,4 +1,4 @@
-import type { ParameterDetail } from '@portico/contracts/catalog';
+import { exampleAllowed, type ParameterDetail } from '@portico/contracts/catalog';
 import { exampleFromSchema } from '../../../gateway/mock.ts';
 import { resolvePointer, type JsonSchema } from '../../../gateway/openapi.ts';
 
@@ -58,10 +58,12 @@ function resolve(schema: unknown, doc: unknown, depth = 0): Obj | null {
 
 /** The schema's own values: example, examples, default, const, then its first (non-null) enum value. */
 function ownValue(schema: Obj): { found: boolean; value?: unknown } {
-  if ('example' in schema && schema.example !== undefined) return { found: true, value: schema.example };
-  if (Array.isArray(schema.examples) && schema.examples.length)
+  if ('example' in schema && schema.example !== undefined && exampleAllowed(schema, schema.example))
+    return { found: true, value: schema.example };
+  if (Array.isArray(schema.examples) && schema.examples.length && exampleAllowed(schema, schema.examples[0]))
     return { found: true, value: schema.examples[0] };
-  if ('default' in schema && schema.default !== undefined) return { found: true, value: schema.default };
+  if ('default' in schema && schema.default !== undefined && exampleAllowed(schema, schema.default))
+    return { found: true, value: schema.default };
   if ('const' in schema) return { found: true, value: schema.const };
   if (Array.isArray(schema.enum) && schema.enum.length) {
     const first = schema.enum.find((v) => v !== null) ?? schema.enum[0];
@@ -173,7 +175,7 @@ export function valueFromSchema(schema: unknown, name: string, doc: unknown, dep
 
 /**
  * The value a request sample puts for a parameter, never a type name: the parameter's example,
- * then its first `examples` value, then its schema's example, examples, default, const or first
+ * then its first `examples` value (either only if its schema's enum allows it), then its schema's example, examples, default, const or first
  * enum value, else one generated from the schema: format-aware (uuid, date, date-time, email...),
  * matching its pattern, within its integer range and lengths, or suggested by the parameter's name.
  */
@@ -181,9 +183,11 @@ export function sampleValue(
   p: Pick<ParameterDetail, 'name' | 'schema' | 'example' | 'examples'>,
   doc: unknown,
 ): unknown {
-  if (p.example !== undefined) return p.example;
+  // An example its schema's enum refuses is not sent (exampleAllowed); the schema's own value is.
+  const schema = resolve(p.schema, doc);
+  if (p.example !== undefined && exampleAllowed(schema, p.example)) return p.example;
   const first = p.examples ? Object.values(p.examples)[0] : undefined;
   // ParameterDetail.examples holds the Example Objects' values already (details.ts).
-  if (first !== undefined) return first;
+  if (first !== undefined && exampleAllowed(schema, first)) return first;
   return valueFromSchema(p.schema ?? {}, p.name, doc);
 }
