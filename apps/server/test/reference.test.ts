@@ -289,6 +289,84 @@ describe('paths told apart by a pseudo-fragment (AWS)', () => {
     }
     expect((await fetch(`${t.baseUrl}/sandbox/scaling/?Action=Nope&GroupName=g`)).status).toBe(404);
   });
+
+  // S3 and Box: a fragment that names a query key (declared or a mere label), and one path without.
+  const answers = (done: string) => ({
+    '200': {
+      description: 'OK',
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { done: { type: 'string', enum: [done] } } },
+        },
+      },
+    },
+  });
+  const S3_STYLE = JSON.stringify({
+    openapi: '3.0.0',
+    info: { title: 'Buckets API', version: '2006-03-01' },
+    paths: {
+      '/{Bucket}': {
+        get: {
+          operationId: 'ListObjects',
+          parameters: [{ name: 'Bucket', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: answers('ListObjects'),
+        },
+      },
+      '/{Bucket}#notification': {
+        get: {
+          operationId: 'GetBucketNotification',
+          parameters: [
+            { name: 'Bucket', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'notification', in: 'query', required: true, schema: { type: 'boolean', enum: [true] } },
+          ],
+          responses: answers('GetBucketNotification'),
+        },
+      },
+      '/{Bucket}#add_shared_link': {
+        put: {
+          operationId: 'AddSharedLink',
+          parameters: [{ name: 'Bucket', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: answers('AddSharedLink'),
+        },
+      },
+      '/{Bucket}#attributes&uploadId': {
+        put: {
+          operationId: 'PutAttributes',
+          parameters: [
+            { name: 'Bucket', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'uploadId', in: 'query', required: true, schema: { type: 'string' } },
+          ],
+          responses: answers('PutAttributes'),
+        },
+      },
+    },
+  });
+
+  test('a fragment naming a query key: each operation reached by its own sample, the path alone by none', async () => {
+    await importText('buckets.json', S3_STYLE, { product: 'buckets-api-v1' });
+    const sampleUrl = async (id: string) => {
+      const detail = (await get(`/api/apidocs/buckets/operations/${id}`)).body as OperationDetail;
+      const curl = detail.samples[0]!.code;
+      return /'?(http[^' ]+)/.exec(curl)![1]!;
+    };
+    const expected: [string, string, string][] = [
+      ['ListObjects', 'GET', '/sandbox/buckets/example'],
+      ['GetBucketNotification', 'GET', '/sandbox/buckets/example?notification=true'],
+      ['AddSharedLink', 'PUT', '/sandbox/buckets/example?add_shared_link='],
+      ['PutAttributes', 'PUT', '/sandbox/buckets/example?uploadId=12345&attributes='],
+    ];
+    for (const [id, method, path] of expected) {
+      const url = await sampleUrl(id);
+      expect(new URL(url).pathname + new URL(url).search, id).toBe(path);
+      const res = await fetch(`${t.baseUrl}${path}`, { method });
+      expect(res.status, id).toBe(200);
+      expect(await res.json(), id).toEqual({ done: id });
+    }
+    // A PUT without a key of its fragment is no PUT of this path: the methods it has are named.
+    const none = await fetch(`${t.baseUrl}/sandbox/buckets/example?uploadId=1`, { method: 'PUT' });
+    expect(none.status).toBe(405);
+    expect(none.headers.get('allow')).toBe('GET');
+  });
 });
 
 describe('the operation index', () => {

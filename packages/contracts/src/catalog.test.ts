@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exampleAllowed } from './catalog.ts';
+import { exampleAllowed, splitPseudoFragment } from './catalog.ts';
 
 describe('exampleAllowed', () => {
   it("refuses an example that the schema's enum or const does not list", () => {
@@ -16,5 +16,25 @@ describe('exampleAllowed', () => {
     expect(exampleAllowed({ type: 'string' }, 'anything')).toBe(true);
     expect(exampleAllowed({ $ref: '#/components/schemas/Version' }, 'x')).toBe(true);
     expect(exampleAllowed(undefined, 'x')).toBe(true);
+  });
+});
+
+describe('splitPseudoFragment', () => {
+  it('splits the path from the terms a request must carry', () => {
+    expect(splitPseudoFragment('/accounts/{id}')).toEqual({ path: '/accounts/{id}', terms: [] });
+    expect(splitPseudoFragment('/#Action=AttachInstances')).toEqual({
+      path: '/',
+      terms: [{ name: 'Action', value: 'AttachInstances' }],
+    });
+    expect(splitPseudoFragment('/{Bucket}#notification')).toEqual({
+      path: '/{Bucket}',
+      terms: [{ name: 'notification' }],
+    });
+    expect(splitPseudoFragment('/2013-01-01/search#format=sdk&pretty=true&q').terms).toEqual([
+      { name: 'format', value: 'sdk' },
+      { name: 'pretty', value: 'true' },
+      { name: 'q' },
+    ]);
+    expect(splitPseudoFragment('/files/{file_id}#').terms).toEqual([]);
   });
 });

@@ -208,3 +208,31 @@ export function exampleAllowed(schema: unknown, example: unknown): boolean {
   const key = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
   return allowed.some((v) => key(v) === key(example));
 }
+
+/** One term of a path's pseudo-fragment: a query parameter (or header) the request carries. */
+export interface FragmentTerm {
+  name: string;
+  /** The value it must have; undefined when it only has to be there. */
+  value?: string;
+}
+
+/**
+ * Some documents tell operations of one path apart by a pseudo-fragment, which is no part of the
+ * URL a client sends: AWS's '/#Action=AttachInstances' (a query value), S3's '/{Bucket}#notification'
+ * (a query key present), '/tags#resourceArn&tagKeys' (several terms), Box's
+ * '/files/{file_id}#add_shared_link' (a label no parameter declares). The path without it, and its
+ * terms: the sandbox routes on them, the samples and the try-out send them.
+ */
+export function splitPseudoFragment(template: string): { path: string; terms: FragmentTerm[] } {
+  const hash = template.indexOf('#');
+  if (hash === -1) return { path: template, terms: [] };
+  const terms = template
+    .slice(hash + 1)
+    .split('&')
+    .filter((term) => term !== '' && term !== '=')
+    .map((term): FragmentTerm => {
+      const eq = term.indexOf('=');
+      return eq > 0 ? { name: term.slice(0, eq), value: term.slice(eq + 1) } : { name: term };
+    });
+  return { path: template.slice(0, hash) || '/', terms };
+}

@@ -1,3 +1,4 @@
+import { splitPseudoFragment, type FragmentTerm } from '@portico/contracts/catalog';
 import { parseCookie } from 'cookie';
 import { SLICE_MS, timeSlices } from '../lib/turns.ts';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
@@ -42,8 +43,8 @@ interface Route {
   regex: RegExp;
   names: string[];
   literalLength: number;
-  /** A pseudo-fragment's '#Name=Value' ('/#Action=AttachInstances', AWS): a query or header value. */
-  discriminator: { name: string; value: string } | undefined;
+  /** A pseudo-fragment's terms ('/#Action=AttachInstances', '/{Bucket}#notification'), all needed. */
+  fragment: FragmentTerm[];
   operation: Operation;
   parameters: Parameter[];
   compiled: CompiledOperation;
@@ -55,10 +56,16 @@ export interface RequestDiscriminators {
   headers: Record<string, string | string[] | undefined>;
 }
 
-function discriminated(d: NonNullable<Route['discriminator']>, request: RequestDiscriminators | undefined) {
+/** Whether the request carries every term: in its query, or as a header. */
+function discriminated(terms: FragmentTerm[], request: RequestDiscriminators | undefined) {
+  if (terms.length === 0) return true;
   if (!request) return false;
-  const header = request.headers[d.name.toLowerCase()];
-  return request.query.get(d.name) === d.value || (Array.isArray(header) ? header[0] : header) === d.value;
+  return terms.every(({ name, value }) => {
+    const raw = request.headers[name.toLowerCase()];
+    const header = Array.isArray(raw) ? raw[0] : raw;
+    if (value === undefined) return request.query.has(name) || header !== undefined;
+    return request.query.get(name) === value || header === value;
+  });
 }
 
 export interface ValidationFailure {
@@ -244,11 +251,7 @@ export class CompiledApi {
   private addPath(template: string, item: unknown): void {
     if (!isObject(item)) return;
     const names: string[] = [];
-    const hash = template.indexOf('#');
-    const fragment = hash === -1 ? '' : template.slice(hash + 1);
-    const eq = fragment.indexOf('=');
-    const discriminator = eq > 0 ? { name: fragment.slice(0, eq), value: fragment.slice(eq + 1) } : undefined;
-    const pathPart = hash === -1 ? template : template.slice(0, hash) || '/';
+    const { path: pathPart, terms: fragment } = splitPseudoFragment(template);
     const pattern = pathPart
       .split(/(\{[^}]+\})/)
       .map((part) => {
@@ -271,7 +274,7 @@ export class CompiledApi {
         regex,
         names,
         literalLength,
-        discriminator,
+        fragment,
         operation: op,
         parameters: mergeParameters(item, op),
         compiled: {},
@@ -295,7 +298,7 @@ export class CompiledApi {
     for (const path of candidates) {
       for (const route of this.routes.candidates(path)) {
         const m = route.regex.exec(path);
-        if (!m || (route.discriminator && !discriminated(route.discriminator, request))) continue;
+        if (!m || !discriminated(route.fragment, request)) continue;
         if (!wanted.includes(route.method)) {
           allowed.add(route.method);
           continue;

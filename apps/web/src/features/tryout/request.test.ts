@@ -81,6 +81,27 @@ describe('try-out request', () => {
     expect(form.query).toEqual({ lang: 'en', 'api-version': '2017-03-30', version: 'v1' });
   });
 
+  it("sends what a path's pseudo-fragment names, and leaves the fragment out of the URL", () => {
+    const bare = { ...op, method: 'get' as const, requestBody: null, parameters: [] };
+    const form = { path: {}, query: {}, header: {}, body: '' };
+    // S3: a query key that only has to be there; Box: a label that no parameter declares.
+    expect(
+      buildRequest({ ...bare, path: '/{Bucket}#notification' }, { ...form, path: { Bucket: 'b' } }).url,
+    ).toBe('https://portal.example/sandbox/payments-v1/b?notification=');
+    // AWS: a value; one that a parameter already sends is not sent twice.
+    const aws = buildRequest(
+      {
+        ...bare,
+        path: '/#Action=AttachInstances&Version',
+        parameters: [
+          { name: 'Action', in: 'query', required: true, deprecated: false, description: null, schema: null },
+        ],
+      },
+      { ...form, query: { Action: 'AttachInstances' } },
+    );
+    expect(aws.url).toBe('https://portal.example/sandbox/payments-v1/?Action=AttachInstances&Version=');
+  });
+
   it('lists empty required parameters by location and name', () => {
     const form = initialForm(op);
     expect(requiredErrors(op, form)).toEqual([

@@ -1,4 +1,9 @@
-import { exampleAllowed, type OperationDetail, type ParameterDetail } from '@portico/contracts/catalog';
+import {
+  exampleAllowed,
+  splitPseudoFragment,
+  type OperationDetail,
+  type ParameterDetail,
+} from '@portico/contracts/catalog';
 
 /**
  * The try-out request (spec B 7 "Other notes on calls"): the server URL of the description (our
@@ -172,7 +177,10 @@ export function buildRequest(
   } = {},
 ): BuiltRequest {
   const params = formParameters(op);
-  const path = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+  // A pseudo-fragment ('/#Action=Attach', '/{Bucket}#notification') is no part of the URL; what it
+  // names is sent below, as the sandbox routes on it (splitPseudoFragment).
+  const fragment = splitPseudoFragment(op.path);
+  const path = fragment.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
     const value = form.path[name];
     return value === undefined || value === '' ? whole : encodeURIComponent(value);
   });
@@ -184,7 +192,6 @@ export function buildRequest(
     if (items && p.explode !== false) for (const item of items) search.append(p.name, item);
     else search.append(p.name, items ? items.join(',') : value);
   }
-  const query = search.toString();
   const headers: [string, string][] = [['Accept', 'application/json']];
   const body = hasBody(op.method) && form.body.trim() ? form.body : null;
   if (body !== null) headers.push(['Content-Type', jsonMedia(op)?.type ?? 'application/json']);
@@ -193,11 +200,19 @@ export function buildRequest(
     if (value !== '' && !/^(accept|content-type)$/i.test(p.name)) headers.push([p.name, value]);
   }
   for (const [name, value] of options.extraHeaders ?? []) headers.push([name, value]);
+  for (const term of fragment.terms) {
+    const lower = term.name.toLowerCase();
+    if (search.has(term.name) || headers.some(([name]) => name.toLowerCase() === lower)) continue;
+    // Content-Type and the like come with the request ('#format=sdk&Content-Type', CloudSearch).
+    if (/^(accept|content-type|authorization)$/.test(lower)) continue;
+    search.append(term.name, term.value ?? '');
+  }
   if (options.authorization) headers.push(['Authorization', options.authorization]);
   const cookies: [string, string][] = params
     .filter((p) => p.in === 'cookie' && (form.cookie?.[p.name] ?? '') !== '')
     .map((p) => [p.name, form.cookie![p.name]!]);
   cookies.push(...(options.extraCookies ?? []));
+  const query = search.toString();
   return {
     method: op.method.toUpperCase(),
     url: `${op.server.replace(/\/$/, '')}${path}${query ? `?${query}` : ''}`,

@@ -3,6 +3,7 @@ import {
   credentialPlace,
   parameterInPlace,
   sandboxCredential,
+  splitPseudoFragment,
   type CodeSample,
   type ParameterDetail,
   type RequestBodyDetail,
@@ -62,8 +63,9 @@ interface SampleInput {
 /** A HAR request for the operation: required parameters with example values, a token placeholder. */
 export function harRequest(input: SampleInput, doc: Obj): HarRequest {
   // Some documents tell operations of one path apart by a pseudo-fragment ('/#Action=Attach',
-  // AWS): not part of the URL a client sends; the parameters it names are in the samples anyway.
-  let path = input.path.split('#')[0] || '/';
+  // AWS): no part of the URL a client sends; what it names is sent (below), as the sandbox routes on it.
+  const fragment = splitPseudoFragment(input.path);
+  let path = fragment.path;
   const query: { name: string; value: string }[] = [];
   const headers: { name: string; value: string }[] = [];
   const cookies: { name: string; value: string }[] = [];
@@ -94,6 +96,21 @@ export function harRequest(input: SampleInput, doc: Obj): HarRequest {
       else if (p.in === 'header') headers.push({ name: p.name, value });
       else cookies.push({ name: p.name, value });
     }
+  }
+  // A fragment's term that no required parameter sends goes in the query: its value, else the
+  // parameter's sample value when one declares it, else empty (a label, as Box's '#add_shared_link').
+  for (const term of fragment.terms) {
+    const sent =
+      query.some((q) => q.name === term.name) ||
+      headers.some((h) => h.name.toLowerCase() === term.name.toLowerCase());
+    // Content-Type and the like come with the request ('#format=sdk&Content-Type', CloudSearch).
+    if (sent || IGNORED_HEADERS.test(term.name)) continue;
+    const declared = input.parameters.find(
+      (p) => p.name === term.name && (p.in === 'query' || p.in === 'header'),
+    );
+    const value = term.value ?? (declared ? paramValue(declared, doc) : '');
+    if (declared?.in === 'header') headers.push({ name: term.name, value });
+    else query.push({ name: term.name, value });
   }
   // The placeholders name the application's credentials the sandbox takes (decision 016).
   for (const [place, scheme] of credentials) {
