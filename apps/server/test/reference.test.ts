@@ -290,7 +290,6 @@ describe('paths told apart by a pseudo-fragment (AWS)', () => {
     expect((await fetch(`${t.baseUrl}/sandbox/scaling/?Action=Nope&GroupName=g`)).status).toBe(404);
   });
 
-  // S3 and Box: a fragment that names a query key (declared or a mere label), and one path without.
   const answers = (done: string) => ({
     '200': {
       description: 'OK',
@@ -301,6 +300,63 @@ describe('paths told apart by a pseudo-fragment (AWS)', () => {
       },
     },
   });
+  test('an array of objects in the query (AWS tag lists) is sent as JSON text and validated as objects', async () => {
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'Tagging API', version: '2015-12-01' },
+      paths: {
+        '/#Action=AddTags': {
+          get: {
+            operationId: 'AddTags',
+            parameters: [
+              { name: 'Action', in: 'query', required: true, schema: { type: 'string', enum: ['AddTags'] } },
+              {
+                name: 'Tags',
+                in: 'query',
+                required: true,
+                schema: { type: 'array', items: { $ref: '#/components/schemas/Tag' }, minItems: 1 },
+              },
+            ],
+            responses: answers('AddTags'),
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Tag: {
+            type: 'object',
+            required: ['Key'],
+            properties: { Key: { type: 'string', minLength: 1 }, Value: { type: 'string' } },
+          },
+        },
+      },
+    };
+    await importText('tagging.json', JSON.stringify(doc), { product: 'tagging-api-v1' });
+    const detail = (await get('/api/apidocs/tagging/operations/AddTags')).body as OperationDetail;
+    const url = new URL(/'?(http[^' ]+)/.exec(detail.samples[0]!.code)![1]!);
+    expect(JSON.parse(url.searchParams.get('Tags')!)).toMatchObject({ Key: expect.any(String) });
+    const call = (query: string) => fetch(`${t.baseUrl}/sandbox/tagging/?Action=AddTags&${query}`);
+    const sample = await fetch(`${t.baseUrl}/sandbox/tagging/${url.search}`);
+    expect(sample.status, `${url.search} ${await sample.clone().text()}`).toBe(200);
+    expect(await sample.json()).toEqual({ done: 'AddTags' });
+    const two = await call(
+      `Tags=${encodeURIComponent('{"Key":"a"}')}&Tags=${encodeURIComponent('{"Key":"b","Value":"c"}')}`,
+    );
+    expect(two.status).toBe(200);
+    // Still validated: an item that is no object, and an object without its required Key.
+    const notObject = await call('Tags=team');
+    expect(notObject.status).toBe(400);
+    expect(((await notObject.json()) as { error_description: string }).error_description).toBe(
+      "query parameter 'Tags' item 0 must be object",
+    );
+    const noKey = await call(`Tags=${encodeURIComponent('{"Value":"c"}')}`);
+    expect(noKey.status).toBe(400);
+    expect(((await noKey.json()) as { error_description: string }).error_description).toContain(
+      "query parameter 'Tags' item 0",
+    );
+  });
+
+  // S3 and Box: a fragment that names a query key (declared or a mere label), and one path without.
   const S3_STYLE = JSON.stringify({
     openapi: '3.0.0',
     info: { title: 'Buckets API', version: '2006-03-01' },

@@ -6,6 +6,7 @@ import { anchorRefs, newAjv, parameterSchema } from './ajv.ts';
 import {
   HTTP_METHODS,
   isObject,
+  resolvePointer,
   type JsonSchema,
   type OpenApiDocument,
   type Operation,
@@ -329,6 +330,36 @@ export class CompiledApi {
   }
 
   /**
+   * Objects in a query or a header, which OpenAPI leaves undefined inside a form-style array (AWS's
+   * tag lists: `Tags` is an array of `{ Key, Value }`), arrive as JSON text, as the samples and the
+   * try-out write them: such items are parsed when the schema wants an object or an array there.
+   * Anything else is left as it came, for the validator to judge.
+   */
+  private jsonItems(schema: JsonSchema | undefined, value: unknown): unknown {
+    const resolved = (s: unknown): Record<string, unknown> | undefined => {
+      for (let depth = 0; isObject(s) && typeof s.$ref === 'string' && depth < 8; depth++)
+        s = resolvePointer(this.doc, s.$ref);
+      return isObject(s) ? s : undefined;
+    };
+    const structured = (s: unknown) => {
+      const r = resolved(s);
+      return r !== undefined && (r.type === 'object' || r.type === 'array' || isObject(r.properties));
+    };
+    const parsed = (v: unknown) => {
+      if (typeof v !== 'string' || !/^\s*[{[]/.test(v)) return v;
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return v;
+      }
+    };
+    const top = resolved(schema);
+    if (top?.type === 'array' && structured(top.items))
+      return (Array.isArray(value) ? value : [value]).map(parsed);
+    return top !== undefined && top.type !== 'array' && structured(top) ? parsed(value) : value;
+  }
+
+  /**
    * A schema Ajv cannot compile (a JavaScript-incompatible pattern, a dangling $ref) is not held
    * against the caller: that value goes unvalidated, and the document's fault is logged once.
    */
@@ -439,6 +470,7 @@ export class CompiledApi {
         // Form style without explode, and simple style: comma-separated values.
         value = raw === '' ? [] : raw.split(',');
       }
+      if (!jsonContent) value = this.jsonItems(schema, value);
       if (schema === undefined) continue;
       const validate = this.paramValidator(match.compiled, param, schema);
       const holder = { value };
