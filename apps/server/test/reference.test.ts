@@ -248,6 +248,18 @@ describe('a product created by import-api', () => {
 });
 
 describe('paths told apart by a pseudo-fragment (AWS)', () => {
+  /** The operation's one answer names it, so that a call shows which operation the sandbox chose. */
+  const answers = (done: string) => ({
+    '200': {
+      description: 'OK',
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { done: { type: 'string', enum: [done] } } },
+        },
+      },
+    },
+  });
+
   const AWS_STYLE = JSON.stringify({
     openapi: '3.0.0',
     info: { title: 'Scaling API', version: '2011-01-01' },
@@ -261,16 +273,7 @@ describe('paths told apart by a pseudo-fragment (AWS)', () => {
               { name: 'Action', in: 'query', required: true, schema: { type: 'string', enum: [action] } },
               { name: 'GroupName', in: 'query', required: true, schema: { type: 'string' } },
             ],
-            responses: {
-              '200': {
-                description: 'OK',
-                content: {
-                  'application/json': {
-                    schema: { type: 'object', properties: { done: { type: 'string', enum: [action] } } },
-                  },
-                },
-              },
-            },
+            responses: answers(action),
           },
         },
       ]),
@@ -290,16 +293,6 @@ describe('paths told apart by a pseudo-fragment (AWS)', () => {
     expect((await fetch(`${t.baseUrl}/sandbox/scaling/?Action=Nope&GroupName=g`)).status).toBe(404);
   });
 
-  const answers = (done: string) => ({
-    '200': {
-      description: 'OK',
-      content: {
-        'application/json': {
-          schema: { type: 'object', properties: { done: { type: 'string', enum: [done] } } },
-        },
-      },
-    },
-  });
   test('an array of objects in the query (AWS tag lists) is sent as JSON text and validated as objects', async () => {
     const doc = {
       openapi: '3.0.0',
