@@ -175,9 +175,10 @@ export function valueFromSchema(schema: unknown, name: string, doc: unknown, dep
 
 /**
  * The value a request sample puts for a parameter, never a type name: the parameter's example,
- * then its first `examples` value (either only if its schema's enum allows it), then its schema's example, examples, default, const or first
- * enum value, else one generated from the schema: format-aware (uuid, date, date-time, email...),
- * matching its pattern, within its integer range and lengths, or suggested by the parameter's name.
+ * then its first `examples` value (each only if its schema's enum allows it), then its schema's
+ * example, examples, default, const or first enum value, else one generated from the schema:
+ * format-aware (uuid, date, date-time, email...), matching its pattern, within its integer range
+ * and lengths, or suggested by the parameter's name.
  */
 export function sampleValue(
   p: Pick<ParameterDetail, 'name' | 'schema' | 'example' | 'examples'>,
