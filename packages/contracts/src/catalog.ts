@@ -236,3 +236,9 @@ export function splitPseudoFragment(template: string): { path: string; terms: Fr
     });
   return { path: template.slice(0, hash) || '/', terms };
 }
+
+/**
+ * Header parameters OpenAPI says to ignore (the request's media types and its credentials): no
+ * sample or try-out sends them as parameters, nor as a pseudo-fragment's terms.
+ */
+export const IGNORED_HEADERS = /^(?:accept|content-type|authorization)$/i;

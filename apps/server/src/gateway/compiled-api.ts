@@ -5,8 +5,8 @@ import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { anchorRefs, newAjv, parameterSchema } from './ajv.ts';
 import {
   HTTP_METHODS,
+  followRefs,
   isObject,
-  resolvePointer,
   type JsonSchema,
   type OpenApiDocument,
   type Operation,
@@ -336,11 +336,7 @@ export class CompiledApi {
    * Anything else is left as it came, for the validator to judge.
    */
   private jsonItems(schema: JsonSchema | undefined, value: unknown): unknown {
-    const resolved = (s: unknown): Record<string, unknown> | undefined => {
-      for (let depth = 0; isObject(s) && typeof s.$ref === 'string' && depth < 8; depth++)
-        s = resolvePointer(this.doc, s.$ref);
-      return isObject(s) ? s : undefined;
-    };
+    const resolved = (s: unknown) => followRefs(this.doc, s, 8);
     const structured = (s: unknown) => {
       const r = resolved(s);
       return r !== undefined && (r.type === 'object' || r.type === 'array' || isObject(r.properties));

@@ -75,3 +75,18 @@ export function resolvePointer(doc: unknown, ref: string): unknown {
   }
   return node;
 }
+
+/**
+ * The object a schema stands for: its local `$ref`s followed, at most `limit` of them (a chain of
+ * references to each other ends there, as it is); undefined when it is no object.
+ */
+export function followRefs(
+  doc: unknown,
+  schema: unknown,
+  limit: number,
+): Record<string, unknown> | undefined {
+  let node = schema;
+  for (let hops = 0; isObject(node) && typeof node.$ref === 'string' && hops < limit; hops++)
+    node = resolvePointer(doc, node.$ref);
+  return isObject(node) ? node : undefined;
+}

@@ -1,5 +1,6 @@
 import {
   exampleAllowed,
+  IGNORED_HEADERS,
   splitPseudoFragment,
   type OperationDetail,
   type ParameterDetail,
@@ -204,7 +205,7 @@ export function buildRequest(
     const lower = term.name.toLowerCase();
     if (search.has(term.name) || headers.some(([name]) => name.toLowerCase() === lower)) continue;
     // Content-Type and the like come with the request ('#format=sdk&Content-Type', CloudSearch).
-    if (/^(accept|content-type|authorization)$/.test(lower)) continue;
+    if (IGNORED_HEADERS.test(term.name)) continue;
     search.append(term.name, term.value ?? '');
   }
   if (options.authorization) headers.push(['Authorization', options.authorization]);

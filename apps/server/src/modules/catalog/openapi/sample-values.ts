@@ -1,6 +1,6 @@
 import { exampleAllowed, type ParameterDetail } from '@portico/contracts/catalog';
 import { exampleFromSchema } from '../../../gateway/mock.ts';
-import { resolvePointer, type JsonSchema } from '../../../gateway/openapi.ts';
+import { followRefs, type JsonSchema } from '../../../gateway/openapi.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -49,11 +49,8 @@ const NAME_HINTS: [RegExp, string][] = [
 
 const MAX_DEPTH = 6;
 
-function resolve(schema: unknown, doc: unknown, depth = 0): Obj | null {
-  if (!isObj(schema)) return null;
-  if (typeof schema.$ref === 'string' && depth < MAX_DEPTH)
-    return resolve(resolvePointer(doc, schema.$ref), doc, depth + 1);
-  return schema;
+function resolve(schema: unknown, doc: unknown): Obj | null {
+  return followRefs(doc, schema, MAX_DEPTH) ?? null;
 }
 
 /** The schema's own values: example, examples, default, const, then its first (non-null) enum value. */

@@ -1,6 +1,7 @@
 import { HTTPSnippet, type HarRequest } from '@readme/httpsnippet';
 import {
   credentialPlace,
+  IGNORED_HEADERS,
   parameterInPlace,
   sandboxCredential,
   splitPseudoFragment,
@@ -22,9 +23,6 @@ export const SAMPLE_TARGETS = [
   { id: 'java', label: 'Java', target: 'java', client: 'nethttp', language: 'java' },
   { id: 'node', label: 'Node.js', target: 'node', client: 'fetch', language: 'javascript' },
 ] as const;
-
-/** Header parameters OpenAPI says to ignore: the request's media types and its credentials. */
-const IGNORED_HEADERS = /^(?:accept|content-type|authorization)$/i;
 
 function paramValue(p: ParameterDetail, doc: Obj): string {
   const v = sampleValue(p, doc);
