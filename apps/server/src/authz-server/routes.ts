@@ -5,6 +5,7 @@ import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
 import { hitThrottle, refundRateLimit, resetRateLimit, signInThrottle } from '../lib/rate-limit.ts';
+import { allowInteractionRedirect } from '../oidc/form-targets.ts';
 import { OAUTH_PREFIX } from './provider.ts';
 import { sandboxConsentPage, sandboxErrorPage, sandboxSignInPage } from './pages.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
@@ -33,13 +34,18 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
     await scope.register(formbody);
     const html = (reply: FastifyReply, page: string, status = 200) =>
       reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
+    // The interaction's pages post forms that end at the client's redirect URI (Allow, Deny, a
+    // sign-in to a consent already given): their form-action names it (oidc/form-targets.ts).
     const details = async (request: FastifyRequest<{ Params: { uid: string } }>, reply: FastifyReply) => {
+      let interaction;
       try {
-        const interaction = await provider.interactionDetails(request.raw, reply.raw);
-        return interaction.uid === request.params.uid ? interaction : undefined;
+        interaction = await provider.interactionDetails(request.raw, reply.raw);
       } catch {
         return undefined;
       }
+      if (interaction.uid !== request.params.uid) return undefined;
+      await allowInteractionRedirect(provider, interaction, reply);
+      return interaction;
     };
     const expired = (reply: FastifyReply) =>
       html(reply, sandboxErrorPage(M.signInExpiredTitle, M.interactionExpired), 400);

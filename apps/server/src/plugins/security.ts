@@ -3,19 +3,53 @@ import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
 import { HSTS_VALUE, overTls } from '../lib/transport.ts';
 
+/** The policy with `sources` added to its directive `name`. */
+function withSources(policy: string, name: string, sources: readonly string[]): string {
+  if (!sources.length) return policy;
+  return policy
+    .split(';')
+    .map((directive) => {
+      const d = directive.trim();
+      return d === name || d.startsWith(`${name} `) ? `${d} ${sources.join(' ')}` : d;
+    })
+    .join(';');
+}
+
 /**
  * The policy with `origins` added to its frame-src: the web app's pages embed the catalog's chat
  * bots (modules/catalog/chat-bots.ts), and only those; every other answer keeps frame-src 'self'.
  */
 export function withFrameSources(policy: string, origins: readonly string[]): string {
-  if (!origins.length) return policy;
-  return policy
-    .split(';')
-    .map((directive) => {
-      const d = directive.trim();
-      return d === 'frame-src' || d.startsWith('frame-src ') ? `${d} ${origins.join(' ')}` : d;
-    })
-    .join(';');
+  return withSources(policy, 'frame-src', origins);
+}
+
+/** Schemes a browser never follows a redirect to: no form-action source for them. */
+const NEVER_REDIRECTED = new Set(['javascript:', 'data:', 'blob:', 'filesystem:', 'about:', 'file:']);
+
+/**
+ * The CSP source that lets a form's redirect reach `uri`: its origin (https://app.example,
+ * http://127.0.0.1:4299), or its scheme for a private-use URI scheme (com.example.app:).
+ * Undefined for what is not a URL or never a redirect target.
+ */
+export function formActionSource(uri: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+  return NEVER_REDIRECTED.has(url.protocol) ? undefined : url.protocol;
+}
+
+/**
+ * The policy with form-action opened to exactly the targets `uris` (and 'self' kept): form-action
+ * also governs every redirect after a form's submission, so a sign-in, consent or logout page
+ * whose POST ends at a client's redirect URI on another origin must name it (oidc/form-targets.ts).
+ */
+export function withFormTargets(policy: string, uris: readonly string[]): string {
+  const sources = uris.map(formActionSource).filter((s): s is string => s !== undefined);
+  return withSources(policy, 'form-action', [...new Set(sources)]);
 }
 
 /**
@@ -44,6 +78,7 @@ export default fp(
           // Pages of the web app add the catalog's chat bot origins (withFrameSources, web-app.ts).
           frameSrc: ["'self'"],
           frameAncestors: ["'self'"],
+          // Pages of /idp and /oauth add their interaction's redirect targets (withFormTargets).
           formAction: ["'self'", ...external],
           objectSrc: ["'none'"],
           baseUri: ["'self'"],
@@ -56,8 +91,10 @@ export default fp(
       // Set below for answers over TLS, which a plain PUBLIC_URL behind a TLS proxy also gets.
       hsts: false,
     });
-    app.addHook('onSend', async (request, reply) => {
-      if (overTls(app, request)) reply.header('Strict-Transport-Security', HSTS_VALUE);
+    // On the raw response, from the start: answers written past Fastify's reply (oidc-provider's
+    // at /idp and /oauth, hijacked interaction routes) carry it too.
+    app.addHook('onRequest', async (request, reply) => {
+      if (overTls(app, request)) reply.raw.setHeader('Strict-Transport-Security', HSTS_VALUE);
     });
     const { hostname } = new URL(app.config.publicUrl);
     if (

@@ -7,6 +7,7 @@ import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { allowInteractionRedirect } from '../../oidc/form-targets.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 import {
   errorPage,
@@ -50,12 +51,17 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
     const html = (reply: FastifyReply, page: string, status = 200) =>
       reply.status(status).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page);
 
+    // The interaction's forms end at its client's redirect URI, on another origin for an outside
+    // relying party: their form-action names it (oidc/form-targets.ts).
     const details = async (request: FastifyRequest, reply: FastifyReply) => {
+      let interaction;
       try {
-        return await provider.interactionDetails(request.raw, reply.raw);
+        interaction = await provider.interactionDetails(request.raw, reply.raw);
       } catch {
         return undefined;
       }
+      await allowInteractionRedirect(provider, interaction, reply);
+      return interaction;
     };
     const expired = (reply: FastifyReply) =>
       html(

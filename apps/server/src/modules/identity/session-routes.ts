@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import * as oidc from 'openid-client';
 import { HttpError } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { overTls } from '../../lib/transport.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 import type { RelyingParty } from './relying-party.ts';
@@ -99,7 +100,7 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
-        secure: app.config.publicUrl.startsWith('https:'),
+        secure: overTls(app, request),
         maxAge: 3600,
       });
       await app.db

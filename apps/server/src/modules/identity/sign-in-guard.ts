@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { hitThrottle, refundRateLimit, resetRateLimit, signInThrottle } from '../../lib/rate-limit.ts';
+import { overTls } from '../../lib/transport.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 
 /**
@@ -45,7 +46,6 @@ export interface SignInAttempt {
 }
 
 export function signInGuard(app: FastifyInstance) {
-  const secure = app.config.publicUrl.startsWith('https:');
   const clientHashes = (request: FastifyRequest) => {
     const device = request.cookies[DEVICE_COOKIE];
     return {
@@ -81,7 +81,7 @@ export function signInGuard(app: FastifyInstance) {
           path: `${IDP_PREFIX}/`,
           httpOnly: true,
           sameSite: 'lax',
-          secure,
+          secure: overTls(app, request),
           maxAge: DEVICE_COOKIE_MAX_AGE_S,
         }),
       );
