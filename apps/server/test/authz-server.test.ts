@@ -390,6 +390,81 @@ describe('API authorization server (/oauth)', () => {
     expect(access.aud).toBe(`${t.config.publicUrl}/sandbox`);
   });
 
+  it("lets the pages' forms end at the client's own redirect URI, and at no other client's", async () => {
+    // CSP form-action governs the redirects after a form's POST too: Allow, Deny and a sign-in
+    // end at the client's redirect URI, the logout confirmation at its post-logout URI.
+    const formAction = (res: Response) =>
+      (res.headers.get('content-security-policy') ?? '')
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .find(([name]) => name === 'form-action')
+        ?.slice(1);
+    const ownUri = 'http://127.0.0.1:4299/callback';
+    const own = await t.app.oauthClients.createClient({
+      environment: 'DEVELOPMENT',
+      grantTypes: ['authorization_code'],
+      redirectUris: [ownUri],
+      postLogoutRedirectUris: ['https://own.example/bye'],
+      scopes: ['accounts:read'],
+    });
+    const other = await t.app.oauthClients.createClient({
+      environment: 'DEVELOPMENT',
+      grantTypes: ['authorization_code'],
+      redirectUris: ['https://other.example/cb'],
+      scopes: ['accounts:read'],
+    });
+    const device = await t.app.oauthClients.createClient({
+      environment: 'DEVELOPMENT',
+      grantTypes: ['authorization_code'],
+      redirectUris: ['com.example.wallet:/callback'],
+      public: true,
+      scopes: ['accounts:read'],
+    });
+    const start = (browser: TestClient, clientId: string, redirectUri: string) =>
+      browser.follow(
+        `/authorize?${new URLSearchParams({
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          scope: 'accounts:read',
+          code_challenge: pkcePair().challenge,
+          code_challenge_method: 'S256',
+        })}`,
+      );
+
+    const browser = new TestClient(t.baseUrl);
+    const signIn = await start(browser, own.clientId, ownUri);
+    const path = new URL(signIn.url).pathname;
+    expect(path).toMatch(/^\/oauth\/interaction\//);
+    expect(formAction(signIn.res)).toEqual(["'self'", 'http://127.0.0.1:4299']);
+    const wrong = await browser.postForm(`${path}/login`, { ...ALICE, password: 'not-it' });
+    expect(wrong.status).toBe(401);
+    expect(formAction(wrong)).toEqual(["'self'", 'http://127.0.0.1:4299']);
+    const signedIn = await browser.postForm(`${path}/login`, ALICE);
+    const consent = await browser.follow(signedIn.headers.get('location')!);
+    expect(await consent.res.text()).toContain(en.sandboxAuth.consentTitle);
+    expect(formAction(consent.res)).toEqual(["'self'", 'http://127.0.0.1:4299']);
+
+    // Another client's interaction names its own origin only; a private-use scheme by its scheme.
+    const otherSignIn = await start(new TestClient(t.baseUrl), other.clientId, 'https://other.example/cb');
+    expect(formAction(otherSignIn.res)).toEqual(["'self'", 'https://other.example']);
+    const deviceSignIn = await start(new TestClient(t.baseUrl), device.clientId, 'com.example.wallet:/callback');
+    expect(formAction(deviceSignIn.res)).toEqual(["'self'", 'com.example.wallet:']);
+    // Without the interaction's cookie the page is an error, and names nobody.
+    const stranger = await new TestClient(t.baseUrl).get(path);
+    expect(stranger.status).toBe(400);
+    expect(formAction(stranger)).toEqual(["'self'"]);
+    // The provider's logout confirmation ends at the client's registered post-logout URI.
+    const logout = await browser.get(
+      `/oauth/session/end?${new URLSearchParams({
+        client_id: own.clientId,
+        post_logout_redirect_uri: 'https://own.example/bye',
+      })}`,
+    );
+    expect(logout.status).toBe(200);
+    expect(formAction(logout)).toEqual(["'self'", 'https://own.example']);
+  });
+
   it('shows an error on the sign-in page for a wrong password and lets the customer deny', async () => {
     const redirectUri = 'https://app.example/deny';
     const { clientId } = await t.app.oauthClients.createClient({

@@ -45,6 +45,19 @@ describe('identity: built-in provider, sessions and CSRF', () => {
     expect(meta.response_types_supported).toEqual(['code']);
   });
 
+  it("lets the sign-in page's form end at the relying party's redirect URI, named in form-action", async () => {
+    const c = new TestClient(t.baseUrl);
+    const info = (await (await c.get('/openid-connect/authorization-info/generic')).json()) as {
+      baseUrl: string;
+      parameters: Record<string, string>;
+    };
+    const page = await c.follow(`${info.baseUrl}?${new URLSearchParams(info.parameters)}`);
+    expect(new URL(page.url).pathname).toMatch(/^\/idp\/interaction\//);
+    const policy = page.res.headers.get('content-security-policy') ?? '';
+    const formAction = policy.split(';').find((d) => d.trim().startsWith('form-action '));
+    expect(formAction?.trim()).toBe(`form-action 'self' ${new URL(info.parameters.redirect_uri!).origin}`);
+  });
+
   it('sets the session cookie httpOnly and SameSite=Lax', async () => {
     const c = new TestClient(t.baseUrl);
     const info = (await (await c.get('/openid-connect/authorization-info/generic')).json()) as {
