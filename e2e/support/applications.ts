@@ -55,11 +55,18 @@ export async function createOrganization(page: Page, label: string): Promise<str
   return doc.data.id;
 }
 
-/** POST /phpsdk/organization/apps/create with client credentials only. */
+/**
+ * POST /phpsdk/organization/apps/create: client credentials only, unless `grants` says otherwise
+ * (the authorization_code grant with its redirect URIs).
+ */
 export async function createApplication(
   page: Page,
   organization: string,
   title: string,
+  grants: { grantTypes: string[]; redirectUris: string[] } = {
+    grantTypes: ['client_credentials'],
+    redirectUris: [],
+  },
 ): Promise<Application> {
   const doc = await write<{ data: { meta: { application: Application } } }>(
     page.request,
@@ -71,8 +78,8 @@ export async function createApplication(
         attributes: {
           title,
           field_description: `<p>${title} for the browser tests</p>`,
-          field_allowed_grant_types: ['client_credentials'],
-          field_oauth_redirect_uri: [],
+          field_allowed_grant_types: grants.grantTypes,
+          field_oauth_redirect_uri: grants.redirectUris,
           field_postlogout_redirect_uri: [],
         },
       },

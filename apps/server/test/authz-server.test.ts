@@ -448,7 +448,11 @@ describe('API authorization server (/oauth)', () => {
     // Another client's interaction names its own origin only; a private-use scheme by its scheme.
     const otherSignIn = await start(new TestClient(t.baseUrl), other.clientId, 'https://other.example/cb');
     expect(formAction(otherSignIn.res)).toEqual(["'self'", 'https://other.example']);
-    const deviceSignIn = await start(new TestClient(t.baseUrl), device.clientId, 'com.example.wallet:/callback');
+    const deviceSignIn = await start(
+      new TestClient(t.baseUrl),
+      device.clientId,
+      'com.example.wallet:/callback',
+    );
     expect(formAction(deviceSignIn.res)).toEqual(["'self'", 'com.example.wallet:']);
     // Without the interaction's cookie the page is an error, and names nobody.
     const stranger = await new TestClient(t.baseUrl).get(path);

@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import fp from 'fastify-plugin';
+import { isPrivateUseRedirectUri } from '@portico/contracts/redirect-uri';
 import { HSTS_VALUE, overTls } from '../lib/transport.ts';
 
 /** The policy with `sources` added to its directive `name`. */
@@ -23,13 +24,10 @@ export function withFrameSources(policy: string, origins: readonly string[]): st
   return withSources(policy, 'frame-src', origins);
 }
 
-/** Schemes a browser never follows a redirect to: no form-action source for them. */
-const NEVER_REDIRECTED = new Set(['javascript:', 'data:', 'blob:', 'filesystem:', 'about:', 'file:']);
-
 /**
  * The CSP source that lets a form's redirect reach `uri`: its origin (https://app.example,
- * http://127.0.0.1:4299), or its scheme for a private-use URI scheme (com.example.app:).
- * Undefined for what is not a URL or never a redirect target.
+ * http://127.0.0.1:4299), or its scheme for a native app's private-use URI scheme
+ * (com.example.app:, the one rule of contracts/redirect-uri.ts). Undefined for anything else.
  */
 export function formActionSource(uri: string): string | undefined {
   let url: URL;
@@ -39,7 +37,7 @@ export function formActionSource(uri: string): string | undefined {
     return undefined;
   }
   if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
-  return NEVER_REDIRECTED.has(url.protocol) ? undefined : url.protocol;
+  return isPrivateUseRedirectUri(uri) ? url.protocol : undefined;
 }
 
 /**
