@@ -444,6 +444,25 @@ describe('API authorization server (/oauth)', () => {
     const consent = await browser.follow(signedIn.headers.get('location')!);
     expect(await consent.res.text()).toContain(en.sandboxAuth.consentTitle);
     expect(formAction(consent.res)).toEqual(["'self'", 'http://127.0.0.1:4299']);
+    const allowed = await browser.postForm(`${new URL(consent.url).pathname}/confirm`, {});
+    expect(new URL((await browser.follow(allowed.headers.get('location')!)).url).origin).toBe(
+      'http://127.0.0.1:4299',
+    );
+    // The provider's own form_post answer posts the code to the client (its script allowed too).
+    const posted = await browser.follow(
+      `/oauth/auth?${new URLSearchParams({
+        response_type: 'code',
+        response_mode: 'form_post',
+        client_id: own.clientId,
+        redirect_uri: ownUri,
+        scope: 'accounts:read',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      })}`,
+    );
+    expect(await posted.res.text()).toContain(`action="${ownUri}"`);
+    expect(formAction(posted.res)).toEqual(["'self'", 'http://127.0.0.1:4299']);
+    expect(posted.res.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-/);
 
     // Another client's interaction names its own origin only; a private-use scheme by its scheme.
     const otherSignIn = await start(new TestClient(t.baseUrl), other.clientId, 'https://other.example/cb');
