@@ -418,6 +418,72 @@ describe('filter values beyond their column, on every JSON:API collection', () =
   });
 });
 
+describe('JSON:API writes refuse fields they do not take', () => {
+  const fieldError = async (res: Response) => {
+    const error = (await body<JsonApiErrorBody & { errors: { code?: string }[] }>(res)).errors[0];
+    return [res.status, error?.code, error?.source?.pointer, error?.title];
+  };
+
+  it('applications: create and edit name an unknown attribute or relationship, and write nothing', async () => {
+    const create = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
+      user.send(
+        'POST',
+        `/phpsdk/organization/apps/create?ORGANIZATION=${orgId}`,
+        appDocument({ ...VALID_APP, ...attributes }, relationships),
+      );
+    expect(await fieldError(await create({ status: 'PRODUCTION' }))).toEqual([
+      400,
+      'unknown_field',
+      '/data/attributes/status',
+      'status is not an attribute of node--application that can be written.',
+    ]);
+    expect(await fieldError(await create({}, { uid: { data: null } }))).toEqual([
+      400,
+      'unknown_field',
+      '/data/relationships/uid',
+      'uid is not a relationship of node--application that can be written.',
+    ]);
+    const created = await create({ title: 'Fields app' });
+    expect(created.status).toBe(201);
+    const id = (await body<{ data: { id: string } }>(created)).data.id;
+    const edit = await user.send(
+      'PATCH',
+      `/jsonapi/node/application/${id}/edit_app_custom`,
+      appDocument({ title: 'Renamed', foo: 1 }),
+    );
+    expect((await fieldError(edit)).slice(0, 3)).toEqual([400, 'unknown_field', '/data/attributes/foo']);
+    const app = await user.get(`/jsonapi/node/application/${id}`);
+    expect((await body<{ data: { attributes: { title: string } } }>(app)).data.attributes.title).toBe(
+      'Fields app',
+    );
+  });
+
+  it('go-live requests name an unknown attribute or relationship', async () => {
+    const send = (attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}) =>
+      user.send('POST', '/jsonapi/node/go_live_form', {
+        data: {
+          type: 'node--go_live_form',
+          attributes,
+          relationships: {
+            field_application: { data: { type: 'node--application', id: '1' } },
+            ...relationships,
+          },
+        },
+      });
+    expect(await fieldError(await send({ field_first_name: 'A', status: 'approved' }))).toEqual([
+      400,
+      'unknown_field',
+      '/data/attributes/status',
+      'status is not an attribute of node--go_live_form that can be written.',
+    ]);
+    expect((await fieldError(await send({}, { uid: { data: null } }))).slice(0, 3)).toEqual([
+      400,
+      'unknown_field',
+      '/data/relationships/uid',
+    ]);
+  });
+});
+
 describe('redirect URIs', () => {
   const M = en.applications;
 
