@@ -559,7 +559,11 @@ describe('applications: validation (spec A 5 and 8)', () => {
       `/jsonapi/node/application/${a.uuid}/edit_app_custom`,
       appDocument({ field_application_status: 'PRODUCTION' }),
     );
-    expect(unknown.status).toBe(422);
+    // An attribute the application does not take is a 400 naming it (docs/security.md, Input).
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()) as unknown).toMatchObject({
+      errors: [{ code: 'unknown_field', source: { pointer: '/data/attributes/field_application_status' } }],
+    });
     const mismatch = await w.c.creator.send('PATCH', `/jsonapi/node/application/${a.uuid}/edit_app_custom`, {
       data: {
         type: 'node--application',

@@ -8,6 +8,7 @@ import {
   FORUM_COMMENTS_PER_ADDRESS,
   type ForumTopicSummary,
 } from '@portico/contracts/forum';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { searchDocuments } from '../src/modules/search/service.ts';
 import { forumDb } from '../src/modules/forum/tables.ts';
@@ -368,6 +369,190 @@ describe('forums', () => {
     impostor.data.relationships.uid = { data: { type: 'user--user', id: otherUuid } };
     expect((await send(impostor)).status).toBe(403);
     expect(await countRows('forum_comments')).toBe(before);
+  });
+
+  it("refuses every attribute or relationship a post does not take, and moderators' fields from others", async () => {
+    const payments = await forumByName(dev, 'Payments API');
+    const topic = await createTopic(admin, payments.id, 'Fields target');
+    const topicsBefore = await countRows('forum_topics');
+    const commentsBefore = await countRows('forum_comments');
+    type Doc = { data: { attributes: Record<string, unknown>; relationships: Record<string, unknown> } };
+    const withTopic = (change: (d: Doc) => void) => {
+      const d = topicDoc(payments.id, 'Extra fields', '<p>Body</p>') as unknown as Doc;
+      change(d);
+      return d;
+    };
+    const withComment = (change: (d: Doc) => void) => {
+      const d = commentDoc(topic.id, '<p>Body</p>') as unknown as Doc;
+      change(d);
+      return d;
+    };
+    const someoneElse = { data: { type: 'user--user', id: otherUuid } };
+    const cases: [string, Doc, number, string, string][] = [
+      [
+        '/jsonapi/node/forum',
+        withTopic((d) => (d.data.attributes.foo = 1)),
+        400,
+        '/data/attributes/foo',
+        'foo is not an attribute of node--forum that can be written.',
+      ],
+      [
+        '/jsonapi/node/forum',
+        withTopic((d) => (d.data.attributes.promote = true)),
+        400,
+        '/data/attributes/promote',
+        'promote is not an attribute of node--forum that can be written.',
+      ],
+      [
+        '/jsonapi/node/forum',
+        withTopic((d) => (d.data.relationships.field_tags = { data: [] })),
+        400,
+        '/data/relationships/field_tags',
+        'field_tags is not a relationship of node--forum that can be written.',
+      ],
+      [
+        '/jsonapi/node/forum',
+        withTopic((d) => (d.data.attributes.body = { value: '<p>x</p>', summary: 'x' })),
+        400,
+        '/data/attributes/body',
+        '',
+      ],
+      [
+        '/jsonapi/node/forum',
+        withTopic((d) => (d.data.attributes.sticky = true)),
+        403,
+        '/data/attributes/sticky',
+        format(M.errors.moderatorField, { field: 'sticky' }),
+      ],
+      [
+        '/jsonapi/node/forum',
+        withTopic((d) => (d.data.attributes.status = false)),
+        403,
+        '/data/attributes/status',
+        format(M.errors.moderatorField, { field: 'status' }),
+      ],
+      [
+        '/jsonapi/node/forum',
+        withTopic((d) => (d.data.attributes.locked = true)),
+        403,
+        '/data/attributes/locked',
+        format(M.errors.moderatorField, { field: 'locked' }),
+      ],
+      [
+        '/jsonapi/node/forum',
+        withTopic((d) => (d.data.relationships.uid = someoneElse)),
+        403,
+        '/data/relationships/uid/data/id',
+        M.errors.ownName,
+      ],
+      [
+        '/jsonapi/comment/comment_forum',
+        withComment((d) => (d.data.attributes.foo = 1)),
+        400,
+        '/data/attributes/foo',
+        'foo is not an attribute of comment--comment_forum that can be written.',
+      ],
+      [
+        '/jsonapi/comment/comment_forum',
+        withComment((d) => (d.data.attributes.thread = '01/')),
+        400,
+        '/data/attributes/thread',
+        'thread is not an attribute of comment--comment_forum that can be written.',
+      ],
+      [
+        '/jsonapi/comment/comment_forum',
+        withComment((d) => (d.data.relationships.node = { data: null })),
+        400,
+        '/data/relationships/node',
+        'node is not a relationship of comment--comment_forum that can be written.',
+      ],
+      [
+        '/jsonapi/comment/comment_forum',
+        withComment((d) => (d.data.attributes.status = false)),
+        403,
+        '/data/attributes/status',
+        format(M.errors.moderatorField, { field: 'status' }),
+      ],
+      [
+        '/jsonapi/comment/comment_forum',
+        withComment((d) => (d.data.relationships.uid = someoneElse)),
+        403,
+        '/data/relationships/uid/data/id',
+        M.errors.ownName,
+      ],
+    ];
+    for (const [url, doc, status, pointer, title] of cases) {
+      const res = await dev.send('POST', url, doc);
+      const err = await json<JsonApiErrorBody>(res);
+      expect([res.status, err.errors[0]?.source?.pointer], JSON.stringify(err)).toEqual([status, pointer]);
+      if (title) expect(err.errors[0]?.title).toBe(title);
+    }
+    expect(await countRows('forum_topics')).toBe(topicsBefore);
+    expect(await countRows('forum_comments')).toBe(commentsBefore);
+
+    // Moderators' own writes refuse unknown fields too.
+    const patches: [string, unknown, string][] = [
+      [
+        `/jsonapi/node/forum/${topic.id}`,
+        { data: { type: FORUM_TOPIC_TYPE, id: topic.id, attributes: { sticky: true, promote: true } } },
+        '/data/attributes/promote',
+      ],
+      [
+        `/jsonapi/node/forum/${topic.id}`,
+        {
+          data: {
+            type: FORUM_TOPIC_TYPE,
+            id: topic.id,
+            attributes: {},
+            relationships: { uid: { data: null } },
+          },
+        },
+        '/data/relationships/uid',
+      ],
+      [
+        `/jsonapi/comment/comment_forum/${topic.id}`,
+        { data: { type: FORUM_COMMENT_TYPE, id: topic.id, attributes: { status: true, foo: 1 } } },
+        '/data/attributes/foo',
+      ],
+    ];
+    const mine = await comment(dev, topic.id, '<p>Mine</p>');
+    for (const [url, doc, pointer] of patches) {
+      const res = await admin.send(
+        'PATCH',
+        url.replace(`comment_forum/${topic.id}`, `comment_forum/${mine.id}`),
+        doc,
+      );
+      const err = await json<JsonApiErrorBody>(res);
+      expect([res.status, err.errors[0]?.source?.pointer], JSON.stringify(err)).toEqual([400, pointer]);
+    }
+    const unchanged = await json<Single>(await admin.get(`/jsonapi/node/forum/${topic.id}`));
+    expect(unchanged.data.attributes.sticky).toBe(false);
+
+    // A moderator may post a topic pinned and locked, and a comment hidden; in their own name.
+    const moderator = await signedInUser(t, 'forum.fields.moderator@example.com', { admin: true });
+    const moderatorUuid = await userUuid(moderator);
+    const pinned = await moderator.send(
+      'POST',
+      '/jsonapi/node/forum',
+      withTopic((d) => {
+        d.data.attributes.sticky = true;
+        d.data.attributes.locked = true;
+        d.data.relationships.uid = { data: { type: 'user--user', id: moderatorUuid } };
+      }),
+    );
+    expect(pinned.status, await pinned.clone().text()).toBe(201);
+    expect((await json<Single>(pinned)).data.attributes).toMatchObject({
+      sticky: true,
+      locked: true,
+      status: true,
+    });
+    const hidden = await moderator.send(
+      'POST',
+      '/jsonapi/comment/comment_forum',
+      withComment((d) => (d.data.attributes.status = false)),
+    );
+    expect(hidden.status, await hidden.clone().text()).toBe(201);
+    expect((await comments(anon, topic.id)).data.map((c) => c.id)).toEqual([mine.id]);
   });
 
   it('lets only moderators hide, lock, pin and delete; a developer cannot moderate', async () => {

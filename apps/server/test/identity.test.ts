@@ -408,6 +408,47 @@ describe('identity: GET /jsonapi/user/user on the shared JSON:API layer', () => 
     }
   });
 
+  it("PATCH answers another user's uuid exactly as a uuid nobody has: 404, nothing changed", async () => {
+    const doc = (uuid: string) => ({
+      data: { type: 'user--user', id: uuid, attributes: { field_first_name: 'Mallory' } },
+    });
+    const random = '6d0c3c52-1b7e-4f43-9d52-0f3f1c7e2a11';
+    const theirsRes = await me.send('PATCH', `/jsonapi/user/user/${theirs.uuid}`, doc(theirs.uuid));
+    const randomRes = await me.send('PATCH', `/jsonapi/user/user/${random}`, doc(random));
+    expect([theirsRes.status, randomRes.status]).toEqual([404, 404]);
+    expect(await theirsRes.text()).toBe(await randomRes.text());
+    const row = await t.app.db
+      .selectFrom('users')
+      .select('first_name')
+      .where('uuid', '=', theirs.uuid)
+      .executeTakeFirstOrThrow();
+    expect(row.first_name).not.toBe('Mallory');
+  });
+
+  it('PATCH refuses an attribute or relationship it does not write with a 400 naming it', async () => {
+    for (const [doc, pointer] of [
+      [{ attributes: { field_first_name: 'Uma', mail: 'x@example.com' } }, '/data/attributes/mail'],
+      [{ attributes: { roles: ['administrator'] } }, '/data/attributes/roles'],
+      [{ relationships: { user_picture: { data: null } } }, '/data/relationships/user_picture'],
+    ] as const) {
+      const res = await me.send('PATCH', `/jsonapi/user/user/${mine.uuid}`, {
+        data: { type: 'user--user', id: mine.uuid, ...doc },
+      });
+      const body = (await res.json()) as { errors: { title: string; source?: { pointer?: string } }[] };
+      expect([res.status, body.errors[0]?.source?.pointer]).toEqual([400, pointer]);
+      expect(body.errors[0]?.title).toBe(
+        `${pointer.split('/').pop()} is not ${pointer.includes('attributes') ? 'an attribute' : 'a relationship'} of user--user that can be written.`,
+      );
+    }
+    const row = await t.app.db
+      .selectFrom('users')
+      .select(['first_name', 'email'])
+      .where('uuid', '=', mine.uuid)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ email: 'uma.user@example.com' });
+    expect(row.first_name).not.toBe('Uma');
+  });
+
   it('answers other filters and bad values with a 400 naming the parameter', async () => {
     expect(await rejects('', 'filter')).toBe('Filter the users by uid: filter[drupal_internal__uid]=<uid>.');
     await rejects('filter[mail]=uma.user@example.com', 'filter[mail]');

@@ -22,9 +22,14 @@ let anon: TestClient;
 let user: TestClient;
 let admin: TestClient;
 let orgId: string;
+/** Every GET route the portal registers (for the walk over the JSON:API collections' filters). */
+const getRoutes = new Set<string>();
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({}, undefined, (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.includes('GET')) getRoutes.add(route.url);
+  });
   anon = new TestClient(t.baseUrl);
   user = await signedInUser(t, 'nul.tester@example.com');
   admin = await signedInUser(t, 'nul.admin@example.com', { admin: true });
@@ -223,6 +228,259 @@ describe('numbers beyond their range', () => {
   it('refuses filter values beyond an integer field', async () => {
     const res = await anon.get('/jsonapi/node/api_product?filter[drupal_internal__nid]=99999999999999');
     expect(res.status).toBeLessThan(500);
+  });
+});
+
+/**
+ * Every JSON:API collection's filters, found through the query layer itself: a filter on an unknown
+ * path is a 400 listing the filterable fields, and a value that does not fit says what the field
+ * expects ("a whole number from -2147483648 to 2147483647"). So a field added to any resource
+ * description is walked too, and a value beyond its column's range is a 400 naming the filter
+ * parameter, the path and the range in every spelling of a condition, never the database's 500.
+ */
+describe('filter values beyond their column, on every JSON:API collection', () => {
+  interface IntegerField {
+    url: string;
+    path: string;
+    min: bigint;
+    max: bigint;
+  }
+  const q = encodeURIComponent;
+
+  async function filterFields(url: string): Promise<string[] | undefined> {
+    const res = await admin.get(`${url}?filter[zz_probe]=1`);
+    if (res.status !== 400 || !res.headers.get('content-type')?.includes('json')) {
+      await res.arrayBuffer();
+      return undefined;
+    }
+    const match = /filterable fields: (.*)\.$/.exec((await refusal(res)).title);
+    return match ? match[1]!.split(', ') : undefined;
+  }
+
+  let walked: Promise<{ collections: string[]; fields: string[][]; integers: IntegerField[] }> | undefined;
+  const walk = () => (walked ??= walkCollections());
+
+  async function walkCollections(): Promise<{
+    collections: string[];
+    fields: string[][];
+    integers: IntegerField[];
+  }> {
+    const collections: string[] = [];
+    const fields: string[][] = [];
+    const integers: IntegerField[] = [];
+    for (const url of [...getRoutes].sort()) {
+      if (url.includes(':') || url.includes('*') || /^\/(idp|oauth|sandbox)\b/.test(url)) continue;
+      const paths = await filterFields(url);
+      if (!paths) continue;
+      collections.push(url);
+      for (const path of paths) {
+        fields.push([url, path]);
+        const res = await admin.get(`${url}?filter[${path}]=not-a-value`);
+        if (res.status !== 400) {
+          await res.arrayBuffer();
+          continue;
+        }
+        const title = (await refusal(res)).title;
+        if (!title.includes('expected a whole number')) continue;
+        const range = /from (-?\d+) to (-?\d+)\.$/.exec(title);
+        expect(range, `${url} ${path}: ${title}`).not.toBeNull();
+        integers.push({ url, path, min: BigInt(range![1]!), max: BigInt(range![2]!) });
+      }
+    }
+    return { collections, fields, integers };
+  }
+
+  it('finds the collections and their integer fields', async () => {
+    const { collections, integers } = await walk();
+    expect(collections).toEqual(
+      expect.arrayContaining([
+        '/jsonapi/user/user',
+        '/jsonapi/node/api_product',
+        '/jsonapi/node/forum',
+        '/jsonapi/comment/comment_forum',
+        '/jsonapi/group/organization',
+        '/jsonapi/group_content/organization-group_membership',
+        '/admin-api/outbox',
+      ]),
+    );
+    expect(integers.map((f) => `${f.url} ${f.path}`)).toEqual(
+      expect.arrayContaining([
+        '/jsonapi/user/user drupal_internal__uid',
+        '/jsonapi/node/api_product field_weight',
+        '/jsonapi/node/forum taxonomy_forums.drupal_internal__tid',
+        '/jsonapi/node/forum comment_forum.comment_count',
+        '/jsonapi/comment/comment_forum pid',
+        '/jsonapi/group/organization drupal_internal__id',
+      ]),
+    );
+  });
+
+  it('refuses a value beyond an integer field in every spelling, for every caller', async () => {
+    const { integers } = await walk();
+    const refused = new Map<TestClient, Set<string>>();
+    for (const client of [user, anon]) {
+      const urls = new Set<string>();
+      for (const url of new Set(integers.map((f) => f.url))) {
+        const res = await client.get(url);
+        await res.arrayBuffer();
+        if (res.status === 401 || res.status === 403) urls.add(url);
+      }
+      refused.set(client, urls);
+    }
+    const wrong: string[] = [];
+    for (const f of integers) {
+      for (const value of [String(f.max + 1n), String(f.min - 1n), '99999999999999999999999']) {
+        const v = q(value);
+        const p = f.path;
+        const c = 'filter[c][condition]';
+        const spellings: [string, string][] = [
+          [`filter[${p}]=${v}`, `filter[${p}]`],
+          [`filter[${p}][value]=${v}&filter[${p}][operator]=${q('>=')}`, `filter[${p}][value]`],
+          [`filter[x][path]=${p}&filter[x][value]=${v}`, 'filter[x][value]'],
+          [`${c}[path]=${p}&${c}[operator]=${q('<')}&${c}[value]=${v}`, `${c}[value]`],
+          [`${c}[path]=${p}&${c}[operator]=IN&${c}[value][]=1&${c}[value][]=${v}`, `${c}[value]`],
+          [`${c}[path]=${p}&${c}[operator]=${q('NOT IN')}&${c}[value][0]=${v}`, `${c}[value]`],
+          [`${c}[path]=${p}&${c}[operator]=BETWEEN&${c}[value][]=0&${c}[value][]=${v}`, `${c}[value]`],
+          [
+            `filter[g][group][conjunction]=OR&${c}[memberOf]=g&${c}[path]=${p}&${c}[operator]=${q('NOT BETWEEN')}&${c}[value][]=${v}&${c}[value][]=1`,
+            `${c}[value]`,
+          ],
+        ];
+        for (const [search, parameter] of spellings) {
+          for (const client of [admin, user, anon]) {
+            const res = await client.get(`${f.url}?${search}`);
+            // A route this caller may not call at all refuses before reading the query.
+            if ([401, 403].includes(res.status) && refused.get(client)?.has(f.url)) {
+              await res.arrayBuffer();
+              continue;
+            }
+            const text = await res.text();
+            const error =
+              res.status === 400
+                ? (JSON.parse(text) as { errors: Record<string, unknown>[] }).errors[0]
+                : undefined;
+            const source = error?.source as { parameter?: string } | undefined;
+            // An operator a field does not take is refused first, naming the operator.
+            const ok =
+              res.status === 400 &&
+              error?.code === 'invalid_query' &&
+              (source?.parameter?.endsWith('[operator]') ||
+                (source?.parameter === parameter &&
+                  error.title ===
+                    `'${value}' is not a valid value for '${p}': expected a whole number from ${f.min} to ${f.max}.`));
+            if (!ok) wrong.push(`${f.url}?${search}: ${res.status} ${text.slice(0, 200)}`);
+          }
+        }
+      }
+      // The ends of the range still reach the database and answer.
+      for (const value of [f.max, f.min]) {
+        const res = await admin.get(`${f.url}?filter[${f.path}]=${q(String(value))}`);
+        await res.arrayBuffer();
+        if (res.status >= 500 || (res.status === 400 && !f.url.includes('membership')))
+          wrong.push(`${f.url}?filter[${f.path}]=${value}: ${res.status}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('never answers a 5xx to a value of any field, whatever its kind', async () => {
+    const { fields } = await walk();
+    const values = [
+      '2147483648',
+      '-9223372036854775809',
+      '1e400',
+      'NaN',
+      '0000-01-01',
+      '0099-12-31',
+      '2024-02-30',
+      '2024-02-03T23:59:60',
+      '9999-12-31T23:59:59-14:00',
+      '999999999999',
+      '00000000-0000-0000-0000-000000000000',
+      'ZZZZZZZZ-0000-0000-0000-000000000000',
+      'true',
+      '%_\\',
+    ];
+    const wrong: string[] = [];
+    for (const [url, path] of fields) {
+      for (const value of values) {
+        for (const operator of ['=', '>', 'CONTAINS']) {
+          const res = await admin.get(
+            `${url}?filter[${path}][value]=${q(value)}&filter[${path}][operator]=${q(operator)}`,
+          );
+          const text = await res.text();
+          if (res.status >= 500)
+            wrong.push(`${url} ${path} ${operator} ${value}: ${res.status} ${text.slice(0, 200)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('JSON:API writes refuse fields they do not take', () => {
+  const fieldError = async (res: Response) => {
+    const error = (await body<JsonApiErrorBody & { errors: { code?: string }[] }>(res)).errors[0];
+    return [res.status, error?.code, error?.source?.pointer, error?.title];
+  };
+
+  it('applications: create and edit name an unknown attribute or relationship, and write nothing', async () => {
+    const create = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
+      user.send(
+        'POST',
+        `/phpsdk/organization/apps/create?ORGANIZATION=${orgId}`,
+        appDocument({ ...VALID_APP, ...attributes }, relationships),
+      );
+    expect(await fieldError(await create({ status: 'PRODUCTION' }))).toEqual([
+      400,
+      'unknown_field',
+      '/data/attributes/status',
+      'status is not an attribute of node--application that can be written.',
+    ]);
+    expect(await fieldError(await create({}, { uid: { data: null } }))).toEqual([
+      400,
+      'unknown_field',
+      '/data/relationships/uid',
+      'uid is not a relationship of node--application that can be written.',
+    ]);
+    const created = await create({ title: 'Fields app' });
+    expect(created.status).toBe(201);
+    const id = (await body<{ data: { id: string } }>(created)).data.id;
+    const edit = await user.send(
+      'PATCH',
+      `/jsonapi/node/application/${id}/edit_app_custom`,
+      appDocument({ title: 'Renamed', foo: 1 }),
+    );
+    expect((await fieldError(edit)).slice(0, 3)).toEqual([400, 'unknown_field', '/data/attributes/foo']);
+    const app = await user.get(`/jsonapi/node/application/${id}`);
+    expect((await body<{ data: { attributes: { title: string } } }>(app)).data.attributes.title).toBe(
+      'Fields app',
+    );
+  });
+
+  it('go-live requests name an unknown attribute or relationship', async () => {
+    const send = (attributes: Record<string, unknown>, relationships: Record<string, unknown> = {}) =>
+      user.send('POST', '/jsonapi/node/go_live_form', {
+        data: {
+          type: 'node--go_live_form',
+          attributes,
+          relationships: {
+            field_application: { data: { type: 'node--application', id: '1' } },
+            ...relationships,
+          },
+        },
+      });
+    expect(await fieldError(await send({ field_first_name: 'A', status: 'approved' }))).toEqual([
+      400,
+      'unknown_field',
+      '/data/attributes/status',
+      'status is not an attribute of node--go_live_form that can be written.',
+    ]);
+    expect((await fieldError(await send({}, { uid: { data: null } }))).slice(0, 3)).toEqual([
+      400,
+      'unknown_field',
+      '/data/relationships/uid',
+    ]);
   });
 });
 

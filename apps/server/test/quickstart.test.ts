@@ -119,7 +119,7 @@ describe('PATCH /jsonapi/user/user/{uuid} field_completed_stories', () => {
     expect(me.completedStories).toEqual([]);
   });
 
-  it('lets only the caller record their stories: 401 anonymous, 403 another user, even an admin', async () => {
+  it('lets only the caller record their stories: 401 anonymous, 404 another user, 403 an admin', async () => {
     const victim = await createUser(t, 'story.victim@example.com');
     const anon = new TestClient(t.baseUrl);
     expect(
@@ -130,7 +130,7 @@ describe('PATCH /jsonapi/user/user/{uuid} field_completed_stories', () => {
     expect(
       (await other.send('PATCH', `/jsonapi/user/user/${victim.uuid}`, completedDoc(victim.uuid, [FIRST])))
         .status,
-    ).toBe(403);
+    ).toBe(404);
     const admin = await signedInUser(t, 'story.admin@example.com', { admin: true });
     const res = await admin.send(
       'PATCH',

@@ -29,35 +29,54 @@ export const USER_TYPE = 'user--user';
 
 const identifier = (type: string) => z.object({ type: z.literal(type), id: z.uuid() });
 
-/** POST /jsonapi/node/forum (spec B 7): title, body and the forum it belongs to. */
+/** The topic attributes only a moderator sets: published (status), pinned (sticky), locked. */
+export const FORUM_TOPIC_MODERATION = ['status', 'sticky', 'locked'] as const;
+
+/**
+ * POST /jsonapi/node/forum (spec B 7): title, body and the forum it belongs to; a moderator may
+ * also post it hidden, pinned or locked. `uid`, when sent, is the caller. Any other member is a 400.
+ */
 export const createTopicDocument = z.object({
   data: z.object({
     type: z.literal(FORUM_TOPIC_TYPE),
-    attributes: z.object({
-      title: z.string(),
-      body: z.union([z.string(), z.object({ value: z.string(), format: z.string().optional() })]),
-    }),
-    relationships: z.object({
-      taxonomy_forums: z.object({ data: identifier(FORUM_TERM_TYPE) }),
-    }),
+    attributes: z
+      .object({
+        title: z.string(),
+        body: z.union([z.string(), z.object({ value: z.string(), format: z.string().optional() }).strict()]),
+        status: z.boolean().optional(),
+        sticky: z.boolean().optional(),
+        locked: z.boolean().optional(),
+      })
+      .strict(),
+    relationships: z
+      .object({
+        taxonomy_forums: z.object({ data: identifier(FORUM_TERM_TYPE) }),
+        uid: z.object({ data: identifier(USER_TYPE) }).optional(),
+      })
+      .strict(),
   }),
 });
 
-/** POST /jsonapi/comment/comment_forum (spec B 7). */
+/** POST /jsonapi/comment/comment_forum (spec B 7); a moderator may also post it hidden (status). */
 export const createCommentDocument = z.object({
   data: z.object({
     type: z.literal(FORUM_COMMENT_TYPE),
-    attributes: z.object({
-      subject: z.string().optional(),
-      entity_type: z.literal('node'),
-      field_name: z.literal('comment_forum'),
-      comment_body: z.object({ value: z.string(), format: z.string().optional() }),
-    }),
-    relationships: z.object({
-      entity_id: z.object({ data: identifier(FORUM_TOPIC_TYPE) }),
-      pid: z.object({ data: identifier(FORUM_COMMENT_TYPE).nullable() }).optional(),
-      uid: z.object({ data: identifier(USER_TYPE) }).optional(),
-    }),
+    attributes: z
+      .object({
+        subject: z.string().optional(),
+        entity_type: z.literal('node'),
+        field_name: z.literal('comment_forum'),
+        comment_body: z.object({ value: z.string(), format: z.string().optional() }).strict(),
+        status: z.boolean().optional(),
+      })
+      .strict(),
+    relationships: z
+      .object({
+        entity_id: z.object({ data: identifier(FORUM_TOPIC_TYPE) }),
+        pid: z.object({ data: identifier(FORUM_COMMENT_TYPE).nullable() }).optional(),
+        uid: z.object({ data: identifier(USER_TYPE) }).optional(),
+      })
+      .strict(),
   }),
 });
 

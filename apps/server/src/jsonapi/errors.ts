@@ -83,3 +83,41 @@ export class HttpErrorList extends HttpError {
     this.entries = entries.length ? entries : [{ detail: title }];
   }
 }
+
+/**
+ * A member of a written resource object (POST / PATCH `data.attributes` or `data.relationships`)
+ * that the route does not accept: unknown, or read-only for everyone. A 400 (code `unknown_field`)
+ * pointing at it, never silently ignored. Fields a caller may not set but others may (a
+ * moderator's `sticky`) are the route's 403.
+ */
+export class JsonApiFieldError extends HttpError {
+  constructor(member: 'attributes' | 'relationships', name: string, type: string) {
+    super(
+      400,
+      `${name} is not ${member === 'attributes' ? 'an attribute' : 'a relationship'} of ${type} that can be written.`,
+      { code: 'unknown_field', pointer: `/data/${member}/${name}` },
+    );
+    this.name = 'JsonApiFieldError';
+  }
+}
+
+/**
+ * Throws JsonApiFieldError for the first attribute or relationship of `data` not in `accepted`.
+ * Members that are not objects are left to the route's own schema.
+ */
+export function refuseUnknownFields(
+  body: unknown,
+  type: string,
+  accepted: { attributes?: readonly string[]; relationships?: readonly string[] },
+): void {
+  const data = (body as { data?: unknown } | null | undefined)?.data;
+  if (!data || typeof data !== 'object') return;
+  for (const member of ['attributes', 'relationships'] as const) {
+    const fields = (data as Record<string, unknown>)[member];
+    if (!fields || typeof fields !== 'object' || Array.isArray(fields)) continue;
+    const allowed = accepted[member] ?? [];
+    for (const name of Object.keys(fields)) {
+      if (!allowed.includes(name)) throw new JsonApiFieldError(member, name, type);
+    }
+  }
+}

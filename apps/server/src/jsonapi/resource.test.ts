@@ -71,6 +71,45 @@ describe('value kinds', () => {
     expect(values.timestamp.parse('yesterday')).toBeUndefined();
     expect(oneOf(['a']).parse('b')).toBeUndefined();
   });
+
+  it('keep whole numbers within their column', () => {
+    expect(values.integer.parse('2147483647')).toBe(2147483647);
+    expect(values.integer.parse('-2147483648')).toBe(-2147483648);
+    for (const raw of ['2147483648', '-2147483649', '99999999999999999999', '1e3', ' 1', '+1', ''])
+      expect(values.integer.parse(raw), raw).toBeUndefined();
+    expect(values.integer.expected).toBe('a whole number from -2147483648 to 2147483647');
+    expect(values.smallint.parse('32767')).toBe(32767);
+    expect(values.smallint.parse('32768')).toBeUndefined();
+    expect(values.bigint.parse('9223372036854775807')).toBe('9223372036854775807');
+    expect(values.bigint.parse('-9223372036854775808')).toBe('-9223372036854775808');
+    expect(values.bigint.parse('9007199254740991')).toBe(9007199254740991);
+    expect(values.bigint.parse('9223372036854775808')).toBeUndefined();
+    expect(
+      fails(
+        'filter[n][condition][path]=nid&filter[n][condition][operator]=IN&filter[n][condition][value][]=2147483648',
+      ),
+    ).toEqual({
+      parameter: 'filter[n][condition][value]',
+      message:
+        "'2147483648' is not a valid value for 'nid': expected a whole number from -2147483648 to 2147483647.",
+    });
+  });
+
+  it('refuse dates the calendar does not have', () => {
+    for (const raw of [
+      '2024-02-30',
+      '2023-02-29',
+      '0000-01-01',
+      '2024-02-03T24:00',
+      '2024-02-03T23:59:60',
+      '2024-02-03T00:00+99:00',
+    ])
+      expect(values.timestamp.parse(raw), raw).toBeUndefined();
+    for (const raw of ['9999-12-31T23:59:59-00:01', '253402300800', '0001-01-01T00:00+00:01'])
+      expect(values.timestamp.parse(raw), raw).toBeUndefined();
+    expect(values.timestamp.parse('253402300799')).toEqual(new Date('9999-12-31T23:59:59Z'));
+    expect(values.timestamp.parse('2024-02-29')).toEqual(new Date('2024-02-29T00:00:00Z'));
+  });
 });
 
 describe('checking a query against a resource', () => {

@@ -42,14 +42,37 @@ const BOOLEANS = new Map([
   ['false', false],
 ]);
 
+/**
+ * A whole number within a column's range, so that a value the column cannot hold is a 400 naming
+ * the range, never the database's "value is out of range" (a 500). Numbers within 2^53 are bound
+ * as numbers, larger ones (bigint only) as their exact decimal text.
+ */
+export function wholeNumber(min: bigint, max: bigint): ValueKind {
+  const digits = Math.max(String(min).length, String(max).length);
+  return {
+    expected: `a whole number from ${min} to ${max}`,
+    parse: (raw: string) => {
+      if (raw.length > digits || !/^-?\d+$/.test(raw)) return undefined;
+      const n = BigInt(raw);
+      if (n < min || n > max) return undefined;
+      return Number.isSafeInteger(Number(n)) ? Number(n) : String(n);
+    },
+    operators: ORDERED,
+  };
+}
+
+/** 9999-12-31T23:59:59Z: the last second a filter may name. */
+const MAX_UNIX_SECONDS = 253402300799;
+
 /** The value kinds of the usual columns. */
 export const values = {
   text: { expected: 'text', parse: (raw: string) => raw, operators: FILTER_OPERATORS },
-  integer: {
-    expected: 'a whole number',
-    parse: (raw: string) => (/^-?\d{1,15}$/.test(raw) ? Number(raw) : undefined),
-    operators: ORDERED,
-  },
+  /** PostgreSQL `integer` (int4, `serial`): every id and weight column here. */
+  integer: wholeNumber(-2147483648n, 2147483647n),
+  /** PostgreSQL `smallint` (int2). */
+  smallint: wholeNumber(-32768n, 32767n),
+  /** PostgreSQL `bigint` (int8, `bigserial`); values beyond 2^53 are bound as exact decimal text. */
+  bigint: wholeNumber(-9223372036854775808n, 9223372036854775807n),
   number: {
     expected: 'a number',
     parse: (raw: string) => (/^-?\d{1,15}(\.\d{1,15})?$/.test(raw) ? Number(raw) : undefined),
@@ -69,15 +92,45 @@ export const values = {
         : undefined,
     operators: EQUALITY,
   },
-  /** An ISO 8601 date or date-time, or Unix seconds (Drupal's `created` / `changed`). */
+  /**
+   * An ISO 8601 date or date-time, or Unix seconds (Drupal's `created` / `changed`), in the years
+   * 1 to 9999 (a later date does not travel to the database as a timestamp).
+   */
   timestamp: {
-    expected: 'an ISO 8601 date-time or Unix seconds',
+    expected: 'an ISO 8601 date-time or Unix seconds, from 0001-01-01 to 9999-12-31',
     parse: (raw: string) => {
-      if (/^\d{1,12}$/.test(raw)) return new Date(Number(raw) * 1000);
-      if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw))
+      if (/^\d{1,12}$/.test(raw))
+        return Number(raw) <= MAX_UNIX_SECONDS ? new Date(Number(raw) * 1000) : undefined;
+      const m =
+        /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$/.exec(
+          raw,
+        );
+      if (!m) return undefined;
+      const [year, month, day, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = m
+        .slice(1)
+        .map((part) => (part === undefined ? undefined : Number(part)));
+      // Every part within its range (no 2024-02-30 read as March 1st, no year 0), as PostgreSQL reads it.
+      const monthEnd = new Date(0);
+      monthEnd.setUTCFullYear(year ?? 0, month ?? 0, 0); // day 0 of the next month: this month's last day
+      if (
+        !year ||
+        !month ||
+        month > 12 ||
+        !day ||
+        day > monthEnd.getUTCDate() ||
+        hour > 23 ||
+        minute > 59 ||
+        second > 59 ||
+        offH > 14 ||
+        offM > 59
+      )
         return undefined;
       const date = new Date(raw);
-      return Number.isNaN(date.getTime()) ? undefined : date;
+      return Number.isNaN(date.getTime()) ||
+        date.getTime() > MAX_UNIX_SECONDS * 1000 ||
+        date.getUTCFullYear() < 1
+        ? undefined
+        : date;
     },
     operators: ORDERED,
   },

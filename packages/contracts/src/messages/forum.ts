@@ -92,6 +92,8 @@ export const forumMessages = {
     commentRequired: 'The comment is required.',
     tooLong: '{{field}} is too long: at most {{max}} characters.',
     notModerator: 'Only forum moderators can do this.',
+    moderatorField: 'Only forum moderators can set {{field}}.',
+    ownName: 'You can only post in your own name.',
     otherUser: 'You can only change your own subscriptions.',
     rateLimited: 'You are posting too fast. Try again in {{seconds}} seconds.',
     unsubscribeInvalid: 'This unsubscribe link is not valid.',

@@ -6,6 +6,7 @@ import {
 } from '@portico/contracts/applications';
 import { en } from '@portico/contracts/messages';
 import { z } from 'zod';
+import { refuseUnknownFields } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { ApiErrors, type ErrorEntry } from '../organizations/resources.ts';
 import { sanitizeDescription } from './description.ts';
@@ -72,18 +73,13 @@ export interface ParsedApplicationDocument {
  * document. On create every attribute is required; on edit the ones left out keep their value.
  */
 export function parseApplicationDocument(body: unknown, current?: ApplicationRow): ParsedApplicationDocument {
+  refuseUnknownFields(body, 'node--application', {
+    attributes: ATTRIBUTE_KEYS,
+    relationships: ['field_application_subscriptions'],
+  });
   const doc = applicationDocument.safeParse(body);
   if (!doc.success) throw new ApiErrors(422, issuesToErrors(doc.error.issues, ''));
   const attrs = doc.data.data.attributes ?? {};
-  const unknown = Object.keys(attrs).filter((k) => !(ATTRIBUTE_KEYS as readonly string[]).includes(k));
-  if (unknown.length)
-    throw new ApiErrors(
-      422,
-      unknown.map((k) => ({
-        title: `${k} is not an attribute that can be written.`,
-        pointer: `/data/attributes/${k}`,
-      })),
-    );
   const given = ATTRIBUTE_KEYS.filter((k) => attrs[k] !== undefined);
   const input: Partial<Record<AttributeKey, unknown>> = {};
   // On create a missing attribute is an empty one, so that the messages are the form's.

@@ -2,6 +2,7 @@ import { GO_LIVE_FIELDS, goLiveFormSchema, type GoLiveForm } from '@portico/cont
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { refuseUnknownFields } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { rejectUnknown, type Query } from '../organizations/query.ts';
@@ -79,6 +80,10 @@ export async function goLiveRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/jsonapi/node/go_live_form', async (request, reply) => {
     const user = requireUser(request);
+    refuseUnknownFields(request.body, 'node--go_live_form', {
+      attributes: ['title', ...Object.values(GO_LIVE_FIELDS)],
+      relationships: ['field_application'],
+    });
     const doc = goLiveDocument.safeParse(request.body);
     if (!doc.success) throw new ApiErrors(422, issuesToErrors(doc.error.issues, ''));
     const { attributes = {}, relationships } = doc.data.data;

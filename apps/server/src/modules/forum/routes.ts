@@ -11,6 +11,7 @@ import {
   FORUM_TOPICS_PAGE_SIZE,
   FORUM_TOPICS_PER_ADDRESS,
   FORUM_TOPICS_PER_USER,
+  FORUM_TOPIC_MODERATION,
   FORUM_TOPIC_TYPE,
   USER_TYPE,
   createCommentDocument,
@@ -28,6 +29,7 @@ import {
   sendDocument,
   type ResourceObject,
 } from '../../jsonapi/document.ts';
+import { refuseUnknownFields } from '../../jsonapi/errors.ts';
 import { fetchCollection, type ResourceDescriptionFor } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { checkFields, checkIncludes, checkQuery, values } from '../../jsonapi/resource.ts';
@@ -81,6 +83,26 @@ function requireModerator(request: FastifyRequest): Viewer {
   const user = requireUser(request);
   if (!user.isAdmin) throw forbidden(M.errors.notModerator);
   return { id: user.id, isModerator: true };
+}
+
+/** A moderator's attribute sent by someone else: 403 naming it. */
+function moderatorOnly(
+  request: FastifyRequest,
+  attributes: Readonly<Record<string, unknown>>,
+  fields: readonly string[],
+): void {
+  if (request.user?.isAdmin) return;
+  const field = fields.find((f) => attributes[f] !== undefined);
+  if (field)
+    throw new HttpError(403, format(M.errors.moderatorField, { field }), {
+      pointer: `/data/attributes/${field}`,
+    });
+}
+
+/** `uid` on a post names its author: the caller, never someone else. */
+function ownName(uid: { data: { id: string } } | undefined, userUuid: string): void {
+  if (uid && uid.data.id !== userUuid)
+    throw new HttpError(403, M.errors.ownName, { pointer: '/data/relationships/uid/data/id' });
 }
 
 /** The first zod issue as a 400 naming the member at fault (a JSON pointer into the document). */
@@ -425,8 +447,14 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/jsonapi/node/forum', async (request, reply) => {
     const user = requireUser(request);
+    refuseUnknownFields(request.body, FORUM_TOPIC_TYPE, {
+      attributes: ['title', 'body', ...FORUM_TOPIC_MODERATION],
+      relationships: ['taxonomy_forums', 'uid'],
+    });
     const doc = parseBody(createTopicDocument, request.body);
     const { attributes, relationships } = doc.data;
+    moderatorOnly(request, attributes, FORUM_TOPIC_MODERATION);
+    ownName(relationships.uid, user.uuid);
     const forum = await findForum(app.db, relationships.taxonomy_forums.data.id);
     if (!forum)
       throw new HttpError(404, M.errors.forumNotFound, {
@@ -452,16 +480,26 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
       M.errors.bodyRequired,
     );
     await limit(app, request, 'topic', user.id);
-    const created = await insertTopic(app.db, { forum, title, bodyHtml: body, authorId: user.id });
+    const created = await insertTopic(app.db, {
+      forum,
+      title,
+      bodyHtml: body,
+      authorId: user.id,
+      hidden: attributes.status === undefined ? undefined : !attributes.status,
+      sticky: attributes.sticky,
+      locked: attributes.locked,
+    });
     const viewer = viewerOf(request);
     const topic = await findTopic(app.db, viewer, created.uuid);
-    await notifyLater(request, notifyNewTopic(app, forum, topic, user), 'topic');
+    if (attributes.status !== false)
+      await notifyLater(request, notifyNewTopic(app, forum, topic, user), 'topic');
     return sendResource(request, reply, topicObject(topic, user.name), 201);
   });
 
   app.patch<{ Params: { id: string } }>('/jsonapi/node/forum/:id', async (request, reply) => {
     const viewer = requireModerator(request);
     const topic = await findTopic(app.db, viewer, request.params.id);
+    refuseUnknownFields(request.body, FORUM_TOPIC_TYPE, { attributes: FORUM_TOPIC_MODERATION });
     const doc = parseBody(moderateTopicDocument, request.body);
     checkDocumentId(doc.data.id, topic.uuid);
     await moderateTopic(app.db, topic, doc.data.attributes);
@@ -503,12 +541,14 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
   app.post('/jsonapi/comment/comment_forum', async (request, reply) => {
     const user = requireUser(request);
     const viewer = viewerOf(request);
+    refuseUnknownFields(request.body, FORUM_COMMENT_TYPE, {
+      attributes: ['subject', 'entity_type', 'field_name', 'comment_body', 'status'],
+      relationships: ['entity_id', 'pid', 'uid'],
+    });
     const doc = parseBody(createCommentDocument, request.body);
     const { attributes, relationships } = doc.data;
-    if (relationships.uid && relationships.uid.data.id !== user.uuid)
-      throw new HttpError(403, 'Comments are posted in your own name.', {
-        pointer: '/data/relationships/uid/data/id',
-      });
+    moderatorOnly(request, attributes, ['status']);
+    ownName(relationships.uid, user.uuid);
     let topic: TopicRow;
     try {
       topic = await findTopic(app.db, viewer, relationships.entity_id.data.id);
@@ -544,15 +584,18 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
       subject,
       bodyHtml: body,
       authorId: user.id,
+      hidden: attributes.status === undefined ? undefined : !attributes.status,
     });
     const comment = await findComment(app.db, viewer, created.uuid);
-    await notifyLater(request, notifyNewComment(app, topic, comment, user), 'comment');
+    if (attributes.status !== false)
+      await notifyLater(request, notifyNewComment(app, topic, comment, user), 'comment');
     return sendResource(request, reply, commentObject(comment, user.name), 201);
   });
 
   app.patch<{ Params: { id: string } }>('/jsonapi/comment/comment_forum/:id', async (request, reply) => {
     const viewer = requireModerator(request);
     const comment = await findComment(app.db, viewer, request.params.id);
+    refuseUnknownFields(request.body, FORUM_COMMENT_TYPE, { attributes: ['status'] });
     const doc = parseBody(moderateCommentDocument, request.body);
     checkDocumentId(doc.data.id, comment.uuid);
     await moderateComment(app.db, comment, doc.data.attributes.status);

@@ -369,6 +369,10 @@ export interface NewTopic {
   authorId: number | null;
   created?: Date;
   sourceKey?: string;
+  /** Set by a moderator when posting. */
+  hidden?: boolean | undefined;
+  sticky?: boolean | undefined;
+  locked?: boolean | undefined;
 }
 
 export async function insertTopic(db: Db | ForumDb, input: NewTopic): Promise<{ id: number; uuid: string }> {
@@ -382,6 +386,9 @@ export async function insertTopic(db: Db | ForumDb, input: NewTopic): Promise<{ 
         body_html: input.bodyHtml,
         source_key: input.sourceKey ?? null,
         ...(input.created ? { created: input.created, changed: input.created } : {}),
+        ...(input.hidden === undefined ? {} : { hidden: input.hidden }),
+        ...(input.sticky === undefined ? {} : { sticky: input.sticky }),
+        ...(input.locked === undefined ? {} : { locked: input.locked }),
       })
       .returning(['id', 'uuid'])
       .executeTakeFirstOrThrow();
@@ -469,6 +476,8 @@ export interface NewComment {
   authorId: number | null;
   created?: Date;
   sourceKey?: string;
+  /** Set by a moderator when posting. */
+  hidden?: boolean | undefined;
 }
 
 export async function insertComment(
@@ -486,6 +495,7 @@ export async function insertComment(
         body_html: input.bodyHtml,
         source_key: input.sourceKey ?? null,
         ...(input.created ? { created: input.created, changed: input.created } : {}),
+        ...(input.hidden === undefined ? {} : { hidden: input.hidden }),
       })
       .returning(['id', 'uuid'])
       .executeTakeFirstOrThrow();

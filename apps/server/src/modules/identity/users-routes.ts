@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema.ts';
 import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
-import { JsonApiQueryError } from '../../jsonapi/errors.ts';
+import { JsonApiQueryError, refuseUnknownFields } from '../../jsonapi/errors.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { values, type ResourceDescription } from '../../jsonapi/resource.ts';
@@ -126,8 +126,12 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       .selectAll()
       .where('uuid', '=', request.params.uuid)
       .executeTakeFirst();
-    if (!target) throw notFound();
-    if (target.id !== me.id && !me.isAdmin) throw forbidden(en.api.ownAccountOnly);
+    // Another user's account is as unknown to a caller as an account that does not exist: both 404.
+    if (!target || (target.id !== me.id && !me.isAdmin)) throw notFound();
+    refuseUnknownFields(request.body, 'user--user', {
+      attributes: ['field_first_name', 'field_last_name'],
+      relationships: ['field_completed_stories'],
+    });
     const parsed = patchSchema.safeParse(request.body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
