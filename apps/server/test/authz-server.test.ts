@@ -557,9 +557,89 @@ describe('API authorization server (/oauth)', () => {
     await t.app.db
       .updateTable('rate_limits')
       .set({ next_allowed_at: new Date(Date.now() - 1000) })
-      .where('key', '=', 'sandbox-login:guessed.customer')
+      .where('key', '=', 'sandbox-login:127.0.0.1:guessed.customer')
       .execute();
     expect((await guess()).status).toBe(401);
     expect(Number((await guess()).headers.get('retry-after'))).toBeGreaterThan(55);
+  });
+});
+
+describe('the shared sandbox customers: limits per caller, never per customer', () => {
+  const BOB = { username: 'bob.customer', password: 'Sandbox#2026' };
+  const WRONG = { username: 'bob.customer', password: 'not-his-password' };
+  let t: TestApp;
+  let clientId: string;
+  const redirectUri = 'https://app.example/shared';
+  beforeAll(async () => {
+    // Callers are told apart by their address, as a proxy reports it.
+    t = await startTestApp({ TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '3' });
+    ({ clientId } = await t.app.oauthClients.createClient({
+      environment: 'DEVELOPMENT',
+      grantTypes: ['authorization_code'],
+      redirectUris: [redirectUri],
+      scopes: ['accounts:read'],
+    }));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** A browser at `ip` opens the sandbox's sign-in page; returns where its form posts. */
+  async function signInForm(browser: TestClient): Promise<string> {
+    const { res, url } = await browser.follow(
+      `/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+        // Always the sign-in page, also for a browser the customer is signed in at.
+        prompt: 'login',
+      })}`,
+    );
+    expect(await res.text()).toContain('name="password"');
+    return `${new URL(url).pathname}/login`;
+  }
+  const browserAt = (ip: string) => new TestClient(t.baseUrl, { 'x-forwarded-for': ip });
+
+  it('slows the caller who guesses, while another caller signs the customer in at once', async () => {
+    const a = browserAt('203.0.113.7');
+    const formOfA = await signInForm(a);
+    // LOGIN_RATE_LIMIT (3) failures go through; then caller A waits.
+    for (let i = 0; i < 3; i++) expect((await a.postForm(formOfA, WRONG)).status).toBe(401);
+    const slowed = await a.postForm(formOfA, WRONG);
+    expect(slowed.status).toBe(429);
+    expect(Number(slowed.headers.get('retry-after'))).toBeGreaterThan(25);
+
+    // Caller B (another address, another browser) is not slowed by A's guesses.
+    const b = browserAt('198.51.100.20');
+    const signedIn = await b.postForm(await signInForm(b), BOB);
+    expect(signedIn.status).toBe(303);
+    expect(new URL(signedIn.headers.get('location')!).pathname).toMatch(/^\/oauth\/auth\//);
+
+    // Caller A still waits, even with the right password.
+    expect((await a.postForm(formOfA, BOB)).status).toBe(429);
+  });
+
+  it('never keeps out a browser that signed the customer in before, whoever guesses from its address', async () => {
+    const ip = '192.0.2.44';
+    const known = browserAt(ip);
+    expect((await known.postForm(await signInForm(known), BOB)).status).toBe(303);
+    expect(known.cookies.get('portico_sandbox_device')).toBeTruthy();
+
+    // A stranger behind the same address guesses until it is slowed.
+    const stranger = browserAt(ip);
+    const formOfStranger = await signInForm(stranger);
+    for (let i = 0; i < 3; i++) expect((await stranger.postForm(formOfStranger, WRONG)).status).toBe(401);
+    expect((await stranger.postForm(formOfStranger, WRONG)).status).toBe(429);
+    // A device cookie the portal did not sign does not make it a known browser.
+    stranger.cookies.set('portico_sandbox_device', `${known.cookies.get('portico_sandbox_device')}x`);
+    expect((await stranger.postForm(formOfStranger, BOB)).status).toBe(429);
+
+    // The browser that signed bob in before, from the same address, signs him in at once.
+    expect((await known.postForm(await signInForm(known), BOB)).status).toBe(303);
+    // A fresh browser at another address too.
+    const other = browserAt('192.0.2.45');
+    expect((await other.postForm(await signInForm(other), BOB)).status).toBe(303);
   });
 });

@@ -4,10 +4,10 @@ import type Provider from 'oidc-provider';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
-import { hitThrottle, refundRateLimit, resetRateLimit, signInThrottle } from '../lib/rate-limit.ts';
 import { allowInteractionRedirect } from '../oidc/form-targets.ts';
 import { OAUTH_PREFIX } from './provider.ts';
 import { sandboxConsentPage, sandboxErrorPage, sandboxSignInPage } from './pages.ts';
+import { sandboxSignInGuard } from './sandbox-sign-in-guard.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
 
 const M = en.sandboxAuth;
@@ -23,6 +23,7 @@ const field = (body: unknown, name: string): string => {
  */
 export async function authorizationServerRoutes(app: FastifyInstance, provider: Provider): Promise<void> {
   const customers = sandboxUsersRepo(app.db);
+  const guard = sandboxSignInGuard(app);
 
   // The try-out console opens /authorize: the same request at the provider's endpoint.
   app.get('/authorize', async (request, reply) => {
@@ -99,28 +100,18 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
         const password = field(request.body, 'password');
         const page = (error: string, status: number) =>
           html(reply, sandboxSignInPage({ action: p.login, clientId, username, error }), status);
-        // Growing delays per name and per IP (as the portal's sign-in), never a lock on the name.
-        const max = app.config.loginRateLimit;
-        const key = `sandbox-login:${username.toLowerCase()}`;
-        const ipKey = `sandbox-login:ip:${request.ip}`;
-        const byName = await hitThrottle(app.db, key, signInThrottle(max));
-        const byIp = await hitThrottle(app.db, ipKey, signInThrottle(max * 5));
-        if (!byName.allowed || !byIp.allowed) {
-          // What this refused attempt counted is given back.
-          if (byName.allowed) await refundRateLimit(app.db, key);
-          if (byIp.allowed) await refundRateLimit(app.db, ipKey);
-          const seconds = Math.max(byName.retryAfterSeconds, byIp.retryAfterSeconds);
-          reply.header('Retry-After', String(seconds));
-          return page(format(M.tooManyAttempts, { seconds }), 429);
-        }
+        // Growing delays per caller, never per customer alone (sandbox-sign-in-guard.ts).
         const customer = username ? await customers.findByUsername(username) : undefined;
+        const attempt = await guard.attempt(request, username, customer?.uuid);
+        if (!attempt.allowed) {
+          reply.header('Retry-After', String(attempt.retryAfterSeconds));
+          return page(format(M.tooManyAttempts, { seconds: attempt.retryAfterSeconds }), 429);
+        }
         const ok = customer
           ? await verifyPassword(password, customer.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
         if (!customer || !ok) return page(M.invalidCredentials, 401);
-        // Failures count against the IP; a success gives its attempt back.
-        await resetRateLimit(app.db, key);
-        await refundRateLimit(app.db, ipKey);
+        await attempt.succeeded(reply);
         reply.hijack();
         await provider.interactionFinished(
           request.raw,

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { publicOrigin } from '../lib/public-url.ts';
 import type { PageParams } from './query.ts';
 
 /**
@@ -67,9 +68,13 @@ export function applySparseFieldset(
   return out;
 }
 
-/** The absolute URL of the request, as the client addressed us (honours trustProxy). */
+/**
+ * The absolute URL of the request on PUBLIC_URL (see publicOrigin): the base of every link a
+ * document carries, never the Host header a client sent.
+ */
 export function requestUrl(request: FastifyRequest): URL {
-  return new URL(request.url, `${request.protocol}://${request.host}`);
+  // Appended, not resolved: a path such as `//evil.example/x` stays a path on our origin.
+  return new URL(`${new URL(publicOrigin(request.server, request)).origin}${request.url}`);
 }
 
 /** The same URL with page[offset] (and page[limit]) set; other parameters stay. */

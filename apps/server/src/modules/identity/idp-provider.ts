@@ -3,22 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../../oidc/adapter.ts';
 import { loadOrCreateSigningKeys } from '../../oidc/keys.ts';
+import { portalOrigins } from '../../lib/public-url.ts';
 import { usersRepo } from './users-repo.ts';
 import { errorPage } from './idp-pages.ts';
 
 /** The built-in identity provider's issuer path and the portal's client at it. */
 export const IDP_PREFIX = '/idp';
 export const PORTAL_CLIENT_ID = 'portico-portal';
-
-/** Origins the portal may be reached at: PUBLIC_URL, plus loopback aliases when it was not set. */
-export function portalOrigins(app: FastifyInstance): string[] {
-  const origins = [app.config.publicUrl];
-  if (!app.config.publicUrlConfigured) {
-    const port = app.config.port;
-    origins.push(`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`);
-  }
-  return [...new Set(origins)];
-}
 
 export function portalClientSecret(app: FastifyInstance): string {
   return app.secretBox.derive('idp-portal-client-secret');

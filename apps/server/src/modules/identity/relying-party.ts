@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as oidc from 'openid-client';
-import { IDP_PREFIX, PORTAL_CLIENT_ID, portalClientSecret, portalOrigins } from './idp-provider.ts';
+import { publicOrigin } from '../../lib/public-url.ts';
+import { IDP_PREFIX, PORTAL_CLIENT_ID, portalClientSecret } from './idp-provider.ts';
 
 /**
  * The portal as an OpenID Connect relying party (openid-client), the same code for the built-in
@@ -16,11 +17,7 @@ export interface RelyingParty {
 }
 
 export function createRelyingParty(app: FastifyInstance): RelyingParty {
-  const origins = portalOrigins(app);
-  const originFor = (request: FastifyRequest) => {
-    const origin = `${request.protocol}://${request.host}`;
-    return origins.includes(origin) ? origin : app.config.publicUrl;
-  };
+  const originFor = (request: FastifyRequest) => publicOrigin(app, request);
   const external = app.config.oidc;
   if (external) {
     let discovered: Promise<oidc.Configuration> | undefined;
