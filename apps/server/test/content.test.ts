@@ -6,7 +6,7 @@ import { importBlogAndFaq, internalLinks, loadContent } from '../src/modules/con
 import { contentRepo } from '../src/modules/content/repo.ts';
 import { searchDocuments } from '../src/modules/search/service.ts';
 import { TestClient } from './http-client.ts';
-import { signedInUser } from './org-fixtures.ts';
+import { signedInUser, verifyThroughOutbox } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /** Public content (issue 13; spec B 2.3-2.5, 3, 7): articles, news categories, FAQs, images. */
@@ -148,6 +148,47 @@ describe('public content', () => {
     expect(titles((await get(url, insider)).body)).toEqual(['Internal: the December release train']);
     const admin = await signedInUser(t, 'content.admin@example.com', { admin: true });
     expect((await get(url, admin)).body.meta.count).toBe(1);
+  });
+
+  it('opens the internal blog only to a proven address of the group: lists, single reads, includes, search', async () => {
+    const INTERNAL_TITLE = 'Internal: the December release train';
+    const admin = await signedInUser(t, 'content.checker@example.com', { admin: true });
+    const internal = (await get('/jsonapi/node/article?filter[field_internal]=1', admin)).body.data[0]!;
+    expect(internal.attributes.title).toBe(INTERNAL_TITLE);
+    const single = `/jsonapi/node/article/${internal.id}?include=field_category,uid.user_picture`;
+    /** Every way the article could reach `client`: lists (filtered or not, counted), its own address, the search. */
+    async function reaches(client: TestClient): Promise<boolean[]> {
+      const filtered = (await get('/jsonapi/node/article?filter[field_internal]=1', client)).body;
+      const all = (await get('/jsonapi/node/article?page[limit]=50&include=field_category', client)).body;
+      const byPath = (await get('/jsonapi/node/article?filter[path.alias]=/blog/internal-release-train', client))
+        .body;
+      const one = await get<{ data?: Resource }>(single, client);
+      const search = (await get<{ meta: { count: number } }>('/phpsdk/search?q=freeze', client)).body;
+      // The internal article is never in the site search, whoever asks.
+      expect(search.meta.count).toBe(0);
+      return [
+        filtered.meta.count > 0,
+        titles(all).includes(INTERNAL_TITLE),
+        byPath.meta.count > 0,
+        one.status === 200 && one.body.data?.id === internal.id,
+      ];
+    }
+    const none = [false, false, false, false];
+    const every = [true, true, true, true];
+
+    // Signed up with an address of the group, never proven: nothing internal, the single read a 404.
+    const unproven = await signedInUser(t, 'someone.x@bank.internal', { verified: false });
+    expect(await reaches(unproven)).toEqual(none);
+    expect((await unproven.get(single)).status).toBe(404);
+    // Proving the address through the link sent to it opens the internal blog (the lists answered
+    // from memory before are computed again: the user changed).
+    expect((await unproven.send('POST', '/user/verification-mail', {}, 'application/json')).status).toBe(200);
+    await verifyThroughOutbox(t, 'someone.x@bank.internal');
+    expect(await reaches(unproven)).toEqual(every);
+    // A proven address of another domain opens nothing internal.
+    const outsider = await signedInUser(t, 'verified.outsider@example.com', { verified: true });
+    expect(await reaches(outsider)).toEqual(none);
+    expect(await reaches(anonymous())).toEqual(none);
   });
 
   it('answers bad queries with a 400 naming the parameter, never a 500', async () => {

@@ -5,6 +5,7 @@ import { en } from '@portico/contracts/messages';
 import { sql } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeDeletedFiles } from '../src/lib/file-removal.ts';
 import { createS3Storage } from '../src/lib/s3-storage.ts';
 import { organizationDeleteGuards } from '../src/modules/organizations/authz.ts';
 import { TestClient } from './http-client.ts';
@@ -356,6 +357,84 @@ describe.each(['folder', 'S3'] as const)(
         await t.app.db.selectFrom('files').select('id').where('uuid', '=', file.data.id).execute(),
       ).toHaveLength(0);
       expect((await member.get(`/jsonapi/group/organization/${doomed.id}`)).status).toBe(404);
+    });
+
+    it('removes the stored files of rows deleted by any path, only once the deletion commits', async () => {
+      const stored = async (key: string) => {
+        const stream = await t.app.storage.get(key);
+        stream?.destroy();
+        return stream !== undefined;
+      };
+      const keysOf = async (orgUuid: string) =>
+        (
+          await t.app.db
+            .selectFrom('files')
+            .innerJoin('organizations', 'organizations.id', 'files.organization_id')
+            .select('files.storage_key')
+            .where('organizations.uuid', '=', orgUuid)
+            .execute()
+        ).map((f) => f.storage_key);
+      const gone = await createOrg(owner, 'Gone By SQL');
+      expect((await upload(owner, gone.id, 'field_documents', 'one.txt', 'one')).status).toBe(201);
+      expect((await upload(owner, gone.id, 'field_documents', 'two.txt', 'two')).status).toBe(201);
+      expect((await upload(owner, gone.id, 'field_image', 'logo.png', PNG_1X1)).status).toBe(201);
+      const keys = await keysOf(gone.id);
+      expect(keys).toHaveLength(3);
+      for (const key of keys) expect(await stored(key)).toBe(true);
+
+      // A deletion that rolls back queues nothing: the files stay with their rows.
+      await expect(
+        t.app.db.transaction().execute(async (trx) => {
+          await sql`delete from organizations where uuid = ${gone.id}`.execute(trx);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await removeDeletedFiles(t.app)).toBe(0);
+      for (const key of keys) expect(await stored(key)).toBe(true);
+
+      // One document deleted on its own (an administrator's SQL): its file only.
+      await sql`delete from files where storage_key = ${keys[0]!}`.execute(t.app.db);
+      expect(await removeDeletedFiles(t.app)).toBe(1);
+      expect(await stored(keys[0]!)).toBe(false);
+      expect(await stored(keys[1]!)).toBe(true);
+
+      // The organization deleted in SQL: its files go by the cascade, their stored bytes after it.
+      await sql`delete from organizations where uuid = ${gone.id}`.execute(t.app.db);
+      expect(await removeDeletedFiles(t.app)).toBe(2);
+      for (const key of keys) expect(await stored(key)).toBe(false);
+      expect(await t.app.db.selectFrom('stored_file_deletions').select('id').execute()).toEqual([]);
+    });
+
+    it('removes the stored files when a route deletes their rows, before it answers', async () => {
+      const org2 = await createOrg(owner, 'Files Replaced');
+      const doc = await body<FileDoc>(await upload(owner, org2.id, 'field_documents', 'a.txt', 'a'));
+      const first = await body<FileDoc>(await upload(owner, org2.id, 'field_image', 'a.png', PNG_1X1));
+      const keyOf = async (uuid: string) =>
+        (
+          await t.app.db
+            .selectFrom('files')
+            .select('storage_key')
+            .where('uuid', '=', uuid)
+            .executeTakeFirstOrThrow()
+        ).storage_key;
+      const [docKey, firstKey] = [await keyOf(doc.data.id), await keyOf(first.data.id)];
+      const removed = () => t.app.storage.get(firstKey).then((s) => (s?.destroy(), s === undefined));
+      // A new image replaces the old one: the old file is gone when the upload answers.
+      expect((await upload(owner, org2.id, 'field_image', 'b.png', PNG_1X1)).status).toBe(201);
+      expect(await removed()).toBe(true);
+      // PATCH leaving a document out deletes it and its file.
+      const patched = await owner.send('PATCH', `/jsonapi/group/organization/${org2.id}`, {
+        data: {
+          type: 'group--organization',
+          id: org2.id,
+          relationships: { field_documents: { data: [] } },
+        },
+      });
+      expect(patched.status).toBe(200);
+      const docStream = await t.app.storage.get(docKey);
+      docStream?.destroy();
+      expect(docStream).toBeUndefined();
+      expect(await t.app.db.selectFrom('stored_file_deletions').select('id').execute()).toEqual([]);
     });
 
     it('leaves no stored file behind when the database insert fails', async () => {

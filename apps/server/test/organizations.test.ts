@@ -2,7 +2,7 @@ import { en } from '@portico/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_PERMISSIONS } from '../src/modules/organizations/authz.ts';
 import { RESENDS_PER_HOUR } from '../src/modules/organizations/membership-routes.ts';
-import { TestClient } from './http-client.ts';
+import { TestClient, signIn } from './http-client.ts';
 import {
   PASSWORD,
   accept,
@@ -722,13 +722,17 @@ describe('organizations: forms, members and invitations', () => {
     expect((await invite(owner, org.id, 'Early.Bird@example.com', ['organization-developer'])).status).toBe(
       201,
     );
+    // An account created with a proven address (a company IdP vouching for it) gets the invitation
+    // when it is created, not on its first read.
     const bird = await signedInUser(t, 'early.bird@example.com');
     const row = () =>
       t.app.db
         .selectFrom('memberships')
-        .select(['user_id', 'status'])
+        .select(['user_id', 'status', 'changed_at'])
         .where('email', '=', 'Early.Bird@example.com')
         .executeTakeFirstOrThrow();
+    const linked = await row();
+    expect(linked.user_id).toEqual(expect.any(Number));
     const LIST = '/jsonapi/group/organization?page[limit]=50';
     const first = await bird.get(LIST);
     expect(first.headers.get('x-portico-cache')).toBeNull();
@@ -737,8 +741,8 @@ describe('organizations: forms, members and invitations', () => {
       status: 'pending_invitation',
       roles: ['organization-developer'],
     });
-    // The GET only read: the invitation is still the address's, not linked to the account.
-    expect((await row()).user_id).toBeNull();
+    // The GET only read.
+    expect(await row()).toEqual(linked);
     const again = await bird.get(LIST);
     expect(again.headers.get('x-portico-cache')).toBe('hit');
     expect(again.headers.get('cache-control')).toBe('private, no-store');
@@ -754,6 +758,78 @@ describe('organizations: forms, members and invitations', () => {
     // Others' lists are theirs: the owner's is not the invitee's.
     const owners = await body<{ data: OrgResource[] }>(await owner.get(LIST));
     expect(owners.data.find((o) => o.id === org.id)?.meta.membership).toMatchObject({ status: 'active' });
+  });
+
+  it('links invitations where the address is proven or the invitation sent; no GET writes', async () => {
+    const memberships = () => t.app.db.selectFrom('memberships').selectAll().orderBy('id').execute();
+    const rowOf = async (email: string) =>
+      t.app.db
+        .selectFrom('memberships as m')
+        .leftJoin('users as u', 'u.id', 'm.user_id')
+        .select(['m.user_id', 'u.email as linked_to'])
+        .where('m.email', '=', email)
+        .where('m.organization_id', '=', org.attributes.drupal_internal__id)
+        .executeTakeFirstOrThrow();
+    /** Every read an invitee makes of their invitations, checked to leave every row as it was. */
+    async function readEverything(client: TestClient, expectSeen: boolean) {
+      const before = await memberships();
+      const membership = await myMembership(client, org.id);
+      const single = await client.get(`/jsonapi/group/organization/${org.id}`);
+      const members = await client.get(
+        `/jsonapi/group_content/organization-group_membership?filter[gid]=${org.id}`,
+      );
+      await client.get('/jsonapi/group/organization?page[limit]=50&sort=-created');
+      expect(await memberships()).toEqual(before);
+      if (expectSeen) {
+        expect(membership).toMatchObject({ status: 'pending_invitation' });
+        expect(single.status).toBe(200);
+      } else {
+        expect(membership).toBeUndefined();
+        expect(single.status).toBe(404);
+        expect(members.status).toBe(404);
+      }
+    }
+
+    // Invite, then verify: the verification links the invitation, before any read.
+    const late = await signedInUser(t, 'late.prover@example.com', { verified: false });
+    expect((await invite(owner, org.id, 'late.prover@example.com', ['organization-developer'])).status).toBe(
+      201,
+    );
+    expect(await rowOf('late.prover@example.com')).toEqual({ user_id: null, linked_to: null });
+    await readEverything(late, false);
+    expect((await late.send('POST', '/user/verification-mail', {}, 'application/json')).status).toBe(200);
+    await verifyThroughOutbox(t, 'late.prover@example.com');
+    expect(await rowOf('late.prover@example.com')).toMatchObject({ linked_to: 'late.prover@example.com' });
+    await readEverything(late, true);
+
+    // Verify, then invite: the invitation is the account's from the start.
+    const early = await signedInUser(t, 'early.prover@example.com', { verified: false });
+    expect((await early.send('POST', '/user/verification-mail', {}, 'application/json')).status).toBe(200);
+    await verifyThroughOutbox(t, 'early.prover@example.com');
+    expect((await invite(owner, org.id, 'Early.Prover@example.com', ['organization-le'])).status).toBe(201);
+    expect(await rowOf('Early.Prover@example.com')).toMatchObject({ linked_to: 'early.prover@example.com' });
+    await readEverything(early, true);
+
+    // Invite, then a password reset proves the address: linked by the reset.
+    const resetter = await signedInUser(t, 'reset.prover@example.com', { verified: false });
+    expect((await invite(owner, org.id, 'reset.prover@example.com', ['organization-le'])).status).toBe(201);
+    await readEverything(resetter, false);
+    await new TestClient(t.baseUrl).postForm('/idp/reset', { email: 'reset.prover@example.com' });
+    const mail = await t.app.db
+      .selectFrom('outbox')
+      .select('text_body')
+      .where('to_address', '=', 'reset.prover@example.com')
+      .where('text_body', 'like', '%/idp/reset/%')
+      .executeTakeFirstOrThrow();
+    const resetPath = new URL(/https?:\/\/\S+\/idp\/reset\/\S+/.exec(mail.text_body)![0]).pathname;
+    expect(
+      (await new TestClient(t.baseUrl).postForm(resetPath, { password: 'Reset-proves#2026' })).status,
+    ).toBe(200);
+    expect(await rowOf('reset.prover@example.com')).toMatchObject({ linked_to: 'reset.prover@example.com' });
+    const afterReset = new TestClient(t.baseUrl);
+    expect((await signIn(afterReset, 'reset.prover@example.com', 'Reset-proves#2026')).status).toBe(200);
+    await readEverything(afterReset, true);
+    await accept(afterReset, org.id);
   });
 
   it('an account with an unproven address neither sees nor accepts what was sent to it', async () => {

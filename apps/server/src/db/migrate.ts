@@ -27,6 +27,7 @@ import * as m0210 from './migrations/0210-search-heading.ts';
 import * as m0220 from './migrations/0220-document-texts.ts';
 import * as m0240 from './migrations/0240-support-file-deletions.ts';
 import * as m0250 from './migrations/0250-operation-index-rows.ts';
+import * as m0262 from './migrations/0262-stored-file-deletions.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0220-document-texts': m0220,
   '0240-support-file-deletions': m0240,
   '0250-operation-index-rows': m0250,
+  '0262-stored-file-deletions': m0262,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -248,6 +248,16 @@ export interface DataVersionsTable {
   version: ColumnType<string, string | number | undefined, string | number>;
 }
 
+/**
+ * Storage keys of deleted rows whose stored files are still to be removed (lib/file-removal.ts),
+ * queued by triggers on `files` and `support_ticket_files` (migrations 0240, 0262).
+ */
+export interface StoredFileDeletionsTable {
+  id: Generated<number>;
+  storage_key: string;
+  created: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -272,4 +282,5 @@ export interface Database {
   api_call_daily: ApiCallDailyTable;
   content_imports: ContentImportsTable;
   data_versions: DataVersionsTable;
+  stored_file_deletions: StoredFileDeletionsTable;
 }

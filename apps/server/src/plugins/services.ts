@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { scheduleFileRemoval } from '../lib/file-removal.ts';
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createS3Storage } from '../lib/s3-storage.ts';
 import { createSecretBox, loadSecretKey, type SecretBox } from '../lib/secret-box.ts';
@@ -18,6 +19,8 @@ export default fp(
     app.addHook('onClose', async () => storage.close());
     // A storage the portal cannot use stops the start, like a database it cannot reach.
     await storage.check();
+    // The stored files of deleted rows (any module's, any instance's, SQL's): lib/file-removal.ts.
+    scheduleFileRemoval(app);
   },
   { name: 'services', dependencies: ['db'] },
 );

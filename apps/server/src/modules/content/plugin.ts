@@ -17,6 +17,7 @@ import { checkIncludes, values } from '../../jsonapi/resource.ts';
 import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
+import { verifiedAddress } from '../identity/service.ts';
 import { CONTENT_IMAGES_PATH } from './importer.ts';
 import {
   articleIncludes,
@@ -30,12 +31,18 @@ import { contentDb } from './tables.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Who may read the internal blog (README.md 'Internal blog'). */
+/**
+ * Who may read the internal blog (README.md 'Internal blog'): the provider's administrators, and
+ * the accounts whose proven address is in one of INTERNAL_DEVELOPER_DOMAINS. An unverified address
+ * proves nothing (anyone may sign up as someone@bank.example), so it opens nothing internal.
+ */
 export function isInternalDeveloper(app: FastifyInstance, request: FastifyRequest): boolean {
   const user = request.user;
   if (!user) return false;
   if (user.isAdmin) return true;
-  const domain = user.email.split('@').pop()?.toLowerCase() ?? '';
+  const address = verifiedAddress(user);
+  if (!address) return false;
+  const domain = address.split('@').pop()?.toLowerCase() ?? '';
   return app.config.internalDeveloperDomains.includes(domain);
 }
 

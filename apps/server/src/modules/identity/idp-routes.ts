@@ -18,6 +18,7 @@ import {
   signUpPage,
   type SignUpValues,
 } from './idp-pages.ts';
+import { addressProven } from './address-proven.ts';
 import { endEverySession, pendingVerification, sendVerificationMail, verifyEmail } from './service.ts';
 import { signInGuard, waitText } from './sign-in-guard.ts';
 import { displayName, usersRepo } from './users-repo.ts';
@@ -285,8 +286,10 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
           .updateTable('users')
           .set({ password_hash: hash, email_verified: true, updated_at: new Date() })
           .where('id', '=', used.user_id)
-          .returning(['id', 'uuid'])
+          .returning(['id', 'uuid', 'email'])
           .executeTakeFirstOrThrow();
+        // What was sent to the address becomes the account's with the proof (address-proven.ts).
+        await addressProven(trx, user);
         // A changed password ends every session of that user, at the portal and at the provider.
         await endEverySession(trx, user);
         return true;

@@ -6,11 +6,14 @@ import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { revokeAccount } from '../../oidc/adapter.ts';
 import type { SessionUser } from '../../plugins/session.ts';
+import { addressProven } from './address-proven.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 
+export { onAddressProven, type AddressProvenListener, type ProvenAddress } from './address-proven.ts';
+
 /**
- * What other domains may ask of identity: whether an account's address is proven, and ending every
- * session of an account. Also the e-mail verification links (issue 10): sign-up proves nothing
+ * What other domains may ask of identity: whether an account's address is proven, to hear when it
+ * becomes proven (`onAddressProven`, address-proven.ts), and ending every session of an account. Also the e-mail verification links (issue 10): sign-up proves nothing
  * about the address until the link sent to it is opened.
  */
 
@@ -78,8 +81,8 @@ export async function pendingVerification(db: Db, token: string): Promise<{ emai
 }
 
 /**
- * Uses a link: marks the account verified when it still holds the address the link was sent to.
- * Returns false for an unknown, used or expired link (and uses it up either way).
+ * Uses a link: marks the account verified when it still holds the address the link was sent to,
+ * and tells the other domains in the same transaction (`onAddressProven`). Returns false for an unknown, used or expired link (and uses it up either way).
  */
 export async function verifyEmail(db: Db, token: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
@@ -97,9 +100,11 @@ export async function verifyEmail(db: Db, token: string): Promise<boolean> {
       .set({ email_verified: true, updated_at: new Date() })
       .where('id', '=', used.user_id)
       .where((eb) => eb(eb.fn('lower', ['email']), '=', used.email.toLowerCase()))
-      .returning('id')
+      .returning(['id', 'email'])
       .executeTakeFirst();
-    return updated !== undefined;
+    if (!updated) return false;
+    await addressProven(trx, updated);
+    return true;
   });
 }
 

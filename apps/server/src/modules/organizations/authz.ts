@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { Database, MembershipStatus, MembershipsTable, OrganizationsTable } from '../../db/schema.ts';
 import { HttpError, notFound, unauthorized } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import { verifiedAddress } from '../identity/service.ts';
+import { verifiedAddress, type ProvenAddress } from '../identity/service.ts';
 import { serialId } from '../../lib/ids.ts';
 
 /**
@@ -106,8 +106,9 @@ export function effectiveRoles(roles: readonly string[], isCreator: boolean): Ro
 type Executor = Db | Transaction<Database>;
 
 /**
- * The caller's membership of an organization: by user id, or by e-mail for an invitation sent
- * before the caller had an account (that invitation is then linked to the account).
+ * The caller's membership of an organization: by user id, or by the caller's proven address for an
+ * invitation not linked to the account yet (linkInvitations links them when the address is proven
+ * or the invitation sent; this only reads, so a GET never writes).
  */
 export async function findMembership(
   db: Executor,
@@ -131,20 +132,19 @@ export async function findMembership(
     )
     .orderBy('user_id', 'asc')
     .executeTakeFirst();
-  if (row && row.user_id === null) {
-    await linkInvitations(db, user);
-    return { ...row, user_id: user.id };
-  }
-  return row;
+  // An invitation to the caller's proven address is theirs all the same (accepting links it).
+  return row && row.user_id === null ? { ...row, user_id: user.id } : row;
 }
 
 /**
- * Links every invitation sent to the user's address before they had an account (or before they
- * proved the address: nothing is linked to an unverified one).
+ * Links every invitation sent to an address to the account that has just proven it (identity's
+ * `onAddressProven`, in the transaction that proves it: the verification link, a password reset,
+ * an account created with a proven address). Invitations sent afterwards are linked when they are
+ * created (membership-routes.ts). Only ever called with a proven address: nothing is linked to an
+ * unverified one.
  */
-export async function linkInvitations(db: Executor, user: SessionUser): Promise<void> {
-  const address = verifiedAddress(user);
-  if (!address) return;
+export async function linkInvitations(db: Executor, user: ProvenAddress): Promise<void> {
+  const address = user.email;
   await db
     .updateTable('memberships')
     .set({ user_id: user.id })

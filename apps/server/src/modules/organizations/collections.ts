@@ -65,10 +65,11 @@ type OrganizationListDb = Database & { m: MembershipsTable; o: OrganizationsTabl
 
 /**
  * The caller's memberships (active or invited) joined to their organizations: their own rows, and
- * the invitations sent to their proven address before they had an account (or proved it) that are
- * not linked to it yet (`linkInvitations` does so when the caller acts on the organization, e.g.
- * accepts). Matched here rather than linked on GET, so the list only reads (and can be cached,
- * decision 028): the answer depends on `memberships` and on the user's address, both counted.
+ * invitations to their proven address not linked to the account (`linkInvitations` links them when
+ * the address is proven, and an invitation to a proven address is linked when it is sent; a row
+ * left unlinked by a race between the two is still the caller's here). The list only reads (and can
+ * be cached, decision 028): the answer depends on `memberships` and on the user's address, both
+ * counted.
  */
 export function myOrganizations(db: Db, userId: number, address: string | null) {
   return db

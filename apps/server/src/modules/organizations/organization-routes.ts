@@ -15,6 +15,7 @@ import {
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery, type JsonApiQuery } from '../../jsonapi/query.ts';
 import { HttpError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
+import { removeDeletedFiles } from '../../lib/file-removal.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { storageKeyFor, type FileStorage } from '../../lib/storage.ts';
 import { createOrganization } from './service.ts';
@@ -61,17 +62,6 @@ import {
 const M = en.organizations;
 export const TITLE_MAX = 255;
 export const DESCRIPTION_MAX = 5000;
-
-/** Deletes stored files after the transaction that removed their rows has committed. */
-async function removeStored(app: FastifyInstance, storage: FileStorage, keys: string[]): Promise<void> {
-  for (const key of keys) {
-    try {
-      await storage.delete(key);
-    } catch (err) {
-      app.log.warn({ err, key }, 'could not remove a stored file');
-    }
-  }
-}
 
 const fileRef = z.object({ type: z.literal('file--file'), id: z.string().regex(UUID) });
 const bodySchema = z.union([
@@ -323,8 +313,8 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
       throw new HttpError(409, en.api.idMismatch);
     const { title, description } = validateAttributes(doc, false);
     const org = access.org;
-    const removedKeys = await db.transaction().execute(async (trx) => {
-      const keys: string[] = [];
+    // Deleted `files` rows queue their stored files (lib/file-removal.ts), removed once this commits.
+    const removedFiles = await db.transaction().execute(async (trx) => {
       const orgFiles = await trx
         .selectFrom('files')
         .selectAll()
@@ -371,17 +361,10 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
         })
         .where('id', '=', org.id)
         .execute();
-      if (removeIds.length) {
-        const removed = await trx
-          .deleteFrom('files')
-          .where('id', 'in', removeIds)
-          .returning('storage_key')
-          .execute();
-        keys.push(...removed.map((r) => r.storage_key));
-      }
-      return keys;
+      if (removeIds.length) await trx.deleteFrom('files').where('id', 'in', removeIds).execute();
+      return removeIds.length > 0;
     });
-    await removeStored(app, storage, removedKeys);
+    if (removedFiles) await removeDeletedFiles(app);
     const fresh = await loadOrgAccess(db, access.user, org.uuid);
     return sendDocument(reply, await singleDocument(request, fresh, noIncludes));
   });
@@ -438,10 +421,10 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
           const uuid = randomUUID();
           const key = storageKeyFor(uuid);
           await storage.put(key, data);
-          let replacedKeys: string[];
+          let replaced: boolean;
           let file: FileRow;
           try {
-            ({ file, replacedKeys } = await db.transaction().execute(async (trx) => {
+            ({ file, replaced } = await db.transaction().execute(async (trx) => {
               const inserted = await trx
                 .insertInto('files')
                 .values({
@@ -456,7 +439,7 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
                 })
                 .returningAll()
                 .executeTakeFirstOrThrow();
-              const keys: string[] = [];
+              let replacedImage = false;
               if (spec.kind === 'image') {
                 // The new image replaces the organization's image at once; the old file goes.
                 const current = await trx
@@ -471,23 +454,22 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
                   .where('id', '=', access.org.id)
                   .execute();
                 if (current.image_file_id !== null) {
-                  const old = await trx
-                    .deleteFrom('files')
-                    .where('id', '=', current.image_file_id)
-                    .returning('storage_key')
-                    .execute();
-                  keys.push(...old.map((o) => o.storage_key));
+                  // Its stored file is queued by the deletion (lib/file-removal.ts).
+                  await trx.deleteFrom('files').where('id', '=', current.image_file_id).execute();
+                  replacedImage = true;
                 }
               }
-              return { file: inserted, replacedKeys: keys };
+              return { file: inserted, replaced: replacedImage };
             }));
           } catch (err) {
             // No row, no file: the stored bytes go when the insert fails (a storage that fails
             // here too is logged with the key; the insert's error is the one answered).
-            await removeStored(app, storage, [key]);
+            await storage
+              .delete(key)
+              .catch((e: unknown) => app.log.warn({ err: e, key }, 'could not remove a stored file'));
             throw err;
           }
-          await removeStored(app, storage, replacedKeys);
+          if (replaced) await removeDeletedFiles(app);
           request.log.info({ fileId: file.id, organizationId: access.org.id }, 'organization file uploaded');
           return sendDocument(reply, { data: fileResource(baseUrl(request), file) }, 201);
         },
@@ -499,7 +481,9 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
     async (request, reply) => {
       const access = await loadOrgAccess(db, request.user, request.params.uuid);
       assertCan(access, 'delete group');
-      const keys = await db.transaction().execute(async (trx: Transaction<Database>) => {
+      // The organization's files go by the deletion below (and by the cascade whatever deletes an
+      // organization): their stored files are queued (lib/file-removal.ts) and removed once it commits.
+      await db.transaction().execute(async (trx: Transaction<Database>) => {
         const org = await trx
           .selectFrom('organizations')
           .selectAll()
@@ -511,11 +495,6 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
           const refusal = await guard(trx, org);
           if (refusal) throw new HttpError(409, refusal, { code: 'organization_in_use' });
         }
-        const files = await trx
-          .selectFrom('files')
-          .select('storage_key')
-          .where('organization_id', '=', org.id)
-          .execute();
         await trx
           .updateTable('organizations')
           .set({ image_file_id: null })
@@ -524,9 +503,8 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
         await trx.deleteFrom('files').where('organization_id', '=', org.id).execute();
         await trx.deleteFrom('memberships').where('organization_id', '=', org.id).execute();
         await trx.deleteFrom('organizations').where('id', '=', org.id).execute();
-        return files.map((f) => f.storage_key);
       });
-      await removeStored(app, storage, keys);
+      await removeDeletedFiles(app);
       request.log.info({ organizationId: access.org.id }, 'organization deleted');
       return reply.status(204).send();
     },

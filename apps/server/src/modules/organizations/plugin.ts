@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
+import { onAddressProven } from '../identity/service.ts';
+import { linkInvitations } from './authz.ts';
 import { membershipRoutes } from './membership-routes.ts';
 import { organizationRoutes } from './organization-routes.ts';
 import { outboxRoutes } from './outbox-routes.ts';
@@ -14,6 +16,9 @@ import { ApiErrors, sendApiErrors } from './resources.ts';
 export default fp(
   async (app) => {
     const storage = app.storage;
+    // Invitations sent to an address become the account's when it proves the address, in the same
+    // transaction: never on a read (a GET never writes).
+    onAddressProven(linkInvitations);
     await app.register(async (scope) => {
       // Errors with a title and a separate detail (uploads) or several entries (form validation).
       scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {

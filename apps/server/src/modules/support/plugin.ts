@@ -5,7 +5,6 @@ import { ticketRoutes } from './ticket-routes.ts';
 import { fileRoutes } from './file-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
 import { TooManyRequests } from './service.ts';
-import { scheduleFileRemoval } from './file-removal.ts';
 import { scheduleUploadCleanup } from './upload-cleanup.ts';
 
 /**
@@ -26,8 +25,6 @@ export default fp(
     });
     // Attachments uploaded for a ticket that was never created (upload-cleanup.ts).
     scheduleUploadCleanup(app);
-    // The stored files of attachments deleted with their ticket, or on their own (file-removal.ts).
-    scheduleFileRemoval(app);
   },
   { name: 'support', dependencies: ['session', 'services', 'db'] },
 );

@@ -67,13 +67,6 @@ export interface SupportTicketFilesTable {
   created: Created;
 }
 
-/** Storage keys of deleted attachments whose files are still to be removed (file-removal.ts). */
-export interface SupportFileDeletionsTable {
-  id: Generated<number>;
-  storage_key: string;
-  created: Created;
-}
-
 // A type literal, not an interface: withTables wants an index-compatible record.
 export type SupportTables = {
   support_staff: SupportStaffTable;
@@ -82,7 +75,6 @@ export type SupportTables = {
   support_tickets: SupportTicketsTable;
   support_ticket_messages: SupportTicketMessagesTable;
   support_ticket_files: SupportTicketFilesTable;
-  support_file_deletions: SupportFileDeletionsTable;
 };
 
 /** The database with the support tables known to Kysely. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { runInBackground } from '../../lib/background-task.ts';
-import { removeDeletedFiles } from './file-removal.ts';
+import { removeDeletedFiles } from '../../lib/file-removal.ts';
 import { supportDb } from './tables.ts';
 
 /** An upload no ticket named within this long is abandoned (the form was left): removed. */
@@ -11,7 +11,7 @@ const BATCH = 100;
 
 /**
  * Deletes the ticket attachments uploaded more than a day before `now` that no ticket took: their
- * rows, then their stored files (file-removal.ts, after the deletion commits: a crash in between
+ * rows, then their stored files (lib/file-removal.ts, after the deletion commits: a crash in between
  * leaves an unreferenced file, never a row without its file). Safe with several instances at once:
  * each batch is one statement that claims its rows with FOR UPDATE SKIP LOCKED, so no two instances
  * delete the same row, and an upload that a create call is attaching at that moment is either
