@@ -9,6 +9,7 @@ import { HttpError } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { overTls } from '../../lib/transport.ts';
 import { requireUser } from '../../plugins/session.ts';
+import { addressProven } from './address-proven.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 import type { RelyingParty } from './relying-party.ts';
 import { sendVerificationMail } from './service.ts';
@@ -202,12 +203,16 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
     if (email && claims.email_verified === true) {
       const byEmail = await users.findByEmail(email);
       if (byEmail) {
-        await app.db
-          .updateTable('users')
-          .set({ external_issuer: rp.issuer, external_subject: claims.sub })
-          .where('id', '=', byEmail.id)
-          .execute();
-        return { ...byEmail, external_issuer: rp.issuer, external_subject: claims.sub };
+        // The IdP vouches for the address: it is proven now, with what was sent to it.
+        await app.db.transaction().execute(async (trx) => {
+          await trx
+            .updateTable('users')
+            .set({ external_issuer: rp.issuer, external_subject: claims.sub, email_verified: true })
+            .where('id', '=', byEmail.id)
+            .execute();
+          if (!byEmail.email_verified) await addressProven(trx, byEmail);
+        });
+        return { ...byEmail, external_issuer: rp.issuer, external_subject: claims.sub, email_verified: true };
       }
     }
     const given = typeof claims.given_name === 'string' ? claims.given_name : null;
