@@ -154,6 +154,35 @@ test.describe('on a portal of its own', () => {
     await expect(page.getByTestId('operation')).toContainText('/dogs');
   });
 
+  test('an alias with a dot opens its documentation by its address, reloaded too; a file name gives one without', async ({
+    page,
+  }) => {
+    await signIn(page, demoAdmin.email, demoAdmin.password);
+    await declineCookies(page);
+    await page.goto('/admin/import-api');
+    // No alias asked for: the file name's, without its extension and dots (braze.com.yaml).
+    await chooseFile(page, 'braze.com.yaml', GOOD.replace('Kennel API', 'Braze API'));
+    await page.getByLabel(M.product).fill('braze');
+    await page.getByRole('button', { name: M.submit }).click();
+    const result = page.getByTestId('import-result');
+    await expect(result).toContainText(format(M.created, { title: 'Braze API', alias: 'braze-com' }));
+
+    // An alias with a dot, asked for: its address looks like a file's, and opens the page.
+    await chooseFile(page, 'fec.yaml', GOOD.replace('Kennel API', 'FEC API'));
+    await page.getByLabel(M.product).fill('fec.gov');
+    await page.getByLabel(M.alias, { exact: true }).fill('fec.gov');
+    await page.getByRole('button', { name: M.submit }).click();
+    await expect(result).toContainText(format(M.created, { title: 'FEC API', alias: 'fec.gov' }));
+
+    expect((await page.goto('/documentation/fec.gov'))?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: /FEC API/ })).toBeVisible();
+    await expect(page.getByTestId('operation')).toContainText('/dogs');
+    expect((await page.reload())?.status()).toBe(200);
+    await expect(page.getByTestId('operation')).toContainText('/dogs');
+    expect((await page.goto('/apiProduct/fec.gov'))?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1, name: /FEC API/ })).toBeVisible();
+  });
+
   // spinbot.net's shape: an API key in the query, also declared as a required query parameter.
   const KEYED = `openapi: 3.0.3
 info:

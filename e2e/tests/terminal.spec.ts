@@ -84,7 +84,8 @@ test('commands print the spec messages; create-app and subscribe change the port
   await expect(screen).toContainText(/[A-Z][a-z ]+\./);
 
   // create-app asks its inputs in order, with the input messages of spec B 5.
-  const organization = await createOrganization(page, `Terminal Org ${Date.now()}`);
+  const orgName = `Terminal Org ${Date.now()}`;
+  const organization = await createOrganization(page, orgName);
   await enter(page, 'create-app');
   await expect(screen).toContainText('Title: ');
   await enter(page, '');
@@ -109,6 +110,11 @@ test('commands print the spec messages; create-app and subscribe change the port
   await enter(page, 'client_credentials');
   await expect(screen).toContainText('The value client_credentials already exists.');
   await enter(page, '');
+  // Last, a Yes/No question naming what is about to be created: only Yes or No is an answer.
+  await expect(screen).toContainText(`Create the application Terminal App in ${orgName}? (Yes/No): `);
+  await enter(page, 'maybe');
+  await expect(screen).toContainText(M.expectedYesNo);
+  await enter(page, 'Yes');
   await expect(screen).toContainText('Application Terminal App created.');
   await enter(page, 'ls');
   await expect(screen).toContainText(/Terminal App\s+Terminal Org/);
@@ -124,8 +130,9 @@ test('commands print the spec messages; create-app and subscribe change the port
       }),
     }),
   );
+  // The confirmation given on the command line is not asked.
   const again =
-    'create-app --title=Another --description="Another application" --allowedGrantTypes=client_credentials';
+    'create-app --title=Another --description="Another application" --allowedGrantTypes=client_credentials --confirm=Yes';
   await enter(page, again);
   await enter(page, '');
   await expect(screen).toContainText('The organization has too many applications.');
@@ -136,9 +143,30 @@ test('commands print the spec messages; create-app and subscribe change the port
   await expect(screen).toContainText(M.somethingWrong);
   await page.unroute(create);
 
+  // No: nothing is created, and a line says so.
+  const changes: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.startsWith('/phpsdk/organization/apps/create') || path === '/api/application')
+      changes.push(path);
+  });
+  await enter(
+    page,
+    'create-app --title=Declined --description="Not wanted" --allowedGrantTypes=client_credentials',
+  );
+  await enter(page, ''); // the organization
+  await expect(screen).toContainText(`Create the application Declined in ${orgName}? (Yes/No): `);
+  await enter(page, 'no');
+  await expect(screen).toContainText('Application Declined was not created.');
+  await enter(page, 'ls');
+  await expect(screen).toContainText(/was not created\.[^]*\$ ls[^]*Terminal App\s+Terminal Org/);
+  await expect(screen).not.toContainText(/Declined\s+Terminal Org/);
+  expect(changes).toEqual([]);
+
   // The application screens show it.
   await page.goto(`/organization/${organization}`);
   await expect(page.getByRole('link', { name: 'Terminal App' }).first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Declined' })).toHaveCount(0);
 
   // subscribe: the application to a product; the application page lists the subscription.
   await expect(window).toBeVisible();
@@ -148,7 +176,17 @@ test('commands print the spec messages; create-app and subscribe change the port
   await enter(page, 'Terminal App');
   await expect(screen).toContainText('API product');
   await enter(page, 'Payments API');
+  // A No first: nothing is subscribed; then Yes.
+  await expect(screen).toContainText('Subscribe Terminal App to Payments API? (Yes/No): ');
+  await enter(page, 'N');
+  await expect(screen).toContainText(M.expectedYesNo);
+  await enter(page, 'No');
+  await expect(screen).toContainText('Terminal App was not subscribed to Payments API.');
+  expect(changes).toEqual([]);
+  await enter(page, 'subscribe "Terminal App" "Payments API"');
+  await enter(page, 'YES');
   await expect(screen).toContainText(M.subscribed);
+  expect(changes).toEqual(['/api/application']);
 
   // go: to the application's page by title; an unknown title is refused.
   await enter(page, 'go Nope');

@@ -22,6 +22,7 @@ Commands:
       documentation, answered in the sandbox at /sandbox/<docAlias>, and links it to the product
       (created when it does not exist, from the document's info: description, contact, license,
       external docs, with a generated image). Re-importing the same alias replaces the document.
+      --alias defaults to the file name without its extension, other dots as '-' (a.b.json: a-b).
       --category puts the product in that category (an existing one by name, else a new one).
 `;
 

@@ -10,6 +10,19 @@ describe('configuration', () => {
     expect(c.databaseUrl).toBeUndefined();
   });
 
+  it("asks the captcha's default proof of work a browser does in a second or two", () => {
+    // The answer is a counter between max/2 and max: on average 0.75 × max tries of `cost`
+    // iterations. 37.5 million took 5.7-13.6 s in headless Chromium on 2 cores; 7.5 million about
+    // 2 s under load (npm run bench:captcha, bench/README.md).
+    const { cost, counterMax } = loadConfig({}).captcha;
+    expect(0.75 * counterMax * cost).toBeLessThanOrEqual(7_500_000);
+    expect(loadConfig({ NODE_ENV: 'test' }).captcha).toEqual({ cost: 1, counterMax: 20 });
+    expect(loadConfig({ CAPTCHA_COST: '100', CAPTCHA_COUNTER_MAX: '50' }).captcha).toEqual({
+      cost: 100,
+      counterMax: 50,
+    });
+  });
+
   it('fails fast naming every bad variable', () => {
     expect(() => loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x' })).toThrow(ConfigError);
     try {

@@ -30,7 +30,8 @@ const envSchema = z.object({
   NEWSLETTER_URL: z.url().optional(),
   SUPPORT_EMAIL: z.email().default('developers@portico.local'),
   // The contact form's proof of work (modules/support/README.md): PBKDF2 iterations per try and
-  // the largest counter a challenge hides; the defaults take a browser a second or two. Tests
+  // the largest counter a challenge hides; the defaults take a browser a second or two
+  // (`npm run bench:captcha`, decision 021). Tests
   // (NODE_ENV=test) default to a trivial challenge.
   // Who may use support tickets (modules/support/README.md): every signed-in user, or only those
   // with a verified address.
@@ -181,7 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportTicketsFor: e.SUPPORT_TICKETS_FOR,
     captcha: {
       cost: e.CAPTCHA_COST ?? (e.NODE_ENV === 'test' ? 1 : 5_000),
-      counterMax: e.CAPTCHA_COUNTER_MAX ?? (e.NODE_ENV === 'test' ? 20 : 10_000),
+      counterMax: e.CAPTCHA_COUNTER_MAX ?? (e.NODE_ENV === 'test' ? 20 : 2_000),
     },
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -319,3 +319,31 @@ describe('an import of a large document through the server', () => {
     expect(found.data[0]!.description).toContain('Finds the quartzite things & more.');
   }, 180_000);
 });
+
+describe('the alias an import gives when none is asked for', () => {
+  it('is the file name without its extension, other dots as hyphens', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ product: 'braze', filename: 'braze.com.json' }, 'braze-com'],
+      [{ product: 'fec', filename: 'specs/FEC.gov.yaml' }, 'fec-gov'],
+      // No file name: the product's alias names the document.
+      [{ product: 'opentrials.local' }, 'opentrials-local'],
+      // An alias asked for is kept as it is: a dot is allowed.
+      [{ product: 'fec', filename: 'fec.gov.yaml', alias: 'fec.gov' }, 'fec.gov'],
+    ];
+    // JSON, which a YAML parser reads too.
+    const petsJson = (title: string) =>
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title, version: '1.0' },
+        paths: { '/pets': { get: { responses: { '200': { description: 'OK' } } } } },
+      });
+    for (const [query, alias] of cases) {
+      const res = await upload(admin, petsJson(`Pets of ${alias}`), query);
+      expect(res.status, await res.clone().text()).toBe(201);
+      const { data } = await json<{ data: ApiImportResult }>(res);
+      expect(data.documentation.alias, JSON.stringify(query)).toBe(alias);
+      expect(data.links.documentation).toBe(`${t.config.publicUrl}/documentation/${alias}`);
+      expect((await fetch(`${t.baseUrl}/sandbox/${alias}/pets`)).status).toBe(200);
+    }
+  });
+});

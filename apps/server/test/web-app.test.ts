@@ -4,6 +4,7 @@ import path from 'node:path';
 import { firstDocumentationRequests } from '@portico/contracts/documentation-data';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogDb } from '../src/modules/catalog/tables.ts';
+import { signedInUser } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /** Serving the built web app: history fallback, caching, and API paths kept out of it. */
@@ -12,6 +13,8 @@ describe('web app serving', () => {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-dist-'));
   beforeAll(async () => {
     fs.mkdirSync(path.join(dist, 'assets'));
+    fs.mkdirSync(path.join(dist, 'images'));
+    fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     fs.writeFileSync(
       path.join(dist, 'index.html'),
       '<!doctype html><html><head><title>Developers Portal</title><link rel="stylesheet" crossorigin href="/assets/index-abc123.css"></head><body><div id="root"></div></body></html>',
@@ -200,8 +203,49 @@ describe('web app serving', () => {
     expect(res.headers.get('content-encoding')).toMatch(/br|gzip/);
   });
 
+  it('opens the pages of a documentation and a product whose aliases contain a dot', async () => {
+    // An alias the import takes (contracts/api-import.ts) may end like a file name: `braze.com`.
+    const admin = await signedInUser(t, 'web-app.admin@example.com', { admin: true });
+    admin.csrfToken = await (await admin.get('/session/token')).text();
+    for (const alias of ['braze.com', 'fec.gov', 'openpolicy.local']) {
+      const query = new URLSearchParams({ product: `${alias}.v1`, alias, filename: `${alias}.yaml` });
+      const imported = await admin.request(`/admin-api/catalog/import-api?${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/yaml', 'x-csrf-token': admin.csrfToken },
+        body: `openapi: 3.0.3\ninfo: { title: ${alias} API, version: '1' }\npaths:\n  /ping:\n    get:\n      responses: { '200': { description: OK } }\n`,
+      });
+      expect(imported.status, await imported.clone().text()).toBe(201);
+      for (const route of [
+        `/documentation/${alias}`,
+        `/documentation/${alias}?operation=x`,
+        `/apiProduct/${alias}.v1`,
+        `/apiProduct/${alias}.v1/documentation`,
+      ]) {
+        const res = await fetch(`${t.baseUrl}${route}`);
+        expect(res.status, route).toBe(200);
+        expect(res.headers.get('content-type'), route).toContain('text/html');
+        expect(await res.text(), route).toContain('<div id="root">');
+      }
+      expect(await (await fetch(`${t.baseUrl}/documentation/${alias}`)).text()).toContain(
+        `<h1>${alias} API Documentation</h1>`,
+      );
+    }
+    // A path with a dot that is no page: the web app's 404, as any other.
+    for (const route of ['/no-such.page', '/documentation/a.b/c', '/favicon.ico']) {
+      const res = await fetch(`${t.baseUrl}${route}`);
+      expect(res.status, route).toBe(404);
+      expect(res.headers.get('content-type'), route).toContain('text/html');
+    }
+  });
+
   it('gives a real 404 for a missing asset and JSON:API 404s for API paths', async () => {
-    expect((await fetch(`${t.baseUrl}/assets/index-gone.js`)).status).toBe(404);
+    // Files are known by the built folders (assets, images…), not by the shape of the path.
+    for (const route of ['/assets/index-gone.js', '/assets/missing', '/images/missing.png']) {
+      const res = await fetch(`${t.baseUrl}${route}`);
+      expect(res.status, route).toBe(404);
+      expect(res.headers.get('content-type'), route).toContain('application/vnd.api+json');
+    }
+    expect((await fetch(`${t.baseUrl}/favicon.svg`)).status).toBe(200);
     const api = await fetch(`${t.baseUrl}/jsonapi/node/nothing`);
     expect(api.status).toBe(404);
     expect(api.headers.get('content-type')).toContain('application/vnd.api+json');

@@ -14,6 +14,24 @@ export const API_IMPORT_TEXT_MAX = 255;
 /** Aliases are URL path segments (/documentation/<alias>, /sandbox/<alias>). */
 export const API_IMPORT_ALIAS = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
+/**
+ * The alias a document gets from its file name when none is given (the import, the command line,
+ * and a spec file of content/openapi no entry names): lower case, without its .json/.yaml/.yml
+ * extension, at most 100 characters, and every other run of what an alias does not take (a dot included) as one '-', so
+ * that `braze.com.json` is `braze-com`, not `braze.com`, an address that looks like a file's.
+ * A name with nothing an alias takes stays as it is, for the alias check to refuse by its name.
+ */
+export function defaultApiAlias(fileName: string): string {
+  const base = (fileName.split(/[\\/]/).pop() ?? '').replace(/\.(ya?ml|json)$/i, '');
+  const alias = base
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^[-_]+/, '')
+    .slice(0, 100)
+    .replace(/-+$/, '');
+  return alias || base;
+}
+
 const text = (max = API_IMPORT_TEXT_MAX) =>
   z
     .string()

@@ -27,15 +27,33 @@ export const API_PREFIXES = [
   '/readyz',
 ];
 
-function wantsWebApp(request: FastifyRequest): boolean {
+/**
+ * The top folders of the built web app (Vite's `assets`, and `images`, `animation`… copied from
+ * apps/web/public): a path under one names a file, so a missing one (an old hash) is a real 404.
+ * Existing files are answered by @fastify/static before this is asked. Anything else is a page,
+ * whatever its shape: a documentation alias like `braze.com` ends like a file name.
+ */
+function assetFolders(dist: string): Set<string> {
+  const folders = new Set(['assets']);
+  try {
+    for (const entry of fs.readdirSync(dist, { withFileTypes: true })) {
+      if (entry.isDirectory()) folders.add(entry.name);
+    }
+  } catch {
+    // Not built: only Vite's folder.
+  }
+  return folders;
+}
+
+function wantsWebApp(request: FastifyRequest, folders: Set<string>): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const url = request.url;
   if (API_PREFIXES.some((p) => url.startsWith(p))) return false;
   const query = request.query as Record<string, unknown> | undefined;
   if (query && '_format' in query) return false;
-  // A missing file with an extension (e.g. /assets/old-hash.js) is a real 404, not a route.
-  const pathname = url.split('?')[0] ?? '';
-  return !/\.[a-z0-9]{1,8}$/i.test(pathname) || pathname.endsWith('.html');
+  const pathname = url.split('?', 1)[0] ?? '';
+  const top = pathname.split('/')[1] ?? '';
+  return !folders.has(top);
 }
 
 /**
@@ -107,6 +125,7 @@ export default fp(
     }
 
     const withHints = built ? routeHints(dist) : undefined;
+    const folders = assetFolders(dist);
 
     const sendIndex = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
       if (!withHints) {
@@ -174,7 +193,7 @@ export default fp(
     // A path no page answers gets the web app with status 404 (its 404 page sets the meta marker),
     // so that crawlers and monitors see it: neither a route of the web app nor a basic page.
     app.setNotFoundHandler(async (request, reply) => {
-      if (wantsWebApp(request)) {
+      if (wantsWebApp(request, folders)) {
         const pathname = request.url.split('?', 1)[0] ?? '/';
         const exists = isWebRoute(pathname) || (await app.basicPageExists(pathname));
         return sendIndex(request, reply, exists ? 200 : 404);

@@ -15,7 +15,7 @@ export const apiImportMessages = {
   product: 'Product alias',
   productHint: 'An existing product, or a new one made from the document',
   alias: 'Documentation alias',
-  aliasHint: 'Defaults to the file name; the sandbox answers at /sandbox/<alias>',
+  aliasHint: 'Defaults to the file name without its extension; the sandbox answers at /sandbox/<alias>',
   docTitle: 'Title',
   docTitleHint: "Defaults to the document's info.title",
   category: 'Category',

@@ -16,6 +16,9 @@ export const terminalMessages = {
   noApps: 'No Apps were found. Use create-app command if you want to create one.',
   subscribed: 'Subscribed successfully.',
   appCreated: 'Application {{title}} created.',
+  // A No to a confirmation: nothing was done, and the line says so.
+  appNotCreated: 'Application {{title}} was not created.',
+  notSubscribed: '{{application}} was not subscribed to {{product}}.',
   somethingWrong: 'Something went wrong, try again later.',
   expectedYesNo: 'Expected Yes/No',
   valueRequired: 'Value required',
@@ -56,5 +59,9 @@ export const terminalMessages = {
     product: 'API product',
     paragraphs: 'Number of paragraphs',
     sentences: 'Number of sentences per paragraph',
+    confirm: 'Confirm',
+    // Yes/No questions before a command changes the portal; the prompt adds ' (Yes/No): '.
+    confirmCreateApp: 'Create the application {{title}} in {{organization}}?',
+    confirmSubscribe: 'Subscribe {{application}} to {{product}}?',
   },
 } as const;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { defaultApiAlias } from '@portico/contracts/api-import';
 import type { Db } from '../../db/client.ts';
 import { prepareDocument, processOpenApi, type PreparedDocument } from './openapi/index.ts';
 import { checkDocumentationAlias, saveDocumentation, type SavedDocumentation } from './store.ts';
@@ -11,7 +12,7 @@ import { normalizeAlias } from './versions.ts';
 export interface ImportApiOptions {
   /** The product the documentation belongs to (created when missing). */
   product: string;
-  /** Defaults to the file name without extension. */
+  /** Defaults to one from the file name (contracts/api-import.ts defaultApiAlias). */
   alias?: string;
   /** Defaults to the document's info.title. */
   title?: string;
@@ -58,9 +59,7 @@ export async function prepareApiImport(
    */
   how: { inline?: boolean; utf8?: Buffer } = {},
 ): Promise<PreparedApiImport> {
-  const alias = checkDocumentationAlias(
-    options.alias ?? path.basename(file.name).replace(/\.(ya?ml|json)$/i, ''),
-  );
+  const alias = checkDocumentationAlias(options.alias ?? defaultApiAlias(file.name));
   const processOptions = { alias, publicUrl, filename: path.basename(file.name) };
   const processed = how.inline
     ? await processOpenApi(file.text, processOptions)

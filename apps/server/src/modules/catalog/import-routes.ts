@@ -1,4 +1,4 @@
-import { apiImportOptionsSchema, type ApiImportResult } from '@portico/contracts/api-import';
+import { apiImportOptionsSchema, defaultApiAlias, type ApiImportResult } from '@portico/contracts/api-import';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
@@ -54,12 +54,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
           name: options.filename ?? options.alias ?? options.product,
           text: body.toString('utf8'),
         };
-        const alias =
-          options.alias ??
-          file.name
-            .replace(/^.*[\\/]/, '')
-            .replace(/\.(ya?ml|json)$/i, '')
-            .toLowerCase();
+        const alias = options.alias ?? defaultApiAlias(file.name);
         if (running.has(alias)) throw new HttpError(409, format(M.busy, { alias }));
         running.add(alias);
         let result: ImportApiResult;

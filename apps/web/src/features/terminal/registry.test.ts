@@ -1,6 +1,6 @@
 // The terminal's words are a feature area of the catalogue, loaded with the pages (lib/i18n.ts).
 import '../../lib/feature-messages';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en } from '@portico/contracts/messages';
 import { commands, findCommand } from './commands';
 import {
@@ -64,6 +64,7 @@ describe('the command registry', () => {
       'allowedGrantTypes',
       'oAuthRedirectUri',
       'postLogoutRedirectUri',
+      'confirm',
     ]);
   });
 });
@@ -223,5 +224,99 @@ describe('InputDialogue', () => {
     expect(await d.start()).toBeNull();
     expect(d.failed).toBe(true);
     expect(d.errors).toEqual([M.paragraphsNaN]);
+  });
+});
+
+describe('the Yes/No questions of the commands that change the portal (spec B 5)', () => {
+  /** A context that records what is printed, with the lists the inputs need already known. */
+  function recordingContext(lists: Record<string, unknown>) {
+    const printed: string[] = [];
+    const ctx: TerminalContext = {
+      ...fakeContext(),
+      print: (line = '') => printed.push(line),
+      printError: (line) => printed.push(`error: ${line}`),
+      lookup: <T>(key: string) => Promise.resolve(lists[key] as T),
+    };
+    return { ctx, printed };
+  }
+  const lists = {
+    organizations: { data: [{ id: 'org-1', attributes: { label: 'Acme' } }] },
+    apps: [{ uuid: 'app-1', title: 'Shop', organization: { uuid: 'org-1', title: 'Acme' } }],
+    products: { data: [{ id: 'prod-1', attributes: { title: 'Payments API' } }] },
+  };
+  // No call may leave on a No: any request fails the test.
+  const fetchSpy = vi.fn(() => Promise.reject(new Error('no request expected')));
+  afterEach(() => {
+    fetchSpy.mockClear();
+    vi.unstubAllGlobals();
+  });
+
+  it('create-app asks last whether to create the application it names, Yes or No only', async () => {
+    const { ctx } = recordingContext(lists);
+    const d = new InputDialogue(
+      findCommand('create-app')!,
+      { title: 'Shop', description: 'A shop', allowedGrantTypes: ['client_credentials'] },
+      ctx,
+    );
+    expect((await d.start())?.input.name).toBe('organization');
+    const question = (await d.answer('')).prompt;
+    expect(question?.input.kind).toBe('yesno');
+    expect(question?.text).toBe('Create the application Shop in Acme? (Yes/No): ');
+    expect(await d.answer('')).toMatchObject({ error: M.valueRequired, done: false });
+    expect(await d.answer('maybe')).toMatchObject({ error: M.expectedYesNo, done: false });
+    expect(await d.answer('y')).toMatchObject({ error: M.expectedYesNo, done: false });
+    expect(await d.answer('yes')).toMatchObject({ done: true });
+    expect(d.values.confirm).toBe('Yes');
+  });
+
+  it('subscribe asks whether to subscribe the application to the product, by their titles', async () => {
+    const { ctx } = recordingContext(lists);
+    const d = new InputDialogue(findCommand('subscribe')!, { application: 'Shop' }, ctx);
+    expect((await d.start())?.input.name).toBe('product');
+    const question = (await d.answer('payments api')).prompt;
+    expect(question?.text).toBe('Subscribe Shop to Payments API? (Yes/No): ');
+    expect(await d.answer('Perhaps')).toMatchObject({ error: M.expectedYesNo });
+    expect(await d.answer('NO')).toMatchObject({ done: true });
+    expect(d.values).toEqual({ application: 'app-1', product: 'prod-1', confirm: 'No' });
+  });
+
+  it('a bad answer on the command line is said and asked again', async () => {
+    const { ctx } = recordingContext(lists);
+    const d = new InputDialogue(
+      findCommand('subscribe')!,
+      { application: 'Shop', product: 'Payments API', confirm: 'sure' },
+      ctx,
+    );
+    expect((await d.start())?.input.name).toBe('confirm');
+    expect(d.errors).toEqual([M.expectedYesNo]);
+  });
+
+  it('on No nothing is sent and a line says nothing was done', async () => {
+    vi.stubGlobal('fetch', fetchSpy);
+    const { ctx, printed } = recordingContext(lists);
+    await findCommand('create-app')!.run(
+      {
+        title: 'Shop',
+        organization: 'org-1',
+        description: 'A shop',
+        allowedGrantTypes: ['client_credentials'],
+        confirm: 'No',
+      },
+      ctx,
+    );
+    await findCommand('subscribe')!.run({ application: 'app-1', product: 'prod-1', confirm: 'No' }, ctx);
+    expect(printed).toEqual([
+      'Application Shop was not created.',
+      'Shop was not subscribed to Payments API.',
+    ]);
+    expect(fetchSpy).not.toHaveBeenCalled();
+  });
+
+  it('on Yes the command does its work (its request leaves)', async () => {
+    vi.stubGlobal('fetch', fetchSpy);
+    const { ctx, printed } = recordingContext(lists);
+    await findCommand('subscribe')!.run({ application: 'app-1', product: 'prod-1', confirm: 'Yes' }, ctx);
+    expect(fetchSpy).toHaveBeenCalled();
+    expect(printed).toEqual([`error: ${M.somethingWrong}`]);
   });
 });

@@ -39,6 +39,11 @@ export interface InputSpec {
   /** The prompt text. */
   label: string;
   /**
+   * The prompt text when it depends on the answers before it (a confirmation names what it
+   * confirms); `label` names the input elsewhere.
+   */
+  question?: (values: Values, ctx: TerminalContext) => Promise<string> | string;
+  /**
    * text: a single value; yesno: Yes or No; multi: a list, one value per line, an empty line ends
    * it; choice: one of `choices`; multichoice: a list of `choices`.
    */

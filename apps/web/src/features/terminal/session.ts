@@ -151,7 +151,8 @@ export class InputDialogue {
       this.list = [];
       const hint = isList(input) ? ` ${t('terminal.multiHint')}` : input.kind === 'yesno' ? ' (Yes/No)' : '';
       const suggested = defaultValue ? ` [${defaultValue}]` : '';
-      this.current = { input, text: `${input.label}${suggested}${hint}: `, choices, defaultValue };
+      const label = input.question ? await input.question(this.values, this.ctx) : input.label;
+      this.current = { input, text: `${label}${suggested}${hint}: `, choices, defaultValue };
       return this.current;
     }
     this.current = null;

@@ -7,6 +7,7 @@ import { messageOf } from '../../../lib/api-client';
 import { t } from '../../../lib/i18n';
 import { createApplication, organizationChoices } from '../api';
 import type { Command, Values } from '../registry';
+import { confirmed, confirmInput, labelOf } from './confirm';
 
 /** The first problem the application form's own rule finds in one field, or null. */
 function fieldProblem(field: 'title' | 'description', value: string): string | null {
@@ -33,14 +34,14 @@ const list = (v: Values[string]) => (Array.isArray(v) ? v : v ? [v] : []);
 /**
  * create-app: asks title, organization, description, allowedGrantTypes, oAuthRedirectUri and
  * postLogoutRedirectUri in order (the redirect URIs only when given on the command line, or when
- * the Authorization Code grant needs one), then creates the application with the same call and
- * rules as the application form.
+ * the Authorization Code grant needs one), then whether to create it (Yes/No), and on Yes creates
+ * the application with the same call and rules as the application form.
  */
 export const createAppCommand: Command = {
   name: 'create-app',
   description: t('terminal.help.create-app'),
   usage:
-    'create-app [--title=] [--organization=] [--description=] [--allowedGrantTypes=a,b] [--oAuthRedirectUri=] [--postLogoutRedirectUri=]',
+    'create-app [--title=] [--organization=] [--description=] [--allowedGrantTypes=a,b] [--oAuthRedirectUri=] [--postLogoutRedirectUri=] [--confirm=Yes|No]',
   precheck: async (ctx) => ((await organizationChoices(ctx)).length ? null : t('terminal.noOrganizations')),
   inputs: [
     {
@@ -86,10 +87,20 @@ export const createAppCommand: Command = {
       optional: true,
       validate: uriProblem,
     },
+    confirmInput(async (values, ctx) =>
+      t('terminal.inputs.confirmCreateApp', {
+        title: String(values.title),
+        organization: labelOf(await organizationChoices(ctx), values.organization),
+      }),
+    ),
   ],
   async run(values, ctx) {
     const grants = list(values.allowedGrantTypes);
     const title = String(values.title);
+    if (!confirmed(values)) {
+      ctx.print(t('terminal.appNotCreated', { title }));
+      return;
+    }
     try {
       await createApplication(String(values.organization), {
         title,
