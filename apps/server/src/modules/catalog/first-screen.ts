@@ -184,6 +184,8 @@ function details(op: OperationDetail): string {
   return parts.join('');
 }
 
+// A row wraps instead of squeezing (as the app's reference.module.css): the path keeps its text's
+// width, a summary that does not fit beside it goes under it (issue 26).
 const STYLE = `<style id="${FIRST_SCREEN_ID}-style">
 body{margin:0}#first-screen,#first-screen *,#first-screen *::before,#first-screen *::after{box-sizing:border-box}
 #first-screen{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:#212529;line-height:1.55}
@@ -198,14 +200,14 @@ body{margin:0}#first-screen,#first-screen *,#first-screen *::before,#first-scree
 #first-screen h4{font-size:15px;margin:16px 0 6px}
 #first-screen .fs-dim{color:#5c636a;font-size:14px;margin:0 0 8px}
 #first-screen .fs-list{list-style:none;margin:0;padding:0}
-#first-screen .fs-operation{display:flex;gap:10px;align-items:center;padding:8px 10px;margin:4px 0;border:1px solid #dee2e6;border-radius:6px;color:inherit;text-decoration:none;min-height:28px}
+#first-screen .fs-operation{display:flex;flex-wrap:wrap;gap:4px 10px;align-items:center;padding:8px 10px;margin:4px 0;border:1px solid #dee2e6;border-radius:6px;color:inherit;text-decoration:none;min-height:28px}
 #first-screen .fs-operation:hover,#first-screen .fs-operation:focus-visible{background:#f1f3f5}
 #first-screen .fs-operation[aria-current]{background:#e7f5ff;border-color:#74c0fc}
 #first-screen .fs-method{display:inline-block;min-width:58px;text-align:center;font-size:12px;font-weight:700;color:#fff;border-radius:4px;padding:2px 6px;background:#495057}
 #first-screen .fs-get{background:#237a35}#first-screen .fs-post{background:#1864ab}#first-screen .fs-put{background:#b8440b}
 #first-screen .fs-patch{background:#087f5b}#first-screen .fs-delete{background:#c92a2a}
-#first-screen .fs-path{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:14px;word-break:break-all}
-#first-screen .fs-summary{color:#5c636a;font-size:14px}
+#first-screen .fs-path{flex:0 1 auto;max-width:calc(100% - 80px);font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:14px;overflow-wrap:anywhere}
+#first-screen .fs-summary{flex:0 1 auto;min-width:0;color:#5c636a;font-size:14px}
 #first-screen .fs-row>summary{list-style:none;cursor:pointer}
 #first-screen .fs-row>summary::-webkit-details-marker{display:none}
 #first-screen .fs-row[open]>summary{border-radius:6px 6px 0 0;margin-bottom:0}

@@ -2,6 +2,7 @@ import { Alert, Button, Group, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { afterPress } from '../../lib/touched';
 import { isNewsletterEmail } from '@portico/contracts/email';
 import { apiRequest, messageOf } from '../../lib/api-client';
 
@@ -45,7 +46,7 @@ export default function NewsletterForm() {
           labelProps={{ c: 'gray.3' }}
           value={email}
           onChange={(e) => setEmail(e.currentTarget.value)}
-          onBlur={() => setTouched(true)}
+          onBlur={() => afterPress(() => setTouched(true))}
           error={error}
           required
           style={{ flex: 1, minWidth: 200 }}

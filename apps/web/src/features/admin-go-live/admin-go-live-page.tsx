@@ -21,6 +21,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { afterPress } from '../../lib/touched';
 import { RequireAdmin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';
 import { PageTitle } from '../../components/ui/page-title';
@@ -298,7 +299,7 @@ function Decision({ request, appTitle }: { request: GoLiveRequest; appTitle: str
                 minRows={3}
                 value={reason}
                 onChange={(e) => setReason(e.currentTarget.value)}
-                onBlur={() => setTouched(true)}
+                onBlur={() => afterPress(() => setTouched(true))}
                 error={touched ? reasonError : undefined}
               />
             )}

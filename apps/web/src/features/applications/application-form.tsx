@@ -16,6 +16,7 @@ import { applicationFormSchema, type ApplicationForm } from '@portico/contracts/
 import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
 import { lazy, Suspense, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { useTouched } from '../../lib/touched';
 
 const RichTextField = lazy(() => import('../../components/ui/rich-text-editor'));
 
@@ -78,12 +79,11 @@ export function ApplicationFormView({
 }: ApplicationFormProps) {
   const { t } = useTranslation();
   const [form, setForm] = useState<ApplicationForm>(initial);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const { touched, touch } = useTouched<Field>();
   const [submitted, setSubmitted] = useState(false);
   const errors = useMemo(() => validate(form), [form]);
   const ids = { description: useId(), grantTypes: useId(), descriptionLabel: useId() };
   const shown = (field: Field) => (submitted || touched[field] ? errors[field] : undefined);
-  const touch = (field: Field) => setTouched((s) => (s[field] ? s : { ...s, [field]: true }));
   const set = <K extends keyof ApplicationForm>(key: K, value: ApplicationForm[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
   const callback = redocCallbackUrl();

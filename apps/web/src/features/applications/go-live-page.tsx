@@ -8,6 +8,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { useTouched } from '../../lib/touched';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';
@@ -72,12 +73,11 @@ function GoLiveFormView({ app, organization }: { app: Application; organization:
   const navigate = useNavigate();
   const cache = useApplicationCache();
   const [form, setForm] = useState<GoLiveForm>(EMPTY);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const { touched, touch } = useTouched<Field>();
   const [submitted, setSubmitted] = useState(false);
   const errors = useMemo(() => validate(form), [form]);
   // Spec A 5: errors show only after a field is touched (and for all fields on submit).
   const shown = (f: Field) => (submitted || touched[f] ? errors[f] : undefined);
-  const touch = (f: Field) => setTouched((s) => (s[f] ? s : { ...s, [f]: true }));
   const set = (f: Field, value: string) => setForm((s) => ({ ...s, [f]: value }));
   const back = applicationPath(app.uuid, organization);
   const submit = useMutation({

@@ -9,6 +9,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { useTouched } from '../../lib/touched';
 import { createTopic, useForums, useInvalidateForum } from './api';
 
 const RichTextField = lazy(() => import('../../components/ui/rich-text-editor'));
@@ -31,7 +32,7 @@ function CreateTopic() {
   const forum = forums.data?.find((f) => f.uuid === forumId || String(f.tid) === forumId);
   const [subject, setSubject] = useState('');
   const [body, setBody] = useState('');
-  const [touched, setTouched] = useState({ subject: false, body: false });
+  const { touched, touch, touchAll } = useTouched<'subject' | 'body'>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const subjectError = useId();
@@ -41,7 +42,7 @@ function CreateTopic() {
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setTouched({ subject: true, body: true });
+    touchAll(['subject', 'body']);
     if (subjectEmpty || bodyEmpty || !forum) return;
     setBusy(true);
     setError(null);
@@ -93,7 +94,7 @@ function CreateTopic() {
               value={subject}
               maxLength={FORUM_TITLE_MAX}
               onChange={(e) => setSubject(e.currentTarget.value)}
-              onBlur={() => setTouched((s) => ({ ...s, subject: true }))}
+              onBlur={() => touch('subject')}
               error={touched.subject && subjectEmpty ? t('forum.required') : undefined}
               aria-describedby={touched.subject && subjectEmpty ? subjectError : undefined}
               errorProps={{ id: subjectError }}
@@ -110,7 +111,7 @@ function CreateTopic() {
                   label={t('forum.bodyLabel')}
                   initialValue=""
                   onChange={setBody}
-                  onBlur={() => setTouched((s) => ({ ...s, body: true }))}
+                  onBlur={() => touch('body')}
                   invalid={touched.body && bodyEmpty}
                   describedBy={touched.body && bodyEmpty ? bodyError : undefined}
                 />

@@ -25,6 +25,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { loginPath, paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { afterPress } from '../../lib/touched';
 import { useUser } from '../../lib/store';
 import {
   createComment,
@@ -455,7 +456,7 @@ function CommentForm({
               label={t('forum.comment')}
               initialValue={initial}
               onChange={setBody}
-              onBlur={() => setTouched(true)}
+              onBlur={() => afterPress(() => setTouched(true))}
               invalid={touched && empty}
               describedBy={touched && empty ? errorId : undefined}
             />

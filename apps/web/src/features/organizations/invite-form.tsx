@@ -2,6 +2,7 @@ import { ActionIcon, Alert, Button, Checkbox, Fieldset, Group, Stack, TextInput 
 import { IconTrash } from '@tabler/icons-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { afterPress } from '../../lib/touched';
 import { inviteMemberSchema, type OrganizationRoleId } from '@portico/contracts/organizations';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { inviteMember, type RoleResource } from './api';
@@ -59,8 +60,13 @@ export function InviteForm({
 
   const change = (key: number, patch: Partial<Row>) =>
     setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  // A row's message shows once its field is left, never under a pressed pointer (lib/touched.ts).
   const touch = (key: number, field: 'email' | 'roles') =>
-    setRows((rs) => rs.map((r) => (r.key === key ? { ...r, touched: { ...r.touched, [field]: true } } : r)));
+    afterPress(() =>
+      setRows((rs) =>
+        rs.map((r) => (r.key === key ? { ...r, touched: { ...r.touched, [field]: true } } : r)),
+      ),
+    );
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -2,6 +2,7 @@ import { Button, Checkbox, FileInput, Group, Image, Stack, TextInput, Textarea }
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { useTouched } from '../../lib/touched';
 import { useNavigate } from 'react-router';
 import {
   IMAGE_EXTENSIONS,
@@ -45,7 +46,7 @@ export function OrganizationForm({ organization }: { organization?: Organization
   const [description, setDescription] = useState(organization?.resource.attributes.field_body.value ?? '');
   const [image, setImage] = useState<File | null>(null);
   const [removeImage, setRemoveImage] = useState(false);
-  const [touched, setTouched] = useState<Record<Field, boolean>>({ title: false, description: false });
+  const { touched, touch, touchAll } = useTouched<Field>();
   const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
   const [saving, setSaving] = useState(false);
   const [message, showMessage] = useTimedMessage();
@@ -63,7 +64,7 @@ export function OrganizationForm({ organization }: { organization?: Organization
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setTouched({ title: true, description: true });
+    touchAll(['title', 'description']);
     setServerErrors({});
     if (!parsed.success) return;
     setSaving(true);
@@ -122,7 +123,7 @@ export function OrganizationForm({ organization }: { organization?: Organization
             setTitle(e.currentTarget.value);
             setServerErrors((s) => ({ ...s, title: undefined }));
           }}
-          onBlur={() => setTouched((s) => ({ ...s, title: true }))}
+          onBlur={() => touch('title')}
           error={errorOf('title')}
           required
         />
@@ -133,7 +134,7 @@ export function OrganizationForm({ organization }: { organization?: Organization
             setDescription(e.currentTarget.value);
             setServerErrors((s) => ({ ...s, description: undefined }));
           }}
-          onBlur={() => setTouched((s) => ({ ...s, description: true }))}
+          onBlur={() => touch('description')}
           error={errorOf('description')}
           description={`${description.length} / ${ORGANIZATION_DESCRIPTION_MAX}`}
           autosize

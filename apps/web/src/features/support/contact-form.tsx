@@ -3,6 +3,7 @@ import { isNewsletterEmail } from '@portico/contracts/email';
 import { useState, type FormEvent } from 'react';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { useTouched } from '../../lib/touched';
 import classes from './support.module.css';
 import { useUser } from '../../lib/store';
 import { sendContactMessage } from './api';
@@ -38,7 +39,7 @@ export function ContactForm({ initial = {}, hidden = [], onSent }: ContactFormPr
     message: initial.message ?? '',
   });
   const [values, setValues] = useState(start);
-  const [touched, setTouched] = useState<Partial<Record<ContactField, boolean>>>({});
+  const { touched, touch, touchAll, reset } = useTouched<ContactField>();
   const [captcha, setCaptcha] = useState<string | null>(null);
   const [captchaAsked, setCaptchaAsked] = useState(false);
   const [resetKey, setResetKey] = useState(0);
@@ -60,7 +61,7 @@ export function ContactForm({ initial = {}, hidden = [], onSent }: ContactFormPr
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setTouched({ name: true, mail: true, subject: true, message: true });
+    touchAll(FIELDS);
     if (!valid || (showCaptcha && !captcha)) return;
     setSending(true);
     setStatus(null);
@@ -73,7 +74,7 @@ export function ContactForm({ initial = {}, hidden = [], onSent }: ContactFormPr
         ...(showCaptcha && captcha ? { altcha: captcha } : {}),
       });
       setValues(start());
-      setTouched({});
+      reset();
       setStatus({ kind: 'success', text: t('support.sent') });
       onSent?.();
     } catch (error) {
@@ -96,7 +97,7 @@ export function ContactForm({ initial = {}, hidden = [], onSent }: ContactFormPr
       const value = e.currentTarget.value;
       setValues((v) => ({ ...v, [field]: value }));
     },
-    onBlur: () => setTouched((s) => ({ ...s, [field]: true })),
+    onBlur: () => touch(field),
   });
 
   return (

@@ -25,6 +25,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { useTouched } from '../../lib/touched';
 import classes from './support.module.css';
 import { createTicket, ticketKeys, uploadAttachment, type TicketInput } from './api';
 
@@ -53,7 +54,7 @@ function CreateTicket() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [values, setValues] = useState<TicketInput>(EMPTY);
-  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const { touched, touch, touchAll } = useTouched<Field>();
   const [serverErrors, setServerErrors] = useState<Partial<Record<Field, string>>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -69,7 +70,7 @@ function CreateTicket() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    setTouched(Object.fromEntries(FIELDS.map((f) => [f, true])));
+    touchAll(FIELDS);
     setFailure(null);
     setServerErrors({});
     if (FIELDS.some((f) => !values[f].trim()) || fileProblem) return;
@@ -99,7 +100,7 @@ function CreateTicket() {
       const value = e.currentTarget.value;
       setValues((v) => ({ ...v, [field]: value }));
     },
-    onBlur: () => setTouched((s) => ({ ...s, [field]: true })),
+    onBlur: () => touch(field),
   });
 
   return (
