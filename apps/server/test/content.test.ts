@@ -160,8 +160,9 @@ describe('public content', () => {
     async function reaches(client: TestClient): Promise<boolean[]> {
       const filtered = (await get('/jsonapi/node/article?filter[field_internal]=1', client)).body;
       const all = (await get('/jsonapi/node/article?page[limit]=50&include=field_category', client)).body;
-      const byPath = (await get('/jsonapi/node/article?filter[path.alias]=/blog/internal-release-train', client))
-        .body;
+      const byPath = (
+        await get('/jsonapi/node/article?filter[path.alias]=/blog/internal-release-train', client)
+      ).body;
       const one = await get<{ data?: Resource }>(single, client);
       const search = (await get<{ meta: { count: number } }>('/phpsdk/search?q=freeze', client)).body;
       // The internal article is never in the site search, whoever asks.
