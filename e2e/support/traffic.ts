@@ -32,6 +32,16 @@ export function trackTraffic(context: BrowserContext): void {
   });
   context.on('requestfinished', settle);
   context.on('requestfailed', settle);
+  // A dedicated worker ended while its script was still loading (the captcha's proof-of-work
+  // workers, terminated once one of them finds the answer) leaves that request with neither event:
+  // the worker's end settles it.
+  context.on('page', (page) => {
+    page.on('worker', (worker) => {
+      worker.on('close', () => {
+        for (const request of t.open) if (request.url() === worker.url()) settle(request);
+      });
+    });
+  });
   traffic.set(context, t);
 }
 
