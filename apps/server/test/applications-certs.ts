@@ -85,11 +85,26 @@ const DAY = 86_400_000;
 
 /** A self-signed certificate in PEM. */
 export function makeCertificate(options: CertOptions = {}): string {
+  return buildCertificate(options).cert;
+}
+
+/**
+ * A self-signed TLS server certificate for a loopback address (subjectAltName iPAddress) and its
+ * private key, both in PEM: trust `cert` as a CA and https://<ip>:<port> is a valid server.
+ */
+export function makeServerCertificate(ip = '127.0.0.1'): { cert: string; key: string } {
+  const san = seq(tlv(0x87, Buffer.from(ip.split('.').map(Number))));
+  const { cert, privateKey } = buildCertificate({ commonName: ip, subjectAltName: san });
+  return { cert, key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+}
+
+function buildCertificate(options: CertOptions & { subjectAltName?: Buffer }) {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const ecdsaSha256 = seq(oid('1.2.840.10045.4.3.2'));
   const extensions = [
     seq(oid('2.5.29.19'), octets(seq())), // basicConstraints: not a CA
     ...(options.qcStatements ? [seq(oid('1.3.6.1.5.5.7.1.3'), octets(options.qcStatements))] : []),
+    ...(options.subjectAltName ? [seq(oid('2.5.29.17'), octets(options.subjectAltName))] : []),
   ];
   const subject = name(options.commonName ?? 'tpp.example');
   const tbs = seq(
@@ -108,7 +123,8 @@ export function makeCertificate(options: CertOptions = {}): string {
   const signature = sign('sha256', tbs, privateKey);
   const der = seq(tbs, ecdsaSha256, bitString(signature));
   const b64 = der.toString('base64').replace(/.{64}/g, '$&\n');
-  return `-----BEGIN CERTIFICATE-----\n${b64}${b64.endsWith('\n') ? '' : '\n'}-----END CERTIFICATE-----\n`;
+  const cert = `-----BEGIN CERTIFICATE-----\n${b64}${b64.endsWith('\n') ? '' : '\n'}-----END CERTIFICATE-----\n`;
+  return { cert, privateKey };
 }
 
 export const certificates = {

@@ -5,6 +5,7 @@ import {
   body,
   createOrg,
   createUser,
+  myMembership,
   PASSWORD,
   signedInUser,
   type JsonApiErrorBody,
@@ -456,6 +457,93 @@ describe('JSON:API writes refuse fields they do not take', () => {
     expect((await body<{ data: { attributes: { title: string } } }>(app)).data.attributes.title).toBe(
       'Fields app',
     );
+  });
+
+  it('organizations: create and edit name an unknown attribute or relationship, and write nothing', async () => {
+    const create = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
+      user.send('POST', '/jsonapi/group/organization', {
+        data: {
+          type: 'group--organization',
+          attributes: { label: 'Unknown fields', ...attributes },
+          ...(relationships ? { relationships } : {}),
+        },
+      });
+    expect(await fieldError(await create({ foo: 1 }))).toEqual([
+      400,
+      'unknown_field',
+      '/data/attributes/foo',
+      'foo is not an attribute of group--organization that can be written.',
+    ]);
+    expect(await fieldError(await create({ created: '2020-01-01T00:00:00Z' }))).toEqual([
+      400,
+      'unknown_field',
+      '/data/attributes/created',
+      'created is not an attribute of group--organization that can be written.',
+    ]);
+    expect((await fieldError(await create({}, { uid: { data: null } }))).slice(0, 3)).toEqual([
+      400,
+      'unknown_field',
+      '/data/relationships/uid',
+    ]);
+    const mine = await body<{ data: { attributes: { label: string } }[] }>(
+      await user.get('/jsonapi/group/organization?page[limit]=50'),
+    );
+    expect(mine.data.map((o) => o.attributes.label)).not.toContain('Unknown fields');
+
+    const edit = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
+      user.send('PATCH', `/jsonapi/group/organization/${orgId}`, {
+        data: {
+          type: 'group--organization',
+          id: orgId,
+          attributes: { label: 'Renamed', ...attributes },
+          ...(relationships ? { relationships } : {}),
+        },
+      });
+    expect((await fieldError(await edit({ foo: 1 }))).slice(0, 3)).toEqual([
+      400,
+      'unknown_field',
+      '/data/attributes/foo',
+    ]);
+    expect((await fieldError(await edit({}, { members: { data: [] } }))).slice(0, 3)).toEqual([
+      400,
+      'unknown_field',
+      '/data/relationships/members',
+    ]);
+    const org = await body<{ data: { attributes: { label: string } } }>(
+      await user.get(`/jsonapi/group/organization/${orgId}`),
+    );
+    expect(org.data.attributes.label).toBe('Input checks');
+    // A bad value of a field it takes stays the form's 422.
+    expect((await edit({ label: '' })).status).toBe(422);
+  });
+
+  it('memberships: a change names an unknown attribute or relationship, and writes nothing', async () => {
+    const membership = (await myMembership(user, orgId))!;
+    const patch = (attributes?: Record<string, unknown>, relationships?: Record<string, unknown>) =>
+      user.send('PATCH', `/jsonapi/group_content/organization-group_membership/${membership.id}`, {
+        data: {
+          type: 'group_content--organization-group_membership',
+          id: membership.id,
+          ...(attributes ? { attributes } : {}),
+          ...(relationships ? { relationships } : {}),
+        },
+      });
+    expect(await fieldError(await patch({ field_status: 'active', foo: 1 }))).toEqual([
+      400,
+      'unknown_field',
+      '/data/attributes/foo',
+      'foo is not an attribute of group_content--organization-group_membership that can be written.',
+    ]);
+    const roles = { data: [{ type: 'group_role--group_role', id: 'organization-developer' }] };
+    expect(
+      (await fieldError(await patch(undefined, { group_roles: roles, entity_id: { data: null } }))).slice(
+        0,
+        3,
+      ),
+    ).toEqual([400, 'unknown_field', '/data/relationships/entity_id']);
+    expect((await myMembership(user, orgId))!.roles).toEqual(membership.roles);
+    // A bad value of a field it takes stays a 422.
+    expect((await patch(undefined, { group_roles: { data: [] } })).status).toBe(422);
   });
 
   it('go-live requests name an unknown attribute or relationship', async () => {

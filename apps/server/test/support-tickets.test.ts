@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { en } from '@portico/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './http-client.ts';
 import { signedInUser, type JsonApiErrorBody } from './org-fixtures.ts';
+import { uploadTicketFile } from './support-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 const M = en.support;
@@ -132,6 +134,57 @@ describe('support tickets', () => {
     const one = (await (await developer.get(`/api/support_ticket/${nid}`)).json()) as Ticket;
     expect(one.status).toBe('OPEN');
     expect(one.messages).toEqual([]);
+  });
+
+  it('answers someone else’s ticket, its replies and its files exactly like a random one', async () => {
+    const { uuid: fileUuid } = await uploadTicketFile(developer, 'trace.txt');
+    const nid = await create(developer, { attachments: [fileUuid] });
+    const ticket = (await (await developer.get(`/api/support_ticket/${nid}`)).json()) as Ticket;
+    const randomId = randomUUID();
+    const answer = async (res: Response) => ({
+      status: res.status,
+      type: res.headers.get('content-type'),
+      cache: res.headers.get('cache-control'),
+      body: await res.text(),
+    });
+    const calls: [string, (id: string) => Promise<Response>][] = [
+      ['GET ticket', (id) => outsider.get(`/api/support_ticket/${id}?_format=json`)],
+      [
+        'PATCH ticket',
+        (id) =>
+          outsider.send('PATCH', `/api/support_ticket/${id}`, { field_state: 'CLOSED' }, 'application/json'),
+      ],
+      // An invalid body too: who may see the ticket is decided first.
+      [
+        'PATCH ticket, bad body',
+        (id) =>
+          outsider.send('PATCH', `/api/support_ticket/${id}`, { field_state: 'GONE' }, 'application/json'),
+      ],
+      [
+        'POST reply',
+        (id) =>
+          outsider.send('POST', `/api/support_ticket/${id}/reply`, { message: 'Me too' }, 'application/json'),
+      ],
+      [
+        'POST reply, bad body',
+        (id) => outsider.send('POST', `/api/support_ticket/${id}/reply`, { message: '' }, 'application/json'),
+      ],
+      ['GET its file', (id) => outsider.get(`/api/support_ticket/${id}/files/${fileUuid}`)],
+      ['GET a random file', (id) => outsider.get(`/api/support_ticket/${id}/files/${randomUUID()}`)],
+    ];
+    for (const [name, call] of calls) {
+      const random = await answer(await call(randomId));
+      expect(random.status, name).toBe(404);
+      for (const theirs of [String(nid), ticket.uuid]) {
+        expect(await answer(await call(theirs)), `${name} ${theirs}`).toEqual(random);
+      }
+      // A numeric id nobody has answers the same too.
+      expect(await answer(await call('999999')), `${name} 999999`).toEqual(random);
+    }
+    // Nothing changed on the ticket.
+    const after = (await (await developer.get(`/api/support_ticket/${nid}`)).json()) as Ticket;
+    expect(after.status).toBe('OPEN');
+    expect(after.messages).toEqual([]);
   });
 
   it('a developer cannot see the queue or the contact messages; staff can, with filters', async () => {

@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { MembershipsTable } from '../../db/schema.ts';
 import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
+import { refuseUnknownFields } from '../../jsonapi/errors.ts';
 import { checkQuery } from '../../jsonapi/resource.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
@@ -185,6 +186,10 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
       const user = requireUser(request);
       const target = await membershipByUuid(request.params.uuid);
       const access = await loadOrgAccess(db, user, target.organization_id);
+      refuseUnknownFields(request.body, 'group_content--organization-group_membership', {
+        attributes: ['field_status'],
+        relationships: ['group_roles'],
+      });
       const parsed = patchSchema.safeParse(request.body);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];

@@ -12,6 +12,7 @@ import {
   type JsonApiDocument,
   type ResourceObject,
 } from '../../jsonapi/document.ts';
+import { refuseUnknownFields } from '../../jsonapi/errors.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery, type JsonApiQuery } from '../../jsonapi/query.ts';
 import { HttpError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
@@ -88,6 +89,12 @@ const organizationDocument = z.object({
   }),
 });
 type OrganizationDocument = z.infer<typeof organizationDocument>;
+const ORGANIZATION_TYPE = 'group--organization';
+/** What an organization write takes; anything else is a 400 unknown_field (jsonapi/errors.ts). */
+const ORGANIZATION_FIELDS = {
+  attributes: ['label', 'field_body'],
+  relationships: ['field_image', 'field_documents'],
+} as const;
 
 /** The form rules of spec A 5 'Organization forms' (exact title messages are ours: 'Required'). */
 function validateAttributes(
@@ -116,6 +123,7 @@ function validateAttributes(
 }
 
 function parseDocument(body: unknown): OrganizationDocument {
+  refuseUnknownFields(body, ORGANIZATION_TYPE, ORGANIZATION_FIELDS);
   const parsed = organizationDocument.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

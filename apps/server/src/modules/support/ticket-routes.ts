@@ -79,6 +79,8 @@ export async function ticketRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<{ Params: { id: string } }>('/api/support_ticket/:id', async (request) => {
     const user = requireUser(request);
+    // Who may see the ticket is checked before the body, as for a reply: a 404 whatever is sent.
+    await findVisibleTicket(app, user, request.params.id);
     const input = parseBody(ticketPatchSchema, request.body);
     const row = await setTicketStatus(app, user, request.params.id, input.field_state);
     return ticketJson(app, row);
