@@ -18,7 +18,7 @@ const CLIENT_ID = 'portico-under-test';
 const CLIENT_SECRET = 'company-idp-client-secret';
 
 /** The IdP's people: subject → the address it vouches for (or not). */
-const people = new Map<string, { email: string; email_verified: boolean }>();
+const people = new Map<string, { email: string; email_verified: boolean; userInfoOnly?: boolean }>();
 /** Who signs in at the IdP's login step of the next sign-in. */
 let nextLogin = '';
 
@@ -47,7 +47,12 @@ async function startCompanyIdp(port: number, portalOrigins: string[]): Promise<h
     async findAccount(_ctx, sub) {
       const person = people.get(sub);
       if (!person) return undefined;
-      return { accountId: sub, claims: async () => ({ sub, ...person }) };
+      const { userInfoOnly, ...address } = person;
+      // Some IdPs give the address at their UserInfo endpoint only, never in the ID token.
+      return {
+        accountId: sub,
+        claims: async (use: string) => (userInfoOnly && use === 'id_token' ? { sub } : { sub, ...address }),
+      };
     },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     // The address in the ID token itself, as most company IdPs send it (Entra ID, Google, Keycloak):
@@ -216,5 +221,21 @@ describe('a company identity provider', () => {
     expect(rows).toEqual([
       { id: signedIn.body.uid, email_verified: true, external_issuer: issuer, external_subject: 'z-sub' },
     ]);
+  });
+});
+
+describe('a company identity provider that gives the address at UserInfo only', () => {
+  it('reads the address there: a verified one links and proves the account, as from the ID token', async () => {
+    const email = 'u.userinfo@example.com';
+    const u = await createUser(t, email, { verified: false });
+    people.set('u-sub', { email, email_verified: true, userInfoOnly: true });
+    const signedIn = await companySignIn(new TestClient(t.baseUrl), 'u-sub');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toMatchObject({ uid: u.id, emailVerified: true });
+    expect(await userRow(email)).toEqual([
+      { id: u.id, email_verified: true, external_issuer: issuer, external_subject: 'u-sub' },
+    ]);
+    // Nobody got the made-up address of an IdP that said nothing.
+    expect(await userRow('u-sub@users.127.0.0.1')).toEqual([]);
   });
 });

@@ -176,7 +176,7 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
         });
         const c = tokens.claims();
         if (!c) throw new Error('no ID token');
-        claims = c;
+        claims = await withUserInfo(config, c, tokens.access_token);
         idToken = tokens.id_token ?? null;
       } catch (err) {
         request.log.warn({ err }, 'login code exchange failed');
@@ -192,6 +192,25 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
         .send({ ...sessionUserBody(user), csrfToken, returnTo: saved.return_to });
     },
   );
+
+  /**
+   * A company IdP may keep the address out of the ID token and give it at its UserInfo endpoint
+   * only (OpenID Connect Core 5.4; oidc-provider's default): then the profile claims the ID token
+   * lacks come from there, for the same subject (openid-client checks it).
+   */
+  async function withUserInfo(
+    config: oidc.Configuration,
+    claims: oidc.IDToken,
+    accessToken: string,
+  ): Promise<oidc.IDToken> {
+    if (rp.builtIn || typeof claims.email === 'string') return claims;
+    if (!config.serverMetadata().userinfo_endpoint) return claims;
+    const info = await oidc.fetchUserInfo(config, accessToken, claims.sub);
+    const added: Record<string, oidc.JsonValue> = {};
+    for (const key of ['email', 'email_verified', 'name', 'given_name', 'family_name'] as const)
+      if (claims[key] === undefined && info[key] !== undefined) added[key] = info[key];
+    return { ...added, ...claims };
+  }
 
   async function resolveUser(claims: oidc.IDToken): Promise<UserRow | undefined> {
     if (rp.builtIn) return users.findByUuid(claims.sub);
