@@ -41,6 +41,30 @@ const sharedBoundaries = {
   },
 };
 
+/**
+ * Import direction in the server: the web app never; and, per folder, what lies above it (decision
+ * 044: the OpenAPI library below the catalog and the gateway, which never import each other).
+ */
+function serverBoundaries(files, ...patterns) {
+  return {
+    files: [files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@portico/web/*', '**/apps/web/**'],
+              message: 'The server must not import the web app.',
+            },
+            ...patterns,
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**'],
@@ -74,22 +98,24 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['apps/server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@portico/web/*', '**/apps/web/**'],
-              message: 'The server must not import the web app.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  serverBoundaries('apps/server/**/*.ts'),
+  // A later block's no-restricted-imports replaces an earlier one's for the same file: each repeats
+  // the server's rule (serverBoundaries) and adds its own.
+  serverBoundaries('apps/server/src/modules/catalog/**/*.ts', {
+    regex: '^(\\.\\./)+gateway/',
+    message:
+      'The catalog must not import the gateway: what both need lives in apps/server/src/openapi/ (decision 044).',
+  }),
+  serverBoundaries('apps/server/src/gateway/**/*.ts', {
+    regex: '^(\\.\\./)+modules/catalog/',
+    message:
+      'The gateway must not import the catalog: what both need lives in apps/server/src/openapi/ (decision 044).',
+  }),
+  serverBoundaries('apps/server/src/openapi/**/*.ts', {
+    regex: '^(\\.\\./)+(modules|gateway|authz-server|oidc|plugins|content)/',
+    message:
+      'The OpenAPI library sits below the modules and the gateway: it imports only lib/ and db/ (decision 044).',
+  }),
   {
     files: ['packages/contracts/**/*.ts'],
     rules: {

@@ -8,7 +8,7 @@ import type { ContentImporter } from '../../content/import-content.ts';
 import type { Db } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
-import { formatProblem, OpenApiImportError } from './openapi/index.ts';
+import { formatProblem, OpenApiImportError } from '../../openapi/index.ts';
 import { linkDocumentation, repointDocuments, saveDocumentation } from './store.ts';
 import { syncCatalogSearch } from './search-sync.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';

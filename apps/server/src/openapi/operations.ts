@@ -1,4 +1,4 @@
-import { runInTurns, runToEnd } from '../../../lib/turns.ts';
+import { runInTurns, runToEnd } from '../lib/turns.ts';
 import { locateWebhooks } from './webhooks.ts';
 import type {
   HttpMethod,
