@@ -111,6 +111,17 @@ export default tseslint.config(
     message:
       'The gateway must not import the catalog: what both need lives in apps/server/src/openapi/ (decision 044).',
   }),
+  // Migrations are frozen once landed: they import nothing that changes with the code, only
+  // db/ (its migration support: data-versions.ts) and their own frozen copies (decision 044).
+  serverBoundaries(
+    'apps/server/src/db/migrations/**/*.ts',
+    {
+      regex: '^(\\.\\./)+(modules|gateway|authz-server|openapi|content|oidc|plugins|jsonapi|lib)/',
+      message:
+        'A migration must not import code that changes (decision 044): copy what it needs into db/migrations/frozen/.',
+    },
+    { group: ['@portico/*'], message: 'A migration must not import the contracts (decision 044).' },
+  ),
   serverBoundaries('apps/server/src/openapi/**/*.ts', {
     regex: '^(\\.\\./)+(modules|gateway|authz-server|oidc|plugins|content)/',
     message:
