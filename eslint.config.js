@@ -46,8 +46,10 @@ const sharedBoundaries = {
  * 044: the OpenAPI library below the catalog and the gateway, which never import each other).
  */
 function serverBoundaries(files, ...patterns) {
+  const globs = Array.isArray(files) ? files : [files];
   return {
-    files: [files],
+    files: globs.filter((g) => !g.startsWith('!')),
+    ignores: globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1)),
     rules: {
       'no-restricted-imports': [
         'error',
@@ -121,6 +123,27 @@ export default tseslint.config(
         'A migration must not import code that changes (decision 044): copy what it needs into db/migrations/frozen/.',
     },
     { group: ['@portico/*'], message: 'A migration must not import the contracts (decision 044).' },
+  ),
+  // The content importer interface (content/content-importer.ts) and its runner sit below the
+  // modules that implement it; importers.ts alone composes them (decision 044).
+  serverBoundaries(['apps/server/src/content/**/*.ts', '!apps/server/src/content/importers.ts'], {
+    regex: '^(\\.\\./)+(modules|gateway|authz-server)/',
+    message:
+      'The content importer framework sits below the modules: only importers.ts lists them (decision 044).',
+  }),
+  // An importer reaches another domain through its service.ts only (the house rule), and, like
+  // every module, never the gateway.
+  serverBoundaries(
+    ['apps/server/src/modules/*/importer.ts', 'apps/server/src/modules/*/demo-importer.ts'],
+    {
+      regex: '^\\.\\./[a-z-]+/(?!service\\.ts$)',
+      message: 'An importer imports another module only through its service.ts (decision 044).',
+    },
+    {
+      regex: '^(\\.\\./)+gateway/',
+      message:
+        'The catalog must not import the gateway: what both need lives in apps/server/src/openapi/ (decision 044).',
+    },
   ),
   serverBoundaries('apps/server/src/openapi/**/*.ts', {
     regex: '^(\\.\\./)+(modules|gateway|authz-server|oidc|plugins|content)/',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql, type Transaction } from 'kysely';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { ContentImporter } from '../../content/import-content.ts';
+import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
