@@ -41,6 +41,32 @@ const sharedBoundaries = {
   },
 };
 
+/**
+ * Import direction in the server: the web app never; and, per folder, what lies above it (decision
+ * 044: the OpenAPI library below the catalog and the gateway, which never import each other).
+ */
+function serverBoundaries(files, ...patterns) {
+  const globs = Array.isArray(files) ? files : [files];
+  return {
+    files: globs.filter((g) => !g.startsWith('!')),
+    ignores: globs.filter((g) => g.startsWith('!')).map((g) => g.slice(1)),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@portico/web/*', '**/apps/web/**'],
+              message: 'The server must not import the web app.',
+            },
+            ...patterns,
+          ],
+        },
+      ],
+    },
+  };
+}
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**'],
@@ -74,22 +100,56 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['apps/server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@portico/web/*', '**/apps/web/**'],
-              message: 'The server must not import the web app.',
-            },
-          ],
-        },
-      ],
+  serverBoundaries('apps/server/**/*.ts'),
+  // A later block's no-restricted-imports replaces an earlier one's for the same file: each repeats
+  // the server's rule (serverBoundaries) and adds its own.
+  serverBoundaries('apps/server/src/modules/catalog/**/*.ts', {
+    regex: '^(\\.\\./)+gateway/',
+    message:
+      'The catalog must not import the gateway: what both need lives in apps/server/src/openapi/ (decision 044).',
+  }),
+  serverBoundaries('apps/server/src/gateway/**/*.ts', {
+    regex: '^(\\.\\./)+modules/catalog/',
+    message:
+      'The gateway must not import the catalog: what both need lives in apps/server/src/openapi/ (decision 044).',
+  }),
+  // Migrations are frozen once landed: they import nothing that changes with the code, only
+  // db/ (its migration support: data-versions.ts) and their own frozen copies (decision 044).
+  serverBoundaries(
+    'apps/server/src/db/migrations/**/*.ts',
+    {
+      regex: '^(\\.\\./)+(modules|gateway|authz-server|openapi|content|oidc|plugins|jsonapi|lib)/',
+      message:
+        'A migration must not import code that changes (decision 044): copy what it needs into db/migrations/frozen/.',
     },
-  },
+    { group: ['@portico/*'], message: 'A migration must not import the contracts (decision 044).' },
+  ),
+  // The content importer interface (content/content-importer.ts) and its runner sit below the
+  // modules that implement it; importers.ts alone composes them (decision 044).
+  serverBoundaries(['apps/server/src/content/**/*.ts', '!apps/server/src/content/importers.ts'], {
+    regex: '^(\\.\\./)+(modules|gateway|authz-server)/',
+    message:
+      'The content importer framework sits below the modules: only importers.ts lists them (decision 044).',
+  }),
+  // An importer reaches another domain through its service.ts only (the house rule), and, like
+  // every module, never the gateway.
+  serverBoundaries(
+    ['apps/server/src/modules/*/importer.ts', 'apps/server/src/modules/*/demo-importer.ts'],
+    {
+      regex: '^\\.\\./[a-z-]+/(?!service\\.ts$)',
+      message: 'An importer imports another module only through its service.ts (decision 044).',
+    },
+    {
+      regex: '^(\\.\\./)+gateway/',
+      message:
+        'The catalog must not import the gateway: what both need lives in apps/server/src/openapi/ (decision 044).',
+    },
+  ),
+  serverBoundaries('apps/server/src/openapi/**/*.ts', {
+    regex: '^(\\.\\./)+(modules|gateway|authz-server|oidc|plugins|content)/',
+    message:
+      'The OpenAPI library sits below the modules and the gateway: it imports only lib/ and db/ (decision 044).',
+  }),
   {
     files: ['packages/contracts/**/*.ts'],
     rules: {

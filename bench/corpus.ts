@@ -29,7 +29,7 @@ import addFormatsModule from 'ajv-formats';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { importApi, prepareApiImport } from '../apps/server/src/modules/catalog/import-api.ts';
-import { harRequest } from '../apps/server/src/modules/catalog/openapi/samples.ts';
+import { harRequest } from '../apps/server/src/openapi/samples.ts';
 import { freshDatabase } from './database.ts';
 import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
 import { freePort, launchChromium, root, startPortal, type RunningPortal } from './support.ts';

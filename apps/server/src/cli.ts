@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.ts';
-import { MAX_SOURCE_BYTES } from './modules/catalog/openapi/parse.ts';
+import { MAX_SOURCE_BYTES } from './openapi/parse.ts';
 
 // The database, the importer and what they load are imported where a command needs them: a
 // usage error, or the process that only runs the command again (rerunWithoutWasmOptimizer),
@@ -143,7 +143,7 @@ async function importApiCommand(args: string[]): Promise<void> {
     import('./db/startup-lock.ts'),
     import('./modules/catalog/store.ts'),
     import('./modules/catalog/import-api.ts'),
-    import('./modules/catalog/openapi/index.ts'),
+    import('./openapi/index.ts'),
   ]);
   const { DocumentationInputError } = store;
   const { importApi, prepareApiImport } = importer;

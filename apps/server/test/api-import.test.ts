@@ -4,7 +4,7 @@ import { en } from '@portico/contracts/messages';
 import { sql } from 'kysely';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SOURCE_BYTES } from '../src/modules/catalog/openapi/index.ts';
+import { MAX_SOURCE_BYTES } from '../src/openapi/index.ts';
 import { watchEventLoop } from './event-loop-watch.ts';
 import { TestClient } from './http-client.ts';
 import { largeDocument } from './large-doc-gen.ts';

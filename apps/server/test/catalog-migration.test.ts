@@ -55,6 +55,77 @@ test('the catalog tables exist with their defaults and cascades', async () => {
   expect(await db.selectFrom('change_log_entries').selectAll().execute()).toEqual([]);
 });
 
+test('migration 0110 re-processes stored documents bundled, with its frozen copy of the pipeline', async () => {
+  // A database as the release before 0110 left it: documents stored dereferenced.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-0110-'));
+  const postgres = testDbKind() === 'postgres' ? await createPostgresDatabase() : undefined;
+  const handle = await openDatabase({ dataDir, databaseUrl: postgres?.url });
+  try {
+    await migrateTo(handle.db, '0101-search-sources');
+    const source = JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'Pets', version: '1' },
+      servers: [{ url: 'https://api.example.com/v1' }],
+      paths: {
+        '/pets': {
+          get: {
+            operationId: 'listPets',
+            responses: {
+              '200': {
+                description: 'ok',
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Pet' } } },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { Pet: { type: 'object', properties: { name: { type: 'string' } } } } },
+    });
+    const insert = (alias: string, text: string, server: string) =>
+      sql`insert into api_documentations (title, alias, source, source_format, converted)
+        values (${alias}, ${alias}, ${text}, 'json', ${JSON.stringify({ openapi: '3.1.0', servers: [{ url: server }] })}::jsonb)`.execute(
+        handle.db,
+      );
+    await insert('pets', source, 'https://portal.test/sandbox/pets');
+    // A document that no longer processes keeps its stored form.
+    await insert('broken', '{ "openapi": "3.0.3" }', 'https://portal.test/sandbox/broken');
+
+    expect(await migrateTo(handle.db, '0110-bundled-documents')).toContain('0110-bundled-documents');
+    const rows = await sql<{
+      alias: string;
+      converted: Record<string, unknown>;
+      operation_index: unknown;
+      content_hash: string | null;
+    }>`
+      select alias, converted, operation_index, content_hash from api_documentations order by alias`.execute(
+      handle.db,
+    );
+    const [broken, pets] = rows.rows;
+    expect(broken).toMatchObject({ alias: 'broken', operation_index: null, content_hash: null });
+    expect(pets!.converted).toMatchObject({
+      openapi: expect.stringMatching(/^3\.1/),
+      servers: [{ url: 'https://portal.test/sandbox/pets' }],
+    });
+    // Bundled: the $ref is kept, not replaced by the schema.
+    expect(JSON.stringify(pets!.converted)).toContain('"$ref":"#/components/schemas/Pet"');
+    expect(pets!.content_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(pets!.operation_index).toMatchObject({
+      alias: 'pets',
+      operationCount: 1,
+      tags: [{ operations: [{ key: 'listPets', method: 'get', path: '/pets' }] }],
+    });
+    const operations = await sql<{ exists: boolean }>`
+      select exists (select 1 from information_schema.tables where table_name = 'api_operations') as exists`.execute(
+      handle.db,
+    );
+    expect(operations.rows[0]!.exists).toBe(false);
+  } finally {
+    await handle.close();
+    await postgres?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 120_000);
+
 test('migration 0250 takes the operation count out of the stored indexes and lets the index be kept in rows', async () => {
   // A database as the release before 0250 left it: a fresh one (not the suite's migrated template).
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-0250-'));

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { isStorableText } from '../src/lib/storable-text.ts';
-import { readDocumentText, TEXT_CHUNK_CHARS } from '../src/modules/catalog/document-texts.ts';
+import { readDocumentText, TEXT_CHUNK_CHARS } from '../src/openapi/document-texts.ts';
 import { saveDocumentation } from '../src/modules/catalog/store.ts';
 import { watchEventLoop } from './event-loop-watch.ts';
 import { largeDocument, withLargeSchema } from './large-doc-gen.ts';

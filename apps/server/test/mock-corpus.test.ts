@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { anchorRefs, newAjv } from '../src/gateway/ajv.ts';
-import { exampleFromSchema } from '../src/gateway/mock.ts';
-import { HTTP_METHODS, isObject, type JsonSchema } from '../src/gateway/openapi.ts';
+import { exampleFromSchema } from '../src/openapi/schema-example.ts';
+import { HTTP_METHODS, isObject, type JsonSchema } from '../src/openapi/document.ts';
 import { CompiledApi } from '../src/gateway/compiled-api.ts';
-import { processOpenApi } from '../src/modules/catalog/openapi/index.ts';
+import { processOpenApi } from '../src/openapi/index.ts';
 
 /**
  * Every answer the sandbox generates from a response schema validates against that schema, for

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { importCatalogContent } from '../src/modules/catalog/importer.ts';
 import { importApi, prepareApiImport } from '../src/modules/catalog/import-api.ts';
-import { MAX_SOURCE_BYTES } from '../src/modules/catalog/openapi/index.ts';
+import { MAX_SOURCE_BYTES } from '../src/openapi/index.ts';
 import { catalogDb } from '../src/modules/catalog/tables.ts';
 import { createPostgresDatabase, startTestApp, testDbKind, type TestApp } from './test-app.ts';
 

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { ContentImporter } from '../content/import-content.ts';
+import type { ContentImporter } from '../content/content-importer.ts';
 import type { Db } from '../db/client.ts';
 import type { SandboxUsersTable } from '../db/schema.ts';
 import { hashPassword } from '../lib/passwords.ts';

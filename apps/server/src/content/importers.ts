@@ -7,7 +7,7 @@ import { contentImporter } from '../modules/content/importer.ts';
 import { demoOrganizationsImporter } from '../modules/applications/demo-importer.ts';
 import { forumImporter } from '../modules/forum/importer.ts';
 import { quickstartImporter } from '../modules/quickstart/importer.ts';
-import type { ContentImporter } from './import-content.ts';
+import type { ContentImporter } from './content-importer.ts';
 
 /**
  * Importers run in this order on start (users first: later content may name its authors; the demo

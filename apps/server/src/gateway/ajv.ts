@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { isObject, type OpenApiDocument } from './openapi.ts';
+import { isObject, type OpenApiDocument } from '../openapi/document.ts';
 
 /**
  * Ajv as the sandbox sets it up, the same on the main thread (CompiledApi) and in the worker that

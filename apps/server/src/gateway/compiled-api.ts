@@ -12,7 +12,7 @@ import {
   type Operation,
   type Parameter,
   type SecurityRequirement,
-} from './openapi.ts';
+} from '../openapi/document.ts';
 import { RouteIndex } from './route-index.ts';
 import { evaluateStandalone } from './standalone.ts';
 import type { ValidatorCode } from './validator-code.ts';

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { credentialPlace, sandboxCredential } from '@portico/contracts/catalog';
 import type { FastifyRequest } from 'fastify';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
-import type { SecurityScheme } from './openapi.ts';
+import type { SecurityScheme } from '../openapi/document.ts';
 
 /**
  * How the sandbox reads each security scheme of a document (decision 016): every scheme maps to

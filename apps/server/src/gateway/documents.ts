@@ -2,12 +2,11 @@ import { nextTurn } from '../lib/turns.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
-import { parseJsonInPieces } from '../lib/text-pieces.ts';
-import { documentTextChunks } from '../modules/catalog/document-texts.ts';
-import { runInDocumentWorker } from '../modules/catalog/openapi/index.ts';
-import { cutOperationSlice, operationSlice } from '../modules/catalog/openapi/slice.ts';
+import type { OpenApiDocument } from '../openapi/document.ts';
+import { runInDocumentWorker } from '../openapi/pool.ts';
+import { cutOperationSlice, operationSlice } from '../openapi/slice.ts';
+import { clearStoredDocuments, storedDocument, type StoredDocument } from '../openapi/stored-document.ts';
 import { CompiledApi, type MatchedOperation } from './compiled-api.ts';
-import type { OpenApiDocument } from './openapi.ts';
 import type { ValidatorCode } from './validator-code.ts';
 
 /** The columns of the catalog's `api_documentations` table that the gateway reads. */
@@ -20,20 +19,11 @@ interface ApiDocumentationsTable {
 
 type Obj = Record<string, unknown>;
 
-/**
- * Parsed stored documents kept in memory, all instances of the portal process together, bounded by
- * the size of their JSON text (a parsed document takes a few times that on the heap). One big
- * document is held once, whoever asked for it (sandbox, reference).
- */
-export const DOCUMENT_CACHE_CHARS = 96 * 1024 * 1024;
 /** Compiled operations kept per document (each is a small dereferenced slice). */
 const OPERATIONS_PER_DOCUMENT = 200;
 
-/** One stored document, parsed, with what was worked out of it so far. */
-export interface StoredDocument {
-  id: number;
-  hash: string;
-  doc: Obj;
+/** What the sandbox worked out of one stored document so far. */
+interface Compiled {
   /**
    * Routes every method and path of the document (its operations as stored, `$ref`s kept), built
    * a slice of the paths at a time.
@@ -47,62 +37,16 @@ export interface StoredDocument {
   operations: LRUCache<string, Promise<CompiledApi>>;
 }
 
-const stores = new WeakMap<Db, LRUCache<string, Promise<StoredDocument | undefined>>>();
+/** Kept beside each parsed document (openapi/stored-document.ts): it goes when the document goes. */
+const compiledOf = new WeakMap<StoredDocument, Compiled>();
 
-function storeOf(db: Db) {
-  let store = stores.get(db);
-  if (!store) {
-    store = new LRUCache<string, Promise<StoredDocument | undefined>>({
-      maxSize: DOCUMENT_CACHE_CHARS,
-      // Sized once loaded; an entry still loading counts as small.
-      sizeCalculation: () => 1,
-    });
-    stores.set(db, store);
+function compiled(entry: StoredDocument): Compiled {
+  let found = compiledOf.get(entry);
+  if (!found) {
+    found = { operations: new LRUCache({ max: OPERATIONS_PER_DOCUMENT }) };
+    compiledOf.set(entry, found);
   }
-  return store;
-}
-
-/**
- * The stored document of a documentation, parsed once per content hash and shared (LRU by size).
- * The text is read a row at a time and parsed a piece at a time from its rows (decisions 031 and
- * 038), with turns of the event loop in between: GitHub's 7 MB parsed whole held the server for
- * 30-90 ms.
- */
-export function storedDocument(db: Db, id: number, hash: string | null): Promise<StoredDocument | undefined> {
-  const store = storeOf(db);
-  const key = `${id}:${hash ?? ''}`;
-  const hit = store.get(key);
-  if (hit) return hit;
-  async function load(): Promise<{ entry: StoredDocument; chars: number } | undefined> {
-    // The rows are parsed as they are, never joined: joining them is one fresh copy of the whole
-    // text in one turn (49 ms of a bench:large turn for Kubernetes' 4 MB).
-    const rows: string[] = [];
-    let chars = 0;
-    for await (const row of documentTextChunks(db, id, 'converted')) {
-      rows.push(row);
-      chars += row.length;
-    }
-    if (!chars) return undefined;
-    const doc = await parseJsonInPieces(rows);
-    if (typeof doc !== 'object' || doc === null) return undefined;
-    const entry: StoredDocument = {
-      id,
-      hash: hash ?? '',
-      doc: doc as Obj,
-      operations: new LRUCache({ max: OPERATIONS_PER_DOCUMENT }),
-    };
-    return { entry, chars };
-  }
-  const loading: Promise<StoredDocument | undefined> = load().then((loaded) => {
-    // Set again with its real size now that it is known (evicts others beyond the budget).
-    if (loaded && store.get(key) === loading) {
-      store.set(key, loading, { size: Math.max(1, Math.min(loaded.chars, DOCUMENT_CACHE_CHARS)) });
-    }
-    return loaded?.entry;
-  });
-  store.set(key, loading);
-  loading.catch(() => store.delete(key));
-  return loading;
+  return found;
 }
 
 /** An imported API as the sandbox sees it: routing on the whole document, the rest per operation. */
@@ -186,13 +130,14 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
       match: (method, path, request) => router.match(method, path, request),
       async resolve(matched, method, path, request) {
         const key = `${matched.method} ${matched.template}`;
-        let compiled = entry.operations.get(key);
-        if (!compiled) {
-          compiled = compileOperation(entry.doc, matched, onSchemaError, log);
-          entry.operations.set(key, compiled);
-          compiled.catch(() => entry.operations.delete(key));
+        const { operations } = compiled(entry);
+        let compiling = operations.get(key);
+        if (!compiling) {
+          compiling = compileOperation(entry.doc, matched, onSchemaError, log);
+          operations.set(key, compiling);
+          compiling.catch(() => operations.delete(key));
         }
-        const api = await compiled;
+        const api = await compiling;
         const again = api.match(method, path, request);
         // The slice holds that one operation: it matches as the whole document did.
         return { api, matched: again && !('allowed' in again) ? again : matched };
@@ -217,11 +162,12 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
       if (!row) return undefined;
       const entry = await storedDocument(db, row.id, row.content_hash ?? `id:${row.id}`);
       if (!entry) return undefined;
-      entry.router ??= CompiledApi.router(entry.doc as OpenApiDocument);
-      return sandboxApi(alias, entry, await entry.router);
+      const work = compiled(entry);
+      work.router ??= CompiledApi.router(entry.doc as OpenApiDocument);
+      return sandboxApi(alias, entry, await work.router);
     },
     clear(): void {
-      storeOf(db).clear();
+      clearStoredDocuments(db);
     },
   };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CompiledApi } from './compiled-api.ts';
-import { exampleFromSchema, mockResponse, mockResponseInTurns } from './mock.ts';
-import type { OpenApiDocument, Operation } from './openapi.ts';
+import type { OpenApiDocument, Operation } from '../openapi/document.ts';
+import { exampleFromSchema } from '../openapi/schema-example.ts';
+import { mockResponse, mockResponseInTurns } from './mock.ts';
 
 /** An answer of 1,500 properties, each made from a pattern, an enum, a oneOf or an allOf. */
 function bigAnswer(): OpenApiDocument {

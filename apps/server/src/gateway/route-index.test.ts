@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CompiledApi } from './compiled-api.ts';
-import type { OpenApiDocument } from './openapi.ts';
+import type { OpenApiDocument } from '../openapi/document.ts';
 
 /** The router's index (route-index.ts) finds what trying every route in order of precedence finds. */
 describe('the sandbox router', () => {

@@ -1,6 +1,6 @@
-import type { Obj } from '../modules/catalog/openapi/operations.ts';
-import { dereference } from '../modules/catalog/openapi/slice.ts';
-import type { OpenApiDocument } from './openapi.ts';
+import type { Obj } from '../openapi/operations.ts';
+import { dereference } from '../openapi/slice.ts';
+import type { OpenApiDocument } from '../openapi/document.ts';
 import { operationValidatorCode, type ValidatorCode } from './validator-code.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CompiledApi, type IncomingRequest, type MatchedOperation } from './compiled-api.ts';
 import { mockResponse } from './mock.ts';
-import type { OpenApiDocument } from './openapi.ts';
+import type { OpenApiDocument } from '../openapi/document.ts';
 import { operationValidatorCode } from './validator-code.ts';
 
 /** Validators generated as standalone code (decision 032) answer as those compiled on first use. */

@@ -5,10 +5,16 @@ import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import { anchorRefs, newAjv, parameterSchema } from './ajv.ts';
 import { IGNORED_HEADERS, isJsonMedia, mergeParameters } from './compiled-api.ts';
 import { mockResponse } from './mock.ts';
-import { HTTP_METHODS, isObject, type JsonSchema, type OpenApiDocument, type Operation } from './openapi.ts';
+import {
+  HTTP_METHODS,
+  isObject,
+  type JsonSchema,
+  type OpenApiDocument,
+  type Operation,
+} from '../openapi/document.ts';
 
 /**
- * Runs in the document worker threads (catalog/openapi/pool.ts, decision 032): every Ajv
+ * Runs in the document worker threads (openapi/pool.ts, decision 032): every Ajv
  * validator one operation of the sandbox can need, generated as standalone code, so that the main
  * thread only evaluates it. Ajv's compilation (code generation and `new Function`) of a schema of
  * 150 properties takes over 100 ms; evaluating the generated module takes a few.

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { warmSandboxWorker } from './documents.ts';
-import { closeDocumentWorkers } from '../modules/catalog/openapi/index.ts';
+import { closeDocumentWorkers } from '../openapi/index.ts';
 
 /**
  * The sandbox's worker thread is started and loaded before the first call needs it (decision

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { processOpenApi } from '../../modules/catalog/openapi/process.ts';
+import { processOpenApi } from './frozen/0110-openapi/process.ts';
 
 /**
  * Stored documents become bundled (decision 017): every `$ref` kept instead of the whole document

@@ -1,9 +1,9 @@
 import { GRANT_TYPE_VALUES } from '@portico/contracts/applications';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { ContentImporter } from '../../content/import-content.ts';
-import { findProduct } from '../catalog/repo.ts';
-import { usersRepo } from '../identity/users-repo.ts';
+import type { ContentImporter } from '../../content/content-importer.ts';
+import { findProduct } from '../catalog/service.ts';
+import { userByEmail } from '../identity/service.ts';
 import { createOrganization } from '../organizations/service.ts';
 import { sanitizeDescription } from './description.ts';
 import { assertSubscribable, checkClientRules, createApplication } from './service.ts';
@@ -65,7 +65,7 @@ export const demoOrganizationsImporter: ContentImporter = {
           .returning('key')
           .executeTakeFirst();
         if (!claimed) return false;
-        const owner = await usersRepo(trx).findByEmail(org.owner);
+        const owner = await userByEmail(trx, org.owner);
         if (!owner) throw new Error(`content/organizations.yaml: ${org.key}: no account ${org.owner}`);
         const created = await createOrganization(trx, {
           title: org.title,

@@ -6,9 +6,9 @@ import type { ResourceObject } from '../../jsonapi/document.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { checkFields, checkIncludes, values, type ResourceDescription } from '../../jsonapi/resource.ts';
-import { storedDocument } from '../../gateway/documents.ts';
+import { storedDocument } from '../../openapi/stored-document.ts';
 import { HttpError } from '../../lib/errors.ts';
-import { readDocumentText } from './document-texts.ts';
+import { readDocumentText } from '../../openapi/document-texts.ts';
 import { operationDetailText, storedTextStream, yamlStream } from './downloads.ts';
 import { PAGE, SPARSE_FIELDS, originOf } from './product-routes.ts';
 import {

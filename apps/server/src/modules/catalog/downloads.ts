@@ -2,11 +2,11 @@ import { Readable } from 'node:stream';
 import { timeSlices } from '../../lib/turns.ts';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
-import { storedDocument } from '../../gateway/documents.ts';
-import { documentTextChunks, readDocumentText, type DocumentTextPart } from './document-texts.ts';
-import { detailTargetInTurns } from './openapi/details.ts';
-import { operationDetail, runInDocumentWorker } from './openapi/index.ts';
-import { cutOperationSlice } from './openapi/slice.ts';
+import { storedDocument } from '../../openapi/stored-document.ts';
+import { documentTextChunks, readDocumentText, type DocumentTextPart } from '../../openapi/document-texts.ts';
+import { runInDocumentWorker } from '../../openapi/pool.ts';
+import { cutOperationSlice } from '../../openapi/slice.ts';
+import { detailTargetInTurns, operationDetail } from './operation-details.ts';
 
 /**
  * Large stored documents leave the server in pieces (decisions 017, 031): the stored text is read a
@@ -124,7 +124,7 @@ export function yamlStream(doc: Record<string, unknown>): Readable {
   return Readable.from(chunks(), { objectMode: false });
 }
 
-const DETAIL_TASK = new URL('./openapi/detail-task.ts', import.meta.url);
+const DETAIL_TASK = new URL('./detail-task.ts', import.meta.url);
 
 /** Operation details as JSON text, by document and key; bounded by their total size. */
 const details = new LRUCache<string, Promise<string | undefined>>({

@@ -17,7 +17,7 @@ import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { escapeHtml } from '../../lib/html.ts';
-import { readDocumentText } from './document-texts.ts';
+import { readDocumentText } from '../../openapi/document-texts.ts';
 import { operationDetailText } from './downloads.ts';
 import { documentationProducts, findDocumentation } from './repo.ts';
 

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { defaultApiAlias } from '@portico/contracts/api-import';
 import type { Db } from '../../db/client.ts';
-import { prepareDocument, processOpenApi, type PreparedDocument } from './openapi/index.ts';
+import { prepareDocument, processOpenApi, type PreparedDocument } from '../../openapi/index.ts';
 import { checkDocumentationAlias, saveDocumentation, type SavedDocumentation } from './store.ts';
 import { syncCatalogSearch } from './search-sync.ts';
 import { generatedImageUrl, productDescriptionFromInfo } from './product-info.ts';

@@ -8,7 +8,7 @@ import { HttpError } from '../../lib/errors.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { requireAdmin } from '../../plugins/session.ts';
 import { importApi, prepareApiImport, type ImportApiResult } from './import-api.ts';
-import { MAX_SOURCE_BYTES, OpenApiImportError } from './openapi/index.ts';
+import { MAX_SOURCE_BYTES, OpenApiImportError } from '../../openapi/index.ts';
 import { DocumentationInputError } from './store.ts';
 
 const M = en.apiImport;

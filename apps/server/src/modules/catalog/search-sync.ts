@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { plainText } from '../../lib/plain-text.ts';
 import { searchIndex, type SearchDocument } from '../search/service.ts';
-import { documentSearchEntries } from './openapi/pool.ts';
-import type { OperationSearchEntry } from './openapi/search-entries.ts';
-import { documentTextChunks } from './document-texts.ts';
+import { documentSearchEntries } from '../../openapi/pool.ts';
+import type { OperationSearchEntry } from '../../openapi/search-entries.ts';
+import { documentTextChunks } from '../../openapi/document-texts.ts';
 import { catalogDb } from './tables.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import { readDocumentText, storedInRows, writeDocumentTexts } from './document-texts.ts';
+import { readDocumentText, storedInRows, writeDocumentTexts } from '../../openapi/document-texts.ts';
 import type { SharedText } from '../../lib/text-pieces.ts';
-import { prepareDocument, sandboxUrl, type PreparedDocument } from './openapi/index.ts';
+import { prepareDocument, sandboxUrl, type PreparedDocument } from '../../openapi/index.ts';
 import { grantDocumentScopes } from './scopes.ts';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';

@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, JSONColumnType } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import type { ApiDocumentTextsTable } from '../../openapi/document-texts.ts';
 
 /**
  * Kysely types of the catalog tables (migration 0040-catalog). Other modules read the catalog
@@ -58,7 +59,7 @@ export interface ApiDocumentationsTable {
   api_id: string | null;
   version: string | null;
   deprecated: Generated<boolean>;
-  /** The document as imported; null when it is kept in `api_document_texts` (document-texts.ts). */
+  /** The document as imported; null when it is kept in `api_document_texts` (openapi/document-texts.ts). */
   source: string | null;
   source_format: 'json' | 'yaml';
   source_filename: string | null;
@@ -85,13 +86,8 @@ export interface ApiDocumentationsTable {
   changed: Changed;
 }
 
-/** Big texts of a documentation, in rows of at most 256 K characters (document-texts.ts). */
-export interface ApiDocumentTextsTable {
-  documentation_id: number;
-  part: 'source' | 'converted' | 'operation_index';
-  seq: number;
-  body: string;
-}
+/** Big texts of a documentation, in rows of at most 256 K characters (openapi/document-texts.ts). */
+export type { ApiDocumentTextsTable };
 
 export interface ApiProductDocumentationsTable {
   product_id: number;

@@ -5,10 +5,9 @@ import { sql } from 'kysely';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { isWebRoute } from '@portico/contracts/web-routes';
-import type { ContentImporter } from '../../content/import-content.ts';
+import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
-import { loadPageFiles, renderMarkdown } from '../pages/importer.ts';
-import { normalizeAlias } from '../pages/repo.ts';
+import { loadPageFiles, normalizeAlias, renderMarkdown } from '../pages/service.ts';
 import { contentRepo } from './repo.ts';
 import { contentDb } from './tables.ts';
 

@@ -1,7 +1,7 @@
 import { Marked } from 'marked';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { ContentImporter } from '../../content/import-content.ts';
+import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
 import { forumHtml, insertComment, insertTopic, subjectFrom, type ForumRow } from './service.ts';
 import { forumDb } from './tables.ts';

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { ContentImporter } from '../../content/import-content.ts';
+import type { ContentImporter } from '../../content/content-importer.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { displayName, usersRepo } from './users-repo.ts';
 

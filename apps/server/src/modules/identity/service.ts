@@ -8,6 +8,7 @@ import { revokeAccount } from '../../oidc/adapter.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { addressProven } from './address-proven.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
+import { usersRepo, type UserRow } from './users-repo.ts';
 
 export { onAddressProven, type AddressProvenListener, type ProvenAddress } from './address-proven.ts';
 
@@ -116,4 +117,9 @@ export async function completedStories(db: Db, userId: number): Promise<string[]
     .where('id', '=', userId)
     .executeTakeFirst();
   return row?.completed_stories ?? [];
+}
+
+/** The account with this e-mail address, if any (content importers name users by address). */
+export function userByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  return usersRepo(db).findByEmail(email);
 }

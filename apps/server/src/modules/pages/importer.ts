@@ -6,10 +6,10 @@ import { sql } from 'kysely';
 import { Marked } from 'marked';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import type { ContentImporter } from '../../content/import-content.ts';
+import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
-import { usersRepo } from '../identity/users-repo.ts';
+import { userByEmail } from '../identity/service.ts';
 import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
 
 /**
@@ -180,7 +180,7 @@ export async function importPagesContent(db: Db, contentDir: string, log?: Log):
       }
       let authorId: number | null = null;
       if (f.author) {
-        authorId = (await usersRepo(trx).findByEmail(f.author))?.id ?? null;
+        authorId = (await userByEmail(trx, f.author))?.id ?? null;
         if (authorId === null) log?.warn({ file: f.file, author: f.author }, 'page author is not a user');
       }
       const input: PageInput = { ...f.page, aliases: f.aliases, authorId, sourceHash: f.hash };

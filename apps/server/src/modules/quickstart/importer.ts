@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { quickstartStepSchema } from '@portico/contracts/quickstart';
-import type { ContentImporter } from '../../content/import-content.ts';
+import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
 import { quickstartDb } from './tables.ts';
 

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { blockLayoutSchema, cookiesConsentSchema } from '@portico/contracts/site';
-import type { ContentImporter } from '../../content/import-content.ts';
+import type { ContentImporter } from '../../content/content-importer.ts';
 import { siteContentRepo } from './site-content.ts';
 
 /**

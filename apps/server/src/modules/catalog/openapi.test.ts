@@ -2,16 +2,16 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { resolvePointer } from '../../../gateway/openapi.ts';
-import { cutOperationSlice, operationSlice } from './slice.ts';
+import { resolvePointer } from '../../openapi/document.ts';
 import {
   locateOperations,
   locateOperationsInTurns,
   OpenApiImportError,
-  operationDetail,
   processOpenApi,
   upgrade30To31,
-} from './index.ts';
+} from '../../openapi/index.ts';
+import { cutOperationSlice, operationSlice } from '../../openapi/slice.ts';
+import { operationDetail } from './operation-details.ts';
 
 const require = createRequire(import.meta.url);
 const examples = path.dirname(require.resolve('@readme/oas-examples/package.json'));

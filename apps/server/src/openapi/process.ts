@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { OperationIndex } from '@portico/contracts/catalog';
 import s2o from 'swagger2openapi';
 import { buildOperationIndex, isObj, type Obj } from './operations.ts';
-import type { SharedText } from '../../../lib/text-pieces.ts';
+import type { SharedText } from '../lib/text-pieces.ts';
 import { parseSource, type SourceFormat } from './parse.ts';
 import { locateProblems, OpenApiImportError } from './problems.ts';
 import { withPublicUrls } from './public-urls.ts';
@@ -28,7 +28,7 @@ export interface ProcessedDocument {
   convertedText: string;
   /**
    * What SQL reads of `converted` (its servers, security requirements and schemes) as JSON: the
-   * `converted` column of a document whose text is kept in rows (catalog/document-texts.ts).
+   * `converted` column of a document whose text is kept in rows (document-texts.ts).
    */
   digestText: string;
   operationIndex: OperationIndex;

@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { resolvePointer } from '../../../gateway/openapi.ts';
+import { resolvePointer } from './document.ts';
 import { isObj, METHODS, type Obj } from './operations.ts';
 import { PARSER_OPTIONS } from './validate.ts';
 

@@ -1,6 +1,6 @@
-import { detailOfSlice, type DetailTarget } from './details.ts';
-import type { Obj } from './operations.ts';
-import { dereference } from './slice.ts';
+import { detailOfSlice, type DetailTarget } from './operation-details.ts';
+import type { Obj } from '../../openapi/operations.ts';
+import { dereference } from '../../openapi/slice.ts';
 
 /**
  * The reference's details of one operation as JSON text, worked out in a worker thread of the

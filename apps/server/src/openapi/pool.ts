@@ -1,7 +1,7 @@
 import os from 'node:os';
-import { nextTurn } from '../../../lib/turns.ts';
+import { nextTurn } from '../lib/turns.ts';
 import { Piscina } from 'piscina';
-import { TEXT_CHUNK_CHARS } from '../document-texts.ts';
+import { TEXT_CHUNK_CHARS } from './document-texts.ts';
 import { OpenApiImportError } from './problems.ts';
 import type { PreparedDocument, ProcessOptions } from './process.ts';
 import type { OperationSearchEntry } from './search-entries.ts';

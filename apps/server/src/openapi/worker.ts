@@ -1,4 +1,4 @@
-import { shareText } from '../../../lib/text-pieces.ts';
+import { shareText } from '../lib/text-pieces.ts';
 import { OpenApiImportError, type DocumentProblem } from './problems.ts';
 import { processOpenApi, type PreparedDocument, type ProcessOptions } from './process.ts';
 import { operationSearchEntries, type OperationSearchEntry } from './search-entries.ts';

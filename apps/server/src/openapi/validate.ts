@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { resolvePointer } from '../../../gateway/openapi.ts';
+import { resolvePointer } from './document.ts';
 import type { DocumentProblem } from './problems.ts';
 import { OpenApiImportError, problemsFromAjv, toPointer } from './problems.ts';
 

@@ -1,4 +1,9 @@
-import { runInTurns, runToEnd } from '../../../lib/turns.ts';
+/**
+ * FROZEN (decision 044): a copy, for migration 0110-bundled-documents only, of apps/server/src/openapi/operations.ts as it was
+ * when the migration was frozen (commit 78cc827), less what the migration does not use. Never edit it, whatever the library becomes: a
+ * migration that ran must do the same on every database that has not run it yet. It imports only
+ * packages and the files of this folder.
+ */
 import { locateWebhooks } from './webhooks.ts';
 import type {
   HttpMethod,
@@ -6,7 +11,14 @@ import type {
   OperationSummary,
   OperationTagGroup,
   SecuritySchemeSummary,
-} from '@portico/contracts/catalog';
+} from './types.ts';
+
+/** lib/turns.ts runToEnd as it was: the work of a generator, all at once. */
+function runToEnd<T>(work: Generator<void, T>): T {
+  let step = work.next();
+  while (!step.done) step = work.next();
+  return step.value;
+}
 
 export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,18 +101,6 @@ export function locateOperations(doc: Obj): LocatedOperation[] {
   const cached = located.get(doc);
   if (cached) return cached;
   const found = runToEnd(locating(doc));
-  located.set(doc, found);
-  return found;
-}
-
-/**
- * locateOperations on the main thread of the server, with a turn of the event loop after every
- * slice of work (lib/turns.ts): for a stored document, whose size is the importer's.
- */
-export async function locateOperationsInTurns(doc: Obj): Promise<LocatedOperation[]> {
-  const cached = located.get(doc);
-  if (cached) return cached;
-  const found = await runInTurns(locating(doc));
   located.set(doc, found);
   return found;
 }

@@ -7,7 +7,7 @@ import type {
   ResponseDetail,
   SecurityRequirementDetail,
 } from '@portico/contracts/catalog';
-import { resolvePointer } from '../../../gateway/openapi.ts';
+import { resolvePointer } from '../../openapi/document.ts';
 import {
   effectiveSecurity,
   isObj,
@@ -17,10 +17,10 @@ import {
   summarize,
   type LocatedOperation,
   type Obj,
-} from './operations.ts';
-import { codeSamples } from './samples.ts';
-import { operationSlice } from './slice.ts';
-import { locateWebhooks } from './webhooks.ts';
+} from '../../openapi/operations.ts';
+import { codeSamples } from '../../openapi/samples.ts';
+import { operationSlice } from '../../openapi/slice.ts';
+import { locateWebhooks } from '../../openapi/webhooks.ts';
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 const schemaOf = (v: unknown): JsonSchema | null =>

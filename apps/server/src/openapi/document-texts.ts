@@ -1,8 +1,7 @@
-import { nextTurn } from '../../lib/turns.ts';
+import { nextTurn } from '../lib/turns.ts';
 import { sql } from 'kysely';
-import type { Db } from '../../db/client.ts';
-import { sharedTextPieces, splitText, type SharedText } from '../../lib/text-pieces.ts';
-import { catalogDb } from './tables.ts';
+import type { Db } from '../db/client.ts';
+import { sharedTextPieces, splitText, type SharedText } from '../lib/text-pieces.ts';
 
 /**
  * A documentation's big texts (its source, converted document and operation index: decision 042)
@@ -17,6 +16,25 @@ export const TEXT_CHUNK_CHARS = 256 * 1024;
 
 export type DocumentTextPart = 'source' | 'converted' | 'operation_index';
 
+/** Big texts of a documentation, in rows of at most TEXT_CHUNK_CHARS (the catalog's tables.ts). */
+export interface ApiDocumentTextsTable {
+  documentation_id: number;
+  part: DocumentTextPart;
+  seq: number;
+  body: string;
+}
+
+/**
+ * The tables this file reads and writes: the rows above and, of the catalog's `api_documentations`,
+ * the key (the texts' columns are read by name, `sql.ref`).
+ */
+type DocumentTextsTables = {
+  api_document_texts: ApiDocumentTextsTable;
+  api_documentations: { id: number };
+};
+
+const textsDb = (db: Db) => db.withTables<DocumentTextsTables>();
+
 /** True when a text is stored as rows (its column then holds null, or the digest for `converted`). */
 export const storedInRows = (text: string | SharedText) => text.length > TEXT_CHUNK_CHARS;
 
@@ -29,7 +47,7 @@ export async function writeDocumentTexts(
   documentationId: number,
   texts: Partial<Record<DocumentTextPart, string | SharedText>>,
 ): Promise<void> {
-  const c = catalogDb(db);
+  const c = textsDb(db);
   for (const [part, text] of Object.entries(texts) as [DocumentTextPart, string | SharedText | undefined][]) {
     if (text === undefined) continue;
     await c
@@ -61,7 +79,7 @@ export async function* documentTextChunks(
   documentationId: number,
   part: DocumentTextPart,
 ): AsyncGenerator<string> {
-  const c = catalogDb(db);
+  const c = textsDb(db);
   const rows = await c
     .selectFrom('api_document_texts')
     .select('seq')
@@ -110,7 +128,7 @@ export async function readDocumentText(
 
 /** An empty text has no slice: tell it from no text. */
 async function hasEmptyText(db: Db, documentationId: number, part: DocumentTextPart): Promise<boolean> {
-  const row = await catalogDb(db)
+  const row = await textsDb(db)
     .selectFrom('api_documentations')
     .select(sql<boolean>`${sql.ref(part)}::text = ''`.as('empty'))
     .where('id', '=', documentationId)

@@ -1,4 +1,3 @@
-export { operationDetail } from './details.ts';
 export { buildOperationIndex, locateOperations, locateOperationsInTurns } from './operations.ts';
 export { MAX_SOURCE_BYTES, parseSource, type SourceFormat } from './parse.ts';
 export { formatProblem, OpenApiImportError, type DocumentProblem } from './problems.ts';

@@ -1,6 +1,6 @@
 import { exampleAllowed, type ParameterDetail } from '@portico/contracts/catalog';
-import { exampleFromSchema } from '../../../gateway/mock.ts';
-import { followRefs, type JsonSchema } from '../../../gateway/openapi.ts';
+import { exampleFromSchema } from './schema-example.ts';
+import { followRefs, type JsonSchema } from './document.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -10,8 +10,8 @@ import {
   type RequestBodyDetail,
   type SecurityRequirementDetail,
 } from '@portico/contracts/catalog';
-import { exampleFromSchema } from '../../../gateway/mock.ts';
-import type { JsonSchema } from '../../../gateway/openapi.ts';
+import { exampleFromSchema } from './schema-example.ts';
+import type { JsonSchema } from './document.ts';
 import { isObj, type Obj } from './operations.ts';
 import { sampleValue } from './sample-values.ts';
 

@@ -1,4 +1,4 @@
-import { plainText } from '../../../lib/plain-text.ts';
+import { plainText } from '../lib/plain-text.ts';
 import { isObj, locateOperations, type Obj } from './operations.ts';
 
 /** What the site search keeps of one operation (modules/catalog/search-sync.ts). */
