@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hitThrottle, refundRateLimit, resetRateLimit, signInThrottle } from '../lib/rate-limit.ts';
+import { hitSignInCounters, type SignInCounter } from '../lib/rate-limit.ts';
 import { overTls } from '../lib/transport.ts';
 import { OAUTH_PREFIX } from './provider.ts';
 
@@ -94,42 +94,31 @@ export function sandboxSignInGuard(app: FastifyInstance) {
     const max = app.config.loginRateLimit;
     const device = readDevice(request);
     const trusted = customerUuid && device?.customers.includes(customerUuid) ? device : undefined;
-    const counters = trusted
+    const counters: SignInCounter[] = trusted
       ? [
           {
             key: `sandbox-login:trusted:${sha256(trusted.id)}:${customerUuid}`,
             free: max,
-            onSuccess: 'reset' as const,
+            onSuccess: 'reset',
           },
         ]
       : [
           {
             key: `sandbox-login:${request.ip}:${username.toLowerCase()}`,
             free: max,
-            onSuccess: 'reset' as const,
+            onSuccess: 'reset',
           },
-          { key: `sandbox-login:ip:${request.ip}`, free: max * 5, onSuccess: 'refund' as const },
+          { key: `sandbox-login:ip:${request.ip}`, free: max * 5, onSuccess: 'refund' },
         ];
-    const hit: typeof counters = [];
-    let retryAfterSeconds = 0;
-    for (const counter of counters) {
-      const result = await hitThrottle(app.db, counter.key, signInThrottle(counter.free));
-      if (result.allowed) hit.push(counter);
-      else retryAfterSeconds = Math.max(retryAfterSeconds, result.retryAfterSeconds);
-    }
-    if (retryAfterSeconds) {
-      // Refused: what was counted for this attempt is given back.
-      for (const counter of hit) await refundRateLimit(app.db, counter.key);
-      return { allowed: false, retryAfterSeconds, succeeded: async () => {} };
+    const counted = await hitSignInCounters(app.db, counters);
+    if (counted.retryAfterSeconds) {
+      return { allowed: false, retryAfterSeconds: counted.retryAfterSeconds, succeeded: async () => {} };
     }
     return {
       allowed: true,
       retryAfterSeconds: 0,
       async succeeded(reply) {
-        for (const counter of counters) {
-          if (counter.onSuccess === 'reset') await resetRateLimit(app.db, counter.key);
-          else await refundRateLimit(app.db, counter.key);
-        }
+        await counted.succeeded();
         if (customerUuid === undefined) return;
         const id = device?.id ?? randomBytes(24).toString('base64url');
         const others = (device?.customers ?? []).filter((c) => c !== customerUuid);

@@ -121,3 +121,46 @@ export async function hitThrottle(
   const until = current?.next_allowed_at ? new Date(current.next_allowed_at).getTime() : now.getTime();
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - now.getTime()) / 1000)) };
 }
+
+/**
+ * One of the counters a sign-in attempt hits: `free` failures under signInThrottle, then growing
+ * waits; a success resets it (the counter of one account or customer) or gives the attempt back
+ * (the counter of an address over every name).
+ */
+export interface SignInCounter {
+  key: string;
+  free: number;
+  onSuccess: 'reset' | 'refund';
+}
+
+/**
+ * Counts one sign-in attempt on every counter (the portal's accounts and the sandbox's customers
+ * share this). Refused when any counter says wait, and then nothing of this attempt stays counted;
+ * else `succeeded` settles each counter by its `onSuccess`.
+ */
+export async function hitSignInCounters(
+  db: Db,
+  counters: readonly SignInCounter[],
+): Promise<{ retryAfterSeconds: number; succeeded(): Promise<void> }> {
+  const hit: SignInCounter[] = [];
+  let retryAfterSeconds = 0;
+  for (const counter of counters) {
+    const result = await hitThrottle(db, counter.key, signInThrottle(counter.free));
+    if (result.allowed) hit.push(counter);
+    else retryAfterSeconds = Math.max(retryAfterSeconds, result.retryAfterSeconds);
+  }
+  if (retryAfterSeconds) {
+    // Refused: what was counted for this attempt is given back.
+    for (const counter of hit) await refundRateLimit(db, counter.key);
+    return { retryAfterSeconds, succeeded: async () => {} };
+  }
+  return {
+    retryAfterSeconds: 0,
+    async succeeded() {
+      for (const counter of counters) {
+        if (counter.onSuccess === 'reset') await resetRateLimit(db, counter.key);
+        else await refundRateLimit(db, counter.key);
+      }
+    },
+  };
+}

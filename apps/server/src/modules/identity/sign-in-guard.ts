@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
-import { hitThrottle, refundRateLimit, resetRateLimit, signInThrottle } from '../../lib/rate-limit.ts';
+import { hitSignInCounters, type SignInCounter } from '../../lib/rate-limit.ts';
 import { overTls } from '../../lib/transport.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 
@@ -104,32 +104,21 @@ export function signInGuard(app: FastifyInstance) {
   ): Promise<SignInAttempt> {
     const max = app.config.loginRateLimit;
     const trusted = userId === undefined ? undefined : await trustedClient(request, userId);
-    const counters = trusted
-      ? [{ key: `login:trusted:${userId}:${trusted}`, free: max, onSuccess: 'reset' as const }]
+    const counters: SignInCounter[] = trusted
+      ? [{ key: `login:trusted:${userId}:${trusted}`, free: max, onSuccess: 'reset' }]
       : [
-          { key: `login:email:${email.toLowerCase()}`, free: max, onSuccess: 'reset' as const },
-          { key: `login:ip:${request.ip}`, free: max * 5, onSuccess: 'refund' as const },
+          { key: `login:email:${email.toLowerCase()}`, free: max, onSuccess: 'reset' },
+          { key: `login:ip:${request.ip}`, free: max * 5, onSuccess: 'refund' },
         ];
-    const hit: typeof counters = [];
-    let retryAfterSeconds = 0;
-    for (const counter of counters) {
-      const result = await hitThrottle(app.db, counter.key, signInThrottle(counter.free));
-      if (result.allowed) hit.push(counter);
-      else retryAfterSeconds = Math.max(retryAfterSeconds, result.retryAfterSeconds);
-    }
-    if (retryAfterSeconds) {
-      // Refused: what was counted for this attempt is given back.
-      for (const counter of hit) await refundRateLimit(app.db, counter.key);
-      return { allowed: false, retryAfterSeconds, succeeded: async () => {} };
+    const counted = await hitSignInCounters(app.db, counters);
+    if (counted.retryAfterSeconds) {
+      return { allowed: false, retryAfterSeconds: counted.retryAfterSeconds, succeeded: async () => {} };
     }
     return {
       allowed: true,
       retryAfterSeconds: 0,
       async succeeded(reply) {
-        for (const counter of counters) {
-          if (counter.onSuccess === 'reset') await resetRateLimit(app.db, counter.key);
-          else await refundRateLimit(app.db, counter.key);
-        }
+        await counted.succeeded();
         if (userId !== undefined) await remember(request, reply, userId);
       },
     };
