@@ -273,10 +273,18 @@ test('snake: a 400x400 canvas; turning into itself ends the game; Enter plays ag
   await expect(canvas).toBeVisible();
   await expect(canvas).toHaveAttribute('width', '400');
   await expect(canvas).toHaveAttribute('height', '400');
-  await expect(canvas).toHaveAttribute('data-length', '5');
+  const status = page.getByTestId('snake-status');
+  // The snake grows to its initial tail of 5 tiles; an apple it meets on the way (placed at random,
+  // on the real clock until it is paused below) adds one tile and one point.
+  await expect
+    .poll(async () => {
+      const length = Number(await canvas.getAttribute('data-length'));
+      const score = Number(/Score: (\d+)/.exec((await status.textContent()) ?? '')?.[1]);
+      return length - score;
+    })
+    .toBe(5);
 
   await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
-  const status = page.getByTestId('snake-status');
   // Frames pass 10 ms at a time (a frame is 67 ms) until the one that shows the awaited state.
   const framesUntil = async (shown: () => Promise<boolean>) =>
     expect
