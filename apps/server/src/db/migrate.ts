@@ -28,6 +28,7 @@ import * as m0220 from './migrations/0220-document-texts.ts';
 import * as m0240 from './migrations/0240-support-file-deletions.ts';
 import * as m0250 from './migrations/0250-operation-index-rows.ts';
 import * as m0262 from './migrations/0262-stored-file-deletions.ts';
+import * as m0270 from './migrations/0270-provider-console.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0240-support-file-deletions': m0240,
   '0250-operation-index-rows': m0250,
   '0262-stored-file-deletions': m0262,
+  '0270-provider-console': m0270,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

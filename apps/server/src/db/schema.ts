@@ -25,8 +25,34 @@ export interface UsersTable {
   external_subject: string | null;
   completed_stories: JSONColumnType<string[]>;
   email_verified: Generated<boolean>;
+  /** Set while an administrator has blocked the account (migration 0270). */
+  blocked_at: Date | null;
+  last_sign_in_at: Date | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** Provider roles besides the administrator (`users.is_admin`), migration 0270. */
+export interface ProviderRolesTable {
+  user_id: number;
+  role: 'api_manager' | 'content_editor' | 'support_agent' | 'go_live_reviewer';
+  granted_at: CreatedAt;
+}
+
+/** The append-only audit log (migration 0270, modules/audit). */
+export interface AuditLogTable {
+  id: ColumnType<string, never, never>;
+  at: CreatedAt;
+  actor_id: number | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  target_label: string | null;
+  organization_id: number | null;
+  before: ColumnType<unknown, string | null, never> | null;
+  after: ColumnType<unknown, string | null, never> | null;
+  ip: string | null;
 }
 
 export interface SessionsTable {
@@ -260,6 +286,8 @@ export interface StoredFileDeletionsTable {
 
 export interface Database {
   users: UsersTable;
+  provider_roles: ProviderRolesTable;
+  audit_log: AuditLogTable;
   sessions: SessionsTable;
   organizations: OrganizationsTable;
   organization_roles: OrganizationRolesTable;

@@ -1,9 +1,11 @@
 import { en } from '@portico/contracts/messages';
+import { hasProviderRole, type ProviderRole } from '@portico/contracts/provider-roles';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { sql } from 'kysely';
 import { HttpError, forbidden, unauthorized } from '../lib/errors.ts';
 import { overTls } from '../lib/transport.ts';
 
@@ -22,6 +24,8 @@ export interface SessionUser {
   firstName: string | null;
   lastName: string | null;
   isAdmin: boolean;
+  /** Provider roles (issue 27): 'administrator' when isAdmin, then those of `provider_roles`. */
+  providerRoles: readonly ProviderRole[];
   /** The address was proven by a link sent to it (or a password reset, or a trusted IdP). */
   emailVerified: boolean;
 }
@@ -155,8 +159,16 @@ export default fp(
           'u.last_name',
           'u.is_admin',
           'u.email_verified',
+          (eb) =>
+            eb
+              .selectFrom('provider_roles as r')
+              .whereRef('r.user_id', '=', 'u.id')
+              .select(sql<string>`coalesce(string_agg(r.role, ',' order by r.role), '')`.as('roles'))
+              .as('roles'),
         ])
         .where('s.id', '=', idHash)
+        // A blocked account's sessions end at once (the block bumps the identity counter).
+        .where('u.blocked_at', 'is', null)
         .where('s.expires_at', '>', new Date())
         .executeTakeFirst();
       if (!row) return undefined;
@@ -169,6 +181,10 @@ export default fp(
         firstName: row.first_name,
         lastName: row.last_name,
         isAdmin: row.is_admin,
+        providerRoles: Object.freeze([
+          ...(row.is_admin ? (['administrator'] as const) : []),
+          ...((row.roles ?? '').split(',').filter(Boolean) as ProviderRole[]),
+        ]),
         emailVerified: row.email_verified,
       });
       const session: SessionInfo = Object.freeze({
@@ -310,6 +326,20 @@ export function requireUser(request: FastifyRequest): SessionUser {
 export function requireAdmin(request: FastifyRequest, message: string): SessionUser {
   const user = requireUser(request);
   if (!user.isAdmin) throw forbidden(message);
+  return user;
+}
+
+/**
+ * Someone with one of the provider roles `needed` (an administrator always qualifies): 401 for
+ * anonymous callers, 403 with `message` for everyone else. Every console endpoint calls it.
+ */
+export function requireProviderRole(
+  request: FastifyRequest,
+  needed: ProviderRole | readonly ProviderRole[],
+  message: string,
+): SessionUser {
+  const user = requireUser(request);
+  if (!hasProviderRole(user.providerRoles, needed)) throw forbidden(message);
   return user;
 }
 

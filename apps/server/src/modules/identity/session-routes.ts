@@ -22,7 +22,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('bas
 /** Verification e-mails one account may ask for per hour. */
 export const VERIFICATION_MAILS_PER_HOUR = 5;
 
-export function sessionUserBody(user: UserRow) {
+export function sessionUserBody(user: UserRow, providerRoles: readonly string[]) {
   return {
     uid: user.id,
     uuid: user.uuid,
@@ -32,6 +32,8 @@ export function sessionUserBody(user: UserRow) {
     lastName: user.last_name,
     roles: ['user'],
     isAdmin: user.is_admin,
+    /** Provider roles (issue 27): which parts of the console at /admin this user may use. */
+    providerRoles,
     emailVerified: user.email_verified,
     completedStories: user.completed_stories,
   };
@@ -62,7 +64,7 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
     reply.header('Cache-Control', 'no-store');
     if (!request.user) return reply.type('application/json').send('null');
     const user = await users.findById(request.user.id);
-    return user ? sessionUserBody(user) : null;
+    return user ? sessionUserBody(user, request.user.providerRoles) : null;
   });
 
   // A new link proving the signed-in user's address (the banner's "resend verification e-mail").
@@ -185,11 +187,14 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
 
       const user = await resolveUser(claims);
       if (!user) throw new HttpError(400, M.loginFailed, { code: 'login_failed' });
+      // An account an administrator blocked gets no session, whichever IdP vouched for it.
+      if (user.blocked_at) throw new HttpError(403, M.accountBlocked, { code: 'account_blocked' });
       const { csrfToken } = await app.startSession(request, reply, user.id, idToken);
+      await app.db.updateTable('users').set({ last_sign_in_at: new Date() }).where('id', '=', user.id).execute();
       request.log.info({ userId: user.id }, 'user signed in');
       return reply
         .header('Cache-Control', 'no-store')
-        .send({ ...sessionUserBody(user), csrfToken, returnTo: saved.return_to });
+        .send({ ...sessionUserBody(user, await users.providerRoles(user)), csrfToken, returnTo: saved.return_to });
     },
   );
 

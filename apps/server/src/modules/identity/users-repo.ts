@@ -1,3 +1,4 @@
+import type { ProviderRole } from '@portico/contracts/provider-roles';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { UsersTable } from '../../db/schema.ts';
@@ -33,6 +34,16 @@ export function usersRepo(db: Db) {
     },
     findById(id: number): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** The user's provider roles: 'administrator' for `is_admin`, then `provider_roles` (issue 27). */
+    async providerRoles(user: Pick<UserRow, 'id' | 'is_admin'>): Promise<ProviderRole[]> {
+      const rows = await db
+        .selectFrom('provider_roles')
+        .select('role')
+        .where('user_id', '=', user.id)
+        .orderBy('role')
+        .execute();
+      return [...(user.is_admin ? (['administrator'] as const) : []), ...rows.map((r) => r.role)];
     },
     findByExternal(issuer: string, subject: string): Promise<UserRow | undefined> {
       return db

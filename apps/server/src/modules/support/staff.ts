@@ -7,14 +7,16 @@ import { supportDb } from './tables.ts';
 const M = en.support;
 
 /**
- * The accounts listed in `support_staff` (administrators are staff without a row: tickets.ts
- * isSupportStaff), managed by administrators on /admin/support/staff.
+ * The support agents (provider role `support_agent`, migration 0270; administrators are staff
+ * without the role: tickets.ts isSupportStaff), managed by administrators on /admin/support/staff
+ * and in the console's user pages.
  */
 export async function listStaff(app: FastifyInstance): Promise<SupportStaffMember[]> {
   const rows = await supportDb(app.db)
-    .selectFrom('support_staff as s')
+    .selectFrom('provider_roles as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['u.uuid', 'u.name', 'u.email', 's.created'])
+    .where('s.role', '=', 'support_agent')
+    .select(['u.uuid', 'u.name', 'u.email', 's.granted_at as created'])
     .orderBy('u.name')
     .orderBy('u.id')
     .execute();
@@ -37,10 +39,10 @@ export async function addStaff(app: FastifyInstance, email: string): Promise<Sup
   if (user.is_admin) throw new HttpError(409, M.staffIsAdmin, { pointer: '/email' });
   // Two administrators adding the same account at once: the primary key keeps one row.
   const added = await sdb
-    .insertInto('support_staff')
-    .values({ user_id: user.id })
-    .onConflict((oc) => oc.column('user_id').doNothing())
-    .returning('created')
+    .insertInto('provider_roles')
+    .values({ user_id: user.id, role: 'support_agent' })
+    .onConflict((oc) => oc.columns(['user_id', 'role']).doNothing())
+    .returning('granted_at as created')
     .executeTakeFirst();
   if (!added) throw new HttpError(409, M.staffAlready, { pointer: '/email' });
   return memberJson({ ...user, created: added.created });
@@ -50,7 +52,8 @@ export async function addStaff(app: FastifyInstance, email: string): Promise<Sup
 export async function removeStaff(app: FastifyInstance, uuid: string): Promise<void> {
   const sdb = supportDb(app.db);
   const removed = await sdb
-    .deleteFrom('support_staff')
+    .deleteFrom('provider_roles')
+    .where('role', '=', 'support_agent')
     .where('user_id', '=', (eb) => eb.selectFrom('users').select('id').where('uuid', '=', uuid))
     .returning('user_id')
     .executeTakeFirst();

@@ -6,11 +6,6 @@ import type { Db } from '../../db/client.ts';
 type Created = ColumnType<Date, Date | string | undefined, never>;
 type Changed = ColumnType<Date, Date | string | undefined, Date | string>;
 
-export interface SupportStaffTable {
-  user_id: number;
-  created: Created;
-}
-
 export interface CaptchaUsedTable {
   nonce: string;
   expires_at: Date;
@@ -69,7 +64,6 @@ export interface SupportTicketFilesTable {
 
 // A type literal, not an interface: withTables wants an index-compatible record.
 export type SupportTables = {
-  support_staff: SupportStaffTable;
   captcha_used: CaptchaUsedTable;
   contact_messages: ContactMessagesTable;
   support_tickets: SupportTicketsTable;

@@ -1,5 +1,6 @@
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { hasProviderRole } from '@portico/contracts/provider-roles';
 import type { TicketCreateInput, TicketStatus } from '@portico/contracts/support';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -12,15 +13,9 @@ import { supportDb } from './tables.ts';
 
 const M = en.support;
 
-/** Support staff: administrators, and the accounts listed in `support_staff`. */
-export async function isSupportStaff(app: FastifyInstance, user: SessionUser): Promise<boolean> {
-  if (user.isAdmin) return true;
-  const row = await supportDb(app.db)
-    .selectFrom('support_staff')
-    .select('user_id')
-    .where('user_id', '=', user.id)
-    .executeTakeFirst();
-  return row !== undefined;
+/** Support staff: administrators and support agents (provider roles, issue 27). */
+export function isSupportStaff(_app: FastifyInstance, user: SessionUser): Promise<boolean> {
+  return Promise.resolve(hasProviderRole(user.providerRoles, 'support_agent'));
 }
 
 /**
@@ -186,7 +181,9 @@ export async function ticketJson(app: FastifyInstance, row: TicketRow): Promise<
   const messages = await sdb
     .selectFrom('support_ticket_messages as m')
     .leftJoin('users as u', 'u.id', 'm.author_id')
-    .leftJoin('support_staff as s', 's.user_id', 'm.author_id')
+    .leftJoin('provider_roles as s', (join) =>
+      join.onRef('s.user_id', '=', 'm.author_id').on('s.role', '=', 'support_agent'),
+    )
     .select([
       'm.uuid',
       'm.author_id',
