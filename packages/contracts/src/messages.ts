@@ -17,6 +17,7 @@ import { chatBotMessages } from './messages/chat-bot.ts';
 import { organizationsMessages } from './messages/organizations.ts';
 import { applicationsMessages } from './messages/applications.ts';
 import { apiImportMessages } from './messages/api-import.ts';
+import { consoleMessages } from './messages/console.ts';
 
 export const en = {
   ...shellMessages,
@@ -30,6 +31,7 @@ export const en = {
   terminal: terminalMessages,
   chatBot: chatBotMessages,
   apiImport: apiImportMessages,
+  console: consoleMessages,
 };
 
 export type Messages = typeof en;

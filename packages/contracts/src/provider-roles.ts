@@ -31,7 +31,10 @@ export function isProviderRole(value: unknown): value is ProviderRole {
 }
 
 /** Whether someone with `roles` may do what `needed` allows (an administrator may do anything). */
-export function hasProviderRole(roles: readonly string[], needed: ProviderRole | readonly ProviderRole[]): boolean {
+export function hasProviderRole(
+  roles: readonly string[],
+  needed: ProviderRole | readonly ProviderRole[],
+): boolean {
   if (roles.includes('administrator')) return true;
   const list: readonly ProviderRole[] = typeof needed === 'string' ? [needed] : needed;
   return list.some((r) => roles.includes(r));

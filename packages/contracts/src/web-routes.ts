@@ -20,6 +20,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/organization/:organizationId/content',
   '/organization/:organizationId/content/add',
   '/organization/:organizationId/members',
+  '/admin',
   '/admin/outbox',
   '/admin/outbox/:messageId',
   '/apiProducts',

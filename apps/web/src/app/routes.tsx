@@ -4,6 +4,7 @@ import type { FeatureRoute } from '../config/feature-route';
 import { paths } from '../config/paths';
 import { adminGoLiveRoutes } from '../features/admin-go-live/routes';
 import { adminImportRoutes } from '../features/admin-import/routes';
+import { consoleRoutes } from '../features/console/routes';
 import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
@@ -55,6 +56,7 @@ const pageRoutes: FeatureRoute[] = [
   ...organizationsRoutes,
   ...productsRoutes,
   ...applicationsRoutes,
+  ...consoleRoutes,
   ...adminGoLiveRoutes,
   ...adminImportRoutes,
   ...searchRoutes,

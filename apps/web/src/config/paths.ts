@@ -33,6 +33,8 @@ export const paths = {
     `/application/${id}?organization=${encodeURIComponent(organizationId)}`,
   applicationCreateIn: (organizationId: string) =>
     `/application?organization=${encodeURIComponent(organizationId)}`,
+  /** The provider console's home (issue 27). */
+  console: '/admin',
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

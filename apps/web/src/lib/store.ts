@@ -19,6 +19,8 @@ export interface ApplicationUser {
   /** As the server sent them: the route guard refuses any role other than user and anonymous. */
   roles: string[];
   isAdmin: boolean;
+  /** Provider roles (issue 27): which parts of the console at /admin the user may use. */
+  providerRoles: string[];
   /**
    * The signed-in user's completed Quick Start stories, as the server keeps them. An anonymous
    * visitor's are in the Quick Start store (lib/quickstart-store.ts): logout resets this object.
@@ -71,6 +73,8 @@ export interface SessionUserBody {
   mail: string;
   roles: string[];
   isAdmin: boolean;
+  /** Absent from servers before the provider console (issue 27). */
+  providerRoles?: string[];
   /** False until the account opens the link sent to its address (not persisted). */
   emailVerified?: boolean;
   completedStories: string[];
@@ -112,6 +116,7 @@ export const initialApplicationUser: ApplicationUser = {
   uuid: null,
   roles: ['anonymous'],
   isAdmin: false,
+  providerRoles: [],
   completedStories: [],
   redirects: {},
   loginError: null,
@@ -158,6 +163,7 @@ export const useAppStore = create<AppState>()(
             uuid: user.uuid,
             roles: user.roles,
             isAdmin: user.isAdmin,
+            providerRoles: user.providerRoles ?? [],
             completedStories: user.completedStories,
           },
         })),

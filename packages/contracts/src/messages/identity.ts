@@ -79,6 +79,6 @@ export const identityMessages = {
   // The portal's return from the provider (/openid-connect/generic), shown by the web app
   loginStateUnknown: 'This sign-in link has expired or was already used. Please log in again.',
   loginFailed: 'We could not sign you in. Please try again.',
-  accountBlocked: 'This account has been blocked. Please contact the portal\'s support.',
+  accountBlocked: "This account has been blocked. Please contact the portal's support.",
   providerRefused: 'The identity provider refused the sign-in: {{error}}',
 } as const;

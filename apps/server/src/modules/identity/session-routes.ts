@@ -190,11 +190,19 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
       // An account an administrator blocked gets no session, whichever IdP vouched for it.
       if (user.blocked_at) throw new HttpError(403, M.accountBlocked, { code: 'account_blocked' });
       const { csrfToken } = await app.startSession(request, reply, user.id, idToken);
-      await app.db.updateTable('users').set({ last_sign_in_at: new Date() }).where('id', '=', user.id).execute();
+      await app.db
+        .updateTable('users')
+        .set({ last_sign_in_at: new Date() })
+        .where('id', '=', user.id)
+        .execute();
       request.log.info({ userId: user.id }, 'user signed in');
       return reply
         .header('Cache-Control', 'no-store')
-        .send({ ...sessionUserBody(user, await users.providerRoles(user)), csrfToken, returnTo: saved.return_to });
+        .send({
+          ...sessionUserBody(user, await users.providerRoles(user)),
+          csrfToken,
+          returnTo: saved.return_to,
+        });
     },
   );
 

@@ -11,6 +11,8 @@ import { FeatureMessages } from '../../lib/feature-messages-gate';
 const SupportQueueLink = lazy(() => import('../../features/support/queue-link'));
 // Administrators only, likewise.
 const AdminImportLink = lazy(() => import('../../features/admin-import/admin-link'));
+// The provider's team (any provider role, issue 27), likewise.
+const ConsoleLink = lazy(() => import('../../features/console/console-link'));
 
 /** 'Welcome name', My Profile and Sign Out; LOGIN and SIGN UP for visitors (spec B 2.14). */
 export function UserArea() {
@@ -33,6 +35,7 @@ export function UserArea() {
           <Suspense fallback={null}>
             <SupportQueueLink />
             {user.isAdmin && <AdminImportLink />}
+            {user.providerRoles.length > 0 && <ConsoleLink />}
           </Suspense>
         </FeatureMessages>
         <Button

@@ -1,0 +1,33 @@
+/**
+ * The provider console (issue 27): its shell and navigation. Each part of the console keeps its
+ * own words in a file of its own (messages/console-*.ts), added below as one area each. The web
+ * app registers this area with the console's chunk (features/console), never with the developer
+ * pages' messages.
+ */
+export const consoleMessages = {
+  title: 'Provider console',
+  link: 'Provider console',
+  navLabel: 'Console sections',
+  homeIntro: 'What your roles let you do here:',
+  notForYou: "The provider console is for the API provider's team.",
+  rolesOnly: 'This part of the console is for: {{roles}}.',
+  nav: {
+    dashboard: 'Dashboard',
+    users: 'Users',
+    audit: 'Audit log',
+    goLive: 'Go-live requests',
+    products: 'API products',
+    importApi: 'Import API',
+    content: 'Content',
+    supportQueue: 'Support queue',
+    supportStaff: 'Support staff',
+    outbox: 'Outbox',
+  },
+  roles: {
+    administrator: 'Administrator',
+    api_manager: 'API manager',
+    content_editor: 'Content editor',
+    support_agent: 'Support agent',
+    go_live_reviewer: 'Go-live reviewer',
+  },
+} as const;
