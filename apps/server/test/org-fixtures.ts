@@ -1,3 +1,4 @@
+import type { ProviderRole } from '@portico/contracts/provider-roles';
 import { expect } from 'vitest';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { displayName, usersRepo } from '../src/modules/identity/users-repo.ts';
@@ -40,11 +41,14 @@ export interface MemberResource {
   };
 }
 
-export async function createUser(
-  t: TestApp,
-  email: string,
-  options: { admin?: boolean; verified?: boolean } = {},
-) {
+export interface UserOptions {
+  admin?: boolean;
+  verified?: boolean;
+  /** Provider roles besides the administrator (issue 27). */
+  roles?: readonly Exclude<ProviderRole, 'administrator'>[];
+}
+
+export async function createUser(t: TestApp, email: string, options: UserOptions = {}) {
   const [first = 'Test', last = 'User'] = email.split('@')[0]!.split('.');
   const created = await usersRepo(t.app.db).create({
     email,
@@ -56,15 +60,14 @@ export async function createUser(
     emailVerified: options.verified ?? true,
   });
   if (!created) throw new Error(`could not create ${email}`);
+  for (const role of options.roles ?? []) {
+    await t.app.db.insertInto('provider_roles').values({ user_id: created.id, role }).execute();
+  }
   return created;
 }
 
 /** A new account, signed in through the real sign-in flow. */
-export async function signedInUser(
-  t: TestApp,
-  email: string,
-  options: { admin?: boolean; verified?: boolean } = {},
-) {
+export async function signedInUser(t: TestApp, email: string, options: UserOptions = {}) {
   await createUser(t, email, options);
   const client = new TestClient(t.baseUrl);
   const result = await signIn(client, email, PASSWORD);

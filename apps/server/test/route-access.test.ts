@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { RouteOptions } from 'fastify';
+import { ASSIGNABLE_ROLES, type ProviderRole } from '@portico/contracts/provider-roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webAppBuilt } from '../src/app.ts';
 import { TestClient } from './http-client.ts';
@@ -17,7 +18,11 @@ import { startTestApp, type TestApp } from './test-app.ts';
  * - user:     a signed-in user; anonymous callers get 401 or 403 (404 where a resource addressed
  *             by a random id is hidden from everyone who may not see it): never data, never a 5xx.
  * - admin:    a provider administrator; anonymous callers get 401/403 and a signed-in developer
- *             403 (or 404 where the resource's existence is itself hidden).
+ *             403 (or 404 where the resource's existence is itself hidden), and so does everyone
+ *             with another provider role.
+ * - console:<role>: a console route (issue 27) for administrators and that provider role (several
+ *             roles joined by '+'): everyone else (a developer, the other roles) gets 403 or 404,
+ *             and a refused call changes nothing (the data counters and the audit log stay).
  * - protocol: an OAuth/OIDC endpoint, a page of the identity provider (sign-in, sign-up, password
  *             reset: HTML forms bound to an interaction or a mailed token) or the sandbox, guarded
  *             by its own protocol; covered by the authz-server, identity and gateway tests.
@@ -25,7 +30,15 @@ import { startTestApp, type TestApp } from './test-app.ts';
  * Which user may act on which organization, member or application (the object-level rules of
  * spec A 6) is the matrix in organizations.test.ts, applications*.test.ts and authz.test.ts.
  */
-type Access = 'public' | 'user' | 'admin' | 'protocol';
+type RoleName = Exclude<ProviderRole, 'administrator'>;
+type Access = 'public' | 'user' | 'admin' | 'protocol' | `console:${string}`;
+
+/** The provider roles a route of `access` admits (administrators always), or undefined for none. */
+function providerRolesOf(access: Access | undefined): ProviderRole[] | undefined {
+  if (access === 'admin') return ['administrator'];
+  if (!access?.startsWith('console:')) return undefined;
+  return ['administrator', ...(access.slice('console:'.length).split('+') as RoleName[])];
+}
 
 const POLICY: Record<string, Access> = {
   'GET /': 'public',
@@ -121,8 +134,8 @@ const POLICY: Record<string, Access> = {
   'POST /api/support_ticket/:id/reply': 'user',
   'POST /api/support_ticket/file': 'user',
   'GET /api/support_ticket/:id/files/:uuid': 'user',
-  'GET /admin-api/support/tickets': 'admin',
-  'GET /admin-api/support/contact-messages': 'admin',
+  'GET /admin-api/support/tickets': 'console:support_agent',
+  'GET /admin-api/support/contact-messages': 'console:support_agent',
   // Support staff: administrators only (support staff who are not administrators get 403 too).
   'GET /admin-api/support/staff': 'admin',
   'POST /admin-api/support/staff': 'admin',
@@ -239,10 +252,40 @@ describe('route access', () => {
     const developer = await signedInUser(t, 'route.developer@example.com');
     const answers: string[] = [];
     for (const route of [...routes].sort()) {
-      if (accessOf(route) !== 'admin') continue;
+      if (!providerRolesOf(accessOf(route))) continue;
       const res = await call(developer, route);
       await res.arrayBuffer();
       if (res.status !== 403 && res.status !== 404) answers.push(`${route}: ${res.status}`);
+    }
+    expect(answers).toEqual([]);
+  });
+
+  it('each provider role is refused every console route of the other roles, and nothing changes', async () => {
+    const snapshot = async () => {
+      const versions = await t.app.db.selectFrom('data_versions').select(['domain', 'version']).execute();
+      const audit = await t.app.db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow();
+      return {
+        versions: Object.fromEntries(versions.map((v) => [v.domain, String(v.version)])),
+        audit: audit.n,
+      };
+    };
+    const answers: string[] = [];
+    for (const role of ASSIGNABLE_ROLES) {
+      const member = await signedInUser(t, `route.role.${role.replace(/_/g, '-')}@example.com`, {
+        roles: [role],
+      });
+      const before = await snapshot();
+      for (const route of [...routes].sort()) {
+        const admitted = providerRolesOf(accessOf(route));
+        if (!admitted || admitted.includes(role)) continue;
+        const res = await call(member, route);
+        await res.arrayBuffer();
+        if (res.status !== 403 && res.status !== 404) answers.push(`${role} ${route}: ${res.status}`);
+      }
+      expect(await snapshot()).toEqual(before);
     }
     expect(answers).toEqual([]);
   });
@@ -254,7 +297,7 @@ describe('route access', () => {
     for (const route of [...routes].sort()) {
       const access = accessOf(route);
       if (access === 'protocol' || access === 'public') continue;
-      const res = await call(access === 'admin' ? admin : developer, route);
+      const res = await call(providerRolesOf(access) ? admin : developer, route);
       await res.arrayBuffer();
       if (res.status >= 500) answers.push(`${route}: ${res.status}`);
     }
