@@ -41,6 +41,9 @@ test('an administrator blocks a developer: its open session ends and its sandbox
     await signIn(page, demoAdmin.email, demoAdmin.password);
     await page.goto('/admin/users');
     await expect(page.getByRole('heading', { name: U.title, level: 1 })).toBeVisible();
+    // Every demo account of the provider's team, with their role badges.
+    await expect(page.getByTestId('console-users').getByRole('row').nth(1)).toBeVisible();
+    await expectNoViolations(page, 'the console user list with every role');
     await page.getByLabel(U.searchLabel).fill(developer.email);
     const table = page.getByTestId('console-users');
     await expect(table.getByRole('row')).toHaveCount(2);
@@ -59,6 +62,8 @@ test('an administrator blocks a developer: its open session ends and its sandbox
     await dialog.getByRole('button', { name: U.blockConfirm }).click();
     await expect(page.getByRole('status').filter({ hasText: U.blockedDone })).toBeVisible();
     await expect(page.getByRole('button', { name: U.unblock })).toBeVisible();
+    await expect(page.getByText(U.blocked, { exact: true })).toBeVisible();
+    await expectNoViolations(page, 'the console user page of a blocked account');
 
     // The developer's next navigation shows them signed out.
     await developer.page.goto('/');

@@ -9,7 +9,7 @@ export function RoleBadges({ roles }: { roles: readonly ProviderRole[] }) {
   return (
     <Group gap={4}>
       {roles.map((r) => (
-        <Badge key={r} variant="light" color={r === 'administrator' ? 'red' : 'blue'}>
+        <Badge key={r} variant="outline" color={r === 'administrator' ? 'red.9' : 'blue.9'}>
           {t(`console.roles.${r}`)}
         </Badge>
       ))}

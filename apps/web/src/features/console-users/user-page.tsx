@@ -49,7 +49,7 @@ function Account({ user }: { user: User }) {
         <Text>{a.email}</Text>
         <Group gap="xs">
           {a.blocked ? (
-            <Badge color="red">{t('console.users.blocked')}</Badge>
+            <Badge color="red.9">{t('console.users.blocked')}</Badge>
           ) : (
             <Badge color="green" variant="light">
               {t('console.users.active')}
@@ -185,8 +185,9 @@ function BlockControl({ user }: { user: User }) {
   return (
     <div>
       <Button
-        color={blocked ? 'green' : 'red'}
-        variant={blocked ? 'light' : 'filled'}
+        // Shades with AA contrast (axe): dark red on white, Mantine's light green.
+        color={blocked ? 'green' : 'red.9'}
+        variant={blocked ? 'light' : 'outline'}
         onClick={() => {
           change.reset();
           setDone('');
@@ -219,7 +220,10 @@ function BlockControl({ user }: { user: User }) {
           <Button variant="default" onClick={() => setOpen(false)}>
             {t('console.users.cancel')}
           </Button>
-          <Button color={blocked ? 'green' : 'red'} loading={change.isPending} onClick={() => change.mutate()}>
+          <Button
+            color={blocked ? 'green' : 'red.9'}
+            variant={blocked ? 'light' : 'filled'}
+            loading={change.isPending} onClick={() => change.mutate()}>
             {t(blocked ? 'console.users.unblockConfirm' : 'console.users.blockConfirm')}
           </Button>
         </Group>

@@ -110,7 +110,7 @@ function UserList() {
                       </Table.Td>
                       <Table.Td>
                         {u.attributes.blocked ? (
-                          <Badge color="red">{t('console.users.blocked')}</Badge>
+                          <Badge color="red.9">{t('console.users.blocked')}</Badge>
                         ) : (
                           <Badge color="green" variant="light">
                             {t('console.users.active')}
