@@ -1,6 +1,12 @@
 import { en } from '@portico/contracts/messages';
 import type { Browser } from '@playwright/test';
-import { createApplication, createOrganization, productUuid, signUp, subscribe } from '../support/applications.ts';
+import {
+  createApplication,
+  createOrganization,
+  productUuid,
+  signUp,
+  subscribe,
+} from '../support/applications.ts';
 import { expectNoViolations } from '../support/axe.ts';
 import { demoAdmin, signIn } from '../support/session.ts';
 import { expect, test } from '../support/traffic.ts';
@@ -65,6 +71,12 @@ test('an administrator blocks a developer: its open session ends and its sandbox
     await expect(page.getByText(U.blocked, { exact: true })).toBeVisible();
     await expectNoViolations(page, 'the console user page of a blocked account');
 
+    // Roles: a checkbox each, saved together.
+    await page.getByRole('checkbox', { name: en.console.roles.support_agent }).check();
+    await page.getByRole('button', { name: U.saveRoles }).click();
+    await expect(page.getByRole('status').filter({ hasText: U.rolesSaved })).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: en.console.roles.support_agent })).toBeChecked();
+
     // The developer's next navigation shows them signed out.
     await developer.page.goto('/');
     await expect(developer.page.getByRole('link', { name: en.user.login, exact: true })).toBeVisible();
@@ -78,4 +90,22 @@ test('an administrator blocks a developer: its open session ends and its sandbox
   } finally {
     await developer.context.close();
   }
+});
+
+test("the last administrator cannot give up the role: the server's message is shown, nothing changes", async ({
+  page,
+}) => {
+  await signIn(page, demoAdmin.email, demoAdmin.password);
+  await page.goto('/admin/users');
+  await page.getByLabel(U.searchLabel).fill(demoAdmin.email);
+  const table = page.getByTestId('console-users');
+  await expect(table.getByRole('row')).toHaveCount(2);
+  await table.getByRole('link').first().click();
+  const admin = page.getByRole('checkbox', { name: en.console.roles.administrator });
+  await expect(admin).toBeChecked();
+  await admin.uncheck();
+  await page.getByRole('button', { name: U.saveRoles }).click();
+  await expect(page.getByRole('alert').filter({ hasText: U.lastAdministrator })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: en.console.roles.administrator })).toBeChecked();
 });

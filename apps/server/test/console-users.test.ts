@@ -1,17 +1,35 @@
 import type { ConsoleUserDetail, ConsoleUserList } from '@portico/contracts/console-users';
 import { en } from '@portico/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importContent } from '../src/content/import-content.ts';
+import { importers } from '../src/content/importers.ts';
 import { escapeHtml } from '../src/lib/html.ts';
-import { clientCredentials, createApp, insertProduct, sandbox, subscription } from './applications-fixtures.ts';
+import {
+  clientCredentials,
+  createApp,
+  insertProduct,
+  sandbox,
+  subscription,
+} from './applications-fixtures.ts';
 import { TestClient, signIn } from './http-client.ts';
-import { PASSWORD, body, createOrg, createUser, signedInUser, type JsonApiErrorBody } from './org-fixtures.ts';
+import {
+  PASSWORD,
+  body,
+  createOrg,
+  createUser,
+  signedInUser,
+  type JsonApiErrorBody,
+} from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /** The console's users and roles (modules/console-users, decision 045), over real HTTP. */
 const M = en.console.users;
 let t: TestApp;
 let admin: TestClient;
-let others: Record<'api_manager' | 'content_editor' | 'support_agent' | 'go_live_reviewer' | 'developer', TestClient>;
+let others: Record<
+  'api_manager' | 'content_editor' | 'support_agent' | 'go_live_reviewer' | 'developer',
+  TestClient
+>;
 
 beforeAll(async () => {
   t = await startTestApp({ IMPORT_CONTENT: 'false', LOGIN_RATE_LIMIT: '1000' });
@@ -29,7 +47,8 @@ afterAll(async () => {
 });
 
 const uuidOf = async (email: string) =>
-  (await t.app.db.selectFrom('users').select('uuid').where('email', '=', email).executeTakeFirstOrThrow()).uuid;
+  (await t.app.db.selectFrom('users').select('uuid').where('email', '=', email).executeTakeFirstOrThrow())
+    .uuid;
 const list = async (client: TestClient, query = '') => {
   const res = await client.get(`/admin-api/users${query}`);
   expect(res.status, await res.clone().text()).toBe(200);
@@ -115,7 +134,9 @@ describe('the user list', () => {
     expect((await list(admin, '?filter[q]=SAMI')).data.map((u) => u.attributes.email)).toEqual([
       'sami.agent@example.com',
     ]);
-    expect((await list(admin, '?filter[q]=Editor')).data.map((u) => u.attributes.name)).toEqual(['cleo editor']);
+    expect((await list(admin, '?filter[q]=Editor')).data.map((u) => u.attributes.name)).toEqual([
+      'cleo editor',
+    ]);
     // '%' and '_' are not wildcards.
     expect((await list(admin, '?filter[q]=%25')).meta.count).toBe(0);
     const first = await list(admin, '?sort=name&page[limit]=2');
@@ -183,7 +204,9 @@ describe('one account', () => {
       expect(res.status).toBe(404);
       expect(await errorTitle(res)).toBe(M.notFound);
     }
-    expect((await post(admin, '/admin-api/users/00000000-0000-4000-8000-000000000000/block')).status).toBe(404);
+    expect((await post(admin, '/admin-api/users/00000000-0000-4000-8000-000000000000/block')).status).toBe(
+      404,
+    );
   });
 });
 
@@ -224,7 +247,9 @@ describe('blocking', () => {
     const refused = await sandbox(t, 'users-bank/accounts', token.body.access_token!);
     expect(refused.status).toBe(401);
     expect(String(refused.body.error_description)).toContain('blocked');
-    expect((await clientCredentials(t, clientId, application.clientSecret!)).body.error).toBe('invalid_client');
+    expect((await clientCredentials(t, clientId, application.clientSecret!)).body.error).toBe(
+      'invalid_client',
+    );
 
     expect(await auditCount()).toBe(audits + 1);
     const entry = await t.app.db
@@ -291,7 +316,8 @@ describe('provider roles', () => {
     expect(session.providerRoles).toEqual(['api_manager', 'support_agent']);
     expect((await client.get('/admin-api/support/tickets')).status).toBe(200);
     // The support staff page reads the same role.
-    const staff = (await body<{ data: { email: string }[] }>(await admin.get('/admin-api/support/staff'))).data;
+    const staff = (await body<{ data: { email: string }[] }>(await admin.get('/admin-api/support/staff')))
+      .data;
     expect(staff.map((s) => s.email)).toContain(email);
 
     expect((await putRoles(admin, uuid, ['administrator'])).status).toBe(200);
@@ -351,5 +377,58 @@ describe('provider roles', () => {
     expect((await post(admin, `/admin-api/users/${bert}/unblock`)).status).toBe(200);
     expect((await putRoles(admin, adminUuid, [])).status).toBe(200);
     expect((await admin.get('/admin-api/users')).status).toBe(403);
+  });
+});
+
+describe('demo accounts of content/users.yaml', () => {
+  const DEMO = [
+    ['admin@portico.local', 'AdminPortal#2026', ['administrator']],
+    ['api.manager@portico.local', 'ApiManager#2026', ['api_manager']],
+    ['content.editor@portico.local', 'ContentEditor#2026', ['content_editor']],
+    ['support.agent@portico.local', 'SupportAgent#2026', ['support_agent']],
+    ['go-live.reviewer@portico.local', 'GoLiveReviewer#2026', ['go_live_reviewer']],
+    ['dev@portico.local', 'DevPortal#2026', []],
+  ] as const;
+  let demo: TestApp;
+  beforeAll(async () => {
+    demo = await startTestApp({ LOGIN_RATE_LIMIT: '1000' });
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+
+  it('one account per provider role signs in with its role; a second import changes nothing', async () => {
+    for (const [email, password, roles] of DEMO) {
+      const client = new TestClient(demo.baseUrl);
+      expect((await signIn(client, email, password)).status, email).toBe(200);
+      const session = (await (await client.get('/session/user')).json()) as { providerRoles: string[] };
+      expect(session.providerRoles, email).toEqual(roles);
+    }
+    // An administrator withdrew a demo account's role: importing again does not give it back.
+    const manager = await demo.app.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'api.manager@portico.local')
+      .executeTakeFirstOrThrow();
+    await demo.app.db.deleteFrom('provider_roles').where('user_id', '=', manager.id).execute();
+    await importContent(importers, {
+      db: demo.app.db,
+      contentDir: demo.config.contentDir,
+      log: demo.app.log,
+      publicUrl: demo.config.publicUrl,
+      secretBox: demo.app.secretBox,
+    });
+    const rows = await demo.app.db
+      .selectFrom('provider_roles')
+      .select('role')
+      .where('user_id', '=', manager.id)
+      .execute();
+    expect(rows).toEqual([]);
+    const count = await demo.app.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('email', 'like', '%@portico.local')
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(6);
   });
 });

@@ -47,24 +47,22 @@ function rolesOf(row: Pick<UserRowLite, 'is_admin' | 'roles'>): ProviderRole[] {
 }
 
 function selectUsers(db: Db) {
-  return db
-    .selectFrom('users as u')
-    .select([
-      'u.id',
-      'u.uuid',
-      'u.name',
-      'u.email',
-      'u.is_admin',
-      'u.blocked_at',
-      'u.last_sign_in_at',
-      'u.created_at',
-      (eb) =>
-        eb
-          .selectFrom('provider_roles as r')
-          .whereRef('r.user_id', '=', 'u.id')
-          .select(sql<string>`string_agg(r.role, ',' order by r.role)`.as('roles'))
-          .as('roles'),
-    ]);
+  return db.selectFrom('users as u').select([
+    'u.id',
+    'u.uuid',
+    'u.name',
+    'u.email',
+    'u.is_admin',
+    'u.blocked_at',
+    'u.last_sign_in_at',
+    'u.created_at',
+    (eb) =>
+      eb
+        .selectFrom('provider_roles as r')
+        .whereRef('r.user_id', '=', 'u.id')
+        .select(sql<string>`string_agg(r.role, ',' order by r.role)`.as('roles'))
+        .as('roles'),
+  ]);
 }
 
 function attributes(row: UserRowLite, organizations: string[]): ConsoleUserAttributes {
@@ -133,13 +131,18 @@ export async function listUsers(db: Db, query: UserListQuery) {
     count: Number(count.n),
     users: rows.map((r) => ({
       id: r.uuid,
-      attributes: attributes(r, (orgs.get(r.id) ?? []).map((o) => o.title)),
+      attributes: attributes(
+        r,
+        (orgs.get(r.id) ?? []).map((o) => o.title),
+      ),
     })),
   };
 }
 
 async function findUser(db: Db, uuid: string): Promise<UserRowLite> {
-  const row = UUID.test(uuid) ? await selectUsers(db).where('u.uuid', '=', uuid.toLowerCase()).executeTakeFirst() : undefined;
+  const row = UUID.test(uuid)
+    ? await selectUsers(db).where('u.uuid', '=', uuid.toLowerCase()).executeTakeFirst()
+    : undefined;
   if (!row) throw new HttpError(404, M.notFound, { code: 'not_found' });
   return row;
 }
@@ -202,14 +205,19 @@ async function lockUser(trx: Db, uuid: string): Promise<UserRowLite> {
 export async function blockUser(app: FastifyInstance, request: FastifyRequest, uuid: string): Promise<void> {
   await app.db.transaction().execute(async (trx) => {
     const row = await lockUser(trx, uuid);
-    if (row.id === request.user!.id) throw new HttpError(409, M.cannotBlockSelf, { code: 'cannot_block_self' });
+    if (row.id === request.user!.id)
+      throw new HttpError(409, M.cannotBlockSelf, { code: 'cannot_block_self' });
     if (row.blocked_at !== null) throw new HttpError(409, M.alreadyBlocked, { code: 'already_blocked' });
     if (row.is_admin) {
       const admins = await activeAdministrators(trx);
       if (admins.filter((id) => id !== row.id).length === 0) throw lastAdministrator();
     }
     const now = new Date();
-    await trx.updateTable('users').set({ blocked_at: now, updated_at: now }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('users')
+      .set({ blocked_at: now, updated_at: now })
+      .where('id', '=', row.id)
+      .execute();
     await endEverySession(trx, row);
     await recordAudit(trx, actorOf(request), {
       action: 'user.blocked',
@@ -225,7 +233,11 @@ export async function blockUser(app: FastifyInstance, request: FastifyRequest, u
 }
 
 /** Unblocks an account: it may sign in again, and its applications' clients work again. */
-export async function unblockUser(app: FastifyInstance, request: FastifyRequest, uuid: string): Promise<void> {
+export async function unblockUser(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  uuid: string,
+): Promise<void> {
   await app.db.transaction().execute(async (trx) => {
     const row = await lockUser(trx, uuid);
     if (row.blocked_at === null) throw new HttpError(409, M.notBlocked, { code: 'not_blocked' });
@@ -289,7 +301,11 @@ export async function setRoles(
     const assignable = ASSIGNABLE_ROLES.filter((r) => wanted.includes(r));
     const removed = ASSIGNABLE_ROLES.filter((r) => before.includes(r) && !assignable.includes(r));
     if (removed.length) {
-      await trx.deleteFrom('provider_roles').where('user_id', '=', row.id).where('role', 'in', removed).execute();
+      await trx
+        .deleteFrom('provider_roles')
+        .where('user_id', '=', row.id)
+        .where('role', 'in', removed)
+        .execute();
     }
     const added = assignable.filter((r) => !before.includes(r));
     if (added.length) {

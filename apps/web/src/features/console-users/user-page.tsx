@@ -1,10 +1,22 @@
-import { Alert, Anchor, Badge, Button, Checkbox, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { DATE_FORMAT } from '@portico/contracts/constants';
 import type { ConsoleUserDetail } from '@portico/contracts/console-users';
 import { PROVIDER_ROLES, type ProviderRole } from '@portico/contracts/provider-roles';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
@@ -56,9 +68,7 @@ function Account({ user }: { user: User }) {
             </Badge>
           )}
           {a.blockedAt && (
-            <Text size="sm">
-              {t('console.users.blockedSince', { date: when(a.blockedAt, '') })}
-            </Text>
+            <Text size="sm">{t('console.users.blockedSince', { date: when(a.blockedAt, '') })}</Text>
           )}
         </Group>
         <Text size="sm">
@@ -223,7 +233,9 @@ function BlockControl({ user }: { user: User }) {
           <Button
             color={blocked ? 'green' : 'red.9'}
             variant={blocked ? 'light' : 'filled'}
-            loading={change.isPending} onClick={() => change.mutate()}>
+            loading={change.isPending}
+            onClick={() => change.mutate()}
+          >
             {t(blocked ? 'console.users.unblockConfirm' : 'console.users.blockConfirm')}
           </Button>
         </Group>
@@ -235,14 +247,15 @@ function BlockControl({ user }: { user: User }) {
 /** The provider roles as checkboxes, saved together. */
 function RolesForm({ user }: { user: User }) {
   const { t } = useTranslation();
-  const [roles, setRoles] = useState<ProviderRole[]>(user.attributes.providerRoles);
+  // The boxes the administrator changed and has not saved yet; otherwise the stored roles.
+  const [draft, setDraft] = useState<ProviderRole[] | null>(null);
+  const roles = draft ?? user.attributes.providerRoles;
   const [done, setDone] = useState('');
-  const stored = user.attributes.providerRoles.join();
-  useEffect(() => setRoles(stored ? (stored.split(',') as ProviderRole[]) : []), [stored]);
   const update = useUpdate(user.id);
   const save = useMutation({
     mutationFn: () => saveRoles(user.id, roles),
     onSuccess: async (updated) => {
+      setDraft(null);
       setDone(t('console.users.rolesSaved'));
       await update(updated);
     },
@@ -259,7 +272,7 @@ function RolesForm({ user }: { user: User }) {
         onChange={(value) => {
           setDone('');
           save.reset();
-          setRoles(PROVIDER_ROLES.filter((r) => value.includes(r)));
+          setDraft(PROVIDER_ROLES.filter((r) => value.includes(r)));
         }}
         label={
           <Title order={2} size="h3" id="user-roles" component="span">
