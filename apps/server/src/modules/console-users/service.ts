@@ -8,8 +8,9 @@ import {
   type ProviderRole,
 } from '@portico/contracts/provider-roles';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import type { Database } from '../../db/schema.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { applicationsOfUser } from '../applications/service.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
@@ -93,32 +94,21 @@ export interface UserListQuery {
  * e-mail contains `q` (case-insensitive), with the count of all matches.
  */
 export async function listUsers(db: Db, query: UserListQuery) {
-  const q = query.q.trim().toLowerCase();
-  const matching = <T extends ReturnType<typeof selectUsers>>(builder: T): T =>
-    (q
-      ? builder.where((eb) =>
-          eb.or([
-            eb(eb.fn('lower', ['u.name']), 'like', `%${likeEscape(q)}%`),
-            eb(eb.fn('lower', ['u.email']), 'like', `%${likeEscape(q)}%`),
-          ]),
-        )
-      : builder) as T;
-  let page = matching(selectUsers(db));
-  page =
-    query.sort === 'name'
-      ? page.orderBy(sql`lower(u.name)`).orderBy('u.id')
-      : page.orderBy('u.created_at', 'desc').orderBy('u.id', 'desc');
+  const pattern = `%${likeEscape(query.q.trim().toLowerCase())}%`;
+  const search = query.q.trim() !== '';
+  const matches = (eb: ExpressionBuilder<Database & { u: Database['users'] }, 'u'>) =>
+    eb.or([
+      eb(eb.fn('lower', ['u.name']), 'like', pattern),
+      eb(eb.fn('lower', ['u.email']), 'like', pattern),
+    ]);
+  const page = selectUsers(db)
+    .$if(search, (b) => b.where(matches))
+    .$if(query.sort === 'name', (b) => b.orderBy(sql`lower(u.name)`).orderBy('u.id'))
+    .$if(query.sort !== 'name', (b) => b.orderBy('u.created_at', 'desc').orderBy('u.id', 'desc'));
   const countQuery = db
     .selectFrom('users as u')
     .select((eb) => eb.fn.countAll<string>().as('n'))
-    .$if(q !== '', (b) =>
-      b.where((eb) =>
-        eb.or([
-          eb(eb.fn('lower', ['u.name']), 'like', `%${likeEscape(q)}%`),
-          eb(eb.fn('lower', ['u.email']), 'like', `%${likeEscape(q)}%`),
-        ]),
-      ),
-    );
+    .$if(search, (b) => b.where(matches));
   const [rows, count] = await Promise.all([
     page.limit(query.limit).offset(query.offset).execute(),
     countQuery.executeTakeFirstOrThrow(),
