@@ -27,6 +27,28 @@ const featureBoundaries = {
   },
 };
 
+/**
+ * The console's areas (features/console-*, issue 27) are pages of the provider console: they may
+ * use its frame (features/console: ConsolePage, sections) and nothing else of another feature.
+ */
+const consoleAreaBoundaries = {
+  files: ['apps/web/src/features/console-*/**/*.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          featureBoundaries.rules['no-restricted-imports'][1].patterns[0],
+          {
+            regex: '^\\.\\./(?!console/)[^./][^/]*/',
+            message: 'A console area imports only the console frame (../console/) of the other features.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const sharedBoundaries = {
   files: ['apps/web/src/{components,lib,config}/**/*.{ts,tsx}'],
   rules: {
@@ -172,5 +194,6 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   featureBoundaries,
+  consoleAreaBoundaries,
   sharedBoundaries,
 );

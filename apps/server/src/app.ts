@@ -29,6 +29,7 @@ import supportPlugin from './modules/support/plugin.ts';
 import forumPlugin from './modules/forum/plugin.ts';
 import contentPlugin from './modules/content/plugin.ts';
 import quickstartPlugin from './modules/quickstart/plugin.ts';
+import consoleUsersPlugin from './modules/console-users/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import httpCachePlugin, { answerEarly } from './plugins/http-cache.ts';
@@ -137,6 +138,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(applicationsPlugin);
     await app.register(searchPlugin);
     await app.register(supportPlugin);
+    await app.register(consoleUsersPlugin);
     await app.register(forumPlugin);
     await app.register(contentPlugin);
     await app.register(quickstartPlugin);

@@ -140,6 +140,12 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/support/staff': 'admin',
   'POST /admin-api/support/staff': 'admin',
   'DELETE /admin-api/support/staff/:uuid': 'admin',
+  // Console users and roles (issue 27, modules/console-users): administrators only.
+  'GET /admin-api/users': 'admin',
+  'GET /admin-api/users/:uuid': 'admin',
+  'POST /admin-api/users/:uuid/block': 'admin',
+  'POST /admin-api/users/:uuid/unblock': 'admin',
+  'PUT /admin-api/users/:uuid/roles': 'admin',
   // Forums (issue 14, modules/forum): anyone reads, signed-in users post and subscribe, moderators
   // (provider administrators) hide, lock, pin and delete; the unsubscribe link carries a signed token.
   'GET /jsonapi/taxonomy_term/forums': 'public',

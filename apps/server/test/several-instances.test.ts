@@ -69,3 +69,55 @@ describe('several instances sharing database and storage', () => {
     expect(await a.app.storage.get(key)).toBeUndefined();
   });
 });
+
+/**
+ * The console's user changes (decision 045) apply at the next request on every instance: a role
+ * granted or an account blocked through A is seen by B, whose session cache already held the user.
+ */
+describe('provider roles and blocking across instances', () => {
+  let a: TestApp;
+  let b: TestApp;
+
+  beforeAll(async () => {
+    const shared = { SECRET_KEY: randomBytes(32).toString('hex'), LOGIN_RATE_LIMIT: '1000' };
+    a = await startTestApp({ ...shared, IMPORT_CONTENT: 'false' });
+    b = await startTestApp({
+      ...shared,
+      DATABASE_URL: a.config.databaseUrl!,
+      PUBLIC_URL: a.config.publicUrl,
+      IMPORT_CONTENT: 'false',
+    });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('a role granted and a block on A take effect at the next request on B', async () => {
+    const admin = await signedInUser(a, 'ada.instances@example.com', { admin: true });
+    const user = await signedInUser(a, 'rolf.instances@example.com');
+    const uuid = (
+      await a.app.db
+        .selectFrom('users')
+        .select('uuid')
+        .where('email', '=', 'rolf.instances@example.com')
+        .executeTakeFirstOrThrow()
+    ).uuid;
+    // B loads (and caches) the session without the role.
+    expect((await user.get(`${b.baseUrl}/admin-api/support/tickets`)).status).toBe(403);
+
+    const granted = await admin.send(
+      'PUT',
+      `/admin-api/users/${uuid}/roles`,
+      { roles: ['support_agent'] },
+      'application/json',
+    );
+    expect(granted.status).toBe(200);
+    expect((await user.get(`${b.baseUrl}/admin-api/support/tickets`)).status).toBe(200);
+
+    const blocked = await admin.send('POST', `/admin-api/users/${uuid}/block`, undefined, 'application/json');
+    expect(blocked.status).toBe(200);
+    expect((await user.get(`${b.baseUrl}/admin-api/support/tickets`)).status).toBe(401);
+    expect((await user.get(`${b.baseUrl}/jsonapi/group/organization`)).status).toBe(401);
+  });
+});

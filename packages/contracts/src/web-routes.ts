@@ -21,6 +21,8 @@ export const WEB_ROUTE_PATTERNS = [
   '/organization/:organizationId/content/add',
   '/organization/:organizationId/members',
   '/admin',
+  '/admin/users',
+  '/admin/users/:userId',
   '/admin/outbox',
   '/admin/outbox/:messageId',
   '/apiProducts',

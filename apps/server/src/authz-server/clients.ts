@@ -58,6 +58,13 @@ export interface ScopeResolverClient {
  */
 export type ScopeResolver = (client: ScopeResolverClient, db: Db) => Promise<readonly string[]>;
 
+/**
+ * Says why a client may not be used right now (a refusal text), or null: e.g. the applications
+ * module refuses the clients of an application whose creator an administrator blocked (issue 27).
+ * Consulted by the token endpoint on every client lookup and by the gateway (cached like scopes).
+ */
+export type ClientGate = (client: ScopeResolverClient, db: Db) => Promise<string | null>;
+
 export class ClientInputError extends Error {
   override name = 'ClientInputError';
 }
@@ -278,6 +285,7 @@ export const ALLOWED_SCOPES_CACHE_MS = 5_000;
 export function createClientService(db: Db, box: SecretBox) {
   const repo = oauthClientsRepo(db, box);
   const resolvers: ScopeResolver[] = [];
+  const gates: ClientGate[] = [];
   const cache = new Map<string, { at: number; value: Promise<ClientAccess | undefined> }>();
 
   async function computeAccess(clientId: string): Promise<ClientAccess | undefined> {
@@ -292,7 +300,15 @@ export function createClientService(db: Db, box: SecretBox) {
     for (const resolve of resolvers) {
       for (const scope of await resolve(info, db)) if (scope) scopes.add(scope);
     }
-    return { ...info, scopes: [...scopes].sort() };
+    return { ...info, scopes: [...scopes].sort(), refused: await refusal(info) };
+  }
+
+  async function refusal(client: ScopeResolverClient): Promise<string | null> {
+    for (const gate of gates) {
+      const reason = await gate(client, db);
+      if (reason) return reason;
+    }
+    return null;
   }
 
   return {
@@ -301,6 +317,12 @@ export function createClientService(db: Db, box: SecretBox) {
     registerScopeResolver(resolver: ScopeResolver): void {
       resolvers.push(resolver);
     },
+    /** Adds a check that may refuse a client (see ClientGate); consulted on every uncached lookup. */
+    registerClientGate(gate: ClientGate): void {
+      gates.push(gate);
+    },
+    /** Why the client may not be used now (uncached), or null. */
+    refusal,
     /** Every scope the client may request and use right now (uncached). */
     async allowedScopes(clientId: string): Promise<string[]> {
       return (await computeAccess(clientId))?.scopes ?? [];
@@ -329,6 +351,8 @@ export function createClientService(db: Db, box: SecretBox) {
 
 export interface ClientAccess extends ScopeResolverClient {
   scopes: string[];
+  /** Why the client is refused now (a ClientGate's answer), or null. */
+  refused: string | null;
 }
 
 export type ClientService = ReturnType<typeof createClientService>;

@@ -43,6 +43,9 @@ async function clientMetadata(
   if (!isStorableText(clientId)) return undefined;
   const client = await clients.findForProvider(clientId);
   if (!client) return undefined;
+  // A refused client (its application's creator is blocked, issue 27) is unknown to the provider:
+  // no token, no refresh, no authorization (invalid_client).
+  if (await clients.refusal(client)) return undefined;
   const code = client.grantTypes.includes('authorization_code');
   const grantTypes: string[] = [...client.grantTypes];
   // Refresh tokens come with the authorization_code grant (rotated on every use).

@@ -105,9 +105,8 @@ export default fp(
         // No security: a valid token still names the caller for analytics.
         if (!raw) return { access: undefined };
         const token = await fromToken(raw);
-        return {
-          access: 'status' in token ? undefined : await app.oauthClients.clientAccess(token.clientId),
-        };
+        const access = 'status' in token ? undefined : await app.oauthClients.clientAccess(token.clientId);
+        return { access: access?.refused ? undefined : access };
       }
       let refusal: Refusal | undefined;
       for (const alternative of needs) {
@@ -157,6 +156,11 @@ export default fp(
               ? 'the API key is not the client id of any application'
               : 'the client of these credentials no longer exists',
           );
+          continue;
+        }
+        // The application's creator is blocked (issue 27): its credentials and tokens stop working.
+        if (access.refused) {
+          refusal ??= invalid(access.refused);
           continue;
         }
         // Scopes: in the client's allowed scopes now (subscriptions) and, for a token, in the token.

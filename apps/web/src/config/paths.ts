@@ -35,6 +35,10 @@ export const paths = {
     `/application?organization=${encodeURIComponent(organizationId)}`,
   /** The provider console's home (issue 27). */
   console: '/admin',
+  /** The console's users and roles (features/console-users). */
+  adminUsers: '/admin/users',
+  adminUser: (uuid: string) => `/admin/users/${uuid}`,
+  adminUserRoute: '/admin/users/:userId',
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

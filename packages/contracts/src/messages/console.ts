@@ -1,3 +1,5 @@
+import { consoleUsersMessages } from './console-users.ts';
+
 /**
  * The provider console (issue 27): its shell and navigation. Each part of the console keeps its
  * own words in a file of its own (messages/console-*.ts), added below as one area each. The web
@@ -23,6 +25,7 @@ export const consoleMessages = {
     supportStaff: 'Support staff',
     outbox: 'Outbox',
   },
+  users: consoleUsersMessages,
   roles: {
     administrator: 'Administrator',
     api_manager: 'API manager',

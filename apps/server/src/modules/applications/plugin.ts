@@ -9,7 +9,7 @@ import { applicationRoutes } from './application-routes.ts';
 import { credentialRoutes } from './credential-routes.ts';
 import { goLiveRoutes } from './golive-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
-import { deleteApplication, subscribedScopes } from './service.ts';
+import { creatorBlocked, deleteApplication, subscribedScopes } from './service.ts';
 import { appDb } from './tables.ts';
 
 /**
@@ -22,6 +22,10 @@ export default fp(
     // A client's allowed scopes = the scopes of the products its application is subscribed to.
     app.oauthClients.registerScopeResolver(async (client, db) =>
       client.applicationUuid ? subscribedScopes(db, client.applicationUuid, client.environment) : [],
+    );
+    // An application whose creator is blocked gets no tokens and is refused by the sandbox (issue 27).
+    app.oauthClients.registerClientGate(async (client, db) =>
+      client.applicationUuid ? creatorBlocked(db, client.applicationUuid) : null,
     );
 
     // Refuses while an application is in PRODUCTION; otherwise the applications and their OAuth

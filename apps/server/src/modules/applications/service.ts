@@ -272,3 +272,71 @@ export async function subscribedScopes(
     environment,
   );
 }
+
+/** The gateway's and token endpoint's refusal of a blocked creator's application (issue 27). */
+export const CREATOR_BLOCKED =
+  'the account that created this application is blocked: its credentials and tokens are refused';
+
+/**
+ * The client gate of the authorization server (issue 27, decision 045): an application whose
+ * creator an administrator blocked gets no tokens and its tokens and keys are refused. Other
+ * members' applications of the same organizations keep working: they are not the blocked
+ * account's doing.
+ */
+export async function creatorBlocked(db: Db, applicationUuid: string): Promise<string | null> {
+  if (!UUID.test(applicationUuid)) return null;
+  const row = await appDb(db)
+    .selectFrom('applications as a')
+    .innerJoin('users as u', 'u.id', 'a.created_by')
+    .select('u.blocked_at')
+    .where('a.uuid', '=', applicationUuid)
+    .executeTakeFirst();
+  return row?.blocked_at ? CREATOR_BLOCKED : null;
+}
+
+/** An application as the console's user page lists it. */
+export interface UserApplication {
+  uuid: string;
+  title: string;
+  status: Environment;
+  organizationUuid: string;
+  organizationTitle: string;
+  /** The account created it (its clients are refused while the account is blocked). */
+  createdByUser: boolean;
+}
+
+/**
+ * The applications of a user (the console's user page, issue 27): those of the organizations it
+ * is an active member of, and those it created (in any organization), newest first.
+ */
+export async function applicationsOfUser(db: Db, userId: number): Promise<UserApplication[]> {
+  const rows = await appDb(db)
+    .selectFrom('applications as a')
+    .innerJoin('organizations as o', 'o.id', 'a.organization_id')
+    .select(['a.uuid', 'a.title', 'a.status', 'a.created_by', 'o.uuid as org_uuid', 'o.title as org_title'])
+    .where((eb) =>
+      eb.or([
+        eb('a.created_by', '=', userId),
+        eb(
+          'a.organization_id',
+          'in',
+          eb
+            .selectFrom('memberships as m')
+            .select('m.organization_id')
+            .where('m.user_id', '=', userId)
+            .where('m.status', '=', 'active'),
+        ),
+      ]),
+    )
+    .orderBy('a.created', 'desc')
+    .orderBy('a.id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    uuid: r.uuid,
+    title: r.title,
+    status: r.status,
+    organizationUuid: r.org_uuid,
+    organizationTitle: r.org_title,
+    createdByUser: r.created_by === userId,
+  }));
+}

@@ -135,6 +135,9 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
           ? await verifyPassword(password, user.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
         if (!user || !ok) return page(M.invalidCredentials, 401);
+        // Blocked by an administrator (issue 27): told so only after the right password, so the
+        // page reveals nothing about an account to someone who does not know its password.
+        if (user.blocked_at) return page(M.accountBlocked, 403);
         await attempt.succeeded(reply);
         return finishLogin(request, reply, user.uuid);
       },

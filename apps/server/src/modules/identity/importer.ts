@@ -1,3 +1,4 @@
+import { ASSIGNABLE_ROLES, PROVIDER_ROLES } from '@portico/contracts/provider-roles';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import type { ContentImporter } from '../../content/content-importer.ts';
@@ -11,10 +12,15 @@ const usersFile = z.array(
     firstName: z.string().min(1),
     lastName: z.string().min(1),
     administrator: z.boolean().default(false),
+    /** Provider roles (issue 27): 'administrator' sets is_admin, the others are provider_roles rows. */
+    roles: z.array(z.enum(PROVIDER_ROLES)).default([]),
   }),
 );
 
-/** Demo accounts from content/users.yaml: created once, never overwritten (users may change them). */
+/**
+ * Demo accounts from content/users.yaml, with their provider roles: created once, never
+ * overwritten (users may change them, an administrator may change their roles).
+ */
 export const usersImporter: ContentImporter = {
   name: 'users',
   async run({ db, read, log }) {
@@ -23,15 +29,25 @@ export const usersImporter: ContentImporter = {
     const users = usersRepo(db);
     for (const u of usersFile.parse(parse(text))) {
       if (await users.findByEmail(u.email)) continue;
-      await users.create({
+      const created = await users.create({
         email: u.email,
         name: displayName(u.firstName, u.lastName, u.email),
         firstName: u.firstName,
         lastName: u.lastName,
         passwordHash: await hashPassword(u.password),
-        isAdmin: u.administrator,
+        isAdmin: u.administrator || u.roles.includes('administrator'),
         emailVerified: true,
       });
+      // Another instance created it a moment ago (create answers undefined on a taken address).
+      if (!created) continue;
+      const roles = ASSIGNABLE_ROLES.filter((r) => u.roles.includes(r));
+      if (roles.length) {
+        await db
+          .insertInto('provider_roles')
+          .values(roles.map((role) => ({ user_id: created.id, role })))
+          .onConflict((oc) => oc.columns(['user_id', 'role']).doNothing())
+          .execute();
+      }
       log.info({ email: u.email }, 'demo account created');
     }
   },

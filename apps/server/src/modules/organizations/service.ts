@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { OWNER_ROLE } from './authz.ts';
 
@@ -27,4 +27,39 @@ export async function createOrganization(
     })
     .execute();
   return created;
+}
+
+/** An organization a user belongs to, with its roles there (the console's user pages, issue 27). */
+export interface UserOrganization {
+  uuid: string;
+  title: string;
+  roles: string[];
+}
+
+/**
+ * The organizations each of `userIds` is an active member of, by title (one query: the console's
+ * user list asks for a page of users at once; memberships_user of migration 0020).
+ */
+export async function organizationsOfUsers(
+  db: Kysely<Database>,
+  userIds: readonly number[],
+): Promise<Map<number, UserOrganization[]>> {
+  const byUser = new Map<number, UserOrganization[]>();
+  if (!userIds.length) return byUser;
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['m.user_id', 'o.uuid', 'o.title', 'm.roles'])
+    .where('m.user_id', 'in', [...userIds])
+    .where('m.status', '=', 'active')
+    .orderBy('o.title')
+    .orderBy('o.id')
+    .execute();
+  for (const r of rows) {
+    if (r.user_id === null) continue;
+    const list = byUser.get(r.user_id) ?? [];
+    list.push({ uuid: r.uuid, title: r.title, roles: r.roles });
+    byUser.set(r.user_id, list);
+  }
+  return byUser;
 }

@@ -2,6 +2,7 @@ import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { ContactMessageInput } from '@portico/contracts/support';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/errors.ts';
 import type { MailMessage } from '../../lib/mailer.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
@@ -114,4 +115,25 @@ export async function notify(app: FastifyInstance, message: MailMessage): Promis
 /** Header-safe text for a subject line. */
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+}
+
+/** A ticket as the console's user page lists it (issue 27). */
+export interface UserTicket {
+  id: number;
+  uuid: string;
+  title: string;
+  status: string;
+  created: string;
+}
+
+/** The support tickets a user reported, newest first (support_tickets_reporter index). */
+export async function ticketsOfUser(db: Db, userId: number): Promise<UserTicket[]> {
+  const rows = await supportDb(db)
+    .selectFrom('support_tickets')
+    .select(['id', 'uuid', 'title', 'status', 'created'])
+    .where('reporter_id', '=', userId)
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map((r) => ({ ...r, created: new Date(r.created).toISOString() }));
 }
