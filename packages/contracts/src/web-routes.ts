@@ -21,6 +21,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/organization/:organizationId/content/add',
   '/organization/:organizationId/members',
   '/admin',
+  '/admin/audit',
   '/admin/outbox',
   '/admin/outbox/:messageId',
   '/apiProducts',

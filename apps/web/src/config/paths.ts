@@ -35,6 +35,7 @@ export const paths = {
     `/application?organization=${encodeURIComponent(organizationId)}`,
   /** The provider console's home (issue 27). */
   console: '/admin',
+  adminAudit: '/admin/audit',
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

@@ -30,6 +30,7 @@ export const consoleAuditMessages = {
   columnAddress: 'Address',
   system: 'System',
   anonymous: 'Not signed in',
+  detailsColumn: 'Details',
   details: 'Show before and after of entry {{number}}',
   hideDetails: 'Hide before and after of entry {{number}}',
   before: 'Before',

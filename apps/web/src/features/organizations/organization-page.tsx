@@ -1,6 +1,6 @@
 import { Alert, Button, Container, Divider, Group, Image, Menu, Stack, Text } from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation, useParams } from 'react-router';
 import { MESSAGE_TIMEOUT_MS } from '@portico/contracts/constants';
@@ -19,6 +19,9 @@ import { OrganizationDocuments } from './organization-documents';
 import type { AfterSaveState } from './organization-form';
 import { NotPermitted, OrganizationBreadcrumbs } from './parts';
 import { useOrganization } from './use-organization';
+
+// The organization's activity (its part of the audit log) is for owners only: a chunk of its own.
+const OrganizationActivity = lazy(() => import('./organization-activity'));
 
 /**
  * /organization/:organizationId (spec A 2): description, image, menu (Edit Organization,
@@ -92,6 +95,14 @@ function OrganizationBody({
             <OrganizationApplications organization={resource} />
             <Divider />
             <OrganizationDocuments organization={organization} />
+            {view === 'overview' && isOwner(resource) && (
+              <>
+                <Divider />
+                <Suspense fallback={null}>
+                  <OrganizationActivity organizationId={resource.id} />
+                </Suspense>
+              </>
+            )}
             {view === 'overview' && hasPermission(resource, PERMISSIONS.deleteGroup) && (
               <>
                 <Divider />
@@ -103,6 +114,12 @@ function OrganizationBody({
       </Stack>
     </Container>
   );
+}
+
+/** Owners (the creator always is one) see the organization's activity. */
+function isOwner(resource: Organization['resource']): boolean {
+  const { membership, isCreator } = resource.meta;
+  return membership.status === 'active' && (isCreator || membership.roles.includes('organization-admin'));
 }
 
 /** Edit Organization (owners: 'edit group') and View/Manage Members (spec A 2, 6). */
