@@ -42,13 +42,18 @@ test('a secret reset shows in the organizationâ€™s activity and in the consoleâ€
     await expect(resetRow).toHaveCount(1);
     await expect(resetRow).toContainText(email);
     await expect(resetRow).toContainText(title);
-    await expect(activity.getByRole('row').filter({ hasText: ACTIVITY.actions.organization.created })).toHaveCount(1);
+    await expect(
+      activity.getByRole('row').filter({ hasText: ACTIVITY.actions.organization.created }),
+    ).toHaveCount(1);
     await expectNoViolations(dev, 'the organization page with its activity');
 
     // The provider administrator, in the console.
     await signIn(page, demoAdmin.email, demoAdmin.password);
     await page.goto('/admin');
-    await page.getByRole('navigation', { name: en.console.navLabel }).getByRole('link', { name: en.console.nav.audit }).click();
+    await page
+      .getByRole('navigation', { name: en.console.navLabel })
+      .getByRole('link', { name: en.console.nav.audit })
+      .click();
     await expect(page.getByRole('heading', { name: A.title })).toBeVisible();
     await page.getByLabel(A.action, { exact: true }).selectOption('application.secret_reset');
     await page.getByLabel(A.actor).fill(email);
@@ -73,12 +78,17 @@ test('a secret reset shows in the organizationâ€™s activity and in the consoleâ€
     await page.getByRole('link', { name: A.exportCsv }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
-    const lines = fs.readFileSync((await file.path())!, 'utf8').split('\r\n').filter(Boolean);
+    const lines = fs
+      .readFileSync((await file.path())!, 'utf8')
+      .split('\r\n')
+      .filter(Boolean);
     expect(lines[0]).toBe(
       'at,actor_email,action,target_type,target_id,target_label,organization_id,organization,ip,before,after',
     );
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toContain(`,${email},application.secret_reset,application,${app.uuid},${title},${organization},`);
+    expect(lines[1]).toContain(
+      `,${email},application.secret_reset,application,${app.uuid},${title},${organization},`,
+    );
 
     // Clearing the filters shows the rest of the log again.
     await page.getByRole('button', { name: A.reset }).click();

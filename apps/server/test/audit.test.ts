@@ -3,7 +3,14 @@ import { ASSIGNABLE_ROLES } from '@portico/contracts/provider-roles';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient, signIn } from './http-client.ts';
-import { createApp, goLive, insertProduct, makeWorld, subscription, type World } from './applications-fixtures.ts';
+import {
+  createApp,
+  goLive,
+  insertProduct,
+  makeWorld,
+  subscription,
+  type World,
+} from './applications-fixtures.ts';
 import {
   PASSWORD,
   body,
@@ -77,7 +84,11 @@ beforeAll(async () => {
   t = await startTestApp({ LOGIN_RATE_LIMIT: '3', IMPORT_CONTENT: 'false', TRUST_PROXY: 'true' });
   w = await makeWorld(t, new TestClient(t.baseUrl));
   admin = await signedInUser(t, 'audit.admin@example.com', { admin: true });
-  product = await insertProduct(t.app.db, { alias: 'audit-accounts-v1', title: 'Audit Accounts', scope: 'a:read' });
+  product = await insertProduct(t.app.db, {
+    alias: 'audit-accounts-v1',
+    title: 'Audit Accounts',
+    scope: 'a:read',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -97,7 +108,9 @@ describe('what developers do is recorded with who, from where, before and after'
       after: { title: 'Audited Org', description: 'About Audited Org' },
       ip: ADDRESS,
     });
-    expect((await owner.send('DELETE', `/jsonapi/group/organization/${org.id}/delete_custom`)).status).toBe(204);
+    expect((await owner.send('DELETE', `/jsonapi/group/organization/${org.id}/delete_custom`)).status).toBe(
+      204,
+    );
     const deleted = await latest('organization.deleted', org.id);
     expect(deleted.attributes).toMatchObject({
       actor: { email: 'olga.audit@example.com' },
@@ -131,7 +144,9 @@ describe('what developers do is recorded with who, from where, before and after'
     // Subscribing again changes nothing and records nothing.
     expect((await subscription(dev, 'subscribe', a.uuid, product.uuid)).status).toBe(200);
     expect(
-      (await list(admin, 'filter[action]=subscription.added')).data.filter((e) => e.attributes.targetId === a.uuid),
+      (await list(admin, 'filter[action]=subscription.added')).data.filter(
+        (e) => e.attributes.targetId === a.uuid,
+      ),
     ).toHaveLength(1);
     expect((await subscription(dev, 'unsubscribe', a.uuid, product.uuid)).status).toBe(200);
     expect((await latest('subscription.removed', a.uuid)).attributes).toMatchObject({
@@ -149,9 +164,9 @@ describe('what developers do is recorded with who, from where, before and after'
       ip: ADDRESS,
     });
     expect(JSON.stringify(entry)).not.toContain(secret);
-    expect((await dev.send('POST', '/secret/delete', { application: a.uuid }, 'application/json')).status).toBe(
-      200,
-    );
+    expect(
+      (await dev.send('POST', '/secret/delete', { application: a.uuid }, 'application/json')).status,
+    ).toBe(200);
     expect((await latest('application.secret_deleted', a.uuid)).attributes.after).toEqual({
       environment: 'DEVELOPMENT',
       clientId,
@@ -172,7 +187,12 @@ describe('what developers do is recorded with who, from where, before and after'
     const a = await createApp(w.c.developer, w.org.id, { title: 'Not mine to reset' });
     const after = (await list(admin)).meta.count;
     expect(after).toBe(before + 1);
-    const refused = await w.c.financial.send('POST', '/secret/reset', { application: a.uuid }, 'application/json');
+    const refused = await w.c.financial.send(
+      'POST',
+      '/secret/reset',
+      { application: a.uuid },
+      'application/json',
+    );
     expect(refused.status).toBe(403);
     expect((await list(admin)).meta.count).toBe(after);
   });
@@ -188,25 +208,42 @@ describe('what developers do is recorded with who, from where, before and after'
       targetType: 'membership',
       targetLabel: 'nina.audit@example.com',
       organization: { id: org.id },
-      after: { email: 'nina.audit@example.com', roles: ['organization-developer'], status: 'pending_invitation' },
+      after: {
+        email: 'nina.audit@example.com',
+        roles: ['organization-developer'],
+        status: 'pending_invitation',
+      },
       ip: ADDRESS,
     });
     const nina = await signedInUser(t, 'nina.audit@example.com');
-    const accepted = await nina.send('PATCH', `/jsonapi/group_content/organization-group_membership/${membership}`, {
-      data: { type: 'group_content--organization-group_membership', attributes: { field_status: 'active' } },
-    });
+    const accepted = await nina.send(
+      'PATCH',
+      `/jsonapi/group_content/organization-group_membership/${membership}`,
+      {
+        data: {
+          type: 'group_content--organization-group_membership',
+          attributes: { field_status: 'active' },
+        },
+      },
+    );
     expect(accepted.status).toBe(200);
     expect((await latest('membership.accepted', membership)).attributes).toMatchObject({
       actor: { email: 'nina.audit@example.com' },
       before: { status: 'pending_invitation' },
       after: { status: 'active' },
     });
-    const reroled = await owner.send('PATCH', `/jsonapi/group_content/organization-group_membership/${membership}`, {
-      data: {
-        type: 'group_content--organization-group_membership',
-        relationships: { group_roles: { data: [{ type: 'group_role--group_role', id: 'organization-financial' }] } },
+    const reroled = await owner.send(
+      'PATCH',
+      `/jsonapi/group_content/organization-group_membership/${membership}`,
+      {
+        data: {
+          type: 'group_content--organization-group_membership',
+          relationships: {
+            group_roles: { data: [{ type: 'group_role--group_role', id: 'organization-financial' }] },
+          },
+        },
       },
-    });
+    );
     expect(reroled.status).toBe(200);
     expect((await latest('membership.roles_changed', membership)).attributes).toMatchObject({
       actor: { email: 'mona.audit@example.com' },
@@ -214,7 +251,8 @@ describe('what developers do is recorded with who, from where, before and after'
       after: { roles: ['organization-financial'] },
     });
     expect(
-      (await owner.send('DELETE', `/jsonapi/group_content/organization-group_membership/${membership}`)).status,
+      (await owner.send('DELETE', `/jsonapi/group_content/organization-group_membership/${membership}`))
+        .status,
     ).toBe(204);
     expect((await latest('membership.removed', membership)).attributes).toMatchObject({
       actor: { email: 'mona.audit@example.com' },
@@ -234,7 +272,12 @@ describe('what developers do is recorded with who, from where, before and after'
       before: { status: 'DEVELOPMENT' },
       after: { status: 'PRODUCTION', goLiveStatus: 'pending', request },
     });
-    const rejected = await admin.send('POST', `/admin-api/go-live/${request}/reject`, { reason: 'Not yet' }, 'application/json');
+    const rejected = await admin.send(
+      'POST',
+      `/admin-api/go-live/${request}/reject`,
+      { reason: 'Not yet' },
+      'application/json',
+    );
     expect(rejected.status).toBe(200);
     expect((await latest('go_live.rejected', a.uuid)).attributes).toMatchObject({
       actor: { email: 'audit.admin@example.com' },
@@ -245,7 +288,9 @@ describe('what developers do is recorded with who, from where, before and after'
     const again = await goLive(w.c.developer, a.uuid);
     expect(again.status).toBe(201);
     const second = (await body<{ data: { id: string } }>(again)).data.id;
-    expect((await admin.send('POST', `/admin-api/go-live/${second}/approve`, {}, 'application/json')).status).toBe(200);
+    expect(
+      (await admin.send('POST', `/admin-api/go-live/${second}/approve`, {}, 'application/json')).status,
+    ).toBe(200);
     expect((await latest('go_live.approved', a.uuid)).attributes).toMatchObject({
       actor: { email: 'audit.admin@example.com' },
       after: { goLiveStatus: 'approved', status: 'PRODUCTION', request: second },
@@ -259,7 +304,9 @@ describe('what developers do is recorded with who, from where, before and after'
     }
     // The fourth must wait: refused before the password check, and not recorded again.
     expect((await signIn(fromAddress(), 'vera.audit@example.com', 'wrong password')).pageStatus).toBe(429);
-    const entries = (await list(admin, 'filter[action]=sign_in.failures_over_threshold&filter[target_type]=user')).data;
+    const entries = (
+      await list(admin, 'filter[action]=sign_in.failures_over_threshold&filter[target_type]=user')
+    ).data;
     const mine = entries.filter((e) => e.attributes.targetId === victim.uuid);
     expect(mine).toHaveLength(1);
     expect(mine[0]!.attributes).toMatchObject({
@@ -328,7 +375,10 @@ describe('GET /admin-api/audit', () => {
     expect((await list(admin, 'filter[to]=2000-01-01')).meta.count).toBe(0);
     expect((await list(admin, 'filter[from]=2999-01-01T00:00:00Z')).meta.count).toBe(0);
     // Entries recorded in the second before now, by a timestamp with a zone.
-    const recent = await list(admin, `filter[from]=${encodeURIComponent(new Date(Date.now() - 3600_000).toISOString())}`);
+    const recent = await list(
+      admin,
+      `filter[from]=${encodeURIComponent(new Date(Date.now() - 3600_000).toISOString())}`,
+    );
     expect(recent.meta.count).toBe(all);
   });
 
@@ -394,7 +444,9 @@ describe('GET /admin-api/audit.csv', () => {
     const res = await admin.get(`/admin-api/audit.csv?filter[organization]=${org.id}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     const text = await res.text();
     const lines = text.split('\r\n');
     expect(lines[0]).toBe(
@@ -452,9 +504,14 @@ describe("an organization's part, for its owners", () => {
       expect(decision?.attributes.actor).toEqual({ id: null, email: null, provider: true });
       // A member's own action names them.
       const requested = doc.data.find((e) => e.attributes.action === 'go_live.requested');
-      expect(requested?.attributes.actor).toMatchObject({ email: 'dev.eloper.w1@example.com', provider: false });
+      expect(requested?.attributes.actor).toMatchObject({
+        email: 'dev.eloper.w1@example.com',
+        provider: false,
+      });
     }
-    const filtered = await body<EntryList>(await w.c.owner.get(`${path()}?filter[action]=membership.invited`));
+    const filtered = await body<EntryList>(
+      await w.c.owner.get(`${path()}?filter[action]=membership.invited`),
+    );
     expect(filtered.data.every((e) => e.attributes.action === 'membership.invited')).toBe(true);
     expect((await w.c.owner.get(`${path()}?filter[organization]=${w.org.id}`)).status).toBe(400);
   });
@@ -476,17 +533,36 @@ describe('the table is append-only at the database', () => {
   it('refuses UPDATE, DELETE and TRUNCATE of audit_log, even to the server', async () => {
     const db = t.app.db;
     const count = async () =>
-      Number((await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+      Number(
+        (
+          await db
+            .selectFrom('audit_log')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await count();
-    const [first] = await db.selectFrom('audit_log').select(['id', 'action']).orderBy('id').limit(1).execute();
-    await expect(sql`update audit_log set action = 'rewritten' where id = ${first!.id}`.execute(db)).rejects.toThrow(
+    const [first] = await db
+      .selectFrom('audit_log')
+      .select(['id', 'action'])
+      .orderBy('id')
+      .limit(1)
+      .execute();
+    await expect(
+      sql`update audit_log set action = 'rewritten' where id = ${first!.id}`.execute(db),
+    ).rejects.toThrow(/append-only/);
+    await expect(sql`delete from audit_log where id = ${first!.id}`.execute(db)).rejects.toThrow(
       /append-only/,
     );
-    await expect(sql`delete from audit_log where id = ${first!.id}`.execute(db)).rejects.toThrow(/append-only/);
     await expect(sql`delete from audit_log`.execute(db)).rejects.toThrow(/append-only/);
     await expect(sql`truncate audit_log`.execute(db)).rejects.toThrow(/append-only/);
     expect(await count()).toBe(before);
-    const [again] = await db.selectFrom('audit_log').select(['id', 'action']).orderBy('id').limit(1).execute();
+    const [again] = await db
+      .selectFrom('audit_log')
+      .select(['id', 'action'])
+      .orderBy('id')
+      .limit(1)
+      .execute();
     expect(again).toEqual(first);
   });
 });

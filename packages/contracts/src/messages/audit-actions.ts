@@ -25,7 +25,11 @@ export const auditActionLabels = {
     rejected: 'Go-live rejected',
   },
   organization: { created: 'Organization created', deleted: 'Organization deleted' },
-  user: { blocked: 'Account blocked', unblocked: 'Account unblocked', roles_changed: 'Provider roles changed' },
+  user: {
+    blocked: 'Account blocked',
+    unblocked: 'Account unblocked',
+    roles_changed: 'Provider roles changed',
+  },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */

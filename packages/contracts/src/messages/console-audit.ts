@@ -40,7 +40,8 @@ export const consoleAuditMessages = {
   nextPage: 'Next',
   pageOf: 'Page {{page}} of {{pages}}',
   pages: 'Audit log pages',
-  invalidDate: '{{parameter}} must be a date (YYYY-MM-DD) or a timestamp with a time zone (ISO 8601), not "{{value}}".',
+  invalidDate:
+    '{{parameter}} must be a date (YYYY-MM-DD) or a timestamp with a time zone (ISO 8601), not "{{value}}".',
   fromAfterTo: 'filter[from] must not be later than filter[to].',
   invalidAction: 'filter[action] must be an action name such as membership.invited, not "{{value}}".',
   invalidTargetType: 'filter[target_type] must be a target type such as application, not "{{value}}".',

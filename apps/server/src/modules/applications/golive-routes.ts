@@ -131,7 +131,11 @@ export async function goLiveRoutes(app: FastifyInstance): Promise<void> {
         targetLabel: submitted.app.title,
         organizationId: submitted.app.organization_id,
         before: { status: row.status, goLiveStatus: row.golive_status },
-        after: { status: submitted.app.status, goLiveStatus: submitted.app.golive_status, request: submitted.request.uuid },
+        after: {
+          status: submitted.app.status,
+          goLiveStatus: submitted.app.golive_status,
+          request: submitted.request.uuid,
+        },
       });
       return submitted;
     });

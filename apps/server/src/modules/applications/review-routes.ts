@@ -285,7 +285,12 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
         targetLabel: rejected.request.application_title,
         organizationId: rejected.request.organization_id,
         before: { goLiveStatus: 'pending' },
-        after: { goLiveStatus: 'rejected', reason, status: rejected.app?.status ?? null, request: rejected.request.uuid },
+        after: {
+          goLiveStatus: 'rejected',
+          reason,
+          status: rejected.app?.status ?? null,
+          request: rejected.request.uuid,
+        },
       });
       return rejected;
     });

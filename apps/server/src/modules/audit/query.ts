@@ -41,7 +41,8 @@ function parseDate(parameter: string, raw: string, end: boolean): Date {
   if (day) {
     const [y, m, d] = [Number(day[1]), Number(day[2]), Number(day[3])];
     const date = new Date(Date.UTC(y, m - 1, d));
-    if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) throw invalid();
+    if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d)
+      throw invalid();
     return end ? new Date(date.getTime() + 24 * 3600_000) : date;
   }
   if (!TIMESTAMP.test(raw)) throw invalid();
@@ -146,7 +147,11 @@ export function applyAuditFilters(qb: AuditQuery, f: AuditFilters): AuditQuery {
   if (f.actor) q = q.where(sql<boolean>`a.actor_email ilike ${`%${likeEscape(f.actor)}%`}`);
   if (f.targetType) q = q.where('a.target_type', '=', f.targetType);
   if (f.organization)
-    q = q.where('a.organization_id', '=', sql<number>`(select id from organizations where uuid = ${f.organization})`);
+    q = q.where(
+      'a.organization_id',
+      '=',
+      sql<number>`(select id from organizations where uuid = ${f.organization})`,
+    );
   if (f.from) q = q.where('a.at', '>=', f.from);
   if (f.before) q = q.where('a.at', '<', f.before);
   return q;
@@ -162,7 +167,12 @@ export async function auditPage(
   let base = applyAuditFilters(auditRows(db), filters);
   if (organizationId !== undefined) base = base.where('a.organization_id', '=', organizationId);
   const rows = page.limit
-    ? await base.orderBy('a.at', 'desc').orderBy('a.id', 'desc').limit(page.limit).offset(page.offset).execute()
+    ? await base
+        .orderBy('a.at', 'desc')
+        .orderBy('a.id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute()
     : [];
   const count =
     page.offset === 0 && rows.length < page.limit

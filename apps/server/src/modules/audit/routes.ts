@@ -135,7 +135,13 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
     const access = await loadOrgAccess(db, user, request.params.uuid);
     if (access.membership.status !== 'active' || !access.roles.includes(OWNER_ROLE))
       throw new HttpError(403, en.organizations.activity.ownersOnly);
-    const { filters, page } = parseAuditQuery(request.query, ['action', 'actor', 'target_type', 'from', 'to']);
+    const { filters, page } = parseAuditQuery(request.query, [
+      'action',
+      'actor',
+      'target_type',
+      'from',
+      'to',
+    ]);
     const { rows, count } = await auditPage(db, filters, page, access.org.id);
     const providerIds = new Set(
       (
@@ -150,7 +156,12 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
           .where((eb) =>
             eb.or([
               eb('u.is_admin', '=', true),
-              eb.exists(eb.selectFrom('provider_roles as p').whereRef('p.user_id', '=', 'u.id').select(sql.lit(1).as('one'))),
+              eb.exists(
+                eb
+                  .selectFrom('provider_roles as p')
+                  .whereRef('p.user_id', '=', 'u.id')
+                  .select(sql.lit(1).as('one')),
+              ),
             ]),
           )
           .where(({ not, exists, selectFrom }) =>

@@ -48,7 +48,11 @@ function filterQuery(filters: AuditFilters): Record<string, string> {
 
 export function listAudit(filters: AuditFilters, page: number): Promise<AuditList> {
   return apiRequest<AuditList>('/admin-api/audit', {
-    query: { ...filterQuery(filters), 'page[limit]': AUDIT_PAGE_SIZE, 'page[offset]': page * AUDIT_PAGE_SIZE },
+    query: {
+      ...filterQuery(filters),
+      'page[limit]': AUDIT_PAGE_SIZE,
+      'page[offset]': page * AUDIT_PAGE_SIZE,
+    },
   });
 }
 

