@@ -21,7 +21,7 @@ export const consoleAuditMessages = {
   reset: 'Clear filters',
   exportCsv: 'Export CSV',
   empty: 'No entries match these filters.',
-  count: '{{count}} entries',
+  count: 'Entries: {{count}}',
   columnWhen: 'When',
   columnWho: 'Who',
   columnAction: 'Action',
