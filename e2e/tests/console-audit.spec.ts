@@ -37,6 +37,7 @@ test('a secret reset shows in the organizationâ€™s activity and in the consoleâ€
     // The creator owns the organization: its page shows the activity, newest first.
     await dev.goto(`/organization/${organization}`);
     await expect(dev.getByRole('heading', { name: ACTIVITY.title })).toBeVisible();
+    await dev.getByRole('button', { name: ACTIVITY.show }).click();
     const activity = dev.getByTestId('organization-activity');
     const resetRow = activity.getByRole('row').filter({ hasText: ACTIVITY.actions.application.secret_reset });
     await expect(resetRow).toHaveCount(1);

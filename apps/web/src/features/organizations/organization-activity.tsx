@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
 import { auditActionLabel } from '@portico/contracts/messages/audit-actions';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -28,7 +28,7 @@ const PAGE_SIZE = 10;
 
 /**
  * The organization's activity for its owners (issue 27): its part of the audit log, newest first,
- * ten at a time. A chunk of its own, loaded only for owners (organization-page.tsx).
+ * ten at a time. A chunk of its own, loaded when an owner asks (organization-page.tsx).
  */
 export default function OrganizationActivity({ organizationId }: { organizationId: string }) {
   const { t } = useTranslation();
@@ -44,10 +44,7 @@ export default function OrganizationActivity({ organizationId }: { organizationI
   });
   const pages = Math.max(1, Math.ceil((query.data?.meta.count ?? 0) / PAGE_SIZE));
   return (
-    <Stack gap="sm" component="section" aria-labelledby="organization-activity">
-      <Title order={2} size="h3" id="organization-activity">
-        {t('organizations.activity.title')}
-      </Title>
+    <Stack gap="sm">
       <Text size="sm">{t('organizations.activity.intro')}</Text>
       {query.isPending ? (
         <Loader size="sm" aria-label={t('organizations.activity.title')} />

@@ -1,4 +1,16 @@
-import { Alert, Button, Container, Divider, Group, Image, Menu, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Container,
+  Divider,
+  Group,
+  Image,
+  Loader,
+  Menu,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
@@ -98,9 +110,7 @@ function OrganizationBody({
             {view === 'overview' && isOwner(resource) && (
               <>
                 <Divider />
-                <Suspense fallback={null}>
-                  <OrganizationActivity organizationId={resource.id} />
-                </Suspense>
+                <ActivitySection organizationId={resource.id} />
               </>
             )}
             {view === 'overview' && hasPermission(resource, PERMISSIONS.deleteGroup) && (
@@ -113,6 +123,34 @@ function OrganizationBody({
         )}
       </Stack>
     </Container>
+  );
+}
+
+/**
+ * The organization's activity, for owners: shown on request, so that the page loads neither its
+ * chunk nor its entries until an owner asks.
+ */
+function ActivitySection({ organizationId }: { organizationId: string }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(false);
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="organization-activity-title">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2} size="h3" id="organization-activity-title">
+          {t('organizations.activity.title')}
+        </Title>
+        {!shown && (
+          <Button variant="default" onClick={() => setShown(true)}>
+            {t('organizations.activity.show')}
+          </Button>
+        )}
+      </Group>
+      {shown && (
+        <Suspense fallback={<Loader size="sm" aria-label={t('organizations.activity.title')} />}>
+          <OrganizationActivity organizationId={organizationId} />
+        </Suspense>
+      )}
+    </Stack>
   );
 }
 
