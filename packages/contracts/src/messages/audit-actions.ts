@@ -30,6 +30,12 @@ export const auditActionLabels = {
     unblocked: 'Account unblocked',
     roles_changed: 'Provider roles changed',
   },
+  api: {
+    draft_uploaded: 'API version uploaded as a draft',
+    published: 'API version published',
+    notice_sent: 'Breaking-change notice sent',
+  },
+  article: { created: 'Article created', published: 'Article published', deleted: 'Article deleted' },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */
