@@ -172,6 +172,10 @@ const POLICY: Record<string, Access> = {
   'GET /phpsdk/cloud-documents/config': 'public',
   // Quick Start tour (issue 15): the stories, with disabled/completed computed for the caller.
   'GET /getting_started/stories': 'public',
+  // Audit log (issue 27): every provider role reads it; an organization's owners their part.
+  'GET /admin-api/audit': 'console:api_manager+content_editor+support_agent+go_live_reviewer',
+  'GET /admin-api/audit.csv': 'console:api_manager+content_editor+support_agent+go_live_reviewer',
+  'GET /jsonapi/group/organization/:uuid/audit': 'user',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

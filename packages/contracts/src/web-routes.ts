@@ -23,6 +23,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin',
   '/admin/users',
   '/admin/users/:userId',
+  '/admin/audit',
   '/admin/outbox',
   '/admin/outbox/:messageId',
   '/apiProducts',

@@ -76,7 +76,7 @@ export async function hitThrottle(
   db: Db,
   key: string,
   policy: ThrottlePolicy,
-): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+): Promise<{ allowed: boolean; retryAfterSeconds: number; count?: number }> {
   const now = new Date();
   const idleFloor = new Date(now.getTime() - policy.idleResetMs);
   const delayMs = (n: number) =>
@@ -112,7 +112,7 @@ export async function hitThrottle(
     )
     .returning(['count'])
     .executeTakeFirst();
-  if (row) return { allowed: true, retryAfterSeconds: 0 };
+  if (row) return { allowed: true, retryAfterSeconds: 0, count: Number(row.count) };
   const current = await db
     .selectFrom('rate_limits')
     .select('next_allowed_at')
@@ -141,21 +141,29 @@ export interface SignInCounter {
 export async function hitSignInCounters(
   db: Db,
   counters: readonly SignInCounter[],
-): Promise<{ retryAfterSeconds: number; succeeded(): Promise<void> }> {
+): Promise<{
+  retryAfterSeconds: number;
+  /** The counters this attempt brought to their `free` count: a failure now starts the waits. */
+  atThreshold: SignInCounter[];
+  succeeded(): Promise<void>;
+}> {
   const hit: SignInCounter[] = [];
+  const atThreshold: SignInCounter[] = [];
   let retryAfterSeconds = 0;
   for (const counter of counters) {
     const result = await hitThrottle(db, counter.key, signInThrottle(counter.free));
     if (result.allowed) hit.push(counter);
     else retryAfterSeconds = Math.max(retryAfterSeconds, result.retryAfterSeconds);
+    if (result.count === counter.free) atThreshold.push(counter);
   }
   if (retryAfterSeconds) {
     // Refused: what was counted for this attempt is given back.
     for (const counter of hit) await refundRateLimit(db, counter.key);
-    return { retryAfterSeconds, succeeded: async () => {} };
+    return { retryAfterSeconds, atThreshold: [], succeeded: async () => {} };
   }
   return {
     retryAfterSeconds: 0,
+    atThreshold,
     async succeeded() {
       for (const counter of counters) {
         if (counter.onSuccess === 'reset') await resetRateLimit(db, counter.key);

@@ -6,6 +6,7 @@ import { adminGoLiveRoutes } from '../features/admin-go-live/routes';
 import { adminImportRoutes } from '../features/admin-import/routes';
 import { consoleRoutes } from '../features/console/routes';
 import { consoleUserRoutes } from '../features/console-users/routes';
+import { consoleAuditRoutes } from '../features/console-audit/routes';
 import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
@@ -59,6 +60,7 @@ const pageRoutes: FeatureRoute[] = [
   ...applicationsRoutes,
   ...consoleRoutes,
   ...consoleUserRoutes,
+  ...consoleAuditRoutes,
   ...adminGoLiveRoutes,
   ...adminImportRoutes,
   ...searchRoutes,

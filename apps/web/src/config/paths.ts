@@ -39,6 +39,7 @@ export const paths = {
   adminUsers: '/admin/users',
   adminUser: (uuid: string) => `/admin/users/${uuid}`,
   adminUserRoute: '/admin/users/:userId',
+  adminAudit: '/admin/audit',
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

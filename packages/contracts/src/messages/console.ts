@@ -1,4 +1,5 @@
 import { consoleUsersMessages } from './console-users.ts';
+import { consoleAuditMessages } from './console-audit.ts';
 
 /**
  * The provider console (issue 27): its shell and navigation. Each part of the console keeps its
@@ -33,4 +34,5 @@ export const consoleMessages = {
     support_agent: 'Support agent',
     go_live_reviewer: 'Go-live reviewer',
   },
+  audit: consoleAuditMessages,
 } as const;

@@ -1,3 +1,5 @@
+import { auditActionLabels } from './audit-actions.ts';
+
 /** Organizations, members, invitations and documents (spec A 2, 5, 8). */
 export const organizationsMessages = {
   listTitle: 'MY ORGANIZATIONS',
@@ -124,4 +126,20 @@ export const organizationsMessages = {
   previousPage: 'PREVIOUS',
   nextPage: 'NEXT',
   pageOf: 'Page {{page}} of {{pages}}',
+  // The organization's part of the audit log, for its owners (issue 27).
+  activity: {
+    title: 'ACTIVITY',
+    intro: 'Security-relevant changes in this organization: who did what, and when.',
+    ownersOnly: "Only the organization's owners can see its activity.",
+    show: 'SHOW ACTIVITY',
+    empty: 'No activity yet.',
+    columnWhen: 'WHEN',
+    columnWho: 'WHO',
+    columnAction: 'ACTION',
+    columnTarget: 'TARGET',
+    provider: 'The provider',
+    anonymous: 'Not signed in',
+    pages: 'Activity pages',
+    actions: auditActionLabels,
+  },
 } as const;

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { HttpError, badRequest, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
 import { loadOrgAccess, permissionsFor, effectiveRoles, type OrgAccess } from '../organizations/authz.ts';
 import {
   pageLinks,
@@ -90,6 +91,39 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
     return row;
   }
 
+  /** Audit entries for subscriptions added and removed, in the transaction that changed them. */
+  async function auditSubscriptions(
+    trx: Db,
+    request: FastifyRequest,
+    row: ApplicationRow,
+    added: readonly number[],
+    removed: readonly number[],
+  ) {
+    if (!added.length && !removed.length) return;
+    const products = await appDb(trx)
+      .selectFrom('api_products')
+      .select(['id', 'uuid', 'title'])
+      .where('id', 'in', [...added, ...removed])
+      .execute();
+    for (const [action, ids] of [
+      ['subscription.added', added],
+      ['subscription.removed', removed],
+    ] as const) {
+      for (const id of ids) {
+        const p = products.find((x) => x.id === id);
+        const product = { id: p?.uuid ?? null, title: p?.title ?? null };
+        await recordAudit(trx, actorOf(request), {
+          action,
+          targetType: 'application',
+          targetId: row.uuid,
+          targetLabel: row.title,
+          organizationId: row.organization_id,
+          ...(action === 'subscription.added' ? { after: { product } } : { before: { product } }),
+        });
+      }
+    }
+  }
+
   /** Products to subscribe to: known, and (for ones not yet subscribed) offered for subscription. */
   async function productIdsFor(refs: string[], current: number[], pointer: string): Promise<number[]> {
     const products = await resolveProducts(db, refs);
@@ -98,18 +132,34 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
   }
 
   async function create(
+    request: FastifyRequest,
     access: OrgAccess,
     fields: ApplicationFields,
     productIds: number[],
   ): Promise<ApplicationRow> {
-    const row = await db.transaction().execute((trx) =>
-      createApplication(trx, app.secretBox, {
+    const row = await db.transaction().execute(async (trx) => {
+      const created = await createApplication(trx, app.secretBox, {
         ...fields,
         organizationId: access.org.id,
         createdBy: access.user.id,
         productIds,
-      }),
-    );
+      });
+      await recordAudit(trx, actorOf(request), {
+        action: 'application.created',
+        targetType: 'application',
+        targetId: created.uuid,
+        targetLabel: created.title,
+        organizationId: created.organization_id,
+        after: {
+          title: created.title,
+          grantTypes: created.grant_types,
+          redirectUris: created.redirect_uris,
+          postLogoutRedirectUris: created.post_logout_redirect_uris,
+        },
+      });
+      await auditSubscriptions(trx, request, created, productIds, []);
+      return created;
+    });
     app.log.info({ applicationId: row.id, organizationId: access.org.id }, 'application created');
     return row;
   }
@@ -126,7 +176,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
     const productIds = parsed.productRefs
       ? await productIdsFor(parsed.productRefs, [], '/data/relationships/field_application_subscriptions')
       : [];
-    const row = await create(access, parsed.fields, productIds);
+    const row = await create(request, access, parsed.fields, productIds);
     const view = await viewOf(row, access);
     return sendDocument(reply, 201, { data: applicationResource(baseUrl(request), view) });
   });
@@ -265,7 +315,16 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       const { row, changed } = await db.transaction().execute(async (trx) => {
         const locked = await lockDevelopment(trx, current.id, M.cannotEdit);
         const updated = await updateApplication(trx, app.secretBox, locked, parsed.fields);
+        const had = productIds ? await subscribedProductIds(trx, locked.id) : [];
         const subsChanged = productIds ? await replaceSubscriptions(trx, updated, productIds) : false;
+        if (productIds)
+          await auditSubscriptions(
+            trx,
+            request,
+            updated,
+            productIds.filter((id) => !had.includes(id)),
+            had.filter((id) => !productIds.includes(id)),
+          );
         return { row: updated, changed: subsChanged };
       });
       await clearScopes(row.uuid);
@@ -281,7 +340,16 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       throw new HttpError(403, M.cannotDelete, { code: 'production_application' });
     const clientIds = await db.transaction().execute(async (trx) => {
       const locked = await lockDevelopment(trx, current.id, M.cannotDelete);
-      return deleteApplication(trx, app.secretBox, locked);
+      const removed = await deleteApplication(trx, app.secretBox, locked);
+      await recordAudit(trx, actorOf(request), {
+        action: 'application.deleted',
+        targetType: 'application',
+        targetId: locked.uuid,
+        targetLabel: locked.title,
+        organizationId: locked.organization_id,
+        before: { title: locked.title, status: locked.status, clientIds: removed },
+      });
+      return removed;
     });
     await clearScopes(current.uuid, clientIds);
     request.log.info({ applicationId: current.id }, 'application deleted');
@@ -306,9 +374,10 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
         if (type === 'subscribe') {
           const already = (await subscribedProductIds(trx, locked.id)).includes(product!.id);
           if (!already) assertSubscribable(product!, '/product');
-          await subscribe(trx, locked, product!);
-        } else {
-          await unsubscribe(trx, locked, product!);
+          if (await subscribe(trx, locked, product!))
+            await auditSubscriptions(trx, request, locked, [product!.id], []);
+        } else if (await unsubscribe(trx, locked, product!)) {
+          await auditSubscriptions(trx, request, locked, [], [product!.id]);
         }
         return locked;
       });
@@ -326,7 +395,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
     assertAllowed(access, 'create');
     const { fields } = parseApplicationPayload(payload);
     checkClientRules(fields, PAYLOAD_POINTERS);
-    const row = await create(access, fields, []);
+    const row = await create(request, access, fields, []);
     const view = await viewOf(row, access);
     return reply.status(200).send({ data: applicationOf(view) });
   });

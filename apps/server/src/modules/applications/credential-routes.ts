@@ -3,6 +3,7 @@ import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
 import { ApiErrors } from '../organizations/resources.ts';
 import { oauthClientsRepo } from '../../authz-server/clients.ts';
 import { requireApplication } from './access.ts';
@@ -35,6 +36,14 @@ export async function credentialRoutes(app: FastifyInstance): Promise<void> {
       const secret = await oauthClientsRepo(trx, app.secretBox).resetSecret(clientId);
       if (!secret) throw new HttpError(409, M.noProductionClient, { code: 'no_client' });
       await setSecretDeleted(trx, row, environment, false);
+      await recordAudit(trx, actorOf(request), {
+        action: 'application.secret_reset',
+        targetType: 'application',
+        targetId: row.uuid,
+        targetLabel: row.title,
+        organizationId: row.organization_id,
+        after: { environment, clientId },
+      });
       return { clientId, secret };
     });
     request.log.info({ applicationId: row.id, environment }, 'client secret reset');
@@ -57,6 +66,14 @@ export async function credentialRoutes(app: FastifyInstance): Promise<void> {
       // A fresh secret that is never shown: the old one stops working, nobody knows the new one.
       await oauthClientsRepo(trx, app.secretBox).resetSecret(id);
       await setSecretDeleted(trx, row, environment, true);
+      await recordAudit(trx, actorOf(request), {
+        action: 'application.secret_deleted',
+        targetType: 'application',
+        targetId: row.uuid,
+        targetLabel: row.title,
+        organizationId: row.organization_id,
+        after: { environment, clientId: id },
+      });
       return id;
     });
     request.log.info({ applicationId: row.id, environment }, 'client secret deleted');

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { refuseUnknownFields } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
 import { rejectUnknown, type Query } from '../organizations/query.ts';
 import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
 import { requireApplication } from './access.ts';
@@ -121,9 +122,23 @@ export async function goLiveRoutes(app: FastifyInstance): Promise<void> {
     const certificate = await validateCertificates(db, app.storage, row);
     if (!certificate.isValid)
       throw new ApiErrors(422, [{ title: certificate.message, code: 'certificate_required' }]);
-    const { request: created, app: updated } = await db
-      .transaction()
-      .execute((trx) => submitGoLive(trx, row.id, { form: parsed.data, title, userId: user.id }));
+    const { request: created, app: updated } = await db.transaction().execute(async (trx) => {
+      const submitted = await submitGoLive(trx, row.id, { form: parsed.data, title, userId: user.id });
+      await recordAudit(trx, actorOf(request), {
+        action: 'go_live.requested',
+        targetType: 'application',
+        targetId: submitted.app.uuid,
+        targetLabel: submitted.app.title,
+        organizationId: submitted.app.organization_id,
+        before: { status: row.status, goLiveStatus: row.golive_status },
+        after: {
+          status: submitted.app.status,
+          goLiveStatus: submitted.app.golive_status,
+          request: submitted.request.uuid,
+        },
+      });
+      return submitted;
+    });
     request.log.info({ applicationId: updated.id, goLiveRequestId: created.id }, 'go-live requested');
     return sendDocument(reply, 201, { data: goLiveFormResource(baseUrl(request), created, updated.uuid) });
   });

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { notFound, badRequest } from '../../lib/errors.ts';
 import { requireAdmin } from '../../plugins/session.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
 import { UUID } from '../organizations/authz.ts';
 import { pageLinks, parsePage, rejectUnknown, single, type Query } from '../organizations/query.ts';
 import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
@@ -239,9 +240,19 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { id: string } }>('/admin-api/go-live/:id/approve', async (request, reply) => {
     const admin = requireAdmin(request, M.reviewAdminOnly);
-    const result = await db
-      .transaction()
-      .execute((trx) => approveGoLive(trx, app.secretBox, request.params.id, admin.id));
+    const result = await db.transaction().execute(async (trx) => {
+      const approved = await approveGoLive(trx, app.secretBox, request.params.id, admin.id);
+      await recordAudit(trx, actorOf(request), {
+        action: 'go_live.approved',
+        targetType: 'application',
+        targetId: approved.app.uuid,
+        targetLabel: approved.app.title,
+        organizationId: approved.app.organization_id,
+        before: { goLiveStatus: 'pending' },
+        after: { goLiveStatus: 'approved', status: approved.app.status, request: approved.request.uuid },
+      });
+      return approved;
+    });
     app.oauthClients.clearAccessCache(result.clientId);
     request.log.info(
       { goLiveRequestId: result.request.id, applicationId: result.app.id },
@@ -265,9 +276,24 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
     const parsed = goLiveRejectSchema.safeParse(objectBody(request.body ?? {}));
     if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
     const { reason } = parsed.data;
-    const result = await db
-      .transaction()
-      .execute((trx) => rejectGoLive(trx, request.params.id, admin.id, reason));
+    const result = await db.transaction().execute(async (trx) => {
+      const rejected = await rejectGoLive(trx, request.params.id, admin.id, reason);
+      await recordAudit(trx, actorOf(request), {
+        action: 'go_live.rejected',
+        targetType: 'application',
+        targetId: rejected.app?.uuid ?? null,
+        targetLabel: rejected.request.application_title,
+        organizationId: rejected.request.organization_id,
+        before: { goLiveStatus: 'pending' },
+        after: {
+          goLiveStatus: 'rejected',
+          reason,
+          status: rejected.app?.status ?? null,
+          request: rejected.request.uuid,
+        },
+      });
+      return rejected;
+    });
     request.log.info({ goLiveRequestId: result.request.id }, 'go-live rejected');
     let mailed = 0;
     if (result.app) {

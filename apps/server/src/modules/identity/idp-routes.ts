@@ -126,7 +126,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         // Growing delays per address and per IP; clients this account signed in from before keep
         // working (sign-in-guard.ts).
         const user = email ? await users.findByEmail(email) : undefined;
-        const attempt = await guard.attempt(request, email, user?.id);
+        const attempt = await guard.attempt(request, email, user?.id, user?.uuid);
         if (!attempt.allowed) {
           reply.header('Retry-After', String(attempt.retryAfterSeconds));
           return page(format(M.signInThrottled, { wait: waitText(attempt.retryAfterSeconds) }), 429);
@@ -134,7 +134,10 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         const ok = user?.password_hash
           ? await verifyPassword(password, user.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
-        if (!user || !ok) return page(M.invalidCredentials, 401);
+        if (!user || !ok) {
+          await attempt.failed();
+          return page(M.invalidCredentials, 401);
+        }
         // Blocked by an administrator (issue 27): told so only after the right password, so the
         // page reveals nothing about an account to someone who does not know its password.
         if (user.blocked_at) return page(M.accountBlocked, 403);

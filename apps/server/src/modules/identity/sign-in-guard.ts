@@ -4,6 +4,7 @@ import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { hitSignInCounters, type SignInCounter } from '../../lib/rate-limit.ts';
 import { overTls } from '../../lib/transport.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
 
 /**
@@ -20,6 +21,10 @@ import { IDP_PREFIX } from './idp-provider.ts';
  *   whoever hammers the address from elsewhere does not keep the owner out.
  * - Attempts are counted before the password is checked (parallel guesses cannot slip past); a
  *   success resets the address and trusted counters and gives the IP its attempt back.
+ * - The failure that brings a counter to its free attempts (from then on each attempt waits) is
+ *   written to the audit log once, as 'sign_in.failures_over_threshold': on the account (or the
+ *   e-mail address tried, when no account has it) for the address and trusted-client counters,
+ *   on the client address for the IP counter. Not every failure: the log is for people to read.
  */
 
 const M = en.identity;
@@ -43,6 +48,8 @@ export interface SignInAttempt {
   retryAfterSeconds: number;
   /** After the password check: records a success or leaves the failure counted. */
   succeeded(reply: FastifyReply): Promise<void>;
+  /** After a failed password check: audits a counter that this failure brought to its threshold. */
+  failed(): Promise<void>;
 }
 
 export function signInGuard(app: FastifyInstance) {
@@ -101,6 +108,7 @@ export function signInGuard(app: FastifyInstance) {
     request: FastifyRequest,
     email: string,
     userId: number | undefined,
+    userUuid?: string,
   ): Promise<SignInAttempt> {
     const max = app.config.loginRateLimit;
     const trusted = userId === undefined ? undefined : await trustedClient(request, userId);
@@ -112,7 +120,12 @@ export function signInGuard(app: FastifyInstance) {
         ];
     const counted = await hitSignInCounters(app.db, counters);
     if (counted.retryAfterSeconds) {
-      return { allowed: false, retryAfterSeconds: counted.retryAfterSeconds, succeeded: async () => {} };
+      return {
+        allowed: false,
+        retryAfterSeconds: counted.retryAfterSeconds,
+        succeeded: async () => {},
+        failed: async () => {},
+      };
     }
     return {
       allowed: true,
@@ -120,6 +133,24 @@ export function signInGuard(app: FastifyInstance) {
       async succeeded(reply) {
         await counted.succeeded();
         if (userId !== undefined) await remember(request, reply, userId);
+      },
+      async failed() {
+        for (const counter of counted.atThreshold) {
+          const kind = counter.key.startsWith('login:ip:')
+            ? 'ip'
+            : counter.key.startsWith('login:trusted:')
+              ? 'trusted_client'
+              : 'email';
+          await recordAudit(app.db, actorOf(request), {
+            action: 'sign_in.failures_over_threshold',
+            ...(kind === 'ip'
+              ? { targetType: 'address', targetId: request.ip, targetLabel: request.ip }
+              : userUuid !== undefined
+                ? { targetType: 'user', targetId: userUuid, targetLabel: email }
+                : { targetType: 'email', targetId: null, targetLabel: email }),
+            after: { counter: kind, failures: counter.free, email },
+          });
+        }
       },
     };
   }

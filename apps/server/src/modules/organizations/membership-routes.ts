@@ -11,6 +11,7 @@ import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { HttpError, notFound, unauthorized } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { requireUser } from '../../plugins/session.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
 import { requireVerifiedEmail } from '../identity/service.ts';
 import {
   OWNER_ROLE,
@@ -233,13 +234,36 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
           ]);
         changes.roles = roles;
       }
-      const updated = await db
-        .updateTable('memberships')
-        .set({ ...changes, changed_at: new Date() })
-        .where('id', '=', target.id)
-        .returningAll()
-        .executeTakeFirst();
-      if (!updated) throw notFound();
+      const updated = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .updateTable('memberships')
+          .set({ ...changes, changed_at: new Date() })
+          .where('id', '=', target.id)
+          .returningAll()
+          .executeTakeFirst();
+        if (!row) throw notFound();
+        const entry = {
+          targetType: 'membership',
+          targetId: row.uuid,
+          targetLabel: row.email,
+          organizationId: row.organization_id,
+        };
+        if (changes.status && target.status !== 'active')
+          await recordAudit(trx, actorOf(request), {
+            ...entry,
+            action: 'membership.accepted',
+            before: { status: target.status },
+            after: { status: row.status, roles: row.roles },
+          });
+        if (changes.roles && changes.roles.join() !== target.roles.join())
+          await recordAudit(trx, actorOf(request), {
+            ...entry,
+            action: 'membership.roles_changed',
+            before: { roles: target.roles },
+            after: { roles: row.roles },
+          });
+        return row;
+      });
       if (changes.status) request.log.info({ membershipId: target.id }, 'invitation accepted');
       const [resource] = await memberDocument(request, access, [updated]);
       return sendDocument(reply, { data: resource ?? null });
@@ -257,7 +281,18 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
       if (!isSelf) assertCan(access, 'administer members');
       if (access.org.creator_id !== null && target.user_id === access.org.creator_id)
         throw new HttpError(403, M.creatorCannotBeRemoved);
-      await db.deleteFrom('memberships').where('id', '=', target.id).execute();
+      await db.transaction().execute(async (trx) => {
+        const gone = await trx.deleteFrom('memberships').where('id', '=', target.id).executeTakeFirst();
+        if (!gone.numDeletedRows) return;
+        await recordAudit(trx, actorOf(request), {
+          action: 'membership.removed',
+          targetType: 'membership',
+          targetId: target.uuid,
+          targetLabel: target.email,
+          organizationId: target.organization_id,
+          before: { status: target.status, roles: target.roles },
+        });
+      });
       request.log.info({ membershipId: target.id, self: isSelf }, 'membership removed');
       return reply.status(204).send();
     },
@@ -316,19 +351,31 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
       .where('email_verified', '=', true)
       .executeTakeFirst();
     // One membership per address: concurrent invitations of one address insert one row.
-    const created = await db
-      .insertInto('memberships')
-      .values({
-        organization_id: access.org.id,
-        user_id: invitee?.id ?? null,
-        email,
-        status: 'pending_invitation',
-        roles,
-        invited_by: user.id,
-      })
-      .onConflict((oc) => oc.doNothing())
-      .returningAll()
-      .executeTakeFirst();
+    const created = await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('memberships')
+        .values({
+          organization_id: access.org.id,
+          user_id: invitee?.id ?? null,
+          email,
+          status: 'pending_invitation',
+          roles,
+          invited_by: user.id,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (row)
+        await recordAudit(trx, actorOf(request), {
+          action: 'membership.invited',
+          targetType: 'membership',
+          targetId: row.uuid,
+          targetLabel: row.email,
+          organizationId: row.organization_id,
+          after: { email: row.email, roles: row.roles, status: row.status },
+        });
+      return row;
+    });
     if (!created) {
       const existing = await db
         .selectFrom('memberships')

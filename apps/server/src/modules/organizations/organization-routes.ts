@@ -21,6 +21,7 @@ import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { storageKeyFor, type FileStorage } from '../../lib/storage.ts';
 import { createOrganization } from './service.ts';
 import { requireUser } from '../../plugins/session.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
 import { verifiedAddress } from '../identity/service.ts';
 import {
   UUID,
@@ -298,11 +299,22 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
     const doc = parseDocument(request.body);
     if (doc.data.relationships) throw badRequest(en.api.organizationFirst);
     const { title, description } = validateAttributes(doc, true);
-    const org = await db
-      .transaction()
-      .execute((trx) =>
-        createOrganization(trx, { title: title!, description: description ?? '', creator: user }),
-      );
+    const org = await db.transaction().execute(async (trx) => {
+      const created = await createOrganization(trx, {
+        title: title!,
+        description: description ?? '',
+        creator: user,
+      });
+      await recordAudit(trx, actorOf(request), {
+        action: 'organization.created',
+        targetType: 'organization',
+        targetId: created.uuid,
+        targetLabel: created.title,
+        organizationId: created.id,
+        after: { title: created.title, description: created.description },
+      });
+      return created;
+    });
     request.log.info({ organizationId: org.id }, 'organization created');
     const access = await loadOrgAccess(db, user, org);
     return sendDocument(reply, await singleDocument(request, access, noIncludes), 201);
@@ -511,6 +523,14 @@ export async function organizationRoutes(app: FastifyInstance, storage: FileStor
         await trx.deleteFrom('files').where('organization_id', '=', org.id).execute();
         await trx.deleteFrom('memberships').where('organization_id', '=', org.id).execute();
         await trx.deleteFrom('organizations').where('id', '=', org.id).execute();
+        await recordAudit(trx, actorOf(request), {
+          action: 'organization.deleted',
+          targetType: 'organization',
+          targetId: org.uuid,
+          targetLabel: org.title,
+          organizationId: org.id,
+          before: { title: org.title, description: org.description },
+        });
       });
       await removeDeletedFiles(app);
       request.log.info({ organizationId: access.org.id }, 'organization deleted');

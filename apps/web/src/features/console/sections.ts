@@ -15,7 +15,11 @@ export interface ConsoleSection {
 export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: '/admin', label: 'console.nav.dashboard', roles: ['administrator'] },
   { path: '/admin/users', label: 'console.nav.users', roles: ['administrator'] },
-  { path: '/admin/audit', label: 'console.nav.audit', roles: ['administrator'] },
+  {
+    path: '/admin/audit',
+    label: 'console.nav.audit',
+    roles: ['administrator', 'api_manager', 'content_editor', 'support_agent', 'go_live_reviewer'],
+  },
   { path: '/admin/go-live', label: 'console.nav.goLive', roles: ['go_live_reviewer'] },
   { path: '/admin/import-api', label: 'console.nav.importApi', roles: ['api_manager'] },
   { path: '/admin/support', label: 'console.nav.supportQueue', roles: ['support_agent'] },

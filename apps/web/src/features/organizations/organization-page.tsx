@@ -1,6 +1,18 @@
-import { Alert, Button, Container, Divider, Group, Image, Menu, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Container,
+  Divider,
+  Group,
+  Image,
+  Loader,
+  Menu,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconChevronDown } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation, useParams } from 'react-router';
 import { MESSAGE_TIMEOUT_MS } from '@portico/contracts/constants';
@@ -19,6 +31,9 @@ import { OrganizationDocuments } from './organization-documents';
 import type { AfterSaveState } from './organization-form';
 import { NotPermitted, OrganizationBreadcrumbs } from './parts';
 import { useOrganization } from './use-organization';
+
+// The organization's activity (its part of the audit log) is for owners only: a chunk of its own.
+const OrganizationActivity = lazy(() => import('./organization-activity'));
 
 /**
  * /organization/:organizationId (spec A 2): description, image, menu (Edit Organization,
@@ -92,6 +107,12 @@ function OrganizationBody({
             <OrganizationApplications organization={resource} />
             <Divider />
             <OrganizationDocuments organization={organization} />
+            {view === 'overview' && isOwner(resource) && (
+              <>
+                <Divider />
+                <ActivitySection organizationId={resource.id} />
+              </>
+            )}
             {view === 'overview' && hasPermission(resource, PERMISSIONS.deleteGroup) && (
               <>
                 <Divider />
@@ -103,6 +124,40 @@ function OrganizationBody({
       </Stack>
     </Container>
   );
+}
+
+/**
+ * The organization's activity, for owners: shown on request, so that the page loads neither its
+ * chunk nor its entries until an owner asks.
+ */
+function ActivitySection({ organizationId }: { organizationId: string }) {
+  const { t } = useTranslation();
+  const [shown, setShown] = useState(false);
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="organization-activity-title">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2} size="h3" id="organization-activity-title">
+          {t('organizations.activity.title')}
+        </Title>
+        {!shown && (
+          <Button variant="default" onClick={() => setShown(true)}>
+            {t('organizations.activity.show')}
+          </Button>
+        )}
+      </Group>
+      {shown && (
+        <Suspense fallback={<Loader size="sm" aria-label={t('organizations.activity.title')} />}>
+          <OrganizationActivity organizationId={organizationId} />
+        </Suspense>
+      )}
+    </Stack>
+  );
+}
+
+/** Owners (the creator always is one) see the organization's activity. */
+function isOwner(resource: Organization['resource']): boolean {
+  const { membership, isCreator } = resource.meta;
+  return membership.status === 'active' && (isCreator || membership.roles.includes('organization-admin'));
 }
 
 /** Edit Organization (owners: 'edit group') and View/Manage Members (spec A 2, 6). */

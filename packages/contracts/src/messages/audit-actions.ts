@@ -1,0 +1,64 @@
+/**
+ * How the audit log's actions read (issue 27). Nested by the action's dotted name, so that
+ * `auditActionLabel('membership.invited')` and the web's `t('console.audit.actions.membership.invited')`
+ * find the same words. Shared by the console's audit page and the organization page's activity.
+ * An action not listed here (a newer module's) is shown as its name.
+ */
+export const auditActionLabels = {
+  sign_in: { failures_over_threshold: 'Sign-in failures over the threshold' },
+  application: {
+    created: 'Application created',
+    deleted: 'Application deleted',
+    secret_reset: 'Client secret reset',
+    secret_deleted: 'Client secret deleted',
+  },
+  subscription: { added: 'Subscribed to a product', removed: 'Unsubscribed from a product' },
+  membership: {
+    invited: 'Member invited',
+    accepted: 'Invitation accepted',
+    removed: 'Member removed',
+    roles_changed: 'Member roles changed',
+  },
+  go_live: {
+    requested: 'Go-live requested',
+    approved: 'Go-live approved',
+    rejected: 'Go-live rejected',
+  },
+  organization: { created: 'Organization created', deleted: 'Organization deleted' },
+  user: {
+    blocked: 'Account blocked',
+    unblocked: 'Account unblocked',
+    roles_changed: 'Provider roles changed',
+  },
+  api: {
+    draft_uploaded: 'API version uploaded as a draft',
+    published: 'API version published',
+    notice_sent: 'Breaking-change notice sent',
+  },
+  article: { created: 'Article created', published: 'Article published', deleted: 'Article deleted' },
+} as const;
+
+/** The words for `action`, or the action itself when it has none. */
+export function auditActionLabel(action: string): string {
+  let node: unknown = auditActionLabels;
+  for (const part of action.split('.')) {
+    if (!node || typeof node !== 'object' || !Object.hasOwn(node, part)) return action;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return typeof node === 'string' ? node : action;
+}
+
+/** Every action that has words, in the order above: the console's action filter offers these first. */
+export const KNOWN_AUDIT_ACTIONS: readonly string[] = Object.entries(auditActionLabels).flatMap(
+  ([area, verbs]) => Object.keys(verbs).map((verb) => `${area}.${verb}`),
+);
+
+/** The target types the portal records, for the console's target filter (others may follow). */
+export const KNOWN_AUDIT_TARGET_TYPES: readonly string[] = [
+  'address',
+  'application',
+  'email',
+  'membership',
+  'organization',
+  'user',
+];
