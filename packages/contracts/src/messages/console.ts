@@ -1,3 +1,5 @@
+import { consoleDashboardMessages } from './console-dashboard.ts';
+
 /**
  * The provider console (issue 27): its shell and navigation. Each part of the console keeps its
  * own words in a file of its own (messages/console-*.ts), added below as one area each. The web
@@ -30,4 +32,5 @@ export const consoleMessages = {
     support_agent: 'Support agent',
     go_live_reviewer: 'Go-live reviewer',
   },
+  dashboard: consoleDashboardMessages,
 } as const;
