@@ -30,6 +30,8 @@ import { fetchDashboard, type DashboardRange } from './api';
 const DAY_MS = 86_400_000;
 const COLORS = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'cyan.6', 'lime.7', 'pink.6'];
 const CHART_HEIGHT = 260;
+// The charts are pictures of the summary and table beside them: no keyboard stop of their own.
+const QUIET = { accessibilityLayer: false };
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -154,6 +156,7 @@ function Figures({ data }: { data: ConsoleDashboard }) {
             h={CHART_HEIGHT}
             data={data.signUps}
             dataKey="day"
+            barChartProps={QUIET}
             series={[{ name: 'count', label: t('console.dashboard.count'), color: 'blue.6' }]}
           />
         }
@@ -177,6 +180,7 @@ function Figures({ data }: { data: ConsoleDashboard }) {
             h={CHART_HEIGHT}
             data={tickets}
             dataKey="severity"
+            barChartProps={QUIET}
             series={[{ name: 'count', label: t('console.dashboard.count'), color: 'orange.6' }]}
           />
         }
@@ -220,7 +224,16 @@ function CallSections({ data }: { data: ConsoleDashboard }) {
           from: data.from,
           to: data.to,
         })}
-        chart={<LineChart h={CHART_HEIGHT} data={callsByDay} dataKey="day" withLegend series={series} />}
+        chart={
+          <LineChart
+            h={CHART_HEIGHT}
+            data={callsByDay}
+            dataKey="day"
+            withLegend
+            lineChartProps={QUIET}
+            series={series}
+          />
+        }
         table={
           <FigureTable
             label={t('console.dashboard.calls')}
@@ -252,6 +265,7 @@ function CallSections({ data }: { data: ConsoleDashboard }) {
             dataKey="day"
             withLegend
             unit=" %"
+            lineChartProps={QUIET}
             yAxisProps={{ domain: [0, 100] }}
             series={series}
           />
