@@ -105,7 +105,9 @@ test('a support agent has the support queue but not the users, the dashboard or 
   await agent.context().close();
 });
 
-test('the administrator sees the dashboard with its figures, for a range of their choice', async ({ browser }) => {
+test('the administrator sees the dashboard with its figures, for a range of their choice', async ({
+  browser,
+}) => {
   test.setTimeout(60_000);
   const admin = await signedIn(browser, demoAdmin.email, demoAdmin.password);
   await openConsole(admin);
