@@ -1,4 +1,15 @@
-import { Alert, Anchor, Group, NativeSelect, Pagination, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Group,
+  NativeSelect,
+  Pagination,
+  Stack,
+  Table,
+  Tabs,
+  Text,
+  Title,
+} from '@mantine/core';
 import { DATE_FORMAT } from '@portico/contracts/constants';
 import {
   TICKET_ENVIRONMENTS,
