@@ -89,6 +89,35 @@ function serverBoundaries(files, ...patterns) {
   };
 }
 
+/**
+ * The admin screens that moved into the provider console (issue 27) stay with their features (their
+ * api.ts and words) and are framed by the console's ConsolePage: that one file of features/console
+ * is theirs to import, nothing else of another feature.
+ */
+const movedConsolePages = {
+  files: [
+    'apps/web/src/features/admin-go-live/admin-go-live-page.tsx',
+    'apps/web/src/features/admin-import/admin-import-page.tsx',
+    'apps/web/src/features/organizations/admin-outbox-page.tsx',
+    'apps/web/src/features/support/admin-staff-page.tsx',
+    'apps/web/src/features/support/admin-support-page.tsx',
+  ],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          featureBoundaries.rules['no-restricted-imports'][1].patterns[0],
+          {
+            regex: '^\\.\\./(?!console/console-layout$)[^./][^/]*/',
+            message: 'A moved console page imports only the console frame (../console/console-layout).',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**'],
@@ -196,4 +225,5 @@ export default tseslint.config(
   featureBoundaries,
   consoleAreaBoundaries,
   sharedBoundaries,
+  movedConsolePages,
 );

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startChatBotStandIn, withChatBot } from './support/chat-bot-standin.ts';
 import { STANDIN_CLIENT_ID, startCloudDocsStandIn } from './support/cloud-docs-standin.ts';
+import { seedProviderTeam } from './support/provider-team.ts';
 
 /**
  * The folders of a run are named after its process (`portico-e2e-<pid>-…`): a run killed before
@@ -41,6 +42,8 @@ removeStaleScratchFolders();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `portico-e2e-${process.pid}-`));
 const contentDir = fs.mkdtempSync(path.join(os.tmpdir(), `portico-e2e-content-${process.pid}-`));
 fs.cpSync(process.env.CONTENT_DIR ?? 'content', contentDir, { recursive: true });
+// The provider's team the console's tests sign in as (support/provider-team.ts).
+await seedProviderTeam(dataDir);
 const standIn = await startCloudDocsStandIn();
 const bot = await startChatBotStandIn();
 const catalogFile = path.join(contentDir, 'catalog', 'documentation.yaml');

@@ -1,11 +1,14 @@
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { consoleMessages as C } from '@portico/contracts/messages/console';
 import { ownPortalURL, startOwnPortal } from '../support/own-portal.ts';
 import { productUuid, subscribe } from '../support/applications.ts';
 import { createApplicationByApi } from '../support/products.ts';
 import { demoAdmin, demoDeveloper, signIn } from '../support/session.ts';
 import { expectNoViolations } from '../support/axe.ts';
+import { consoleLink, consoleNav, openConsoleSection } from '../support/console.ts';
+import { PROVIDER_TEAM } from '../support/provider-team.ts';
 import { expect, test } from '../support/traffic.ts';
 
 /**
@@ -115,7 +118,8 @@ test.describe('on a portal of its own', () => {
   }) => {
     await signIn(page, demoAdmin.email, demoAdmin.password);
     await declineCookies(page);
-    await page.getByRole('link', { name: M.link }).click();
+    await openConsoleSection(page, C.nav.importApi);
+    await expect(page).toHaveURL(/\/admin\/import-api$/);
     await expect(page.getByRole('heading', { level: 1, name: M.title })).toBeVisible();
 
     // Nothing chosen: the form says what is missing, at its fields.
@@ -294,11 +298,35 @@ paths:
   });
 });
 
-test('the import page and its link are for administrators only', async ({ page }) => {
+test('the import page is for API managers and administrators: a developer and a content editor are refused', async ({
+  page,
+  browser,
+}) => {
   await signIn(page, demoDeveloper.email, demoDeveloper.password);
   await declineCookies(page);
   await expect(page.getByRole('link', { name: en.user.myProfile })).toBeVisible();
-  await expect(page.getByRole('link', { name: M.link })).toHaveCount(0);
+  await expect(consoleLink(page)).toHaveCount(0);
   await page.goto('/admin/import-api');
-  await expect(page.getByTestId('admin-only')).toContainText(M.adminsOnly);
+  await expect(page.getByTestId('console-refused')).toContainText(C.notForYou);
+
+  // An API manager finds it in the console; a content editor is told whom it is for.
+  for (const member of [PROVIDER_TEAM.api_manager, PROVIDER_TEAM.content_editor]) {
+    const context = await browser.newContext();
+    const other = await context.newPage();
+    await signIn(other, member.email, member.password);
+    await consoleLink(other).click();
+    const entry = consoleNav(other).getByRole('link', { name: C.nav.importApi, exact: true });
+    if (member.role === 'api_manager') {
+      await entry.click();
+      await expect(other.getByRole('heading', { level: 1, name: M.title })).toBeVisible();
+    } else {
+      await expect(consoleNav(other)).toBeVisible();
+      await expect(entry).toHaveCount(0);
+      await other.goto('/admin/import-api');
+      await expect(other.getByTestId('console-refused')).toContainText(
+        format(C.rolesOnly, { roles: `${C.roles.administrator}, ${C.roles.api_manager}` }),
+      );
+    }
+    await context.close();
+  }
 });

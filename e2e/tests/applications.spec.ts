@@ -155,7 +155,7 @@ test('a developer takes an application from the form to production', async ({ pa
   await expect(page.getByTestId('application-status')).toHaveText('PRODUCTION');
   await expect(page.getByRole('button', { name: UI.goLive })).toHaveCount(0);
 
-  // Only administrators review go-live requests.
+  // Only go-live reviewers and administrators review go-live requests (the console).
   await page.goto('/admin/go-live');
   await expect(page.getByRole('heading', { name: en.errors.unauthorized })).toBeVisible();
 

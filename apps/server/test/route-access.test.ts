@@ -106,13 +106,15 @@ const POLICY: Record<string, Access> = {
 
   'GET /admin-api/outbox': 'admin',
   'GET /admin-api/outbox/:id': 'admin',
-  'GET /admin-api/go-live': 'admin',
-  'GET /admin-api/go-live/:id': 'admin',
-  'GET /admin-api/go-live/:id/documents/:file': 'admin',
-  'POST /admin-api/go-live/:id/approve': 'admin',
-  'POST /admin-api/go-live/:id/reject': 'admin',
+  'GET /admin-api/go-live': 'console:go_live_reviewer',
+  'GET /admin-api/go-live/:id': 'console:go_live_reviewer',
+  'GET /admin-api/go-live/:id/documents/:file': 'console:go_live_reviewer',
+  'POST /admin-api/go-live/:id/approve': 'console:go_live_reviewer',
+  'POST /admin-api/go-live/:id/reject': 'console:go_live_reviewer',
   'PUT /admin-api/app-analytics': 'admin',
-  'POST /admin-api/catalog/import-api': 'admin',
+  // The console's dashboard (issue 27): administrators only.
+  'GET /admin-api/dashboard': 'admin',
+  'POST /admin-api/catalog/import-api': 'console:api_manager',
 
   // Site search (modules/search).
   'GET /phpsdk/search': 'public',

@@ -66,6 +66,9 @@ export async function logout(): Promise<void> {
   }
 }
 
+// Whether this page load asked for the signed-in user already (syncSession).
+let userRefreshed = false;
+
 /**
  * Compares the browser's idea of the session with the server's (spec B 2.1: on entry the guard
  * fetches the token and the login status). A session that ended on the server opens the expiry
@@ -80,9 +83,12 @@ export async function syncSession(): Promise<void> {
   const store = useAppStore.getState();
   store.setToken(token);
   if (!loggedIn && store.applicationUser.isLoggedIn) store.sessionEnded();
-  if (loggedIn && !store.applicationUser.isLoggedIn) {
+  // Once per page load the signed-in user is asked for again too: provider roles granted or
+  // withdrawn since the sign-in (issue 27) show after a reload, not only at the next sign-in.
+  if (loggedIn && (!store.applicationUser.isLoggedIn || !userRefreshed)) {
+    userRefreshed = true;
     const user = await fetchSessionUser();
-    if (user) store.loggedIn(user, token);
+    if (user) useAppStore.getState().loggedIn(user, token);
   }
 }
 

@@ -4,8 +4,7 @@
  * refusals.
  */
 export const apiImportMessages = {
-  adminsOnly: 'Only provider administrators can import API documents.',
-  link: 'Import API',
+  adminsOnly: 'Only provider administrators and API managers can import API documents.',
   title: 'Import an API',
   intro:
     'Import an OpenAPI document (Swagger 2.0, OpenAPI 3.0 or 3.1; JSON or YAML) as an API documentation: it is answered in the sandbox at once and linked to the product, which is created from the document when it does not exist. Importing the same alias again replaces the document.',

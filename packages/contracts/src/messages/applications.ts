@@ -53,7 +53,7 @@ export const applicationsMessages = {
   certNotYetValid: '{{file}} is not valid before {{date}}.',
   certNoQcStatement: '{{file}} has no PSD2 QC statement (qcStatements with 0.4.0.19495.2).',
   // Provider review.
-  reviewAdminOnly: 'Only provider administrators can review go-live requests.',
+  reviewAdminOnly: 'Only provider administrators and go-live reviewers can review go-live requests.',
   reviewDecided: 'This go-live request has already been decided.',
   reviewApplicationGone: 'The application of this go-live request no longer exists.',
   reasonRequired: 'Required',

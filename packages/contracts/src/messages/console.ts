@@ -1,5 +1,6 @@
 import { consoleUsersMessages } from './console-users.ts';
 import { consoleAuditMessages } from './console-audit.ts';
+import { consoleDashboardMessages } from './console-dashboard.ts';
 
 /**
  * The provider console (issue 27): its shell and navigation. Each part of the console keeps its
@@ -35,4 +36,5 @@ export const consoleMessages = {
     go_live_reviewer: 'Go-live reviewer',
   },
   audit: consoleAuditMessages,
+  dashboard: consoleDashboardMessages,
 } as const;

@@ -87,7 +87,6 @@ export const supportMessages = {
   received: 'RECEIVED',
   noQueue: 'No tickets match these filters.',
   noContactMessages: 'No contact messages yet.',
-  adminLink: 'Support queue',
 
   // Support staff, managed by administrators (/admin/support/staff)
   staffTitle: 'Support staff',

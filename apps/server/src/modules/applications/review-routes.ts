@@ -3,7 +3,7 @@ import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { notFound, badRequest } from '../../lib/errors.ts';
-import { requireAdmin } from '../../plugins/session.ts';
+import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { UUID } from '../organizations/authz.ts';
 import { pageLinks, parsePage, rejectUnknown, single, type Query } from '../organizations/query.ts';
@@ -138,7 +138,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   }
 
   app.get<{ Querystring: Query }>('/admin-api/go-live', async (request, reply) => {
-    requireAdmin(request, M.reviewAdminOnly);
+    requireProviderRole(request, 'go_live_reviewer', M.reviewAdminOnly);
     rejectUnknown(request.query, (k) => ['status', 'page[limit]', 'page[offset]'].includes(k));
     const page = parsePage(request.query);
     const status = single(request.query, 'status');
@@ -169,7 +169,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get<{ Params: { id: string } }>('/admin-api/go-live/:id', async (request, reply) => {
-    requireAdmin(request, M.reviewAdminOnly);
+    requireProviderRole(request, 'go_live_reviewer', M.reviewAdminOnly);
     const row = await findRequest(db, request.params.id);
     if (!row) throw notFound();
     reply.header('Cache-Control', 'no-store');
@@ -180,7 +180,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string; file: string } }>(
     '/admin-api/go-live/:id/documents/:file',
     async (request, reply) => {
-      requireAdmin(request, M.reviewAdminOnly);
+      requireProviderRole(request, 'go_live_reviewer', M.reviewAdminOnly);
       const row = await findRequest(db, request.params.id);
       if (!row || !UUID.test(request.params.file)) throw notFound();
       const file = await db
@@ -239,7 +239,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   }
 
   app.post<{ Params: { id: string } }>('/admin-api/go-live/:id/approve', async (request, reply) => {
-    const admin = requireAdmin(request, M.reviewAdminOnly);
+    const admin = requireProviderRole(request, 'go_live_reviewer', M.reviewAdminOnly);
     const result = await db.transaction().execute(async (trx) => {
       const approved = await approveGoLive(trx, app.secretBox, request.params.id, admin.id);
       await recordAudit(trx, actorOf(request), {
@@ -272,7 +272,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Params: { id: string } }>('/admin-api/go-live/:id/reject', async (request, reply) => {
-    const admin = requireAdmin(request, M.reviewAdminOnly);
+    const admin = requireProviderRole(request, 'go_live_reviewer', M.reviewAdminOnly);
     const parsed = goLiveRejectSchema.safeParse(objectBody(request.body ?? {}));
     if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
     const { reason } = parsed.data;

@@ -8,6 +8,13 @@ import { UUID } from '../organizations/authz.ts';
 import { ApiErrors, type ErrorEntry } from '../organizations/resources.ts';
 import { appDb, type ApplicationRow, type Environment, type ProductRow } from './tables.ts';
 import { serialId } from '../../lib/ids.ts';
+// The console dashboard's figures of this domain (issue 27).
+export {
+  activeOrganizations,
+  applicationsPerEnvironment,
+  callsPerApiPerDay,
+  goLiveWaiting,
+} from './dashboard-figures.ts';
 
 /**
  * Application writes. Each function takes a database handle that is usually a transaction, so an

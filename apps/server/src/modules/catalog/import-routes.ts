@@ -6,7 +6,7 @@ import { nextTurn } from '../../lib/turns.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
-import { requireAdmin } from '../../plugins/session.ts';
+import { requireProviderRole } from '../../plugins/session.ts';
 import { importApi, prepareApiImport, type ImportApiResult } from './import-api.ts';
 import { MAX_SOURCE_BYTES, OpenApiImportError } from '../../openapi/index.ts';
 import { DocumentationInputError } from './store.ts';
@@ -37,7 +37,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         // Who asks is checked before the body (up to 64 MB) is read; a Content-Length over the
         // limit is refused before reading too (Fastify's body limit), a longer stream as it comes.
         onRequest: async (request) => {
-          requireAdmin(request, M.adminsOnly);
+          requireProviderRole(request, 'api_manager', M.adminsOnly);
         },
         errorHandler: bodyTooLarge(
           () => new HttpError(413, format(M.tooLarge, { max: MAX_MB }), { code: 'payload_too_large' }),

@@ -11,6 +11,8 @@ import { IDP_PREFIX } from './idp-provider.ts';
 import { usersRepo, type UserRow } from './users-repo.ts';
 
 export { onAddressProven, type AddressProvenListener, type ProvenAddress } from './address-proven.ts';
+// The console dashboard's figures of this domain (issue 27).
+export { signUpsPerDay } from './dashboard-figures.ts';
 
 /**
  * What other domains may ask of identity: whether an account's address is proven, to hear when it

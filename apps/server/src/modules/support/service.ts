@@ -9,6 +9,8 @@ import { hitRateLimit } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { spendCaptcha, type CaptchaSecrets } from './captcha.ts';
 import { supportDb } from './tables.ts';
+// The console dashboard's figures of this domain (issue 27).
+export { openTicketsBySeverity } from './dashboard-figures.ts';
 
 const M = en.support;
 const HOUR = 3600_000;

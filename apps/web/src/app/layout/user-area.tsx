@@ -7,11 +7,8 @@ import { logout } from '../../lib/session';
 import { useUser } from '../../lib/store';
 import { FeatureMessages } from '../../lib/feature-messages-gate';
 
-// Support staff only (administrators and listed staff): loaded after sign-in, not on the first page.
-const SupportQueueLink = lazy(() => import('../../features/support/queue-link'));
-// Administrators only, likewise.
-const AdminImportLink = lazy(() => import('../../features/admin-import/admin-link'));
-// The provider's team (any provider role, issue 27), likewise.
+// The provider's team (any provider role, issue 27): loaded after sign-in, not on the first page.
+// The console's navigation leads to the import, the support queue and the other sections.
 const ConsoleLink = lazy(() => import('../../features/console/console-link'));
 
 /** 'Welcome name', My Profile and Sign Out; LOGIN and SIGN UP for visitors (spec B 2.14). */
@@ -32,11 +29,7 @@ export function UserArea() {
           {t('user.myProfile')}
         </Anchor>
         <FeatureMessages>
-          <Suspense fallback={null}>
-            <SupportQueueLink />
-            {user.isAdmin && <AdminImportLink />}
-            {user.providerRoles.length > 0 && <ConsoleLink />}
-          </Suspense>
+          <Suspense fallback={null}>{user.providerRoles.length > 0 && <ConsoleLink />}</Suspense>
         </FeatureMessages>
         <Button
           variant="subtle"

@@ -4,7 +4,6 @@ import {
   Badge,
   Button,
   Card,
-  Container,
   Group,
   List,
   Modal,
@@ -22,21 +21,21 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { afterPress } from '../../lib/touched';
-import { RequireAdmin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';
-import { PageTitle } from '../../components/ui/page-title';
+import { ConsolePage } from '../console/console-layout';
 import { messageOf } from '../../lib/api-client';
 import { decide, fetchGoLiveRequests, REVIEW_PAGE_SIZE, type GoLiveRequest } from './api';
 
 const STATUS_COLORS: Record<GoLiveStatus, string> = { pending: 'yellow', approved: 'green', rejected: 'red' };
 const when = (iso: string) => dayjs(iso).format(`${DATE_FORMAT} HH:mm`);
 
-/** /admin/go-live: the provider's review of go-live requests (administrators only). */
+/** /admin/go-live: the console's review of go-live requests (go-live reviewers and administrators). */
 export default function AdminGoLivePage() {
+  const { t } = useTranslation();
   return (
-    <RequireAdmin>
+    <ConsolePage roles="go_live_reviewer" title={t('applications.ui.reviewTitle')}>
       <Review />
-    </RequireAdmin>
+    </ConsolePage>
   );
 }
 
@@ -51,8 +50,7 @@ function Review() {
   });
   const pages = Math.max(1, Math.ceil((query.data?.meta.count ?? 0) / REVIEW_PAGE_SIZE));
   return (
-    <Container size="lg" py="xl">
-      <PageTitle>{t('applications.ui.reviewTitle')}</PageTitle>
+    <>
       <SegmentedControl
         mb="md"
         aria-label={t('applications.ui.status')}
@@ -110,7 +108,7 @@ function Review() {
           </Button>
         </Group>
       )}
-    </Container>
+    </>
   );
 }
 

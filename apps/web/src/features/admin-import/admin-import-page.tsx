@@ -1,9 +1,9 @@
 import {
   Alert,
   Anchor,
+  Box,
   Button,
   Checkbox,
-  Container,
   FileInput,
   Group,
   List,
@@ -21,8 +21,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { RequireAdmin } from '../../components/require-login';
-import { PageTitle } from '../../components/ui/page-title';
+import { ConsolePage } from '../console/console-layout';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation, type Translate } from '../../lib/i18n';
@@ -47,9 +46,9 @@ interface ServerError {
 export default function AdminImportPage() {
   const { t } = useTranslation();
   return (
-    <RequireAdmin message={t('apiImport.adminsOnly')}>
+    <ConsolePage roles="api_manager" title={t('apiImport.title')}>
       <ImportForm />
-    </RequireAdmin>
+    </ConsolePage>
   );
 }
 
@@ -109,8 +108,7 @@ function ImportForm() {
   );
 
   return (
-    <Container size="md" py="xl">
-      <PageTitle>{t('apiImport.title')}</PageTitle>
+    <Box maw={960}>
       <Text mb="lg">{t('apiImport.intro')}</Text>
       <form onSubmit={submit} noValidate aria-describedby="import-status">
         <Stack gap="md">
@@ -163,7 +161,7 @@ function ImportForm() {
         </div>
       )}
       {run.isError && <ImportErrors error={run.error} t={t} />}
-    </Container>
+    </Box>
   );
 }
 

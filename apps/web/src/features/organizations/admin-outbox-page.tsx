@@ -1,18 +1,15 @@
-import { Alert, Anchor, Badge, Button, Container, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from '../../lib/i18n';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ORG_DEFAULT_PAGE_SIZE } from '@portico/contracts/constants';
 import { NotFound } from '../../components/not-found';
-import { RequireLogin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';
-import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
-import { useUser } from '../../lib/store';
+import { ConsolePage } from '../console/console-layout';
 import { getOutboxMessage, listOutbox, type OutboxMessage } from './api';
-import { NotPermitted } from './parts';
 
 /**
  * /admin/outbox and /admin/outbox/:messageId: the e-mails the portal sent or stored (invitations,
@@ -20,18 +17,13 @@ import { NotPermitted } from './parts';
  * can be read. Others see UNAUTHORIZED; the server refuses them too (403).
  */
 export default function AdminOutboxPage() {
-  return (
-    <RequireLogin>
-      <AdminOnly />
-    </RequireLogin>
-  );
-}
-
-function AdminOnly() {
-  const user = useUser();
+  const { t } = useTranslation();
   const { messageId } = useParams();
-  if (!user.isAdmin) return <NotPermitted />;
-  return messageId ? <OutboxMessageView id={messageId} /> : <OutboxList />;
+  return (
+    <ConsolePage roles="administrator" title={t('organizations.outboxTitle')}>
+      {messageId ? <OutboxMessageView id={messageId} /> : <OutboxList />}
+    </ConsolePage>
+  );
 }
 
 const when = (iso: string) => dayjs(iso).format('DD-MM-YYYY HH:mm');
@@ -66,8 +58,7 @@ function OutboxList() {
   const go = (p: number) => setParams(p ? { page: String(p) } : {});
 
   return (
-    <Container size="lg" py="xl">
-      <PageTitle>{t('organizations.outboxTitle')}</PageTitle>
+    <>
       <Text mb="md">{t('organizations.outboxIntro')}</Text>
       {query.isPending ? (
         <Loading />
@@ -118,7 +109,7 @@ function OutboxList() {
           </Group>
         </>
       )}
-    </Container>
+    </>
   );
 }
 
@@ -128,7 +119,7 @@ function OutboxMessageView({ id }: { id: string }) {
   if (query.isPending) return <Loading />;
   if (query.error instanceof ApiError && query.error.status === 404) return <NotFound />;
   return (
-    <Container size="md" py="xl">
+    <>
       <Anchor component={Link} to={paths.adminOutbox} mb="md" display="inline-block">
         {t('organizations.outboxBack')}
       </Anchor>
@@ -139,9 +130,7 @@ function OutboxMessageView({ id }: { id: string }) {
       ) : (
         <Paper withBorder p="lg">
           <Stack gap="xs">
-            <PageTitle order={1} size="h2">
-              {query.data.attributes.subject}
-            </PageTitle>
+            <Title order={2}>{query.data.attributes.subject}</Title>
             <Group gap="xs">
               <Text size="sm" fw={600}>
                 {t('organizations.columnTo')}:
@@ -166,6 +155,6 @@ function OutboxMessageView({ id }: { id: string }) {
           </Stack>
         </Paper>
       )}
-    </Container>
+    </>
   );
 }

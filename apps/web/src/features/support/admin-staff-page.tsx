@@ -1,15 +1,14 @@
-import { Alert, Button, Container, Group, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Alert, Button, Group, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { DATE_FORMAT } from '@portico/contracts/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
-import { RequireAdmin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';
 import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
-import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { ConsolePage } from '../console/console-layout';
 import { addStaff, fetchStaff, removeStaff, ticketKeys } from './api';
 
 /**
@@ -19,9 +18,9 @@ import { addStaff, fetchStaff, removeStaff, ticketKeys } from './api';
 export default function AdminStaffPage() {
   const { t } = useTranslation();
   return (
-    <RequireAdmin message={t('support.staffAdminsOnly')}>
+    <ConsolePage roles="administrator" title={t('support.staffTitle')}>
       <StaffManager />
-    </RequireAdmin>
+    </ConsolePage>
   );
 }
 
@@ -56,14 +55,13 @@ function StaffManager() {
   };
 
   return (
-    <Container size="lg" py="xl">
+    <>
       <PageBreadcrumbs
         items={[
           { title: t('support.queueTitle'), to: paths.adminSupport },
           { title: t('support.staffTitle') },
         ]}
       />
-      <PageTitle>{t('support.staffTitle')}</PageTitle>
       <Text mb="lg">{t('support.staffIntro')}</Text>
       <form onSubmit={submit} noValidate aria-label={t('support.staffAdd')}>
         <Group align="flex-start" mb="lg">
@@ -146,6 +144,6 @@ function StaffManager() {
           </Table>
         </Table.ScrollContainer>
       )}
-    </Container>
+    </>
   );
 }

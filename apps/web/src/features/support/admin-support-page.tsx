@@ -1,7 +1,6 @@
 import {
   Alert,
   Anchor,
-  Container,
   Group,
   NativeSelect,
   Pagination,
@@ -21,49 +20,39 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { RequireLogin } from '../../components/require-login';
 import { Loading } from '../../components/ui/loading';
-import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { useUser } from '../../lib/store';
-import { fetchContactMessages, fetchQueue, fetchSupportMe, QUEUE_PAGE_SIZE, ticketKeys } from './api';
+import { ConsolePage } from '../console/console-layout';
+import { fetchContactMessages, fetchQueue, QUEUE_PAGE_SIZE, ticketKeys } from './api';
 
 const when = (iso: string) => dayjs(iso).format(`${DATE_FORMAT} HH:mm`);
 
-/** /admin/support: the support staff's queue of every ticket, and the contact messages. */
+/** /admin/support: the console's queue of every ticket, and the contact messages (support agents). */
 export default function AdminSupportPage() {
+  const { t } = useTranslation();
   return (
-    <RequireLogin>
-      <StaffOnly />
-    </RequireLogin>
+    <ConsolePage roles="support_agent" title={t('support.queueTitle')}>
+      <SupportQueue />
+    </ConsolePage>
   );
 }
 
-function StaffOnly() {
+function SupportQueue() {
   const { t } = useTranslation();
   // Administrators manage who else is staff (admin-staff-page.tsx).
   const { isAdmin } = useUser();
-  const me = useQuery({ queryKey: ticketKeys.me, queryFn: fetchSupportMe });
-  if (me.isPending) return <Loading />;
-  if (!me.data?.staff)
-    return (
-      <Stack align="center" py={60} data-testid="staff-only">
-        <Title order={1}>{t('errors.unauthorized')}</Title>
-        <Text>{t('support.staffOnly')}</Text>
-      </Stack>
-    );
   return (
-    <Container size="lg" py="xl">
-      <Group justify="space-between" align="baseline">
-        <PageTitle>{t('support.queueTitle')}</PageTitle>
-        {isAdmin && (
+    <>
+      {isAdmin && (
+        <Group justify="flex-end">
           <Anchor component={Link} to={paths.adminSupportStaff}>
             {t('support.staffLink')}
           </Anchor>
-        )}
-      </Group>
+        </Group>
+      )}
       <Tabs defaultValue="tickets" keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="tickets">{t('support.ticketsTitle')}</Tabs.Tab>
@@ -76,7 +65,7 @@ function StaffOnly() {
           <ContactMessages />
         </Tabs.Panel>
       </Tabs>
-    </Container>
+    </>
   );
 }
 
