@@ -4,6 +4,8 @@
  * app registers this area with the console's chunk (features/console), never with the developer
  * pages' messages.
  */
+import { consoleContentMessages } from './console-content.ts';
+
 export const consoleMessages = {
   title: 'Provider console',
   link: 'Provider console',
@@ -30,4 +32,5 @@ export const consoleMessages = {
     support_agent: 'Support agent',
     go_live_reviewer: 'Go-live reviewer',
   },
+  content: consoleContentMessages,
 } as const;
