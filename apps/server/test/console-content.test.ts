@@ -27,6 +27,10 @@ interface Article {
   description: string;
   body: string;
   category: string | null;
+  imageUrl: string | null;
+  imageAlt: string;
+  internal: boolean;
+  scrollspy: boolean;
   state: 'draft' | 'published' | 'scheduled';
   publishAt: string | null;
   sourceFile: string | null;
@@ -443,7 +447,7 @@ describe('console: articles', () => {
 });
 
 /** The editable fields of an article, as a save sends them. */
-function fieldsOf(a: Article & Record<string, unknown>) {
+function fieldsOf(a: Article) {
   return {
     title: a.title,
     path: a.path,

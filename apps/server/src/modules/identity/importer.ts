@@ -11,6 +11,8 @@ const usersFile = z.array(
     firstName: z.string().min(1),
     lastName: z.string().min(1),
     administrator: z.boolean().default(false),
+    /** Provider roles besides the administrator (issue 27), e.g. [content_editor]. */
+    roles: z.array(z.enum(['api_manager', 'content_editor', 'support_agent', 'go_live_reviewer'])).default([]),
   }),
 );
 
@@ -23,7 +25,7 @@ export const usersImporter: ContentImporter = {
     const users = usersRepo(db);
     for (const u of usersFile.parse(parse(text))) {
       if (await users.findByEmail(u.email)) continue;
-      await users.create({
+      const created = await users.create({
         email: u.email,
         name: displayName(u.firstName, u.lastName, u.email),
         firstName: u.firstName,
@@ -32,6 +34,13 @@ export const usersImporter: ContentImporter = {
         isAdmin: u.administrator,
         emailVerified: true,
       });
+      if (created && u.roles.length) {
+        await db
+          .insertInto('provider_roles')
+          .values(u.roles.map((role) => ({ user_id: created.id, role })))
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
       log.info({ email: u.email }, 'demo account created');
     }
   },
