@@ -27,6 +27,29 @@ const featureBoundaries = {
   },
 };
 
+/**
+ * The provider console's areas (features/console-*, issue 27) are pages of the console: they may
+ * use its frame (features/console: ConsolePage, sections), never another feature.
+ */
+const consoleAreaBoundaries = {
+  files: ['apps/web/src/features/console-*/**/*.{ts,tsx}'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          { group: ['**/app/**', '**/app'], message: 'Features must not import the app layer.' },
+          {
+            regex: '^\\.\\./(?!console/)[^./][^/]*/',
+            message:
+              'Console areas may import features/console only; move shared code to components/ or lib/.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 const sharedBoundaries = {
   files: ['apps/web/src/{components,lib,config}/**/*.{ts,tsx}'],
   rules: {
@@ -172,5 +195,6 @@ export default tseslint.config(
     rules: { 'no-console': 'off' },
   },
   featureBoundaries,
+  consoleAreaBoundaries,
   sharedBoundaries,
 );

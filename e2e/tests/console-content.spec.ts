@@ -41,7 +41,10 @@ test('a content editor schedules an article; a visitor reads it and finds it in 
   await signIn(page, editorAccount.email, editorAccount.password);
   await declineCookies(page);
   await page.goto('/admin');
-  await page.getByRole('navigation', { name: en.console.navLabel }).getByRole('link', { name: en.console.nav.content }).click();
+  await page
+    .getByRole('navigation', { name: en.console.navLabel })
+    .getByRole('link', { name: en.console.nav.content })
+    .click();
   await expect(page).toHaveURL(/\/admin\/content$/);
   await expect(page.getByRole('heading', { level: 1, name: M.articles.title })).toBeVisible();
   await expect(page.getByTestId('console-articles')).toBeVisible();
@@ -52,17 +55,25 @@ test('a content editor schedules an article; a visitor reads it and finds it in 
   await page.getByRole('textbox', { name: M.editor.titleLabel, exact: true }).fill(title);
   await page.getByRole('textbox', { name: M.editor.pathLabel, exact: true }).fill(slug);
   await page.getByLabel(M.editor.summaryLabel).fill('Narwhals swim into the Payments API.');
-  await page.getByLabel(M.editor.bodyLabel).fill(`## Narwhal news\n\nThe **narwhal-${stamp}** feature is here.`);
+  await page
+    .getByLabel(M.editor.bodyLabel)
+    .fill(`## Narwhal news\n\nThe **narwhal-${stamp}** feature is here.`);
   await page.getByRole('tab', { name: M.editor.preview }).click();
-  await expect(page.getByTestId('article-preview').getByRole('heading', { name: 'Narwhal news' })).toBeVisible();
+  await expect(
+    page.getByTestId('article-preview').getByRole('heading', { name: 'Narwhal news' }),
+  ).toBeVisible();
   await page.getByRole('tab', { name: M.editor.write }).click();
   await page.getByRole('radio', { name: M.articles.states.scheduled }).check();
   await page.getByLabel(M.editor.publishAtLabel).fill(await localInputIn(page, 20));
   await expectNoViolations(page, '/admin/content/articles/new');
   await page.getByRole('button', { name: M.editor.save }).click();
-  await expect(page.getByRole('status').filter({ hasText: M.editor.saved.replace('{{version}}', '1') })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: M.editor.saved.replace('{{version}}', '1') }),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/content\/articles\/[0-9a-f-]{36}$/);
-  await expect(page.getByTestId('article-revisions')).toContainText(M.revisions.version.replace('{{version}}', '1'));
+  await expect(page.getByTestId('article-revisions')).toContainText(
+    M.revisions.version.replace('{{version}}', '1'),
+  );
 
   // A visitor: not there yet, then on the blog and in the search once the time has come.
   const visitorContext = await browser.newContext();
@@ -74,13 +85,17 @@ test('a content editor schedules an article; a visitor reads it and finds it in 
       return doc.data.map((d) => d.link);
     };
     expect(await searchHits()).toEqual([]);
-    const early = await visitor.request.get(`/jsonapi/node/article?filter[path.alias]=${encodeURIComponent(slug)}`);
+    const early = await visitor.request.get(
+      `/jsonapi/node/article?filter[path.alias]=${encodeURIComponent(slug)}`,
+    );
     expect(((await early.json()) as { data: unknown[] }).data).toEqual([]);
     await expectNoViolations(page, '/admin/content/articles/:id');
     await expect
       .poll(
         async () => {
-          const res = await visitor.request.get(`/jsonapi/node/article?filter[path.alias]=${encodeURIComponent(slug)}`);
+          const res = await visitor.request.get(
+            `/jsonapi/node/article?filter[path.alias]=${encodeURIComponent(slug)}`,
+          );
           return ((await res.json()) as { data: unknown[] }).data.length;
         },
         { timeout: 30_000 },
@@ -104,7 +119,9 @@ test('a content editor schedules an article; a visitor reads it and finds it in 
   await expect(row).toContainText(M.articles.states.published);
 });
 
-test('a support agent is refused the content console, and the server refuses a save too', async ({ page }) => {
+test('a support agent is refused the content console, and the server refuses a save too', async ({
+  page,
+}) => {
   await signIn(page, agentAccount.email, agentAccount.password);
   await declineCookies(page);
   await page.goto('/admin/content');

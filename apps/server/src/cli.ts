@@ -238,14 +238,19 @@ async function exportContentCommand(args: string[]): Promise<void> {
   }
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
   const dir = args[0] ?? config.contentDir;
-  const [{ DataDirInUseError }, { openDatabase }, { migrateToLatest }, { withStartupLock }, { exportArticles }] =
-    await Promise.all([
-      import('./db/data-dir-lock.ts'),
-      import('./db/client.ts'),
-      import('./db/migrate.ts'),
-      import('./db/startup-lock.ts'),
-      import('./modules/content/export.ts'),
-    ]);
+  const [
+    { DataDirInUseError },
+    { openDatabase },
+    { migrateToLatest },
+    { withStartupLock },
+    { exportArticles },
+  ] = await Promise.all([
+    import('./db/data-dir-lock.ts'),
+    import('./db/client.ts'),
+    import('./db/migrate.ts'),
+    import('./db/startup-lock.ts'),
+    import('./modules/content/export.ts'),
+  ]);
   let handle;
   try {
     handle = await openDatabase({

@@ -41,7 +41,12 @@ interface Change {
   parts: { value: string; added: boolean; removed: boolean }[];
 }
 interface ErrorDoc {
-  errors: { status: string; code: string; title: string; source?: { pointer?: string; parameter?: string } }[];
+  errors: {
+    status: string;
+    code: string;
+    title: string;
+    source?: { pointer?: string; parameter?: string };
+  }[];
   meta?: { current: Article; changes: Change[] };
 }
 
@@ -115,10 +120,14 @@ describe('console: articles', () => {
     );
     expect(list.data.map((a) => [a.id, a.state])).toEqual([[draft.id, 'draft']]);
     expect(list.meta.count).toBe(1);
-    const published = await json<{ data: { id: string }[] }>(await editor.get(`${BASE}?state=published&q=zebra`));
+    const published = await json<{ data: { id: string }[] }>(
+      await editor.get(`${BASE}?state=published&q=zebra`),
+    );
     expect(published.data).toEqual([]);
     // The seeded articles are listed too, paged.
-    const page = await json<{ data: unknown[]; meta: { count: number } }>(await editor.get(`${BASE}?page[limit]=2`));
+    const page = await json<{ data: unknown[]; meta: { count: number } }>(
+      await editor.get(`${BASE}?page[limit]=2`),
+    );
     expect(page.data).toHaveLength(2);
     expect(page.meta.count).toBeGreaterThan(5);
 
@@ -192,7 +201,12 @@ describe('console: articles', () => {
       const doc = await json<ErrorDoc>(res);
       if (pointer) expect(doc.errors[0]?.source?.pointer, JSON.stringify(fields)).toBe(pointer);
     }
-    const taken = await editor.send('POST', BASE, { title: 'x', path: '/blog/instant-payments' }, 'application/json');
+    const taken = await editor.send(
+      'POST',
+      BASE,
+      { title: 'x', path: '/blog/instant-payments' },
+      'application/json',
+    );
     expect((await json<ErrorDoc>(taken)).errors[0]?.title).toBe(M.errors.pathTaken);
     expect((await editor.get(`${BASE}?state=nope`)).status).toBe(400);
     expect(await countArticles(t)).toBe(before);
@@ -220,8 +234,11 @@ describe('console: articles', () => {
     expect(await searchLinks('quokka')).toEqual(['/blog/scheduled-quokka-news']);
     const now = await read(article.id);
     expect(now).toMatchObject({ state: 'published', publishAt: null, version: 2 });
-    // Once: running the publication again (another instance) changes nothing.
+    // Once: running the publication again (another instance) changes nothing, not even the
+    // data version that cached blog answers depend on.
+    const versionBefore = await contentVersion(t);
     expect(await publishDueArticles(t.app.db)).toEqual([]);
+    expect(await contentVersion(t)).toBe(versionBefore);
     const audit = await auditOf(article.id);
     expect(audit.map((a) => [a.action, a.actor_email])).toEqual([
       ['article.created', 'content.editor@example.com'],
@@ -256,7 +273,11 @@ describe('console: articles', () => {
     const a = await create({ title: 'Revision otter', body: 'line one\nline two\n', description: 'first' });
     const second = await save(a.id, { ...fieldsOf(a), body: 'line one\nline 2\n', version: 1 });
     expect(second.status).toBe(200);
-    const third = await save(a.id, { ...fieldsOf(a), title: 'Revision otter, again', body: 'line one\nline 2\n', version: 2 }, admin);
+    const third = await save(
+      a.id,
+      { ...fieldsOf(a), title: 'Revision otter, again', body: 'line one\nline 2\n', version: 2 },
+      admin,
+    );
     expect(third.status).toBe(200);
 
     const revisions = await json<{ data: { version: number; author: string; current: boolean }[] }>(
@@ -278,7 +299,12 @@ describe('console: articles', () => {
     expect(byField.body?.filter((p) => p.added).map((p) => p.value)).toEqual(['line 2']);
     expect((await editor.get(`${BASE}/${a.id}/revisions/9`)).status).toBe(404);
 
-    const restored = await editor.send('POST', `${BASE}/${a.id}/revisions/1/restore`, { version: 3 }, 'application/json');
+    const restored = await editor.send(
+      'POST',
+      `${BASE}/${a.id}/revisions/1/restore`,
+      { version: 3 },
+      'application/json',
+    );
     expect(restored.status).toBe(200);
     const now = (await json<{ data: Article }>(restored)).data;
     expect(now).toMatchObject({ version: 4, title: 'Revision otter', body: 'line one\nline two' });
@@ -289,7 +315,12 @@ describe('console: articles', () => {
       'article.restored',
     ]);
     // A stale restore is a conflict too.
-    const stale = await editor.send('POST', `${BASE}/${a.id}/revisions/2/restore`, { version: 3 }, 'application/json');
+    const stale = await editor.send(
+      'POST',
+      `${BASE}/${a.id}/revisions/2/restore`,
+      { version: 3 },
+      'application/json',
+    );
     expect(stale.status).toBe(409);
     expect((await read(a.id)).version).toBe(4);
   });
@@ -379,7 +410,11 @@ describe('console: articles', () => {
       .executeTakeFirstOrThrow();
     const imported = await read(row.uuid);
     expect(imported.body).toBe('From the file.');
-    const edit = await save(row.uuid, { ...fieldsOf(imported), body: 'From the browser.', version: imported.version });
+    const edit = await save(row.uuid, {
+      ...fieldsOf(imported),
+      body: 'From the browser.',
+      version: imported.version,
+    });
     expect(edit.status).toBe(200);
 
     // Both files change; the edited article keeps the browser's text, the other follows its file.
@@ -428,7 +463,9 @@ describe('console: articles', () => {
     try {
       const rows = async (app: TestApp) =>
         (
-          await sql<Record<string, unknown>>`select a.title, a.path, a.description, a.body_markdown, a.body_html,
+          await sql<
+            Record<string, unknown>
+          >`select a.title, a.path, a.description, a.body_markdown, a.body_html,
               a.image_url, a.image_alt, a.published, a.publish_at, a.internal, a.scrollspy_visible, a.created,
               a.source_file, c.name as category, au.key as author
             from articles a left join news_categories c on c.id = a.category_id
@@ -472,6 +509,15 @@ async function del(client: TestClient, id: string, ifMatch?: string): Promise<Re
 
 async function csrf(client: TestClient): Promise<string> {
   return (await client.get('/session/token')).text();
+}
+
+async function contentVersion(t: TestApp): Promise<string> {
+  const row = await t.app.db
+    .selectFrom('data_versions')
+    .select('version')
+    .where('domain', '=', 'content')
+    .executeTakeFirstOrThrow();
+  return String(row.version);
 }
 
 async function countArticles(t: TestApp): Promise<number> {

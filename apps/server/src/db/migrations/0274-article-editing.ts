@@ -17,7 +17,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table articles add column version integer not null default 1`.execute(db);
   await sql`alter table articles add column publish_at timestamptz`.execute(db);
   await sql`alter table articles add column edited_at timestamptz`.execute(db);
-  await sql`create index articles_publish_at on articles (publish_at) where publish_at is not null`.execute(db);
+  await sql`create index articles_publish_at on articles (publish_at) where publish_at is not null`.execute(
+    db,
+  );
   await sql`create table article_revisions (
     id serial primary key,
     article_id integer not null references articles(id) on delete cascade,

@@ -107,7 +107,12 @@ export async function exportArticles(db: Db, contentDir: string): Promise<Export
 
   const categoriesFile = path.join(blogDir, 'categories.yaml');
   if (!fs.existsSync(categoriesFile)) {
-    const categories = await cdb.selectFrom('news_categories').select('name').orderBy('weight').orderBy('name').execute();
+    const categories = await cdb
+      .selectFrom('news_categories')
+      .select('name')
+      .orderBy('weight')
+      .orderBy('name')
+      .execute();
     fs.writeFileSync(categoriesFile, stringify(categories.map((c) => ({ name: c.name }))));
   }
   const authorsFile = path.join(blogDir, 'authors.yaml');

@@ -12,7 +12,9 @@ const usersFile = z.array(
     lastName: z.string().min(1),
     administrator: z.boolean().default(false),
     /** Provider roles besides the administrator (issue 27), e.g. [content_editor]. */
-    roles: z.array(z.enum(['api_manager', 'content_editor', 'support_agent', 'go_live_reviewer'])).default([]),
+    roles: z
+      .array(z.enum(['api_manager', 'content_editor', 'support_agent', 'go_live_reviewer']))
+      .default([]),
   }),
 );
 

@@ -156,7 +156,8 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
       await client.invalidateQueries({ queryKey: ['console-articles'] });
       await client.invalidateQueries({ queryKey: ['console-revisions', data.id] });
       client.setQueryData(['console-article', data.id], { data });
-      if (!article) void navigate(paths.adminArticle(data.id), { replace: true, state: { saved: data.version } });
+      if (!article)
+        void navigate(paths.adminArticle(data.id), { replace: true, state: { saved: data.version } });
     },
     onError: (err) => {
       setNotice(null);
@@ -182,7 +183,12 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
 
   return (
     <Group align="flex-start" gap="xl" wrap="wrap">
-      <Box component="form" onSubmit={submit} style={{ flex: '1 1 480px' }} aria-label={t('console.content.editor.editTitle')}>
+      <Box
+        component="form"
+        onSubmit={submit}
+        style={{ flex: '1 1 480px' }}
+        aria-label={t('console.content.editor.editTitle')}
+      >
         <Stack>
           {article && (
             <Group gap="xs">
@@ -337,7 +343,12 @@ function ConflictPanel({
 }) {
   const { t } = useTranslation();
   return (
-    <Alert color="orange" role="alert" title={t('console.content.editor.conflictTitle')} data-testid="article-conflict">
+    <Alert
+      color="orange"
+      role="alert"
+      title={t('console.content.editor.conflictTitle')}
+      data-testid="article-conflict"
+    >
       <Text size="sm" mb="xs">
         {t('console.content.editor.conflictText', { version: conflict.current.version })}
       </Text>
@@ -367,11 +378,19 @@ function Changes({ changes }: { changes: FieldChange[] }) {
           <Box component="pre" fz="xs" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>
             {c.parts.map((p, i) =>
               p.removed ? (
-                <del key={i} aria-label={t('console.content.revisions.removed')} style={{ background: '#ffd7d5' }}>
+                <del
+                  key={i}
+                  aria-label={t('console.content.revisions.removed')}
+                  style={{ background: '#ffd7d5' }}
+                >
                   {p.value}
                 </del>
               ) : p.added ? (
-                <ins key={i} aria-label={t('console.content.revisions.added')} style={{ background: '#ccffd8' }}>
+                <ins
+                  key={i}
+                  aria-label={t('console.content.revisions.added')}
+                  style={{ background: '#ccffd8' }}
+                >
                   {p.value}
                 </ins>
               ) : (
@@ -410,7 +429,13 @@ function RevisionsPanel({ article, onRestored }: { article: Article; onRestored(
     onError: (err) => setMessage(messageOf(err, t('errors.somethingWentWrong'))),
   });
   return (
-    <Paper withBorder p="md" style={{ flex: '0 1 360px' }} component="section" aria-labelledby="revisions-title">
+    <Paper
+      withBorder
+      p="md"
+      style={{ flex: '0 1 360px' }}
+      component="section"
+      aria-labelledby="revisions-title"
+    >
       <Title order={2} size="h4" id="revisions-title" mb="sm">
         {t('console.content.revisions.title')}
       </Title>
@@ -438,8 +463,14 @@ function RevisionsPanel({ article, onRestored }: { article: Article; onRestored(
               </Text>
               {!r.current && (
                 <Group gap="xs" mt={4}>
-                  <Button size="compact-xs" variant="light" onClick={() => setOpen(open === r.version ? null : r.version)}>
-                    {open === r.version ? t('console.content.revisions.hide') : t('console.content.revisions.show')}
+                  <Button
+                    size="compact-xs"
+                    variant="light"
+                    onClick={() => setOpen(open === r.version ? null : r.version)}
+                  >
+                    {open === r.version
+                      ? t('console.content.revisions.hide')
+                      : t('console.content.revisions.show')}
                   </Button>
                   <Button
                     size="compact-xs"

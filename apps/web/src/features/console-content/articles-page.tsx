@@ -1,4 +1,15 @@
-import { Alert, Anchor, Badge, Button, Group, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Pagination,
+  Select,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -28,7 +39,8 @@ export default function ArticlesPage() {
   const [page, setPage] = useState(1);
   const query = useQuery({
     queryKey: ['console-articles', state, search, page],
-    queryFn: () => listArticles({ state: state ?? undefined, q: search, limit: PAGE, offset: (page - 1) * PAGE }),
+    queryFn: () =>
+      listArticles({ state: state ?? undefined, q: search, limit: PAGE, offset: (page - 1) * PAGE }),
     placeholderData: keepPreviousData,
   });
   const pages = Math.max(1, Math.ceil((query.data?.meta.count ?? 0) / PAGE));
