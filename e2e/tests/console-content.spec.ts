@@ -145,3 +145,57 @@ test('a support agent is refused the content console, and the server refuses a s
   const list = await page.request.get('/admin-api/content/articles');
   expect(list.status()).toBe(403);
 });
+
+test('two editors save the same article: the second sees the other change and overwrites deliberately; a revision is restored', async ({
+  page,
+  context,
+}) => {
+  const stamp = Date.now();
+  const title = `Conflict ibis ${stamp}`;
+  await signIn(page, editorAccount.email, editorAccount.password);
+  await declineCookies(page);
+  await page.goto('/admin/content/articles/new');
+  await page.getByRole('textbox', { name: M.editor.titleLabel, exact: true }).fill(title);
+  await page.getByLabel(M.editor.bodyLabel).fill('The first text.');
+  await page.getByRole('button', { name: M.editor.save }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/articles\/[0-9a-f-]{36}$/);
+  const address = page.url();
+
+  // A second tab opens version 1 and saves first.
+  const other = await context.newPage();
+  await other.goto(address);
+  await other.getByLabel(M.editor.bodyLabel).fill('Their text.');
+  await other.getByRole('button', { name: M.editor.save }).click();
+  await expect(
+    other.getByRole('status').filter({ hasText: M.editor.saved.replace('{{version}}', '2') }),
+  ).toBeVisible();
+
+  // The first tab, still at version 1: refused, shown what differs, nothing overwritten.
+  await page.getByLabel(M.editor.bodyLabel).fill('My text.');
+  await page.getByRole('button', { name: M.editor.save }).click();
+  const conflict = page.getByTestId('article-conflict');
+  await expect(conflict).toContainText(M.editor.conflictTitle);
+  // The body is compared by lines: mine removed, theirs added.
+  await expect(conflict.locator('ins')).toHaveText('Their text.');
+  await expect(conflict.locator('del')).toHaveText('My text.');
+  await expectNoViolations(page, '/admin/content/articles/:id (conflict)');
+  await conflict.getByRole('button', { name: M.editor.overwrite }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: M.editor.saved.replace('{{version}}', '3') }),
+  ).toBeVisible();
+  await expect(conflict).toHaveCount(0);
+
+  // Revisions: version 2 compared with the current one, then restored as version 4.
+  const revisions = page.getByTestId('article-revisions');
+  await expect(revisions).toContainText(M.revisions.version.replace('{{version}}', '3'));
+  const second = revisions
+    .locator('div')
+    .filter({ hasText: M.revisions.version.replace('{{version}}', '2') })
+    .last();
+  await second.getByRole('button', { name: M.revisions.show }).click();
+  await expect(second.locator('ins')).toHaveText('My text.');
+  await expect(second.locator('del')).toHaveText('Their text.');
+  await second.getByRole('button', { name: M.revisions.restore }).click();
+  await expect(page.getByLabel(M.editor.bodyLabel)).toHaveValue('Their text.');
+  await expect(revisions).toContainText(M.revisions.version.replace('{{version}}', '4'));
+});

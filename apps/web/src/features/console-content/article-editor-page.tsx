@@ -357,7 +357,7 @@ function ConflictPanel({
         <Button size="xs" onClick={onReload}>
           {t('console.content.editor.reload')}
         </Button>
-        <Button size="xs" variant="outline" color="red" onClick={onOverwrite}>
+        <Button size="xs" variant="default" onClick={onOverwrite}>
           {t('console.content.editor.overwrite')}
         </Button>
       </Group>
