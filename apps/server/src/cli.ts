@@ -24,6 +24,10 @@ Commands:
       external docs, with a generated image). Re-importing the same alias replaces the document.
       --alias defaults to the file name without its extension, other dots as '-' (a.b.json: a-b).
       --category puts the product in that category (an existing one by name, else a new one).
+  export-content [<dir>]
+      Writes the blog's articles as they are in the database (edited in the console included)
+      to <dir>/blog/articles/*.md, the format content/ uses (default: CONTENT_DIR), so that they
+      can be kept in git; files of deleted articles are removed (modules/content/README.md).
 `;
 
 /** Ends the command with a message and an exit status, after every open resource was closed. */
@@ -223,11 +227,65 @@ async function importApiCommand(args: string[]): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+async function exportContentCommand(args: string[]): Promise<void> {
+  if (args.length > 1) fail(`export-content takes at most one folder.\n\n${USAGE}`, 2);
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, 78);
+    throw err;
+  }
+  if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
+  const dir = args[0] ?? config.contentDir;
+  const [
+    { DataDirInUseError },
+    { openDatabase },
+    { migrateToLatest },
+    { withStartupLock },
+    { exportArticles },
+  ] = await Promise.all([
+    import('./db/data-dir-lock.ts'),
+    import('./db/client.ts'),
+    import('./db/migrate.ts'),
+    import('./db/startup-lock.ts'),
+    import('./modules/content/export.ts'),
+  ]);
+  let handle;
+  try {
+    handle = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onConnectionError: (err) => console.error(`database connection error: ${err.message}`),
+    });
+  } catch (err) {
+    if (err instanceof DataDirInUseError)
+      fail(`${err.message}\nStop the server first, or use DATABASE_URL.`, 75);
+    throw err;
+  }
+  try {
+    const db = handle.db;
+    const result = await withStartupLock(db, handle.kind, async () => {
+      await migrateToLatest(db);
+      return exportArticles(db, dir);
+    });
+    process.stdout.write(
+      `Wrote ${result.written.length} articles to ${dir}` +
+        (result.removed.length ? `; removed ${result.removed.join(', ')}` : '') +
+        '\n',
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'import-api':
       return importApiCommand(rest);
+    case 'export-content':
+      return exportContentCommand(rest);
     case undefined:
     case 'help':
     case '--help':

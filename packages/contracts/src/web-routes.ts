@@ -35,6 +35,10 @@ export const WEB_ROUTE_PATTERNS = [
   '/goLive/:applicationId',
   '/admin/go-live',
   '/admin/import-api',
+  // The console's content (issue 27, features/console-content).
+  '/admin/content',
+  '/admin/content/articles/new',
+  '/admin/content/articles/:articleId',
   // Site search (features/search).
   '/search',
   // Support (issue 14).

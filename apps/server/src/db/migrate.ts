@@ -31,6 +31,7 @@ import * as m0262 from './migrations/0262-stored-file-deletions.ts';
 import * as m0270 from './migrations/0270-provider-console.ts';
 import * as m0271 from './migrations/0271-console-users.ts';
 import * as m0273 from './migrations/0273-console-dashboard.ts';
+import * as m0274 from './migrations/0274-article-editing.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0270-provider-console': m0270,
   '0271-console-users': m0271,
   '0273-console-dashboard': m0273,
+  '0274-article-editing': m0274,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

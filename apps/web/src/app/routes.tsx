@@ -7,6 +7,7 @@ import { adminImportRoutes } from '../features/admin-import/routes';
 import { consoleRoutes } from '../features/console/routes';
 import { consoleUserRoutes } from '../features/console-users/routes';
 import { consoleAuditRoutes } from '../features/console-audit/routes';
+import { consoleContentRoutes } from '../features/console-content/routes';
 import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
@@ -61,6 +62,7 @@ const pageRoutes: FeatureRoute[] = [
   ...consoleRoutes,
   ...consoleUserRoutes,
   ...consoleAuditRoutes,
+  ...consoleContentRoutes,
   ...adminGoLiveRoutes,
   ...adminImportRoutes,
   ...searchRoutes,

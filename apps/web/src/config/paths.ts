@@ -49,6 +49,11 @@ export const paths = {
   goLiveRoute: '/goLive/:applicationId',
   adminGoLive: '/admin/go-live',
   adminImportApi: '/admin/import-api',
+  /** The console's articles (issue 27). */
+  adminContent: '/admin/content',
+  adminArticleNew: '/admin/content/articles/new',
+  adminArticleRoute: '/admin/content/articles/:articleId',
+  adminArticle: (id: string) => `/admin/content/articles/${id}`,
   profile: '/profile',
   // Support (issue 14).
   supportContact: '/support/contact',

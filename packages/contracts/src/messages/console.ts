@@ -8,6 +8,8 @@ import { consoleDashboardMessages } from './console-dashboard.ts';
  * app registers this area with the console's chunk (features/console), never with the developer
  * pages' messages.
  */
+import { consoleContentMessages } from './console-content.ts';
+
 export const consoleMessages = {
   title: 'Provider console',
   link: 'Provider console',
@@ -37,4 +39,5 @@ export const consoleMessages = {
   },
   audit: consoleAuditMessages,
   dashboard: consoleDashboardMessages,
+  content: consoleContentMessages,
 } as const;

@@ -18,7 +18,7 @@ import { contentDb } from './tables.ts';
  */
 
 /** Part of every article hash: raise it when the rendering changes. */
-const RENDERING = 'content-1';
+const RENDERING = 'content-2';
 /** Where content/blog/images is served. */
 export const CONTENT_IMAGES_PATH = '/blog-images/';
 
@@ -53,6 +53,18 @@ const articleFrontMatter = z
     }),
     image: imageSchema.optional(),
     published: z.boolean().default(true),
+    /** A scheduled publication (ISO date-time): the article stays unpublished until then. */
+    publishAt: z
+      .union([z.date(), z.string().trim().min(1)])
+      .transform((v, ctx) => {
+        const d = v instanceof Date ? v : new Date(v);
+        if (Number.isNaN(d.getTime())) {
+          ctx.addIssue({ code: 'custom', message: 'must be a date-time such as 2026-03-14T09:00:00Z' });
+          return z.NEVER;
+        }
+        return d;
+      })
+      .optional(),
     internal: z.boolean().default(false),
     scrollspy: z.boolean().default(false),
   })
@@ -94,6 +106,8 @@ export interface ArticleFile {
   meta: z.infer<typeof articleFrontMatter>;
   path: string | null;
   body: string;
+  /** The Markdown below the front matter, trimmed. */
+  markdown: string;
   /** Internal links of the file, with their line numbers. */
   links: { line: number; target: string }[];
 }
@@ -161,6 +175,7 @@ export function parseArticleFile(file: string, text: string): ArticleFile {
     meta,
     path: articlePath,
     body,
+    markdown: markdown.trim(),
     links,
   };
 }
@@ -252,12 +267,14 @@ export interface ContentImportResult {
   created: string[];
   replaced: string[];
   unchanged: string[];
+  /** Files whose article was edited in the console since: the database's version is kept. */
+  kept: string[];
   removed: number;
 }
 
 /** Imports the blog and the FAQs (also used by tests with a folder of their own). */
 export async function importBlogAndFaq(db: Db, contentDir: string): Promise<ContentImportResult> {
-  const result: ContentImportResult = { created: [], replaced: [], unchanged: [], removed: 0 };
+  const result: ContentImportResult = { created: [], replaced: [], unchanged: [], kept: [], removed: 0 };
   const content = loadContent(contentDir);
   await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext('portico:blog-content'))`.execute(trx);
@@ -284,7 +301,7 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
       (
         await cdb
           .selectFrom('articles')
-          .select(['id', 'source_file', 'source_hash'])
+          .select(['id', 'source_file', 'source_hash', 'edited_at'])
           .where('source_file', 'is not', null)
           .execute()
       ).map((r) => [r.source_file!, r]),
@@ -296,8 +313,24 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
         result.unchanged.push(a.file);
         continue;
       }
-      // A path another (hand-made) article holds would break the unique index: take it over.
+      // Edited in the console since it was imported: the browser's version wins (README 'Console').
+      if (existing?.edited_at) {
+        result.kept.push(a.file);
+        continue;
+      }
       if (a.path) {
+        // A path an article edited in the console holds stays its own: the file waits.
+        const held = await cdb
+          .selectFrom('articles')
+          .select('id')
+          .where('path', '=', a.path)
+          .where('edited_at', 'is not', null)
+          .executeTakeFirst();
+        if (held) {
+          result.kept.push(a.file);
+          continue;
+        }
+        // A path another (hand-made) article holds would break the unique index: take it over.
         await cdb
           .updateTable('articles')
           .set({ path: null })
@@ -311,10 +344,12 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
           path: a.path,
           description: a.meta.description,
           body: a.body,
+          bodyMarkdown: a.markdown,
           image: a.meta.image ? { url: a.meta.image.url, alt: a.meta.image.alt } : null,
           categoryId: a.meta.category ? (categoryIds.get(a.meta.category) ?? null) : null,
           authorId: a.meta.author ? (authorIds.get(a.meta.author) ?? null) : null,
-          published: a.meta.published,
+          published: a.meta.publishAt ? false : a.meta.published,
+          publishAt: a.meta.publishAt ?? null,
           internal: a.meta.internal,
           scrollspyVisible: a.meta.scrollspy,
           created: a.meta.created,
@@ -325,9 +360,11 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
       );
       (existing ? result.replaced : result.created).push(a.file);
     }
-    // A file that went away takes its article (and search row) with it.
-    await repo.deleteArticles([...known.values()].map((r) => r.id));
-    result.removed = known.size;
+    // A file that went away takes its article (and search row) with it, unless the article was
+    // edited in the console since.
+    const gone = [...known.values()].filter((r) => !r.edited_at);
+    await repo.deleteArticles(gone.map((r) => r.id));
+    result.removed = gone.length;
 
     if (content.faq) {
       const faqs: { question: string; answer: string; categoryId: number | null }[] = [];

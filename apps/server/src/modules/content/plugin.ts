@@ -18,6 +18,7 @@ import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { verifiedAddress } from '../identity/service.ts';
+import { consoleArticleRoutes } from './console.ts';
 import { CONTENT_IMAGES_PATH } from './importer.ts';
 import {
   articleIncludes,
@@ -215,6 +216,7 @@ const faqDescription: ResourceDescriptionFor<ReturnType<typeof faqBase>> = {
 export default fp(
   async (root) => {
     await root.register(contentRoutes);
+    await root.register(consoleArticleRoutes);
   },
   { name: 'content', dependencies: ['db', 'session', 'http-cache'] },
 );

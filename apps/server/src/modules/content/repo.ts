@@ -16,6 +16,10 @@ export interface ArticleInput {
   description: string;
   /** HTML; sanitized here before it is stored, whoever calls. */
   body: string;
+  /** The Markdown the HTML was rendered from (what the console edits and the export writes). */
+  bodyMarkdown: string | null;
+  /** A scheduled publication (with `published` false until then), or null. */
+  publishAt?: Date | null;
   image: { url: string; alt: string } | null;
   categoryId: number | null;
   authorId: number | null;
@@ -39,8 +43,15 @@ function searchable(a: Pick<ArticleInput, 'published' | 'internal' | 'path'>): b
 
 export function contentRepo(db: Db) {
   return {
-    /** Creates or replaces the article of a content file (by source_file) or by uuid; returns its uuid. */
-    async saveArticle(input: ArticleInput, existing?: { id: number }): Promise<string> {
+    /**
+     * Creates or replaces the article of a content file (by source_file) or by id; a replacement
+     * raises its version. Returns its id, uuid and version.
+     */
+    async saveArticle(
+      input: ArticleInput,
+      existing?: { id: number },
+      options: { editedAt?: Date } = {},
+    ): Promise<{ id: number; uuid: string; version: number }> {
       const values = {
         title: input.title,
         path: input.path,
@@ -57,20 +68,26 @@ export function contentRepo(db: Db) {
         source_hash: input.sourceHash,
         created: input.created,
         changed: new Date(),
+        body_markdown: input.bodyMarkdown,
+        publish_at: input.publishAt ?? null,
       };
       return inTransaction(db, async (trx) => {
         const cdb = contentDb(trx);
         const row = existing
           ? await cdb
               .updateTable('articles')
-              .set(values)
+              .set((eb) => ({
+                ...values,
+                version: eb('version', '+', 1),
+                ...(options.editedAt ? { edited_at: options.editedAt } : {}),
+              }))
               .where('id', '=', existing.id)
-              .returning(['uuid', 'body_html'])
+              .returning(['id', 'uuid', 'body_html', 'version'])
               .executeTakeFirstOrThrow()
           : await cdb
               .insertInto('articles')
-              .values(values)
-              .returning(['uuid', 'body_html'])
+              .values({ ...values, edited_at: options.editedAt ?? null })
+              .returning(['id', 'uuid', 'body_html', 'version'])
               .executeTakeFirstOrThrow();
         if (searchable(input)) {
           await searchIndex(trx).upsert({
@@ -85,7 +102,7 @@ export function contentRepo(db: Db) {
         } else {
           await searchIndex(trx).remove('article', row.uuid);
         }
-        return row.uuid;
+        return { id: row.id, uuid: row.uuid, version: row.version };
       });
     },
 
@@ -110,7 +127,7 @@ export function contentRepo(db: Db) {
       return inTransaction(db, async (trx) => {
         const row = await contentDb(trx)
           .updateTable('articles')
-          .set({ published, changed: new Date() })
+          .set((eb) => ({ published, publish_at: null, changed: new Date(), version: eb('version', '+', 1) }))
           .where('uuid', '=', uuid)
           .returningAll()
           .executeTakeFirst();
@@ -130,6 +147,31 @@ export function contentRepo(db: Db) {
         }
         return true;
       });
+    },
+
+    /** Writes the search rows of these articles from their current state (published ones in, the rest out). */
+    async reindexArticles(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      const rows = await contentDb(db)
+        .selectFrom('articles')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute();
+      for (const row of rows) {
+        if (searchable(row)) {
+          await searchIndex(db).upsert({
+            type: 'article',
+            uuid: row.uuid,
+            title: row.title,
+            text: plainText(`${row.description} ${row.body_html}`),
+            link: row.path,
+            image: row.image_url,
+            created: row.created,
+          });
+        } else {
+          await searchIndex(db).remove('article', row.uuid);
+        }
+      }
     },
 
     async upsertNewsCategory(name: string, weight: number): Promise<number> {

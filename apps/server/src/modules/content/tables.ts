@@ -42,6 +42,22 @@ export interface ArticlesTable {
   source_hash: string | null;
   created: Stamp;
   changed: Stamp;
+  /** Migration 0274: the Markdown source, the save counter, a scheduled publication, the last console save. */
+  body_markdown: string | null;
+  version: Generated<number>;
+  publish_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** Migration 0274: every save of an article (its fields as the console edits them). */
+export interface ArticleRevisionsTable {
+  id: Generated<number>;
+  article_id: number;
+  version: number;
+  author_id: number | null;
+  author_email: string | null;
+  created: Generated<Date>;
+  fields: ColumnType<unknown, string, string>;
 }
 
 export interface FaqCategoriesTable {
@@ -67,6 +83,7 @@ export type ContentTables = {
   news_categories: NewsCategoriesTable;
   article_authors: ArticleAuthorsTable;
   articles: ArticlesTable;
+  article_revisions: ArticleRevisionsTable;
   faq_categories: FaqCategoriesTable;
   faqs: FaqsTable;
 };

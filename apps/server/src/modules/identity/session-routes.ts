@@ -196,13 +196,11 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
         .where('id', '=', user.id)
         .execute();
       request.log.info({ userId: user.id }, 'user signed in');
-      return reply
-        .header('Cache-Control', 'no-store')
-        .send({
-          ...sessionUserBody(user, await users.providerRoles(user)),
-          csrfToken,
-          returnTo: saved.return_to,
-        });
+      return reply.header('Cache-Control', 'no-store').send({
+        ...sessionUserBody(user, await users.providerRoles(user)),
+        csrfToken,
+        returnTo: saved.return_to,
+      });
     },
   );
 

@@ -22,6 +22,7 @@ export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   },
   { path: '/admin/go-live', label: 'console.nav.goLive', roles: ['go_live_reviewer'] },
   { path: '/admin/import-api', label: 'console.nav.importApi', roles: ['api_manager'] },
+  { path: '/admin/content', label: 'console.nav.content', roles: ['content_editor'] },
   { path: '/admin/support', label: 'console.nav.supportQueue', roles: ['support_agent'] },
   { path: '/admin/support/staff', label: 'console.nav.supportStaff', roles: ['administrator'] },
   { path: '/admin/outbox', label: 'console.nav.outbox', roles: ['administrator'] },

@@ -1,0 +1,135 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { Db } from '../../db/client.ts';
+import { contentDb } from './tables.ts';
+
+/**
+ * Writes the articles of the database back to content/blog/articles/*.md in the format the import
+ * reads (README.md 'Console'), so that what was edited in the console can be kept in git. An
+ * article keeps its file name; one made in the console gets one from its path (or its uuid), and
+ * the database remembers it. Files of articles that no longer exist are removed. The categories
+ * and authors files are written only when the folder has none (the console does not edit them).
+ */
+export interface ExportResult {
+  written: string[];
+  removed: string[];
+}
+
+function slugOf(articlePath: string | null, uuid: string): string {
+  const last = articlePath?.split('/').filter(Boolean).pop() ?? '';
+  const slug = last
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug || `article-${uuid.slice(0, 8)}`;
+}
+
+export async function exportArticles(db: Db, contentDir: string): Promise<ExportResult> {
+  const result: ExportResult = { written: [], removed: [] };
+  const cdb = contentDb(db);
+  const rows = await cdb
+    .selectFrom('articles as a')
+    .leftJoin('news_categories as c', 'c.id', 'a.category_id')
+    .leftJoin('article_authors as au', 'au.id', 'a.author_id')
+    .select([
+      'a.id',
+      'a.uuid',
+      'a.title',
+      'a.path',
+      'a.description',
+      'a.body_markdown',
+      'a.body_html',
+      'a.image_url',
+      'a.image_alt',
+      'a.published',
+      'a.publish_at',
+      'a.internal',
+      'a.scrollspy_visible',
+      'a.created',
+      'a.source_file',
+      'c.name as category',
+      'au.key as author',
+    ])
+    .orderBy('a.id')
+    .execute();
+
+  const blogDir = path.join(contentDir, 'blog');
+  const articlesDir = path.join(blogDir, 'articles');
+  fs.mkdirSync(articlesDir, { recursive: true });
+
+  const taken = new Set(rows.flatMap((r) => (r.source_file ? [r.source_file] : [])));
+  const names = new Map<number, string>();
+  for (const r of rows) {
+    if (r.source_file?.startsWith('blog/articles/') && r.source_file.endsWith('.md')) {
+      names.set(r.id, r.source_file);
+      continue;
+    }
+    const base = slugOf(r.path, r.uuid);
+    let name = `blog/articles/${base}.md`;
+    for (let i = 2; taken.has(name); i++) name = `blog/articles/${base}-${i}.md`;
+    taken.add(name);
+    names.set(r.id, name);
+    // Remembered, so that the import matches the file to this article (the console's edit keeps
+    // the database's version: README 'Console').
+    await cdb.updateTable('articles').set({ source_file: name }).where('id', '=', r.id).execute();
+  }
+
+  for (const r of rows) {
+    const meta: Record<string, unknown> = { title: r.title };
+    if (r.path) meta.path = r.path;
+    if (r.description) meta.description = r.description;
+    if (r.category) meta.category = r.category;
+    if (r.author) meta.author = r.author;
+    meta.created = new Date(r.created).toISOString();
+    if (r.image_url) meta.image = { url: r.image_url, alt: r.image_alt ?? '' };
+    if (!r.published) {
+      if (r.publish_at) meta.publishAt = new Date(r.publish_at).toISOString();
+      else meta.published = false;
+    }
+    if (r.internal) meta.internal = true;
+    if (r.scrollspy_visible) meta.scrollspy = true;
+    const body = (r.body_markdown ?? r.body_html).trim();
+    const text = `---\n${stringify(meta, { lineWidth: 0 }).trimEnd()}\n---\n\n${body}\n`;
+    const file = names.get(r.id)!;
+    fs.writeFileSync(path.join(contentDir, file), text);
+    result.written.push(file);
+  }
+
+  const written = new Set(result.written);
+  for (const f of fs.readdirSync(articlesDir)) {
+    const rel = `blog/articles/${f}`;
+    if (/\.md$/i.test(f) && !written.has(rel)) {
+      fs.rmSync(path.join(articlesDir, f));
+      result.removed.push(rel);
+    }
+  }
+
+  const categoriesFile = path.join(blogDir, 'categories.yaml');
+  if (!fs.existsSync(categoriesFile)) {
+    const categories = await cdb
+      .selectFrom('news_categories')
+      .select('name')
+      .orderBy('weight')
+      .orderBy('name')
+      .execute();
+    fs.writeFileSync(categoriesFile, stringify(categories.map((c) => ({ name: c.name }))));
+  }
+  const authorsFile = path.join(blogDir, 'authors.yaml');
+  if (!fs.existsSync(authorsFile)) {
+    const authors = await cdb.selectFrom('article_authors').selectAll().orderBy('id').execute();
+    fs.writeFileSync(
+      authorsFile,
+      stringify(
+        authors.map((a) => ({
+          key: a.key,
+          name: a.name,
+          ...(a.first_name ? { firstName: a.first_name } : {}),
+          ...(a.last_name ? { lastName: a.last_name } : {}),
+          ...(a.image_url ? { image: a.image_url } : {}),
+        })),
+      ),
+    );
+  }
+  return result;
+}

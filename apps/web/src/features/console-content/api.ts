@@ -1,0 +1,115 @@
+import { apiRequest } from '../../lib/api-client';
+
+/** The console's article calls (modules/content/README.md 'Console'). */
+
+export type ArticleState = 'draft' | 'published' | 'scheduled';
+export const ARTICLE_STATES: readonly ArticleState[] = ['draft', 'published', 'scheduled'];
+
+export interface ArticleFields {
+  title: string;
+  path: string | null;
+  description: string;
+  /** Markdown. */
+  body: string;
+  category: string | null;
+  imageUrl: string | null;
+  imageAlt: string;
+  internal: boolean;
+  scrollspy: boolean;
+  state: ArticleState;
+  publishAt: string | null;
+}
+
+export interface Article extends ArticleFields {
+  id: string;
+  version: number;
+  created: string;
+  changed: string;
+  editedAt: string | null;
+  sourceFile: string | null;
+}
+
+export interface ArticleListItem {
+  id: string;
+  title: string;
+  path: string | null;
+  state: ArticleState;
+  publishAt: string | null;
+  version: number;
+  changed: string;
+  category: string | null;
+}
+
+export interface FieldChange {
+  field: keyof ArticleFields;
+  parts: { value: string; added: boolean; removed: boolean }[];
+}
+
+export interface Revision {
+  version: number;
+  author: string | null;
+  created: string;
+  current: boolean;
+}
+
+/** The body of a 409: the version saved meanwhile and how it differs from what was sent. */
+export interface ConflictBody {
+  meta: { current: Article; changes: FieldChange[] };
+}
+
+export function isConflictBody(body: unknown): body is ConflictBody {
+  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
+  return !!meta && typeof meta.current === 'object' && Array.isArray(meta.changes);
+}
+
+const BASE = '/admin-api/content/articles';
+
+export const listArticles = (query: { state?: string; q?: string; limit: number; offset: number }) =>
+  apiRequest<{ data: ArticleListItem[]; meta: { count: number } }>(BASE, {
+    format: 'json',
+    query: {
+      state: query.state || undefined,
+      q: query.q || undefined,
+      'page[limit]': query.limit,
+      'page[offset]': query.offset,
+    },
+  });
+
+export const getArticle = (id: string) =>
+  apiRequest<{ data: Article }>(`${BASE}/${encodeURIComponent(id)}`, { format: 'json' });
+
+export const listCategories = () =>
+  apiRequest<{ data: { id: string; name: string }[] }>('/admin-api/content/categories', { format: 'json' });
+
+export const createArticle = (fields: ArticleFields) =>
+  apiRequest<{ data: Article }>(BASE, { method: 'POST', format: 'json', body: fields });
+
+export const saveArticle = (id: string, fields: ArticleFields, version: number) =>
+  apiRequest<{ data: Article }>(`${BASE}/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    format: 'json',
+    body: { ...fields, version },
+  });
+
+export const deleteArticle = (id: string, version: number) =>
+  apiRequest<undefined>(`${BASE}/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+    format: 'json',
+    headers: { 'If-Match': `"${version}"` },
+  });
+
+export const listRevisions = (id: string) =>
+  apiRequest<{ data: Revision[] }>(`${BASE}/${encodeURIComponent(id)}/revisions`, { format: 'json' });
+
+export const getRevision = (id: string, version: number) =>
+  apiRequest<{ data: Revision & { fields: ArticleFields; changes: FieldChange[] } }>(
+    `${BASE}/${encodeURIComponent(id)}/revisions/${version}`,
+    { format: 'json' },
+  );
+
+export const restoreRevision = (id: string, revision: number, version: number) =>
+  apiRequest<{ data: Article }>(`${BASE}/${encodeURIComponent(id)}/revisions/${revision}/restore`, {
+    method: 'POST',
+    format: 'json',
+    body: { version },
+  });
