@@ -29,6 +29,7 @@ import * as m0240 from './migrations/0240-support-file-deletions.ts';
 import * as m0250 from './migrations/0250-operation-index-rows.ts';
 import * as m0262 from './migrations/0262-stored-file-deletions.ts';
 import * as m0270 from './migrations/0270-provider-console.ts';
+import * as m0275 from './migrations/0275-api-drafts.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -65,6 +66,7 @@ const migrations: Record<string, Migration> = {
   '0250-operation-index-rows': m0250,
   '0262-stored-file-deletions': m0262,
   '0270-provider-console': m0270,
+  '0275-api-drafts': m0275,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -4,6 +4,8 @@
  * app registers this area with the console's chunk (features/console), never with the developer
  * pages' messages.
  */
+import { consoleApisMessages } from './console-apis.ts';
+
 export const consoleMessages = {
   title: 'Provider console',
   link: 'Provider console',
@@ -23,6 +25,7 @@ export const consoleMessages = {
     supportStaff: 'Support staff',
     outbox: 'Outbox',
   },
+  apis: consoleApisMessages,
   roles: {
     administrator: 'Administrator',
     api_manager: 'API manager',
