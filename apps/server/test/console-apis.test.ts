@@ -150,7 +150,12 @@ components:
         name: { type: string }
 `;
 
-async function uploadDraft(client: TestClient, alias: string, body: string, query: Record<string, string> = {}) {
+async function uploadDraft(
+  client: TestClient,
+  alias: string,
+  body: string,
+  query: Record<string, string> = {},
+) {
   client.csrfToken ??= await (await client.get('/session/token')).text();
   const qs = new URLSearchParams(query).toString();
   return client.request(`/admin-api/catalog/apis/${alias}/drafts${qs ? `?${qs}` : ''}`, {
@@ -188,7 +193,13 @@ describe('API versions from the console', () => {
     const res = await uploadDraft(manager, 'pets', V1, { product: 'pets', filename: 'pets.yaml' });
     expect(res.status, await res.clone().text()).toBe(201);
     draftV1 = (await json<{ data: ApiDraft }>(res)).data;
-    expect(draftV1).toMatchObject({ alias: 'pets', title: 'Pets', status: 'draft', fromVersion: null, toVersion: '1.0' });
+    expect(draftV1).toMatchObject({
+      alias: 'pets',
+      title: 'Pets',
+      status: 'draft',
+      fromVersion: null,
+      toVersion: '1.0',
+    });
     expect(draftV1.summary.added.map((op) => op.endpoint).sort()).toEqual([
       'DELETE /pets/{petId}',
       'GET /pets',
@@ -212,7 +223,10 @@ describe('API versions from the console', () => {
 
   it('shows every problem of an invalid document with its line, and stores nothing', async () => {
     const before = await counters();
-    const broken = V2.replace("enum: [available, sold]\n", "enum: [available, sold]\n            minLength: many\n");
+    const broken = V2.replace(
+      'enum: [available, sold]\n',
+      'enum: [available, sold]\n            minLength: many\n',
+    );
     const res = await uploadDraft(manager, 'pets', broken);
     expect(res.status).toBe(422);
     const { errors } = await json<{
@@ -258,7 +272,11 @@ describe('API versions from the console', () => {
     expect(summary.breakingCount).toBe(5);
     expect(draftV2.changelogText).toContain('`GET /owners` List owners');
     expect(draftV2.changelogText).toContain('`DELETE /pets/{petId}` Delete a pet');
-    expect(draftV2.operations.map((op) => op.endpoint)).toEqual(['GET /pets', 'GET /pets/{id}', 'GET /owners']);
+    expect(draftV2.operations.map((op) => op.endpoint)).toEqual([
+      'GET /pets',
+      'GET /pets/{id}',
+      'GET /owners',
+    ]);
 
     const read = await manager.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}`);
     expect(read.status).toBe(200);
@@ -303,7 +321,9 @@ describe('API versions from the console', () => {
       expect((await uploadDraft(client, 'pets', V2)).status).toBe(403);
       expect((await client.get('/admin-api/catalog/apis')).status).toBe(403);
       expect((await client.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}`)).status).toBe(403);
-      expect((await client.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}/audience`)).status).toBe(403);
+      expect((await client.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}/audience`)).status).toBe(
+        403,
+      );
       const publish = await client.send(
         'POST',
         `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/publish`,
@@ -397,7 +417,13 @@ describe('API versions from the console', () => {
     const org = await createOrg(developer, 'Pet Shop');
     const otherOrg = await createOrg(admin, 'Quiet Shop');
     const orgId = async (uuid: string) =>
-      (await t.app.db.selectFrom('organizations').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow()).id;
+      (
+        await t.app.db
+          .selectFrom('organizations')
+          .select('id')
+          .where('uuid', '=', uuid)
+          .executeTakeFirstOrThrow()
+      ).id;
     const insertApp = async (organizationId: number, title: string) =>
       t.app.db
         .insertInto('applications')
@@ -472,11 +498,18 @@ describe('API versions from the console', () => {
     const notices = await developer.get(`/api/applications/${caller.uuid}/notices`);
     expect(notices.status).toBe(200);
     expect((await json<{ data: ApplicationNotice[] }>(notices)).data).toEqual([
-      expect.objectContaining({ apiTitle: 'Pets', apiAlias: 'pets', text, endpoints: ['DELETE /pets/{petId}'] }),
+      expect.objectContaining({
+        apiTitle: 'Pets',
+        apiAlias: 'pets',
+        text,
+        endpoints: ['DELETE /pets/{petId}'],
+      }),
     ]);
     // Not a member of the other organization: its application's notices are hidden.
     expect((await developer.get(`/api/applications/${quiet.uuid}/notices`)).status).toBe(404);
-    expect((await new TestClient(t.baseUrl).get(`/api/applications/${caller.uuid}/notices`)).status).toBe(401);
+    expect((await new TestClient(t.baseUrl).get(`/api/applications/${caller.uuid}/notices`)).status).toBe(
+      401,
+    );
 
     const audit = await t.app.db
       .selectFrom('audit_log')

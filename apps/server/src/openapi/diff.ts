@@ -26,9 +26,7 @@ const REF_HOPS = 20;
  * document as the comparison reaches them, so cyclic schemas are compared up to MAX_DEPTH.
  */
 export function compareDocuments(before: Obj | null, after: Obj): ApiChangeSummary {
-  const oldOps = new Map(
-    (before ? locateOperations(before) : []).map((op) => [matchKey(op), op] as const),
-  );
+  const oldOps = new Map((before ? locateOperations(before) : []).map((op) => [matchKey(op), op] as const));
   const newOps = new Map(locateOperations(after).map((op) => [matchKey(op), op] as const));
   const added: OperationChanges[] = [];
   const removed: OperationChanges[] = [];
@@ -137,7 +135,13 @@ function pathParamKey(path: string, name: string): string {
   return at >= 0 ? `#${at}` : name;
 }
 
-function compareParameters(a: Obj, oldOp: LocatedOperation, b: Obj, newOp: LocatedOperation, out: ApiChange[]) {
+function compareParameters(
+  a: Obj,
+  oldOp: LocatedOperation,
+  b: Obj,
+  newOp: LocatedOperation,
+  out: ApiChange[],
+) {
   const before = parametersOf(a, oldOp);
   const after = parametersOf(b, newOp);
   for (const [key, p] of after) {
@@ -160,7 +164,8 @@ function compareParameters(a: Obj, oldOp: LocatedOperation, b: Obj, newOp: Locat
     if (gone) out.push(change('parameterEnumNarrowed', true, { ...values, values: gone }));
   }
   for (const [key, p] of before) {
-    if (!after.has(key)) out.push(change('parameterRemoved', false, { name: String(p.name), in: String(p.in) }));
+    if (!after.has(key))
+      out.push(change('parameterRemoved', false, { name: String(p.name), in: String(p.in) }));
   }
 }
 
@@ -185,7 +190,8 @@ function compareRequestBody(a: Obj, oldBody: unknown, b: Obj, newBody: unknown, 
   const before = followRefs(a, oldBody, REF_HOPS);
   const after = followRefs(b, newBody, REF_HOPS);
   if (!after) return;
-  if (after.required === true && before?.required !== true) out.push(change('requestBodyNowRequired', true, {}));
+  if (after.required === true && before?.required !== true)
+    out.push(change('requestBodyNowRequired', true, {}));
   if (!before) return;
   const pair = commonSchemas(a, before, b, after);
   if (pair) compareRequestSchema(a, pair[0], b, pair[1], '', out, 0, new Set());
@@ -233,7 +239,10 @@ function typesOf(s: Obj | undefined): Set<string> | undefined {
 const typeText = (types: Set<string> | undefined) => (types ? [...types].join(' | ') : 'any');
 
 /** For input: the new schema no longer allows a type the old one did (integer within number). */
-function narrowedTypes(before: Obj | undefined, after: Obj | undefined): { from: string; to: string } | undefined {
+function narrowedTypes(
+  before: Obj | undefined,
+  after: Obj | undefined,
+): { from: string; to: string } | undefined {
   const a = typesOf(before);
   const b = typesOf(after);
   if (!b) return undefined;
@@ -275,7 +284,8 @@ function compareRequestSchema(
   if (gone) out.push(change('requestEnumNarrowed', true, { field: label, values: gone }));
   const oldRequired = new Set(Array.isArray(before.required) ? before.required.map(String) : []);
   for (const name of Array.isArray(after.required) ? after.required.map(String) : []) {
-    if (!oldRequired.has(name)) out.push(change('requestFieldNowRequired', true, { field: fieldName(field, name) }));
+    if (!oldRequired.has(name))
+      out.push(change('requestFieldNowRequired', true, { field: fieldName(field, name) }));
   }
   const oldProps = isObj(before.properties) ? before.properties : {};
   const newProps = isObj(after.properties) ? after.properties : {};

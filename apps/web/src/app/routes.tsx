@@ -5,6 +5,7 @@ import { paths } from '../config/paths';
 import { adminGoLiveRoutes } from '../features/admin-go-live/routes';
 import { adminImportRoutes } from '../features/admin-import/routes';
 import { consoleRoutes } from '../features/console/routes';
+import { consoleApisRoutes } from '../features/console-apis/routes';
 import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
@@ -57,6 +58,7 @@ const pageRoutes: FeatureRoute[] = [
   ...productsRoutes,
   ...applicationsRoutes,
   ...consoleRoutes,
+  ...consoleApisRoutes,
   ...adminGoLiveRoutes,
   ...adminImportRoutes,
   ...searchRoutes,

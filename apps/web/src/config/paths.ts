@@ -35,6 +35,8 @@ export const paths = {
     `/application?organization=${encodeURIComponent(organizationId)}`,
   /** The provider console's home (issue 27). */
   console: '/admin',
+  /** The console's API products: versions, drafts, notices (features/console-apis). */
+  adminApis: '/admin/apis',
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

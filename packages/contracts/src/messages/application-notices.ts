@@ -2,5 +2,5 @@
 export const applicationNoticesMessages = {
   title: 'Notices from the API provider',
   from: 'About {{api}}, {{date}}',
-  endpoints: 'Affected operations: {{endpoints}}',
+  endpoints: 'Affected operations:',
 } as const;

@@ -4,7 +4,8 @@
  */
 export const consoleApisMessages = {
   title: 'API products',
-  intro: 'Upload a new version of an API, review what changed, publish it and tell the applications it affects.',
+  intro:
+    'Upload a new version of an API, review what changed, publish it and tell the applications it affects.',
   managersOnly: 'Only API managers can manage API versions.',
   listLabel: 'APIs',
   empty: 'No API is published yet.',
@@ -57,16 +58,19 @@ export const consoleApisMessages = {
   published: 'Version {{version}} of {{title}} is published. The sandbox answers it now.',
   alreadyPublished: 'This draft is already published.',
   notifyTitle: 'Notify affected applications',
-  audience: 'It reaches {{applications}} applications in {{organizations}} organizations that called the affected operations in the last 30 days.',
+  audience:
+    'It reaches {{applications}} applications in {{organizations}} organizations that called the affected operations in the last 30 days.',
   audienceNone: 'No application called the affected operations in the last 30 days.',
   noticeLabel: 'Notice text',
   noticeHelp: 'E-mailed to the owners of the organizations and shown on each application\u2019s page.',
-  noticeDefault: 'We published version {{version}} of {{title}}. These operations your application called change in a way that can break it: {{endpoints}}. Please update your integration.',
+  noticeDefault:
+    'We published version {{version}} of {{title}}. These operations your application called change in a way that can break it: {{endpoints}}. Please update your integration.',
   sendNotice: 'Send notice',
   sending: 'Sending \u2026',
   noticeSent: 'The notice was sent to {{recipients}} owners of {{organizations}} organizations.',
   noticeSubject: 'Change to {{title}} affecting {{application}}',
-  noticeMail: 'Hello,\n\n{{text}}\n\nApplication: {{application}}\nAffected operations: {{endpoints}}\n\nSee the notice on the application page: {{link}}\n',
+  noticeMail:
+    'Hello,\n\n{{text}}\n\nApplication: {{application}}\nAffected operations: {{endpoints}}\n\nSee the notice on the application page: {{link}}\n',
   back: 'Back to API products',
   errors: {
     noSuchApi: 'There is no API with the alias \u2018{{alias}}\u2019.',
@@ -97,7 +101,8 @@ export const consoleApisMessages = {
     requestEnumNarrowed: 'Request field \u2018{{field}}\u2019 no longer accepts {{values}}',
     responseRemoved: 'Response {{status}} removed',
     responseFieldRemoved: 'Response {{status}} field \u2018{{field}}\u2019 removed',
-    responseFieldTypeChanged: 'Response {{status}} field \u2018{{field}}\u2019 type changed from {{from}} to {{to}}',
+    responseFieldTypeChanged:
+      'Response {{status}} field \u2018{{field}}\u2019 type changed from {{from}} to {{to}}',
     scopeAdded: 'Now asks for scope \u2018{{scope}}\u2019',
   },
 } as const;

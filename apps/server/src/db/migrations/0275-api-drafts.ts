@@ -48,4 +48,3 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // Which applications called which operations lately: the audience of a notice.
   await sql`create index api_calls_alias_time on api_calls (api_alias, occurred_at)`.execute(db);
 }
-

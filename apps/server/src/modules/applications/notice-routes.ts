@@ -142,7 +142,9 @@ export async function noticeRoutes(app: FastifyInstance): Promise<void> {
       const text = typeof body.text === 'string' ? body.text.trim() : '';
       if (!text) throw new HttpError(422, M.errors.textRequired, { pointer: '/text' });
       if (text.length > NOTICE_TEXT_MAX) {
-        throw new HttpError(422, format(M.errors.textTooLong, { max: NOTICE_TEXT_MAX }), { pointer: '/text' });
+        throw new HttpError(422, format(M.errors.textTooLong, { max: NOTICE_TEXT_MAX }), {
+          pointer: '/text',
+        });
       }
       if (!draft.published_at) throw new HttpError(409, M.errors.notPublished);
       const endpoints = breakingEndpoints(draft);
@@ -209,7 +211,12 @@ export async function noticeRoutes(app: FastifyInstance): Promise<void> {
 
   // The notices of one application, for whoever may view it (members of its organization).
   app.get<{ Params: { id: string } }>('/api/applications/:id/notices', async (request, reply) => {
-    const { app: application } = await requireApplication(app.db, request.user ?? null, request.params.id, 'view');
+    const { app: application } = await requireApplication(
+      app.db,
+      request.user ?? null,
+      request.params.id,
+      'view',
+    );
     const rows = await appDb(app.db)
       .selectFrom('application_notices')
       .select(['uuid', 'api_alias', 'api_title', 'text', 'endpoints', 'created'])

@@ -9,7 +9,14 @@ import { nextTurn } from '../../lib/turns.ts';
 import { MAX_SOURCE_BYTES, OpenApiImportError } from '../../openapi/index.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
-import { createDraft, draftAnswer, DraftStateError, findDraft, listApis, publishDraft } from './api-drafts.ts';
+import {
+  createDraft,
+  draftAnswer,
+  DraftStateError,
+  findDraft,
+  listApis,
+  publishDraft,
+} from './api-drafts.ts';
 import { checkDocumentationAlias, DocumentationInputError } from './store.ts';
 import { catalogDb } from './tables.ts';
 
@@ -25,7 +32,8 @@ function aliasOf(value: string): string {
   try {
     return checkDocumentationAlias(value);
   } catch (err) {
-    if (err instanceof DocumentationInputError) throw new HttpError(404, format(M.errors.noSuchApi, { alias: value }));
+    if (err instanceof DocumentationInputError)
+      throw new HttpError(404, format(M.errors.noSuchApi, { alias: value }));
     throw err;
   }
 }
@@ -62,11 +70,22 @@ export async function apiDraftRoutes(app: FastifyInstance): Promise<void> {
       const changelog = typeof body.changelog === 'string' ? body.changelog.trim() : '';
       if (!changelog) throw new HttpError(422, M.errors.textRequired, { pointer: '/changelog' });
       if (changelog.length > CHANGELOG_TEXT_MAX) {
-        throw new HttpError(422, format(M.errors.textTooLong, { max: CHANGELOG_TEXT_MAX }), { pointer: '/changelog' });
+        throw new HttpError(422, format(M.errors.textTooLong, { max: CHANGELOG_TEXT_MAX }), {
+          pointer: '/changelog',
+        });
       }
-      const version = typeof body.version === 'string' && body.version.trim() ? body.version.trim().slice(0, 64) : undefined;
+      const version =
+        typeof body.version === 'string' && body.version.trim()
+          ? body.version.trim().slice(0, 64)
+          : undefined;
       try {
-        const published = await publishDraft(app.db, actorOf(request), draft, { changelog, version }, app.config.publicUrl);
+        const published = await publishDraft(
+          app.db,
+          actorOf(request),
+          draft,
+          { changelog, version },
+          app.config.publicUrl,
+        );
         return reply.send({ data: await draftAnswer(app.db, published) });
       } catch (err) {
         if (err instanceof DraftStateError) throw new HttpError(409, err.message);
@@ -88,7 +107,8 @@ export async function apiDraftRoutes(app: FastifyInstance): Promise<void> {
           requireApiManager(request);
         },
         errorHandler: bodyTooLarge(
-          () => new HttpError(413, format(en.apiImport.tooLarge, { max: MAX_MB }), { code: 'payload_too_large' }),
+          () =>
+            new HttpError(413, format(en.apiImport.tooLarge, { max: MAX_MB }), { code: 'payload_too_large' }),
         ),
       },
       async (request, reply) => {
@@ -125,7 +145,8 @@ export async function apiDraftRoutes(app: FastifyInstance): Promise<void> {
           return reply.status(201).send({ data: await draftAnswer(app.db, row) });
         } catch (err) {
           if (err instanceof OpenApiImportError) throw problemsError(err);
-          if (err instanceof DocumentationInputError) throw new HttpError(400, err.message, { parameter: 'product' });
+          if (err instanceof DocumentationInputError)
+            throw new HttpError(400, err.message, { parameter: 'product' });
           throw err;
         }
       },

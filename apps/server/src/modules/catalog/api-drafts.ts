@@ -1,5 +1,11 @@
 import path from 'node:path';
-import type { ApiChangeSummary, ApiDraft, ApiListItem, DraftOperation, DraftScope } from '@portico/contracts/api-drafts';
+import type {
+  ApiChangeSummary,
+  ApiDraft,
+  ApiListItem,
+  DraftOperation,
+  DraftScope,
+} from '@portico/contracts/api-drafts';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { Marked } from 'marked';
@@ -61,15 +67,26 @@ async function convertedText(db: Db, doc: { id: number; converted: unknown }): P
 export async function createDraft(
   db: Db,
   actor: AuditActor,
-  input: { alias: string; product: string | undefined; filename: string | undefined; text: string; utf8: Buffer },
+  input: {
+    alias: string;
+    product: string | undefined;
+    filename: string | undefined;
+    text: string;
+    utf8: Buffer;
+  },
   publicUrl: string,
 ): Promise<DraftRow> {
   const published = await publishedApi(db, input.alias);
   const productAlias = published?.product?.alias ?? input.product;
   const file = { name: input.filename ?? input.alias, text: input.text };
-  const prepared = await prepareApiImport(file, { product: productAlias ?? input.alias, alias: input.alias }, publicUrl, {
-    utf8: input.utf8,
-  });
+  const prepared = await prepareApiImport(
+    file,
+    { product: productAlias ?? input.alias, alias: input.alias },
+    publicUrl,
+    {
+      utf8: input.utf8,
+    },
+  );
   const previous = published ? await convertedText(db, published) : null;
   const comparison = await runInDocumentWorker<DraftComparison>(COMPARE_TASK, 'compareDraft', {
     source: input.text,
@@ -305,8 +322,7 @@ export async function listApis(db: Db): Promise<ApiListItem[]> {
       title: d.title,
       version: d.version,
       operationCount: d.operation_count,
-      product:
-        d.product_alias && d.product_title ? { alias: d.product_alias, title: d.product_title } : null,
+      product: d.product_alias && d.product_title ? { alias: d.product_alias, title: d.product_title } : null,
       versions: versions
         .filter((v) => v.product_id === d.product_id)
         .map((v) => ({

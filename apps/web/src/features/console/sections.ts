@@ -17,6 +17,7 @@ export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: '/admin/users', label: 'console.nav.users', roles: ['administrator'] },
   { path: '/admin/audit', label: 'console.nav.audit', roles: ['administrator'] },
   { path: '/admin/go-live', label: 'console.nav.goLive', roles: ['go_live_reviewer'] },
+  { path: '/admin/apis', label: 'console.nav.products', roles: ['api_manager'] },
   { path: '/admin/import-api', label: 'console.nav.importApi', roles: ['api_manager'] },
   { path: '/admin/support', label: 'console.nav.supportQueue', roles: ['support_agent'] },
   { path: '/admin/support/staff', label: 'console.nav.supportStaff', roles: ['administrator'] },
