@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startChatBotStandIn, withChatBot } from './support/chat-bot-standin.ts';
 import { STANDIN_CLIENT_ID, startCloudDocsStandIn } from './support/cloud-docs-standin.ts';
+import { e2eApiManager } from './support/session.ts';
 
 /**
  * The folders of a run are named after its process (`portico-e2e-<pid>-…`): a run killed before
@@ -45,6 +46,11 @@ const standIn = await startCloudDocsStandIn();
 const bot = await startChatBotStandIn();
 const catalogFile = path.join(contentDir, 'catalog', 'documentation.yaml');
 fs.writeFileSync(catalogFile, withChatBot(fs.readFileSync(catalogFile, 'utf8'), bot.url));
+// A provider team member with the API manager role (issue 27), as support/session.ts e2eApiManager.
+fs.appendFileSync(
+  path.join(contentDir, 'users.yaml'),
+  `\n- email: ${e2eApiManager.email}\n  password: '${e2eApiManager.password}'\n  firstName: Aiden\n  lastName: Manager\n  providerRoles: [api_manager]\n`,
+);
 const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
   stdio: 'inherit',
   env: {

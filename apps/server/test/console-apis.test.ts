@@ -9,6 +9,8 @@ import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appDb } from '../src/modules/applications/tables.ts';
+import { catalogDb } from '../src/modules/catalog/tables.ts';
 import { TestClient } from './http-client.ts';
 import { createOrg, signedInUser } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
@@ -361,6 +363,12 @@ describe('API versions from the console', () => {
     );
     expect(empty.status).toBe(422);
 
+    // What the catalog says of the documentation besides its document stays.
+    await catalogDb(t.app.db)
+      .updateTable('api_documentations')
+      .set({ plan: '5 per minute', deprecated: true, tour: JSON.stringify({ steps: [] }) })
+      .where('alias', '=', 'pets')
+      .execute();
     const text = `${draftV2.changelogText}\n\nThe owners have an API of their own now.`;
     const res = await admin.send(
       'POST',
@@ -371,12 +379,23 @@ describe('API versions from the console', () => {
     expect(res.status, await res.clone().text()).toBe(200);
     expect((await json<{ data: ApiDraft }>(res)).data).toMatchObject({ status: 'published' });
 
+    const doc = await catalogDb(t.app.db)
+      .selectFrom('api_documentations')
+      .select(['plan', 'deprecated', 'tour', 'version'])
+      .where('alias', '=', 'pets')
+      .executeTakeFirstOrThrow();
+    expect(doc).toMatchObject({
+      plan: '5 per minute',
+      deprecated: true,
+      tour: { steps: [] },
+      version: '2.0',
+    });
     const owners = await fetch(`${t.baseUrl}/sandbox/pets/owners`);
     expect(owners.status).toBe(200);
     expect(await owners.json()).toEqual([{ name: 'Alice' }]);
     expect((await fetch(`${t.baseUrl}/sandbox/pets/pets/p1`, { method: 'DELETE' })).status).not.toBe(204);
 
-    const entries = await t.app.db
+    const entries = await catalogDb(t.app.db)
       .selectFrom('change_log_entries')
       .select(['version', 'notes'])
       .orderBy('id', 'desc')
@@ -425,7 +444,7 @@ describe('API versions from the console', () => {
           .executeTakeFirstOrThrow()
       ).id;
     const insertApp = async (organizationId: number, title: string) =>
-      t.app.db
+      appDb(t.app.db)
         .insertInto('applications')
         .values({ organization_id: organizationId, title, grant_types: ['client_credentials'] })
         .returning(['id', 'uuid'])

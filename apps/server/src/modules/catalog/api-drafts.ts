@@ -37,7 +37,20 @@ export async function publishedApi(db: Db, alias: string) {
   const c = catalogDb(db);
   const row = await c
     .selectFrom('api_documentations')
-    .select(['id', 'alias', 'title', 'version', 'converted', 'content_hash'])
+    .select([
+      'id',
+      'alias',
+      'title',
+      'version',
+      'converted',
+      'content_hash',
+      'api_id',
+      'deprecated',
+      'plan',
+      'tour',
+      'bot_enabled',
+      'bot_url',
+    ])
     .where('alias', '=', alias)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -216,9 +229,20 @@ export async function publishDraft(
 ): Promise<DraftRow> {
   if (row.published_at) throw new DraftStateError(M.alreadyPublished);
   const before = await publishedApi(db, row.documentation_alias);
+  // The documentation keeps what the catalog says of it besides the document: its title, API id,
+  // deprecation, plan, tour and chat bot (an import would reset them to the document's or defaults).
+  const kept = before
+    ? {
+        title: before.title,
+        apiId: before.api_id ?? undefined,
+        deprecated: before.deprecated,
+        plan: before.plan,
+        kept: { tour: before.tour, botEnabled: before.bot_enabled, botUrl: before.bot_url },
+      }
+    : {};
   const prepared = await prepareApiImport(
     { name: row.source_filename ?? row.documentation_alias, text: row.source },
-    { product: row.product_alias, alias: row.documentation_alias },
+    { product: row.product_alias, alias: row.documentation_alias, ...kept },
     publicUrl,
   );
   const result = await importApi(db, prepared);

@@ -1,4 +1,5 @@
 import { parse } from 'yaml';
+import { ASSIGNABLE_ROLES } from '@portico/contracts/provider-roles';
 import { z } from 'zod';
 import type { ContentImporter } from '../../content/content-importer.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -11,6 +12,8 @@ const usersFile = z.array(
     firstName: z.string().min(1),
     lastName: z.string().min(1),
     administrator: z.boolean().default(false),
+    /** Provider roles besides the administrator (issue 27), e.g. [api_manager]. */
+    providerRoles: z.array(z.enum(ASSIGNABLE_ROLES)).default([]),
   }),
 );
 
@@ -23,7 +26,7 @@ export const usersImporter: ContentImporter = {
     const users = usersRepo(db);
     for (const u of usersFile.parse(parse(text))) {
       if (await users.findByEmail(u.email)) continue;
-      await users.create({
+      const created = await users.create({
         email: u.email,
         name: displayName(u.firstName, u.lastName, u.email),
         firstName: u.firstName,
@@ -32,6 +35,9 @@ export const usersImporter: ContentImporter = {
         isAdmin: u.administrator,
         emailVerified: true,
       });
+      for (const role of created ? u.providerRoles : []) {
+        await db.insertInto('provider_roles').values({ user_id: created!.id, role }).execute();
+      }
       log.info({ email: u.email }, 'demo account created');
     }
   },
