@@ -457,7 +457,8 @@ describe('API versions from the console', () => {
       client_id: `client-${uuid}`,
       environment: 'DEVELOPMENT',
       api_alias: 'pets',
-      endpoint,
+      // As the gateway records it: the API's alias before the path template.
+      endpoint: endpoint.replace(' ', ' /pets'),
       method: endpoint.split(' ')[0]!,
       status: 200,
       duration_ms: 3,

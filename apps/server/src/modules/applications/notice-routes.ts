@@ -39,23 +39,30 @@ interface AudienceApp {
 /**
  * The applications that called those operations of the API in the sandbox or production in the
  * last 30 days (the gateway's records: api_calls.application_uuid, api_alias and endpoint, the
- * method and path template), each with the operations it called.
+ * method and the alias and path template), each with the operations it called ('GET /pets/{id}').
  */
 export async function noticeAudience(db: Db, alias: string, endpoints: string[]): Promise<AudienceApp[]> {
   if (!endpoints.length) return [];
+  // The gateway names a call's endpoint with its API: 'GET /<alias>/pets/{petId}' (gateway/plugin.ts).
+  const recorded = new Map(
+    endpoints.map((e) => {
+      const space = e.indexOf(' ');
+      return [`${e.slice(0, space)} /${alias}${e.slice(space + 1)}`, e] as const;
+    }),
+  );
   const calls = await db
     .selectFrom('api_calls')
     .select(['application_uuid', 'endpoint'])
     .where('api_alias', '=', alias)
     .where('occurred_at', '>=', sql<Date>`now() - make_interval(days => ${AUDIENCE_DAYS})`)
-    .where('endpoint', 'in', endpoints)
+    .where('endpoint', 'in', [...recorded.keys()])
     .where('application_uuid', 'is not', null)
     .groupBy(['application_uuid', 'endpoint'])
     .execute();
   const called = new Map<string, string[]>();
   for (const c of calls) {
     const uuid = c.application_uuid!.toLowerCase();
-    called.set(uuid, [...(called.get(uuid) ?? []), c.endpoint]);
+    called.set(uuid, [...(called.get(uuid) ?? []), recorded.get(c.endpoint)!]);
   }
   const uuids = [...called.keys()].filter((u) => /^[0-9a-f-]{36}$/.test(u));
   if (!uuids.length) return [];
