@@ -63,9 +63,17 @@ test('an API manager publishes a new version; the developer whose application ca
   await signIn(dev, demoDeveloper.email, demoDeveloper.password);
   const apps = await dev.request.get('/phpsdk/organization/apps?page[limit]=50');
   expect(apps.ok()).toBe(true);
-  const budgetBuddy = ((await apps.json()) as {
-    data: { uuid: string; title: string; organizationId: string; clientId: { development: string | null }; clientSecret: string | null }[];
-  }).data.find((a) => a.title === 'Budget Buddy');
+  const budgetBuddy = (
+    (await apps.json()) as {
+      data: {
+        uuid: string;
+        title: string;
+        organizationId: string;
+        clientId: { development: string | null };
+        clientSecret: string | null;
+      }[];
+    }
+  ).data.find((a) => a.title === 'Budget Buddy');
   expect(budgetBuddy?.clientId.development).toBeTruthy();
   expect(budgetBuddy?.clientSecret).toBeTruthy();
   const token = await dev.request.post('/oauth/token', {
@@ -96,10 +104,14 @@ test('an API manager publishes a new version; the developer whose application ca
   await expectNoViolations(page, 'console API products');
 
   await row.getByRole('button', { name: new RegExp(M.uploadNewVersion) }).click();
-  await expect(page.getByRole('heading', { name: format(M.uploadTitle, { title: 'Accounts API' }) })).toBeFocused();
+  await expect(
+    page.getByRole('heading', { name: format(M.uploadTitle, { title: 'Accounts API' }) }),
+  ).toBeFocused();
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: M.fileLabel }).click();
-  await (await chooser).setFiles({
+  await (
+    await chooser
+  ).setFiles({
     name: 'accounts-v0.yaml',
     mimeType: 'application/yaml',
     buffer: Buffer.from(nextVersion()),

@@ -44,10 +44,10 @@ interface AudienceApp {
 export async function noticeAudience(db: Db, alias: string, endpoints: string[]): Promise<AudienceApp[]> {
   if (!endpoints.length) return [];
   // The gateway names a call's endpoint with its API: 'GET /<alias>/pets/{petId}' (gateway/plugin.ts).
-  const recorded = new Map(
+  const recorded = new Map<string, string>(
     endpoints.map((e) => {
       const space = e.indexOf(' ');
-      return [`${e.slice(0, space)} /${alias}${e.slice(space + 1)}`, e] as const;
+      return [`${e.slice(0, space)} /${alias}${e.slice(space + 1)}`, e];
     }),
   );
   const calls = await db

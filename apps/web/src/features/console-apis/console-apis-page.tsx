@@ -21,6 +21,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+// Every console page wraps itself in the console's frame (features/console, issue 27).
+// eslint-disable-next-line no-restricted-imports -- the console's sections share its frame
 import { ConsolePage } from '../console/console-layout';
 import { fetchAudience, listApis, publishDraft, sendNotice, uploadDraft } from './api';
 
