@@ -32,6 +32,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/goLive/:applicationId',
   '/admin/go-live',
   '/admin/import-api',
+  '/admin/apis',
   // Site search (features/search).
   '/search',
   // Support (issue 14).
