@@ -8,6 +8,8 @@ export const demoDeveloper = {
   name: 'Dana Developer',
 };
 export const demoAdmin = { email: 'admin@portico.local', password: 'AdminPortal#2026' };
+/** The demo API manager of content/users.yaml (issue 27). */
+export const e2eApiManager = { email: 'api.manager@portico.local', password: 'ApiManager#2026' };
 
 /** Fills the built-in identity provider's sign-in form (after the portal redirected there). */
 export async function signInAtProvider(page: Page, email: string, password: string): Promise<void> {

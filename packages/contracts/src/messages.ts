@@ -18,6 +18,7 @@ import { organizationsMessages } from './messages/organizations.ts';
 import { applicationsMessages } from './messages/applications.ts';
 import { apiImportMessages } from './messages/api-import.ts';
 import { consoleMessages } from './messages/console.ts';
+import { applicationNoticesMessages } from './messages/application-notices.ts';
 
 export const en = {
   ...shellMessages,
@@ -32,6 +33,7 @@ export const en = {
   chatBot: chatBotMessages,
   apiImport: apiImportMessages,
   console: consoleMessages,
+  applicationNotices: applicationNoticesMessages,
 };
 
 export type Messages = typeof en;

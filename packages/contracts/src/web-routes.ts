@@ -39,6 +39,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/content',
   '/admin/content/articles/new',
   '/admin/content/articles/:articleId',
+  '/admin/apis',
   // Site search (features/search).
   '/search',
   // Support (issue 14).

@@ -32,6 +32,7 @@ import * as m0270 from './migrations/0270-provider-console.ts';
 import * as m0271 from './migrations/0271-console-users.ts';
 import * as m0273 from './migrations/0273-console-dashboard.ts';
 import * as m0274 from './migrations/0274-article-editing.ts';
+import * as m0275 from './migrations/0275-api-drafts.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -71,6 +72,7 @@ const migrations: Record<string, Migration> = {
   '0271-console-users': m0271,
   '0273-console-dashboard': m0273,
   '0274-article-editing': m0274,
+  '0275-api-drafts': m0275,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -8,6 +8,7 @@ import { consoleRoutes } from '../features/console/routes';
 import { consoleUserRoutes } from '../features/console-users/routes';
 import { consoleAuditRoutes } from '../features/console-audit/routes';
 import { consoleContentRoutes } from '../features/console-content/routes';
+import { consoleApisRoutes } from '../features/console-apis/routes';
 import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
@@ -63,6 +64,7 @@ const pageRoutes: FeatureRoute[] = [
   ...consoleUserRoutes,
   ...consoleAuditRoutes,
   ...consoleContentRoutes,
+  ...consoleApisRoutes,
   ...adminGoLiveRoutes,
   ...adminImportRoutes,
   ...searchRoutes,

@@ -40,6 +40,8 @@ export const paths = {
   adminUser: (uuid: string) => `/admin/users/${uuid}`,
   adminUserRoute: '/admin/users/:userId',
   adminAudit: '/admin/audit',
+  /** The console's API products: versions, drafts, notices (features/console-apis). */
+  adminApis: '/admin/apis',
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

@@ -1,4 +1,5 @@
 import { apiImportMessages } from '@portico/contracts/messages/api-import';
+import { applicationNoticesMessages } from '@portico/contracts/messages/application-notices';
 import { applicationsMessages } from '@portico/contracts/messages/applications';
 import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
 import { contentMessages } from '@portico/contracts/messages/content';
@@ -18,6 +19,7 @@ import { registerMessages } from './i18n';
 registerMessages({
   apiImport: apiImportMessages,
   applications: applicationsMessages,
+  applicationNotices: applicationNoticesMessages,
   chatBot: chatBotMessages,
   content: contentMessages,
   forum: forumMessages,

@@ -9,6 +9,7 @@ import { consoleDashboardMessages } from './console-dashboard.ts';
  * pages' messages.
  */
 import { consoleContentMessages } from './console-content.ts';
+import { consoleApisMessages } from './console-apis.ts';
 
 export const consoleMessages = {
   title: 'Provider console',
@@ -30,6 +31,7 @@ export const consoleMessages = {
     outbox: 'Outbox',
   },
   users: consoleUsersMessages,
+  apis: consoleApisMessages,
   roles: {
     administrator: 'Administrator',
     api_manager: 'API manager',

@@ -8,6 +8,7 @@ import { analyticsRoutes } from './analytics-routes.ts';
 import { applicationRoutes } from './application-routes.ts';
 import { credentialRoutes } from './credential-routes.ts';
 import { goLiveRoutes } from './golive-routes.ts';
+import { noticeRoutes } from './notice-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
 import { creatorBlocked, deleteApplication, subscribedScopes } from './service.ts';
 import { appDb } from './tables.ts';
@@ -79,6 +80,7 @@ export default fp(
       await goLiveRoutes(scope);
       await reviewRoutes(scope);
       await analyticsRoutes(scope);
+      await noticeRoutes(scope);
     });
   },
   {

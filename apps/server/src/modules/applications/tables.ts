@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, JSONColumnType, Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { CatalogTables } from '../catalog/tables.ts';
 
@@ -60,10 +60,25 @@ export interface GoLiveRequestsTable {
   created: Created;
 }
 
+/** A notice of the API provider about a change affecting an application (migration 0275). */
+export interface ApplicationNoticesTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  application_id: number;
+  draft_id: number | null;
+  api_alias: string;
+  api_title: string;
+  text: string;
+  endpoints: JSONColumnType<string[], string, string>;
+  created_by: number | null;
+  created: Created;
+}
+
 // A type literal, not an interface: withTables wants an index-compatible record.
 export type ApplicationTables = {
   applications: ApplicationsTable;
   subscriptions: SubscriptionsTable;
+  application_notices: ApplicationNoticesTable;
   go_live_requests: GoLiveRequestsTable;
 } & CatalogTables;
 

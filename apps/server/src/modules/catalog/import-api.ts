@@ -21,6 +21,11 @@ export interface ImportApiOptions {
   plan?: string;
   /** The product's category by name: an existing one, else created (last in order). */
   category?: string;
+  /**
+   * What the catalog keeps of a documentation besides its document (a new version published from
+   * the console keeps its tour and chat bot); without them an import clears them.
+   */
+  kept?: { tour: unknown; botEnabled: boolean; botUrl: string | null };
 }
 
 export interface ImportApiResult {
@@ -80,6 +85,9 @@ export async function importApi(db: Db, prepared: PreparedApiImport): Promise<Im
       apiId: options.apiId ?? null,
       deprecated: options.deprecated,
       plan: options.plan,
+      ...(options.kept
+        ? { tour: options.kept.tour, botEnabled: options.kept.botEnabled, botUrl: options.kept.botUrl }
+        : {}),
       processed,
     },
     publicUrl,

@@ -8,6 +8,7 @@ import { decorateChatBotOrigins } from './chat-bots.ts';
 import { documentationRoutes } from './documentation-routes.ts';
 import { documentationFirstScreen, type FirstScreen } from './first-screen.ts';
 import { importRoutes } from './import-routes.ts';
+import { apiDraftRoutes } from './api-draft-routes.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
 import { findProduct } from './repo.ts';
@@ -49,6 +50,8 @@ export default fp(
     });
     // Outside the cached scope: a write, whose triggers bump the catalog's counter (decision 018).
     await importRoutes(app);
+    // The console's API versions: drafts, publication (api-draft-routes.ts, decision 047).
+    await apiDraftRoutes(app);
   },
   { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );

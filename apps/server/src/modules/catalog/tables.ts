@@ -162,6 +162,27 @@ export interface ChangeLogEntriesTable {
   created: Created;
 }
 
+/** A new version of an API uploaded from the console, until and after it is published (migration 0275). */
+export interface ApiDraftsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  documentation_alias: string;
+  product_alias: string;
+  title: string;
+  from_version: string | null;
+  to_version: string | null;
+  source: string;
+  source_filename: string | null;
+  source_spec_version: string;
+  /** The review: ApiChangeSummary, operations, scopes and changelog text (api-drafts.ts DraftReview). */
+  review: JSONColumnType<object, string, string>;
+  created_by: number | null;
+  created: Created;
+  published_at: Date | string | null;
+  published_by: number | null;
+  change_log_entry_id: number | null;
+}
+
 // A type literal, not an interface: withTables wants an index-compatible record.
 export type CatalogTables = {
   product_categories: ProductCategoriesTable;
@@ -176,6 +197,7 @@ export type CatalogTables = {
   comparison_rows: ComparisonRowsTable;
   comparison_table_products: ComparisonTableProductsTable;
   change_log_entries: ChangeLogEntriesTable;
+  api_drafts: ApiDraftsTable;
 };
 
 /** The database with the catalog tables known to Kysely. */

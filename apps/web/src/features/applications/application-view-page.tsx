@@ -28,6 +28,8 @@ import { useAnalyticsEnabled, useApplication, useOrganizationParam } from './que
 import { Subscriptions } from './subscriptions';
 
 const AnalyticsSection = lazy(() => import('./analytics-section'));
+// The provider's notices about changes to APIs the application calls: their own chunk.
+const ApplicationNotices = lazy(() => import('./application-notices'));
 
 /** /application/:applicationId?organization=: the application view (spec A 2). */
 export default function ApplicationViewPage() {
@@ -51,6 +53,9 @@ function ApplicationView() {
   const app = query.data;
   return (
     <Container size="xl" py="xl">
+      <Suspense fallback={null}>
+        <ApplicationNotices applicationId={app.uuid} />
+      </Suspense>
       <Details app={app} organization={organization} />
       {production && app.permissions.viewAnalytics && analytics.data === true && (
         <Suspense fallback={<Loading />}>

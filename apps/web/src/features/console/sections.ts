@@ -21,6 +21,7 @@ export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
     roles: ['administrator', 'api_manager', 'content_editor', 'support_agent', 'go_live_reviewer'],
   },
   { path: '/admin/go-live', label: 'console.nav.goLive', roles: ['go_live_reviewer'] },
+  { path: '/admin/apis', label: 'console.nav.products', roles: ['api_manager'] },
   { path: '/admin/import-api', label: 'console.nav.importApi', roles: ['api_manager'] },
   { path: '/admin/content', label: 'console.nav.content', roles: ['content_editor'] },
   { path: '/admin/support', label: 'console.nav.supportQueue', roles: ['support_agent'] },

@@ -1,0 +1,541 @@
+import type {
+  ApiDraft,
+  ApiListItem,
+  ApplicationNotice,
+  NoticeAudience,
+  NoticeSent,
+} from '@portico/contracts/api-drafts';
+import { format } from '@portico/contracts/format';
+import { en } from '@portico/contracts/messages';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appDb } from '../src/modules/applications/tables.ts';
+import { catalogDb } from '../src/modules/catalog/tables.ts';
+import { TestClient } from './http-client.ts';
+import { createOrg, signedInUser } from './org-fixtures.ts';
+import { startTestApp, type TestApp } from './test-app.ts';
+
+/** An API manager uploads a new version of an API, reviews it, publishes it and notifies (issue 27). */
+const M = en.console.apis;
+let t: TestApp;
+let manager: TestClient;
+let admin: TestClient;
+let developer: TestClient;
+let others: TestClient[];
+
+beforeAll(async () => {
+  t = await startTestApp({ IMPORT_CONTENT: 'false' });
+  manager = await signedInUser(t, 'apis.manager@example.com', { roles: ['api_manager'] });
+  admin = await signedInUser(t, 'apis.admin@example.com', { admin: true });
+  developer = await signedInUser(t, 'apis.owner@example.com');
+  others = [
+    developer,
+    await signedInUser(t, 'apis.editor@example.com', { roles: ['content_editor'] }),
+    await signedInUser(t, 'apis.agent@example.com', { roles: ['support_agent'] }),
+    await signedInUser(t, 'apis.reviewer@example.com', { roles: ['go_live_reviewer'] }),
+  ];
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Version 1: three operations, no security, so the sandbox answers them as they are. */
+const V1 = `openapi: 3.0.3
+info:
+  title: Pets
+  version: '1.0'
+paths:
+  /pets:
+    get:
+      summary: List pets
+      parameters:
+        - name: status
+          in: query
+          schema:
+            type: string
+            enum: [available, sold, pending]
+      responses:
+        '200':
+          description: OK
+          content:
+            application/json:
+              schema:
+                type: array
+                items:
+                  $ref: '#/components/schemas/Pet'
+              example: [{ name: Rex, tag: dog }]
+  /pets/{petId}:
+    get:
+      summary: Get a pet
+      parameters:
+        - { name: petId, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: OK
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Pet'
+              example: { name: Rex, tag: dog }
+    delete:
+      summary: Delete a pet
+      parameters:
+        - { name: petId, in: path, required: true, schema: { type: string } }
+      responses:
+        '204':
+          description: Deleted
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        name: { type: string }
+        tag: { type: string }
+`;
+
+/**
+ * Version 2: DELETE removed, GET /owners added, a new required parameter on GET /pets/{id}, the
+ * status enum narrowed, and Pet's `tag` removed from the responses.
+ */
+const V2 = `openapi: 3.0.3
+info:
+  title: Pets
+  version: '2.0'
+paths:
+  /pets:
+    get:
+      summary: List pets
+      parameters:
+        - name: status
+          in: query
+          schema:
+            type: string
+            enum: [available, sold]
+      responses:
+        '200':
+          description: OK
+          content:
+            application/json:
+              schema:
+                type: array
+                items:
+                  $ref: '#/components/schemas/Pet'
+              example: [{ name: Rex }]
+  /pets/{id}:
+    get:
+      summary: Get a pet
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+        - { name: fields, in: query, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: OK
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Pet'
+              example: { name: Rex }
+  /owners:
+    get:
+      summary: List owners
+      responses:
+        '200':
+          description: OK
+          content:
+            application/json:
+              example: [{ name: Alice }]
+components:
+  schemas:
+    Pet:
+      type: object
+      properties:
+        name: { type: string }
+`;
+
+async function uploadDraft(
+  client: TestClient,
+  alias: string,
+  body: string,
+  query: Record<string, string> = {},
+) {
+  client.csrfToken ??= await (await client.get('/session/token')).text();
+  const qs = new URLSearchParams(query).toString();
+  return client.request(`/admin-api/catalog/apis/${alias}/drafts${qs ? `?${qs}` : ''}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/yaml', 'x-csrf-token': client.csrfToken },
+    body,
+  });
+}
+const json = async <T>(res: Response): Promise<T> => (await res.json()) as T;
+const count = async (table: string) =>
+  Number(
+    (await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(t.app.db)).rows[0]!.n,
+  );
+
+/** The counts a refused call must leave as they were. */
+const counters = async () => ({
+  drafts: await count('api_drafts'),
+  changelog: await count('change_log_entries'),
+  notices: await count('application_notices'),
+  audit: await count('audit_log'),
+  outbox: await count('outbox'),
+});
+
+let draftV1: ApiDraft;
+let draftV2: ApiDraft;
+
+describe('API versions from the console', () => {
+  it('uploads a new API as a draft, publishes it, and the sandbox answers it', async () => {
+    const missingProduct = await uploadDraft(manager, 'pets', V1);
+    expect(missingProduct.status).toBe(400);
+    expect((await json<{ errors: { title: string }[] }>(missingProduct)).errors[0]!.title).toBe(
+      M.errors.productRequired,
+    );
+
+    const res = await uploadDraft(manager, 'pets', V1, { product: 'pets', filename: 'pets.yaml' });
+    expect(res.status, await res.clone().text()).toBe(201);
+    draftV1 = (await json<{ data: ApiDraft }>(res)).data;
+    expect(draftV1).toMatchObject({
+      alias: 'pets',
+      title: 'Pets',
+      status: 'draft',
+      fromVersion: null,
+      toVersion: '1.0',
+    });
+    expect(draftV1.summary.added.map((op) => op.endpoint).sort()).toEqual([
+      'DELETE /pets/{petId}',
+      'GET /pets',
+      'GET /pets/{petId}',
+    ]);
+    expect(draftV1.summary.breakingCount).toBe(0);
+    // A draft is not published: no documentation yet, and the sandbox does not know the alias.
+    expect((await fetch(`${t.baseUrl}/sandbox/pets/pets`)).status).toBe(404);
+
+    const published = await manager.send(
+      'POST',
+      `/admin-api/catalog/apis/pets/drafts/${draftV1.id}/publish`,
+      { changelog: draftV1.changelogText },
+      'application/json',
+    );
+    expect(published.status, await published.clone().text()).toBe(200);
+    expect((await json<{ data: ApiDraft }>(published)).data.status).toBe('published');
+    const sandbox = await fetch(`${t.baseUrl}/sandbox/pets/pets`);
+    expect(sandbox.status).toBe(200);
+  });
+
+  it('shows every problem of an invalid document with its line, and stores nothing', async () => {
+    const before = await counters();
+    const broken = V2.replace(
+      'enum: [available, sold]\n',
+      'enum: [available, sold]\n            minLength: many\n',
+    );
+    const res = await uploadDraft(manager, 'pets', broken);
+    expect(res.status).toBe(422);
+    const { errors } = await json<{
+      errors: { code: string; source?: { pointer?: string }; meta?: { line?: number } }[];
+    }>(res);
+    const minLength = errors.find((e) => e.source?.pointer?.endsWith('/minLength'));
+    expect(minLength, JSON.stringify(errors)).toBeDefined();
+    expect(minLength!.code).toBe('invalid_document');
+    expect(minLength!.meta?.line).toBe(15);
+    expect(await counters()).toEqual(before);
+  });
+
+  it('summarizes a new version against the published one, breaking changes marked', async () => {
+    const res = await uploadDraft(manager, 'pets', V2, { filename: 'pets-v2.yaml' });
+    expect(res.status, await res.clone().text()).toBe(201);
+    draftV2 = (await json<{ data: ApiDraft }>(res)).data;
+    expect(draftV2).toMatchObject({ fromVersion: '1.0', toVersion: '2.0', product: { alias: 'pets' } });
+    const { summary } = draftV2;
+    expect(summary.added.map((op) => op.endpoint)).toEqual(['GET /owners']);
+    expect(summary.added[0]!.breaking).toBe(false);
+    expect(summary.removed.map((op) => [op.endpoint, op.breaking])).toEqual([['DELETE /pets/{petId}', true]]);
+    const changed = Object.fromEntries(summary.changed.map((op) => [op.endpoint, op]));
+    expect(Object.keys(changed).sort()).toEqual(['GET /pets', 'GET /pets/{id}']);
+    expect(changed['GET /pets']!.changes).toEqual(
+      expect.arrayContaining([
+        {
+          code: 'parameterEnumNarrowed',
+          breaking: true,
+          text: format(M.changes.parameterEnumNarrowed, { name: 'status', in: 'query', values: '"pending"' }),
+        },
+        {
+          code: 'responseFieldRemoved',
+          breaking: true,
+          text: format(M.changes.responseFieldRemoved, { status: '200', field: '[].tag' }),
+        },
+      ]),
+    );
+    // The path parameter renamed ({petId} to {id}) is the same operation; the new query one is required.
+    expect(changed['GET /pets/{id}']!.changes.map((c) => [c.code, c.breaking])).toEqual([
+      ['requiredParameterAdded', true],
+      ['responseFieldRemoved', true],
+    ]);
+    expect(summary.breakingCount).toBe(5);
+    expect(draftV2.changelogText).toContain('`GET /owners` List owners');
+    expect(draftV2.changelogText).toContain('`DELETE /pets/{petId}` Delete a pet');
+    expect(draftV2.operations.map((op) => op.endpoint)).toEqual([
+      'GET /pets',
+      'GET /pets/{id}',
+      'GET /owners',
+    ]);
+
+    const read = await manager.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}`);
+    expect(read.status).toBe(200);
+    expect((await json<{ data: ApiDraft }>(read)).data).toEqual(draftV2);
+    // The published document stays until the draft is published.
+    expect((await fetch(`${t.baseUrl}/sandbox/pets/owners`)).status).toBe(404);
+    const list = (await json<{ data: ApiListItem[] }>(await manager.get('/admin-api/catalog/apis'))).data;
+    expect(list.find((a) => a.alias === 'pets')).toMatchObject({
+      version: '1.0',
+      operationCount: 3,
+      product: { alias: 'pets' },
+    });
+  });
+
+  it('lists the scopes the operations ask for, new ones marked', async () => {
+    const secured = V2.replace(
+      '  /owners:\n    get:\n',
+      '  /owners:\n    get:\n      security: [{ petstore: [owners:read] }]\n',
+    ).replace(
+      'components:\n',
+      `components:
+  securitySchemes:
+    petstore:
+      type: oauth2
+      flows:
+        clientCredentials:
+          tokenUrl: https://example.com/token
+          scopes: { 'owners:read': Read owners }
+`,
+    );
+    const res = await uploadDraft(manager, 'pets', secured);
+    expect(res.status, await res.clone().text()).toBe(201);
+    const { scopes } = (await json<{ data: ApiDraft }>(res)).data;
+    expect(scopes).toEqual([{ scope: 'owners:read', endpoints: ['GET /owners'], added: true }]);
+  });
+
+  it('refuses every other role, changing nothing', async () => {
+    const before = await counters();
+    const anonymous = new TestClient(t.baseUrl);
+    expect((await uploadDraft(anonymous, 'pets', V2)).status).toBe(401);
+    for (const client of others) {
+      expect((await uploadDraft(client, 'pets', V2)).status).toBe(403);
+      expect((await client.get('/admin-api/catalog/apis')).status).toBe(403);
+      expect((await client.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}`)).status).toBe(403);
+      expect((await client.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}/audience`)).status).toBe(
+        403,
+      );
+      const publish = await client.send(
+        'POST',
+        `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/publish`,
+        { changelog: 'x' },
+        'application/json',
+      );
+      expect(publish.status).toBe(403);
+      const notice = await client.send(
+        'POST',
+        `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/notices`,
+        { text: 'x' },
+        'application/json',
+      );
+      expect(notice.status).toBe(403);
+    }
+    expect(await counters()).toEqual(before);
+    expect((await fetch(`${t.baseUrl}/sandbox/pets/owners`)).status).toBe(404);
+  });
+
+  it('publishes: the document replaced, the sandbox answers the new operation, a changelog entry and an audit entry', async () => {
+    // The notice waits for the publication.
+    const early = await manager.send(
+      'POST',
+      `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/notices`,
+      { text: 'Soon' },
+      'application/json',
+    );
+    expect(early.status).toBe(409);
+
+    const empty = await manager.send(
+      'POST',
+      `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/publish`,
+      { changelog: '  ' },
+      'application/json',
+    );
+    expect(empty.status).toBe(422);
+
+    // What the catalog says of the documentation besides its document stays.
+    await catalogDb(t.app.db)
+      .updateTable('api_documentations')
+      .set({ plan: '5 per minute', deprecated: true, tour: JSON.stringify({ steps: [] }) })
+      .where('alias', '=', 'pets')
+      .execute();
+    const text = `${draftV2.changelogText}\n\nThe owners have an API of their own now.`;
+    const res = await admin.send(
+      'POST',
+      `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/publish`,
+      { changelog: text },
+      'application/json',
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await json<{ data: ApiDraft }>(res)).data).toMatchObject({ status: 'published' });
+
+    const doc = await catalogDb(t.app.db)
+      .selectFrom('api_documentations')
+      .select(['plan', 'deprecated', 'tour', 'version'])
+      .where('alias', '=', 'pets')
+      .executeTakeFirstOrThrow();
+    expect(doc).toMatchObject({
+      plan: '5 per minute',
+      deprecated: true,
+      tour: { steps: [] },
+      version: '2.0',
+    });
+    const owners = await fetch(`${t.baseUrl}/sandbox/pets/owners`);
+    expect(owners.status).toBe(200);
+    expect(await owners.json()).toEqual([{ name: 'Alice' }]);
+    expect((await fetch(`${t.baseUrl}/sandbox/pets/pets/p1`, { method: 'DELETE' })).status).not.toBe(204);
+
+    const entries = await catalogDb(t.app.db)
+      .selectFrom('change_log_entries')
+      .select(['version', 'notes'])
+      .orderBy('id', 'desc')
+      .execute();
+    expect(entries[0]!.version).toBe('2.0');
+    expect(entries[0]!.notes).toContain('<code>GET /owners</code>');
+    expect(entries[0]!.notes).toContain('The owners have an API of their own now.');
+    const changelog = await json<{ data: { attributes: { field_version?: string } }[] }>(
+      await developer.get('/jsonapi/node/change_log'),
+    );
+    expect(JSON.stringify(changelog.data)).toContain('2.0');
+
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .select(['actor_email', 'target_id', 'before', 'after'])
+      .where('action', '=', 'api.published')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(audit.actor_email).toBe('apis.admin@example.com');
+    expect(audit.target_id).toBe('pets');
+    const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+    expect(parse(audit.before)).toMatchObject({ version: '1.0' });
+    expect(parse(audit.after)).toMatchObject({
+      version: '2.0',
+      summary: { added: ['GET /owners'], removed: ['DELETE /pets/{petId}'], breakingCount: 5 },
+    });
+
+    const again = await manager.send(
+      'POST',
+      `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/publish`,
+      { changelog: text },
+      'application/json',
+    );
+    expect(again.status).toBe(409);
+  });
+
+  it('counts the audience from the gateway records and sends notices by e-mail and on the application page', async () => {
+    const org = await createOrg(developer, 'Pet Shop');
+    const otherOrg = await createOrg(admin, 'Quiet Shop');
+    const orgId = async (uuid: string) =>
+      (
+        await t.app.db
+          .selectFrom('organizations')
+          .select('id')
+          .where('uuid', '=', uuid)
+          .executeTakeFirstOrThrow()
+      ).id;
+    const insertApp = async (organizationId: number, title: string) =>
+      appDb(t.app.db)
+        .insertInto('applications')
+        .values({ organization_id: organizationId, title, grant_types: ['client_credentials'] })
+        .returning(['id', 'uuid'])
+        .executeTakeFirstOrThrow();
+    const caller = await insertApp(await orgId(org.id), 'Pet Shop App');
+    const quiet = await insertApp(await orgId(otherOrg.id), 'Quiet App');
+    const call = (uuid: string, endpoint: string, daysAgo: number) => ({
+      occurred_at: new Date(Date.now() - daysAgo * 86_400_000),
+      application_uuid: uuid,
+      client_id: `client-${uuid}`,
+      environment: 'DEVELOPMENT',
+      api_alias: 'pets',
+      // As the gateway records it: the API's alias before the path template.
+      endpoint: endpoint.replace(' ', ' /pets'),
+      method: endpoint.split(' ')[0]!,
+      status: 200,
+      duration_ms: 3,
+    });
+    await t.app.db
+      .insertInto('api_calls')
+      .values([
+        call(caller.uuid, 'DELETE /pets/{petId}', 2),
+        call(caller.uuid, 'DELETE /pets/{petId}', 3),
+        // Only an operation that did not break, or a call too long ago: not in the audience.
+        call(quiet.uuid, 'GET /owners', 1),
+        call(quiet.uuid, 'DELETE /pets/{petId}', 40),
+      ])
+      .execute();
+
+    const audience = await manager.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}/audience`);
+    expect(audience.status).toBe(200);
+    expect((await json<{ data: NoticeAudience }>(audience)).data).toEqual({
+      applications: 1,
+      organizations: 1,
+      endpoints: ['DELETE /pets/{petId}', 'GET /pets', 'GET /pets/{id}'],
+    });
+
+    const blank = await manager.send(
+      'POST',
+      `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/notices`,
+      { text: '' },
+      'application/json',
+    );
+    expect(blank.status).toBe(422);
+
+    const text = 'Deleting pets is gone in version 2.0: archive them instead.';
+    const sent = await manager.send(
+      'POST',
+      `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/notices`,
+      { text },
+      'application/json',
+    );
+    expect(sent.status, await sent.clone().text()).toBe(201);
+    expect((await json<{ data: NoticeSent }>(sent)).data).toMatchObject({
+      applications: 1,
+      organizations: 1,
+      recipients: 1,
+    });
+
+    const mails = await t.app.db
+      .selectFrom('outbox')
+      .select(['to_address', 'subject', 'text_body'])
+      .where('subject', 'like', 'Change to Pets%')
+      .execute();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.to_address).toBe('apis.owner@example.com');
+    expect(mails[0]!.subject).toBe(format(M.noticeSubject, { title: 'Pets', application: 'Pet Shop App' }));
+    expect(mails[0]!.text_body).toContain(text);
+    expect(mails[0]!.text_body).toContain(`/application/${caller.uuid}`);
+
+    const notices = await developer.get(`/api/applications/${caller.uuid}/notices`);
+    expect(notices.status).toBe(200);
+    expect((await json<{ data: ApplicationNotice[] }>(notices)).data).toEqual([
+      expect.objectContaining({
+        apiTitle: 'Pets',
+        apiAlias: 'pets',
+        text,
+        endpoints: ['DELETE /pets/{petId}'],
+      }),
+    ]);
+    // Not a member of the other organization: its application's notices are hidden.
+    expect((await developer.get(`/api/applications/${quiet.uuid}/notices`)).status).toBe(404);
+    expect((await new TestClient(t.baseUrl).get(`/api/applications/${caller.uuid}/notices`)).status).toBe(
+      401,
+    );
+
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .select(['actor_email', 'after'])
+      .where('action', '=', 'api.notice_sent')
+      .executeTakeFirstOrThrow();
+    expect(audit.actor_email).toBe('apis.manager@example.com');
+  });
+});

@@ -1,0 +1,10 @@
+import type { FeatureRoute } from '../../config/feature-route';
+import { paths } from '../../config/paths';
+import { lazyPage } from '../../lib/lazy-page';
+
+const ConsoleApisPage = lazyPage(() => import('./console-apis-page'));
+
+/** The console's API products (issue 27): new versions, their review, publication and notices. */
+export const consoleApisRoutes: FeatureRoute[] = [
+  { path: paths.adminApis, element: <ConsoleApisPage />, preload: ConsoleApisPage.preload },
+];
