@@ -117,6 +117,20 @@ test('a content editor schedules an article; a visitor reads it and finds it in 
   await page.getByLabel(M.articles.searchLabel).fill(`narwhal ${stamp}`);
   const row = page.getByTestId('console-articles').getByRole('row').filter({ hasText: title });
   await expect(row).toContainText(M.articles.states.published);
+
+  // The editor deletes it (the blog's other tests count the demo articles): gone from the blog.
+  await row.getByRole('link', { name: title }).click();
+  page.once('dialog', (dialog) => {
+    expect(dialog.message()).toBe(M.editor.deleteConfirm);
+    void dialog.accept();
+  });
+  await page.getByRole('button', { name: M.editor.delete }).click();
+  await expect(page).toHaveURL(/\/admin\/content$/);
+  await expect(page.getByTestId('console-articles').getByRole('row').filter({ hasText: title })).toHaveCount(
+    0,
+  );
+  const gone = await page.request.get(`/jsonapi/node/article?filter[path.alias]=${encodeURIComponent(slug)}`);
+  expect(((await gone.json()) as { data: unknown[] }).data).toEqual([]);
 });
 
 test('a support agent is refused the content console, and the server refuses a save too', async ({

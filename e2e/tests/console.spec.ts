@@ -4,6 +4,7 @@ import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { consoleMessages as C } from '@portico/contracts/messages/console';
 import { expectNoViolations } from '../support/axe.ts';
+import { signUp } from '../support/applications.ts';
 import { consoleLink, consoleNav, openConsoleSection } from '../support/console.ts';
 import { createOrganizationByApi, createProductionApplication } from '../support/organizations.ts';
 import { PROVIDER_TEAM, type TeamMember } from '../support/provider-team.ts';
@@ -44,8 +45,9 @@ test('a go-live reviewer sees only the go-live section and approves a request fr
   browser,
 }) => {
   test.setTimeout(90_000);
-  // A developer's application waits for the review.
-  await signIn(page);
+  // A developer's application waits for the review (a new developer's: the demo developer's
+  // applications are the try-out's and the terminal's, and must stay as the demo content has them).
+  await signUp(page, 'Rhea', 'Review');
   const organization = await createOrganizationByApi(page, `Console review ${Date.now()}`);
   const title = `Console reviewed ${Date.now()}`;
   await createProductionApplication(page, organization, title);
