@@ -2,7 +2,6 @@ import { CHANGELOG_TEXT_MAX } from '@portico/contracts/api-drafts';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { nextTurn } from '../../lib/turns.ts';
@@ -17,6 +16,7 @@ import {
   listApis,
   publishDraft,
 } from './api-drafts.ts';
+import { problemsError } from './import-routes.ts';
 import { checkDocumentationAlias, DocumentationInputError } from './store.ts';
 import { catalogDb } from './tables.ts';
 
@@ -152,19 +152,4 @@ export async function apiDraftRoutes(app: FastifyInstance): Promise<void> {
       },
     );
   });
-}
-
-/** The document's problems, one JSON:API error each with its pointer and line (as the import's). */
-function problemsError(err: OpenApiImportError): HttpErrorList {
-  const [summary] = err.message.split('\n');
-  return new HttpErrorList(
-    422,
-    summary!,
-    err.problems.map((p) => ({
-      detail: p.message,
-      pointer: p.path || '/',
-      ...(p.line ? { meta: { line: p.line, ...(p.column ? { column: p.column } : {}) } } : {}),
-    })),
-    { code: 'invalid_document' },
-  );
 }

@@ -107,7 +107,7 @@ function parseOptions(query: unknown): Options {
 }
 
 /** The importer's problems, one JSON:API error each, with the JSON pointer and line in the document. */
-function problemsError(err: OpenApiImportError): HttpErrorList {
+export function problemsError(err: OpenApiImportError): HttpErrorList {
   const [summary] = err.message.split('\n');
   return new HttpErrorList(
     422,

@@ -1,4 +1,5 @@
 import { diffLines, diffWordsWithSpace } from 'diff';
+import { ARTICLE_STATES, type ArticleFields, type ArticleState } from '@portico/contracts/console-content';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
@@ -24,28 +25,9 @@ import { contentDb } from './tables.ts';
 const M = en.console.content;
 const ROLE = 'content_editor';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const ARTICLE_STATES = ['draft', 'published', 'scheduled'] as const;
-export type ArticleState = (typeof ARTICLE_STATES)[number];
 /** How often each instance looks for scheduled articles whose time has come. */
 const SCHEDULER_INTERVAL_MS = 1000;
 
-/** The fields the console edits: what a revision stores and a diff compares. */
-export interface ArticleFields {
-  title: string;
-  path: string | null;
-  description: string;
-  /** Markdown. */
-  body: string;
-  /** The uuid of a news category, or null. */
-  category: string | null;
-  imageUrl: string | null;
-  imageAlt: string;
-  internal: boolean;
-  scrollspy: boolean;
-  state: ArticleState;
-  /** ISO date-time of a scheduled publication, else null. */
-  publishAt: string | null;
-}
 const FIELD_NAMES = [
   'title',
   'path',

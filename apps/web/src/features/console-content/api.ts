@@ -2,23 +2,8 @@ import { apiRequest } from '../../lib/api-client';
 
 /** The console's article calls (modules/content/README.md 'Console'). */
 
-export type ArticleState = 'draft' | 'published' | 'scheduled';
-export const ARTICLE_STATES: readonly ArticleState[] = ['draft', 'published', 'scheduled'];
-
-export interface ArticleFields {
-  title: string;
-  path: string | null;
-  description: string;
-  /** Markdown. */
-  body: string;
-  category: string | null;
-  imageUrl: string | null;
-  imageAlt: string;
-  internal: boolean;
-  scrollspy: boolean;
-  state: ArticleState;
-  publishAt: string | null;
-}
+export { ARTICLE_STATES, type ArticleFields, type ArticleState } from '@portico/contracts/console-content';
+import type { ArticleFields, ArticleState } from '@portico/contracts/console-content';
 
 export interface Article extends ArticleFields {
   id: string;
