@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import type { Db } from './db/client.ts';
 import { MAX_SOURCE_BYTES } from './openapi/parse.ts';
 
 // The database, the importer and what they load are imported where a command needs them: a
@@ -110,6 +111,51 @@ function rerunWithoutWasmOptimizer(): boolean {
   return true;
 }
 
+/** The configuration, or the command ends with what is wrong in it (exit 78, EX_CONFIG). */
+function commandConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message, 78);
+    throw err;
+  }
+}
+
+/**
+ * Opens the database, migrates it and runs `work` under the start-up lock (a server starting
+ * meanwhile may be migrating or importing content); the database is closed on every way out.
+ */
+async function withCommandDatabase<T>(config: Config, work: (db: Db) => Promise<T>): Promise<T> {
+  const [{ DataDirInUseError }, { openDatabase }, { migrateToLatest }, { withStartupLock }] =
+    await Promise.all([
+      import('./db/data-dir-lock.ts'),
+      import('./db/client.ts'),
+      import('./db/migrate.ts'),
+      import('./db/startup-lock.ts'),
+    ]);
+  let handle;
+  try {
+    handle = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onConnectionError: (err) => console.error(`database connection error: ${err.message}`),
+    });
+  } catch (err) {
+    if (err instanceof DataDirInUseError)
+      fail(`${err.message}\nStop the server first, or use DATABASE_URL.`, 75);
+    throw err;
+  }
+  try {
+    const db = handle.db;
+    return await withStartupLock(db, handle.kind, async () => {
+      await migrateToLatest(db);
+      return work(db);
+    });
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Checks the document first and opens the database last: a refused document costs no database
  * start, and the database, once opened, is closed on every way out.
@@ -121,30 +167,12 @@ async function importApiCommand(args: string[]): Promise<void> {
   if (!values.product) fail(`import-api needs --product <alias>.\n\n${USAGE}`, 2);
   checkDocumentFile(file);
 
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail(err.message, 78);
-    throw err;
-  }
+  const config = commandConfig();
   // PostgreSQL runs in its own process: only the embedded database needs this one rerun.
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
 
   const text = readDocument(file);
-  const [
-    { DataDirInUseError },
-    { openDatabase },
-    { migrateToLatest },
-    { withStartupLock },
-    store,
-    importer,
-    openapi,
-  ] = await Promise.all([
-    import('./db/data-dir-lock.ts'),
-    import('./db/client.ts'),
-    import('./db/migrate.ts'),
-    import('./db/startup-lock.ts'),
+  const [store, importer, openapi] = await Promise.all([
     import('./modules/catalog/store.ts'),
     import('./modules/catalog/import-api.ts'),
     import('./openapi/index.ts'),
@@ -179,31 +207,12 @@ async function importApiCommand(args: string[]): Promise<void> {
     throw err;
   }
 
-  let handle;
-  try {
-    handle = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      onConnectionError: (err) => console.error(`database connection error: ${err.message}`),
-    });
-  } catch (err) {
-    if (err instanceof DataDirInUseError)
-      fail(`${err.message}\nStop the server first, or use DATABASE_URL.`, 75);
-    throw err;
-  }
   let result;
   try {
-    const db = handle.db;
-    // Under the start-up lock: a server starting meanwhile may be migrating or importing content.
-    result = await withStartupLock(db, handle.kind, async () => {
-      await migrateToLatest(db);
-      return importApi(db, prepared);
-    });
+    result = await withCommandDatabase(config, (db) => importApi(db, prepared));
   } catch (err) {
     if (err instanceof DocumentationInputError) fail(err.message);
     throw err;
-  } finally {
-    await handle.close();
   }
 
   const { documentation: d, product: p } = result;
@@ -229,54 +238,16 @@ async function importApiCommand(args: string[]): Promise<void> {
 
 async function exportContentCommand(args: string[]): Promise<void> {
   if (args.length > 1) fail(`export-content takes at most one folder.\n\n${USAGE}`, 2);
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) fail(err.message, 78);
-    throw err;
-  }
+  const config = commandConfig();
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
   const dir = args[0] ?? config.contentDir;
-  const [
-    { DataDirInUseError },
-    { openDatabase },
-    { migrateToLatest },
-    { withStartupLock },
-    { exportArticles },
-  ] = await Promise.all([
-    import('./db/data-dir-lock.ts'),
-    import('./db/client.ts'),
-    import('./db/migrate.ts'),
-    import('./db/startup-lock.ts'),
-    import('./modules/content/export.ts'),
-  ]);
-  let handle;
-  try {
-    handle = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      onConnectionError: (err) => console.error(`database connection error: ${err.message}`),
-    });
-  } catch (err) {
-    if (err instanceof DataDirInUseError)
-      fail(`${err.message}\nStop the server first, or use DATABASE_URL.`, 75);
-    throw err;
-  }
-  try {
-    const db = handle.db;
-    const result = await withStartupLock(db, handle.kind, async () => {
-      await migrateToLatest(db);
-      return exportArticles(db, dir);
-    });
-    process.stdout.write(
-      `Wrote ${result.written.length} articles to ${dir}` +
-        (result.removed.length ? `; removed ${result.removed.join(', ')}` : '') +
-        '\n',
-    );
-  } finally {
-    await handle.close();
-  }
+  const { exportArticles } = await import('./modules/content/export.ts');
+  const result = await withCommandDatabase(config, (db) => exportArticles(db, dir));
+  process.stdout.write(
+    `Wrote ${result.written.length} articles to ${dir}` +
+      (result.removed.length ? `; removed ${result.removed.join(', ')}` : '') +
+      '\n',
+  );
 }
 
 async function main(argv: string[]): Promise<void> {

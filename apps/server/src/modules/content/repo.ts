@@ -41,6 +41,33 @@ function searchable(a: Pick<ArticleInput, 'published' | 'internal' | 'path'>): b
   return a.published && !a.internal && a.path !== null;
 }
 
+/** An article's search row as it now is: written when the site search shows it, removed otherwise. */
+async function indexArticle(
+  db: Db,
+  a: {
+    uuid: string;
+    title: string;
+    description: string;
+    bodyHtml: string;
+    path: string | null;
+    imageUrl: string | null;
+    created: Date;
+    published: boolean;
+    internal: boolean;
+  },
+): Promise<void> {
+  if (!searchable(a)) return searchIndex(db).remove('article', a.uuid);
+  await searchIndex(db).upsert({
+    type: 'article',
+    uuid: a.uuid,
+    title: a.title,
+    text: plainText(`${a.description} ${a.bodyHtml}`),
+    link: a.path,
+    image: a.imageUrl,
+    created: a.created,
+  });
+}
+
 export function contentRepo(db: Db) {
   return {
     /**
@@ -89,19 +116,12 @@ export function contentRepo(db: Db) {
               .values({ ...values, edited_at: options.editedAt ?? null })
               .returning(['id', 'uuid', 'body_html', 'version'])
               .executeTakeFirstOrThrow();
-        if (searchable(input)) {
-          await searchIndex(trx).upsert({
-            type: 'article',
-            uuid: row.uuid,
-            title: input.title,
-            text: plainText(`${input.description} ${row.body_html}`),
-            link: input.path,
-            image: input.image?.url ?? null,
-            created: input.created,
-          });
-        } else {
-          await searchIndex(trx).remove('article', row.uuid);
-        }
+        await indexArticle(trx, {
+          ...input,
+          uuid: row.uuid,
+          bodyHtml: row.body_html,
+          imageUrl: input.image?.url ?? null,
+        });
         return { id: row.id, uuid: row.uuid, version: row.version };
       });
     },
@@ -132,19 +152,7 @@ export function contentRepo(db: Db) {
           .returningAll()
           .executeTakeFirst();
         if (!row) return false;
-        if (searchable(row)) {
-          await searchIndex(trx).upsert({
-            type: 'article',
-            uuid: row.uuid,
-            title: row.title,
-            text: plainText(`${row.description} ${row.body_html}`),
-            link: row.path,
-            image: row.image_url,
-            created: row.created,
-          });
-        } else {
-          await searchIndex(trx).remove('article', row.uuid);
-        }
+        await indexArticle(trx, { ...row, bodyHtml: row.body_html, imageUrl: row.image_url });
         return true;
       });
     },
@@ -158,19 +166,7 @@ export function contentRepo(db: Db) {
         .where('id', 'in', [...ids])
         .execute();
       for (const row of rows) {
-        if (searchable(row)) {
-          await searchIndex(db).upsert({
-            type: 'article',
-            uuid: row.uuid,
-            title: row.title,
-            text: plainText(`${row.description} ${row.body_html}`),
-            link: row.path,
-            image: row.image_url,
-            created: row.created,
-          });
-        } else {
-          await searchIndex(db).remove('article', row.uuid);
-        }
+        await indexArticle(db, { ...row, bodyHtml: row.body_html, imageUrl: row.image_url });
       }
     },
 
