@@ -48,11 +48,13 @@ export async function completeLogin(query: URLSearchParams): Promise<string> {
   const store = useAppStore.getState();
   const state = query.get('state') ?? '';
   const remembered = store.takeRedirect(state);
+  signInsAndOuts += 1;
   store.loggedIn(res, res.csrfToken);
   return safePath(res.returnTo ?? remembered ?? '/');
 }
 
 export async function logout(): Promise<void> {
+  signInsAndOuts += 1;
   try {
     // Logout is a GET (spec B); the server also wants it same-origin or with the CSRF token.
     await apiRequest('/user/logout', {
@@ -68,6 +70,9 @@ export async function logout(): Promise<void> {
 
 // Whether this page load asked for the signed-in user already (syncSession).
 let userRefreshed = false;
+// Counts this tab's own sign-ins and sign-outs: an answer asked for before one of them describes
+// a session that is gone, and must not bring it back (a sign-out while syncSession waited).
+let signInsAndOuts = 0;
 
 /**
  * Compares the browser's idea of the session with the server's (spec B 2.1: on entry the guard
@@ -75,10 +80,12 @@ let userRefreshed = false;
  * modal; one started in another tab is picked up.
  */
 export async function syncSession(): Promise<void> {
+  const asked = signInsAndOuts;
   const [token, loggedIn] = await Promise.all([
     apiRequest<string>('/session/token', { format: 'json' }),
     fetchLoginStatus(),
   ]);
+  if (asked !== signInsAndOuts) return;
   // The state as it is now, after the answers: another check may have changed it meanwhile.
   const store = useAppStore.getState();
   store.setToken(token);
@@ -88,7 +95,7 @@ export async function syncSession(): Promise<void> {
   if (loggedIn && (!store.applicationUser.isLoggedIn || !userRefreshed)) {
     userRefreshed = true;
     const user = await fetchSessionUser();
-    if (user) useAppStore.getState().loggedIn(user, token);
+    if (user && asked === signInsAndOuts) useAppStore.getState().loggedIn(user, token);
   }
 }
 
