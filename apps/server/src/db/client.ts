@@ -8,6 +8,11 @@ import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
 
+/** Runs `fn` in the caller's transaction when it is given one, else in a new transaction. */
+export function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
 export interface DatabaseHandle {
   db: Db;
   kind: 'pglite' | 'postgres';

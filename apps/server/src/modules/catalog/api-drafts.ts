@@ -10,7 +10,7 @@ import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { Marked } from 'marked';
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/client.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
 import type { DraftComparison } from '../../openapi/diff-task.ts';
@@ -216,8 +216,9 @@ const markdown = new Marked({ gfm: true });
 
 /**
  * Publishes a draft the way the import does (importApi: the documentation replaced, its scopes
- * granted, search synced; the catalog's counters tell every cache and the sandbox), then records
- * the changelog entry and the audit entry and marks the draft published, in one transaction. A
+ * granted, search synced; the catalog's counters tell every cache and the sandbox), records the
+ * changelog entry and the audit entry and marks the draft published, all in one transaction: a
+ * failure anywhere leaves the published API, its changelog and the audit log as they were. A
  * second publish of the same draft finds it published and changes nothing more.
  */
 export async function publishDraft(
@@ -245,11 +246,12 @@ export async function publishDraft(
     { product: row.product_alias, alias: row.documentation_alias, ...kept },
     publicUrl,
   );
-  const result = await importApi(db, prepared);
   const review = reviewOf(row);
   const version = input.version ?? row.to_version ?? new Date().toISOString().slice(0, 10);
   return db.transaction().execute(async (trx) => {
     const c = catalogDb(trx);
+    // The draft is claimed first: a second publish waits for this one's row lock, then finds it
+    // published and changes nothing.
     const claimed = await c
       .updateTable('api_drafts')
       .set({ published_at: new Date(), published_by: actor.id })
@@ -258,6 +260,7 @@ export async function publishDraft(
       .returning('id')
       .executeTakeFirst();
     if (!claimed) throw new DraftStateError(M.alreadyPublished);
+    const result = await importApi(trx, prepared);
     const entry = await c
       .insertInto('change_log_entries')
       .values({

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../../db/client.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
 import { plainText } from '../../lib/plain-text.ts';
 import { searchIndex, type SearchDocument } from '../search/service.ts';
 import { documentSearchEntries } from '../../openapi/pool.ts';
@@ -39,7 +39,7 @@ export async function syncCatalogSearch(
   const present = new Set(documentations.map((d) => `documentation:${d.uuid}`));
   const gone = [...indexed.keys()].filter((source) => !present.has(source));
 
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const tx = searchIndex(trx);
     await tx.upsert(
       products.map((p): SearchDocument => ({

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/client.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
 import { readDocumentText, storedInRows, writeDocumentTexts } from '../../openapi/document-texts.ts';
 import type { SharedText } from '../../lib/text-pieces.ts';
 import { prepareDocument, sandboxUrl, type PreparedDocument } from '../../openapi/index.ts';
@@ -105,7 +105,7 @@ export async function saveDocumentation(
     : {};
 
   if (existing) {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await catalogDb(trx)
         .updateTable('api_documentations')
         .set({ ...meta, ...documentColumns, changed: new Date() })
@@ -128,7 +128,7 @@ export async function saveDocumentation(
       processed,
     };
   }
-  const created = await db.transaction().execute(async (trx) => {
+  const created = await inTransaction(db, async (trx) => {
     const row = await catalogDb(trx)
       .insertInto('api_documentations')
       .values({
@@ -213,7 +213,7 @@ export async function repointDocuments(db: Db, publicUrl: string): Promise<numbe
       filename: row.source_filename ?? undefined,
     });
     const texts = textColumns(source, processed);
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await catalogDb(trx)
         .updateTable('api_documentations')
         .set({
