@@ -4,6 +4,7 @@ import { consoleDashboardMessages as M } from '@portico/contracts/messages/conso
 import { ASSIGNABLE_ROLES } from '@portico/contracts/provider-roles';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCallRecorder, type CallRecord } from '../src/gateway/recorder.ts';
 import { appDb } from '../src/modules/applications/tables.ts';
 import { supportDb } from '../src/modules/support/tables.ts';
 import { dashboardRange } from '../src/modules/console-dashboard/plugin.ts';
@@ -65,30 +66,34 @@ async function seed(): Promise<{ orgs: number[] }> {
   const b = await app(orgs[1]!, 'B app', '2025-01-10T12:00:00Z', 'PRODUCTION');
   const c = await app(orgs[2]!, 'C app', '2025-01-10T12:00:00Z', 'DEVELOPMENT');
   await app(orgs[4]!, 'E app', '2025-04-02T12:00:00Z', 'DEVELOPMENT');
-  // The gateway's records: B calls 'accounts' on 4 March (one 500) and 'payments' on 6 March;
-  // C called on 28 February (outside); an unknown client on 4 March counts in the calls only.
-  const call = (uuid: string | null, api: string, when: string, status: number) => ({
-    occurred_at: at(when),
-    application_uuid: uuid,
-    client_id: uuid ?? 'nobody',
+  // The gateway's records, written by the gateway's recorder (the raw calls and its rollups): B
+  // calls 'accounts' on 4 March (one 500) and 'payments' on 6 March; C called on 28 February
+  // (outside); an unknown client on 4 March counts in the calls only.
+  const recorder = createCallRecorder(db, t.app.log);
+  const call = (uuid: string | null, api: string, when: string, status: number): CallRecord => ({
+    occurredAt: at(when),
+    applicationUuid: uuid,
+    clientId: uuid ?? 'nobody',
     environment: 'DEVELOPMENT',
-    api_alias: api,
+    apiAlias: api,
     endpoint: 'GET /x',
     method: 'GET',
     status,
-    duration_ms: 5,
+    durationMs: 5,
   });
-  await db
-    .insertInto('api_calls')
-    .values([
-      call(b.uuid, 'accounts', '2025-03-04T10:00:00Z', 200),
-      call(b.uuid, 'accounts', '2025-03-04T11:00:00Z', 500),
-      call(null, 'accounts', '2025-03-04T23:59:00Z', 404),
-      call(b.uuid, 'payments', '2025-03-06T00:00:00Z', 201),
-      call(c.uuid, 'accounts', '2025-02-28T23:59:59Z', 200),
-      call(b.uuid, 'accounts', '2025-04-01T00:00:00Z', 200),
-    ])
-    .execute();
+  for (const record of [
+    call(b.uuid, 'accounts', '2025-03-04T10:00:00Z', 200),
+    call(b.uuid, 'accounts', '2025-03-04T11:00:00Z', 500),
+    call(null, 'accounts', '2025-03-04T23:59:00Z', 404),
+    call(b.uuid, 'payments', '2025-03-06T00:00:00Z', 201),
+    call(c.uuid, 'accounts', '2025-02-28T23:59:59Z', 200),
+    call(b.uuid, 'accounts', '2025-04-01T00:00:00Z', 200),
+  ])
+    recorder.record(record);
+  await recorder.close();
+  // A second flush adds to the same rows: an unknown client's call again on 4 March.
+  recorder.record(call(null, 'accounts', '2025-03-04T12:00:00Z', 200));
+  await recorder.close();
   // Go-live requests: three waiting (1, 3 and 10 hours old), one decided.
   const now = Date.now();
   const request = (created: number, status: 'pending' | 'approved', appId: number | null) => ({
@@ -171,7 +176,7 @@ describe('GET /admin-api/dashboard', () => {
     expect(d.activeOrganizations).toBe(2);
     expect(d.applications).toEqual({ development: 3, production: 1 });
     expect(d.calls).toEqual([
-      { day: '2025-03-04', api: 'accounts', calls: 3, errors: 2 },
+      { day: '2025-03-04', api: 'accounts', calls: 4, errors: 2 },
       { day: '2025-03-06', api: 'payments', calls: 1, errors: 0 },
     ]);
     expect(d.goLive.waiting).toBe(3);
@@ -189,7 +194,7 @@ describe('GET /admin-api/dashboard', () => {
       }
     ).data.attributes;
     expect(d.signUps).toEqual([{ day: '2025-03-04', count: 0 }]);
-    expect(d.calls).toEqual([{ day: '2025-03-04', api: 'accounts', calls: 3, errors: 2 }]);
+    expect(d.calls).toEqual([{ day: '2025-03-04', api: 'accounts', calls: 4, errors: 2 }]);
     expect(d.activeOrganizations).toBe(1);
   });
 
@@ -241,14 +246,37 @@ describe('GET /admin-api/dashboard', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('reads the calls of a range through the index of migration 0273', async () => {
-    // Without other choice (no sequential scans), the planner takes the index: it exists and fits.
-    const plan = await t.app.db.transaction().execute(async (trx) => {
+  it('reads the calls of a range from the rollup of migration 0279, which holds what the raw calls say', async () => {
+    const db = t.app.db;
+    const raw = await sql<{
+      day: string;
+      api_alias: string;
+      application_uuid: string | null;
+      calls: number;
+      errors: number;
+    }>`
+      select to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD') as day, api_alias, application_uuid,
+             count(*)::int as calls, (count(*) filter (where status >= 400))::int as errors
+      from api_calls group by 1, 2, 3 order by 1, 2, 3`.execute(db);
+    const rollup = await sql<{
+      day: string;
+      api_alias: string;
+      application_uuid: string | null;
+      calls: number;
+      errors: number;
+    }>`
+      select to_char(day, 'YYYY-MM-DD') as day, api_alias, application_uuid, calls, errors
+      from api_calls_per_api_day order by 1, 2, 3`.execute(db);
+    expect(rollup.rows).toEqual(raw.rows);
+    expect(rollup.rows).toHaveLength(5);
+    // Without other choice (no sequential scans), the planner reads the range through the key.
+    const plan = await db.transaction().execute(async (trx) => {
       await sql`set local enable_seqscan = off`.execute(trx);
-      return sql<Record<string, string>>`explain select api_alias, count(*) from api_calls
-        where occurred_at >= ${at('2025-03-01T00:00:00Z')} and occurred_at < ${at('2025-04-01T00:00:00Z')}
-        group by api_alias`.execute(trx);
+      return sql<Record<string, string>>`explain select api_alias, sum(calls) from api_calls_per_api_day
+        where day >= '2025-03-01' and day < '2025-04-01' group by day, api_alias`.execute(trx);
     });
-    expect(plan.rows.map((r) => Object.values(r).join(' ')).join('\n')).toContain('api_calls_occurred_at');
+    expect(plan.rows.map((r) => Object.values(r).join(' ')).join('\n')).toContain(
+      'api_calls_per_api_day_key',
+    );
   });
 });

@@ -262,6 +262,15 @@ export interface ApiCallDailyTable {
   sum_ms: number;
 }
 
+/** Migration 0279: the gateway's calls per UTC day, API and application (null: no application). */
+export interface ApiCallsPerApiDayTable {
+  day: ColumnType<Date | string, string, string>;
+  api_alias: string;
+  application_uuid: string | null;
+  calls: number;
+  errors: number;
+}
+
 /** Demo content imported once (migration 0070): see content/import-content.ts. */
 export interface ContentImportsTable {
   key: string;
@@ -308,6 +317,7 @@ export interface Database {
   sandbox_users: SandboxUsersTable;
   api_calls: ApiCallsTable;
   api_call_daily: ApiCallDailyTable;
+  api_calls_per_api_day: ApiCallsPerApiDayTable;
   content_imports: ContentImportsTable;
   data_versions: DataVersionsTable;
   stored_file_deletions: StoredFileDeletionsTable;

@@ -22,8 +22,9 @@ const MAX_PENDING = 50_000;
 
 /**
  * Gateway calls for analytics, recorded without slowing the call: buffered in memory and written
- * every 250 ms or every 500 records in one multi-row insert, together with the per-day rollup
- * (`api_call_daily`), in one transaction. `close()` writes everything still buffered.
+ * every 250 ms or every 500 records in one multi-row insert, together with the per-day rollups
+ * (`api_call_daily` per client and endpoint, `api_calls_per_api_day` per API and application), in
+ * one transaction. `close()` writes everything still buffered.
  */
 export function createCallRecorder(db: Db, log: FastifyBaseLogger) {
   let buffer: CallRecord[] = [];
@@ -68,6 +69,29 @@ export function createCallRecorder(db: Db, log: FastifyBaseLogger) {
           min: r.durationMs,
           max: r.durationMs,
           sum: r.durationMs,
+        });
+      }
+    }
+    // Per day, API and application (the console's dashboard, migration 0279).
+    const perApi = new Map<
+      string,
+      { day: string; api_alias: string; application_uuid: string | null; calls: number; errors: number }
+    >();
+    for (const r of batch) {
+      const day = r.occurredAt.toISOString().slice(0, 10);
+      const key = `${day}\n${r.apiAlias}\n${r.applicationUuid ?? ''}`;
+      const failed = r.status >= 400 ? 1 : 0;
+      const p = perApi.get(key);
+      if (p) {
+        p.calls++;
+        p.errors += failed;
+      } else {
+        perApi.set(key, {
+          day,
+          api_alias: r.apiAlias,
+          application_uuid: r.applicationUuid,
+          calls: 1,
+          errors: failed,
         });
       }
     }
@@ -119,6 +143,20 @@ export function createCallRecorder(db: Db, log: FastifyBaseLogger) {
             min_ms: sql`least(api_call_daily.min_ms, excluded.min_ms)`,
             max_ms: sql`greatest(api_call_daily.max_ms, excluded.max_ms)`,
             sum_ms: sql`api_call_daily.sum_ms + excluded.sum_ms`,
+          }),
+        )
+        .execute();
+      // In key order too, for the same reason.
+      const apiRows = [...perApi.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([, p]) => p);
+      await trx
+        .insertInto('api_calls_per_api_day')
+        .values(apiRows)
+        .onConflict((oc) =>
+          oc.constraint('api_calls_per_api_day_key').doUpdateSet({
+            calls: sql`api_calls_per_api_day.calls + excluded.calls`,
+            errors: sql`api_calls_per_api_day.errors + excluded.errors`,
           }),
         )
         .execute();

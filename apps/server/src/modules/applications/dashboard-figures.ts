@@ -9,10 +9,13 @@ interface InstantRange {
   end: Date;
 }
 
+/** The UTC days of a range of whole days, as the rollup's `date` column compares them. */
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+
 /**
  * Organizations active in the range: one of their applications was created in it, or called the
- * sandbox in it (the gateway's records, `api_calls`). One query; the calls are read through
- * `api_calls_occurred_at` (migration 0273).
+ * sandbox in it (the gateway's rollup per day, API and application, migration 0279). One query.
+ * The range is of whole UTC days.
  */
 export async function activeOrganizations(db: Db, range: InstantRange): Promise<number> {
   const row = await appDb(db)
@@ -25,10 +28,10 @@ export async function activeOrganizations(db: Db, range: InstantRange): Promise<
           'a.uuid',
           'in',
           db
-            .selectFrom('api_calls')
+            .selectFrom('api_calls_per_api_day')
             .select(sql<string>`application_uuid`.as('uuid'))
-            .where('occurred_at', '>=', range.start)
-            .where('occurred_at', '<', range.end)
+            .where('day', '>=', dayOf(range.start))
+            .where('day', '<', dayOf(range.end))
             .where('application_uuid', 'is not', null),
         ),
       ]),
@@ -51,22 +54,23 @@ export async function applicationsPerEnvironment(
 }
 
 /**
- * Sandbox calls and errors (status 400 or more) per API per UTC day of the range, from the
- * gateway's records; an index-only scan of `api_calls_occurred_at` (migration 0273). One query.
+ * Sandbox calls and errors (status 400 or more) per API per UTC day of the range (whole UTC days),
+ * from the gateway's rollup per day, API and application (migration 0279): a few rows per day
+ * whatever the number of calls. One query.
  */
 export async function callsPerApiPerDay(db: Db, range: InstantRange): Promise<ApiDayCalls[]> {
   const rows = await db
-    .selectFrom('api_calls')
+    .selectFrom('api_calls_per_api_day')
     .select([
-      sql<string>`to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD')`.as('day'),
+      sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'),
       'api_alias',
-      sql<number>`count(*)`.as('calls'),
-      sql<number>`count(*) filter (where status >= 400)`.as('errors'),
+      sql<number>`sum(calls)`.as('calls'),
+      sql<number>`sum(errors)`.as('errors'),
     ])
-    .where('occurred_at', '>=', range.start)
-    .where('occurred_at', '<', range.end)
-    .groupBy([sql`1`, 'api_alias'])
-    .orderBy(sql`1`)
+    .where('day', '>=', dayOf(range.start))
+    .where('day', '<', dayOf(range.end))
+    .groupBy(['day', 'api_alias'])
+    .orderBy('day')
     .orderBy('api_alias')
     .execute();
   return rows.map((r) => ({
