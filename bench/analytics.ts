@@ -12,7 +12,11 @@
  * Measures `GET /phpsdk/app-analytics/aggregates` and `.../sumAggregates` for the last month over
  * real HTTP, signed in as the organization's owner (3 warm-ups, 30 runs), the query functions
  * alone, and prints the EXPLAIN ANALYZE of the SQL they run. Every answer is checked against the
- * numbers the generator produced, computed here independently of the database. Then adds the calls
+ * numbers the generator produced, computed here independently of the database. Also measures the
+ * provider console's dashboard (`GET /admin-api/dashboard` for the same range, as the demo
+ * administrator), which reads the rollup per day, API and application (migration 0279), against
+ * its baseline in the same run: the same figures read from the raw calls (the query it ran before
+ * 0279), whose answer the dashboard's must equal. Then adds the calls
  * of `--tenants` other applications (default 500, one call per day and endpoint each: 900,000 raw
  * rows and as many rollup rows, what a portal with many applications holds) and measures again.
  */
@@ -258,10 +262,22 @@ try {
     from api_calls
     where id >= ${firstId}
     group by 1, 2, 3`;
+  // The dashboard's rollup (migration 0279), as the recorder keeps it.
+  const perApiFrom = (firstId: number) => sql`insert into api_calls_per_api_day
+      (day, api_alias, application_uuid, calls, errors)
+    select (occurred_at at time zone 'UTC')::date, api_alias, application_uuid, count(*),
+      count(*) filter (where status >= 400)
+    from api_calls
+    where id >= ${firstId}
+    group by 1, 2, 3
+    on conflict on constraint api_calls_per_api_day_key do update set
+      calls = api_calls_per_api_day.calls + excluded.calls,
+      errors = api_calls_per_api_day.errors + excluded.errors`;
   // Production PostgreSQL gets this from autovacuum after a bulk load; PGlite has no autovacuum.
   const analyze = async () => {
     await sql`analyze api_calls`.execute(db);
     await sql`analyze api_call_daily`.execute(db);
+    await sql`analyze api_calls_per_api_day`.execute(db);
   };
   const sizes = async () =>
     (
@@ -295,6 +311,7 @@ try {
   const generated = seconds(g0);
   const r0 = performance.now();
   await rollupFrom(0).execute(db);
+  await perApiFrom(0).execute(db);
   const rolledUp = seconds(r0);
   const a0 = performance.now();
   await analyze();
@@ -434,6 +451,53 @@ try {
     for (const line of aggregatesPlan) console.log(`  ${line}`);
     console.log(`plan, sumAggregates: ${planSummary(dailyPlan)}`);
     for (const line of dailyPlan) console.log(`  ${line}`);
+    await measureDashboard();
+  }
+
+  /**
+   * The console's dashboard for the range, as the demo administrator: its calls per API per day
+   * must equal the raw calls' (the baseline, the query the dashboard ran before migration 0279).
+   */
+  async function measureDashboard(): Promise<void> {
+    type Row = { day: string; api: string; calls: number; errors: number };
+    // As for the owner's socket above: the generation may have outlived the server's keep-alive.
+    await admin.get('/session/token').then(
+      (res) => res.arrayBuffer(),
+      () => undefined,
+    );
+    const rawTimes: number[] = [];
+    let rawRows: Row[] = [];
+    for (let k = 0; k < WARMUPS + Math.min(RUNS, 5); k++) {
+      const s = performance.now();
+      const result = await sql<{ day: string; api: string; calls: string; errors: string }>`
+        select to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD') as day, api_alias as api,
+          count(*) as calls, count(*) filter (where status >= 400) as errors
+        from api_calls
+        where occurred_at >= ${range.from}::date at time zone 'UTC'
+          and occurred_at < (${range.to}::date + 1) at time zone 'UTC'
+        group by 1, 2 order by 1, 2`.execute(db);
+      if (k >= WARMUPS) rawTimes.push(performance.now() - s);
+      rawRows = result.rows.map((r) => ({ ...r, calls: Number(r.calls), errors: Number(r.errors) }));
+    }
+    const times: number[] = [];
+    for (let k = 0; k < WARMUPS + RUNS; k++) {
+      const s = performance.now();
+      const answer = await json<{ data: { attributes: { calls: Row[] } } }>(
+        await admin.get(`/admin-api/dashboard?from=${range.from}&to=${range.to}`),
+        200,
+        'dashboard',
+      );
+      if (k >= WARMUPS) times.push(performance.now() - s);
+      if (JSON.stringify(answer.data.attributes.calls) !== JSON.stringify(rawRows))
+        throw new Error('dashboard: its calls per API per day differ from the raw calls');
+    }
+    const perApi = await sql<{ n: string }>`select count(*) as n from api_calls_per_api_day`.execute(db);
+    console.log(
+      `GET /admin-api/dashboard (${rawRows.length} API days, rollup ${perApi.rows[0]!.n} rows): ${fmt(stats(times))}`,
+    );
+    console.log(
+      `  baseline, the same calls from the raw rows (${Math.min(RUNS, 5)} runs): ${fmt(stats(rawTimes))}`,
+    );
   }
 
   await measureAll(`the application alone in the rollup (${size.daily} rows)`);
@@ -453,6 +517,7 @@ try {
         (values ${endpoints}) as e(n, alias, method, endpoint)
       order by 1`.execute(db);
     await rollupFrom(before + 1).execute(db);
+    await perApiFrom(before + 1).execute(db);
     await analyze();
     const grown = await sizes();
     console.log('');

@@ -27,14 +27,15 @@ export async function json<T>(res: Response, status: number, what: string): Prom
 interface DemoAccount {
   email: string;
   password: string;
-  administrator?: boolean;
+  /** Provider roles (issue 27); 'administrator' is the administrator. */
+  roles?: string[];
 }
 
 /** The demo developer and administrator of content/users.yaml (listed in the README). */
 export function demoAccounts(): { developer: DemoAccount; administrator: DemoAccount } {
   const users = parseYaml(fs.readFileSync(path.join(root, 'content/users.yaml'), 'utf8')) as DemoAccount[];
-  const developer = users.find((u) => !u.administrator);
-  const administrator = users.find((u) => u.administrator);
+  const developer = users.find((u) => !u.roles?.length);
+  const administrator = users.find((u) => u.roles?.includes('administrator'));
   if (!developer || !administrator)
     throw new Error('content/users.yaml lacks a developer or an administrator');
   return { developer, administrator };
