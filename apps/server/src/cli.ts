@@ -242,10 +242,15 @@ async function exportContentCommand(args: string[]): Promise<void> {
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
   const dir = args[0] ?? config.contentDir;
   const { exportArticles } = await import('./modules/content/export.ts');
-  const result = await withCommandDatabase(config, (db) => exportArticles(db, dir));
+  const { exportSiteContent } = await import('./modules/site/export.ts');
+  const { result, site } = await withCommandDatabase(config, async (db) => ({
+    result: await exportArticles(db, dir),
+    site: await exportSiteContent(db, dir),
+  }));
   process.stdout.write(
     `Wrote ${result.written.length} articles to ${dir}` +
       (result.removed.length ? `; removed ${result.removed.join(', ')}` : '') +
+      (site.length ? `; wrote ${site.join(', ')}` : '') +
       '\n',
   );
 }

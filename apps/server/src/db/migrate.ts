@@ -34,6 +34,7 @@ import * as m0273 from './migrations/0273-console-dashboard.ts';
 import * as m0274 from './migrations/0274-article-editing.ts';
 import * as m0275 from './migrations/0275-api-drafts.ts';
 import * as m0279 from './migrations/0279-api-calls-per-api-day.ts';
+import * as m0280 from './migrations/0280-site-content-editing.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0274-article-editing': m0274,
   '0275-api-drafts': m0275,
   '0279-api-calls-per-api-day': m0279,
+  '0280-site-content-editing': m0280,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -162,6 +162,20 @@ export interface SiteContentTable {
   key: string;
   data: JSONColumnType<object>;
   updated_at: UpdatedAt;
+  /** Migration 0280: the save counter and the last console save. */
+  version: Generated<number>;
+  edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** Migration 0280: every console save of a site document. */
+export interface SiteContentRevisionsTable {
+  id: Generated<number>;
+  key: string;
+  version: number;
+  author_id: number | null;
+  author_email: string | null;
+  created: Generated<Date>;
+  data: ColumnType<unknown, string, string>;
 }
 
 export interface NewsletterSubscriptionsTable {
@@ -307,6 +321,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   settings: SettingsTable;
   site_content: SiteContentTable;
+  site_content_revisions: SiteContentRevisionsTable;
   newsletter_subscriptions: NewsletterSubscriptionsTable;
   password_resets: PasswordResetsTable;
   email_verifications: EmailVerificationsTable;

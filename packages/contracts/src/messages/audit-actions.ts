@@ -36,6 +36,7 @@ export const auditActionLabels = {
     notice_sent: 'Breaking-change notice sent',
   },
   article: { created: 'Article created', published: 'Article published', deleted: 'Article deleted' },
+  site_content: { updated: 'Site texts saved', restored: 'Site texts restored' },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */
@@ -56,9 +57,12 @@ export const KNOWN_AUDIT_ACTIONS: readonly string[] = Object.entries(auditAction
 /** The target types the portal records, for the console's target filter (others may follow). */
 export const KNOWN_AUDIT_TARGET_TYPES: readonly string[] = [
   'address',
+  'api',
   'application',
+  'article',
   'email',
   'membership',
   'organization',
+  'site_content',
   'user',
 ];

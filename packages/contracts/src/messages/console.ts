@@ -9,6 +9,7 @@ import { consoleDashboardMessages } from './console-dashboard.ts';
  * pages' messages.
  */
 import { consoleContentMessages } from './console-content.ts';
+import { consoleSiteMessages } from './console-site.ts';
 import { consoleApisMessages } from './console-apis.ts';
 
 export const consoleMessages = {
@@ -42,4 +43,5 @@ export const consoleMessages = {
   audit: consoleAuditMessages,
   dashboard: consoleDashboardMessages,
   content: consoleContentMessages,
+  site: consoleSiteMessages,
 } as const;

@@ -1,11 +1,12 @@
 import fp from 'fastify-plugin';
 import { blockLayoutSchema, cookiesConsentSchema, newsletterSchema } from '@portico/contracts/site';
-import { COOKIE_EXPIRY_DAYS } from '@portico/contracts/constants';
 import { en } from '@portico/contracts/messages';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
+import { consoleSiteRoutes } from './console.ts';
+import { defaultConsent } from './defaults.ts';
 import { siteContentRepo } from './site-content.ts';
 
 /** Sign-ups per client address per hour: enough for people, too few for a script. */
@@ -40,6 +41,8 @@ export default fp(
         return reply.header('Cache-Control', 'public, max-age=60').send(consent);
       });
     });
+
+    await consoleSiteRoutes(app);
 
     app.post('/api/newsletter', async (request, reply) => {
       const parsed = newsletterSchema.safeParse(request.body ?? {});
@@ -80,11 +83,3 @@ export default fp(
   },
   { name: 'site', dependencies: ['session', 'db', 'http-cache'] },
 );
-
-function defaultConsent() {
-  return {
-    popup: { body: en.cookies.popupBody, accept: en.cookies.ok, dismiss: en.cookies.decline },
-    labelCheckBox: en.cookies.analyticsLabel,
-    expiryDays: COOKIE_EXPIRY_DAYS,
-  };
-}
