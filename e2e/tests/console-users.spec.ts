@@ -13,6 +13,9 @@ import { expect, test } from '../support/traffic.ts';
 
 /** The console's users (issue 27, decision 045): an administrator blocks a developer account. */
 const U = en.console.users;
+// Each test signs in two people, blocks, re-roles and checks six pages with axe: on a busy
+// machine that takes longer than the default 30 s.
+test.describe.configure({ timeout: 90_000 });
 
 /** A developer signed up in a browser context of its own, with an application that has a sandbox token. */
 async function developerWithToken(browser: Browser) {
