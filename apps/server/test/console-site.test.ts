@@ -130,6 +130,19 @@ describe('console: site texts', () => {
     expect(removed).toContain('dismiss: No thanks');
     expect(removed).toContain('accept: OK');
     expect(added).toContain('accept: Fine');
+    // Only what differs: the database's own order of members is not a change.
+    expect(
+      removed
+        .trim()
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toEqual(['accept: OK', 'dismiss: No thanks']);
+    expect(
+      added
+        .trim()
+        .split('\n')
+        .map((l) => l.trim()),
+    ).toEqual(['accept: Fine', 'dismiss: Decline']);
     expect((await read('cookies-consent')).content.popup).toMatchObject({
       accept: 'Fine',
       dismiss: 'Decline',

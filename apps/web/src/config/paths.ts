@@ -56,6 +56,8 @@ export const paths = {
   adminArticleNew: '/admin/content/articles/new',
   adminArticleRoute: '/admin/content/articles/:articleId',
   adminArticle: (id: string) => `/admin/content/articles/${id}`,
+  /** The site's own texts: carousel, banners, footer, getting started, cookie popup. */
+  adminSiteTexts: '/admin/content/site',
   profile: '/profile',
   // Support (issue 14).
   supportContact: '/support/contact',

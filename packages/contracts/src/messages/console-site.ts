@@ -20,6 +20,10 @@ export const consoleSiteMessages = {
   moveDown: 'Move down',
   item: '{{section}} {{n}}',
   addLink: 'Add a link',
+  socialLinks: 'Social links',
+  link: 'Link',
+  loadFailed: 'The site texts could not be loaded.',
+  saveFailed: 'The texts could not be saved.',
   fields: {
     key: 'Key',
     title: 'Title',

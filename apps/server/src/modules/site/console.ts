@@ -104,9 +104,13 @@ function checkedContent(key: SiteDocumentKey, content: unknown): object {
   };
 }
 
-/** The lines that differ between two versions of a document, as the YAML the files hold. */
-export function documentChanges(mine: unknown, theirs: unknown): SiteDocumentChange[] {
-  const text = (value: unknown) => stringify(value, { lineWidth: 0 });
+/**
+ * The lines that differ between two versions of a document, as the YAML the files hold. Both are
+ * read through the document's schema first: its members in one order (the database's jsonb keeps
+ * its own), so only real changes differ.
+ */
+export function documentChanges(key: SiteDocumentKey, mine: unknown, theirs: unknown): SiteDocumentChange[] {
+  const text = (value: unknown) => stringify(schemas[key].parse(value), { lineWidth: 0 });
   return diffLines(text(mine), text(theirs)).map((p) => ({
     value: p.value,
     added: !!p.added,
@@ -215,7 +219,7 @@ function sendConflict(reply: FastifyReply, current: Stored, mine: unknown) {
     .send({
       jsonapi: { version: '1.0' },
       errors: [{ status: '409', code: 'conflict', title: message, detail: message }],
-      meta: { current: documentJson(current), changes: documentChanges(mine, current.data) },
+      meta: { current: documentJson(current), changes: documentChanges(current.key, mine, current.data) },
     });
 }
 
@@ -288,7 +292,7 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
       data: {
         version: Number(request.params.version),
         content: schemas[key].parse(data),
-        changes: documentChanges(current.data, data),
+        changes: documentChanges(key, current.data, data),
       },
     };
   });

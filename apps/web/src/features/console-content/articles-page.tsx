@@ -46,7 +46,12 @@ export default function ArticlesPage() {
   const pages = Math.max(1, Math.ceil((query.data?.meta.count ?? 0) / PAGE));
   return (
     <ConsolePage roles="content_editor" title={t('console.content.articles.title')}>
-      <Text mb="md">{t('console.content.articles.intro')}</Text>
+      <Text mb="xs">{t('console.content.articles.intro')}</Text>
+      <Group mb="md" gap="md">
+        <Anchor component={Link} to={paths.adminSiteTexts}>
+          {t('console.site.title')}
+        </Anchor>
+      </Group>
       <Group align="flex-end" mb="md">
         <TextInput
           label={t('console.content.articles.searchLabel')}

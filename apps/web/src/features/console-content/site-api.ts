@@ -1,0 +1,47 @@
+import type {
+  SiteDocument,
+  SiteDocumentChange,
+  SiteDocumentKey,
+  SiteRevision,
+} from '@portico/contracts/console-site';
+import { apiRequest } from '../../lib/api-client';
+
+/** The console's calls for the site's texts (modules/site/README.md 'Console'). */
+
+const BASE = '/admin-api/site';
+
+export const getSiteDocument = <K extends SiteDocumentKey>(key: K) =>
+  apiRequest<{ data: SiteDocument<K> }>(`${BASE}/${key}`, { format: 'json' });
+
+export const saveSiteDocument = <K extends SiteDocumentKey>(
+  key: K,
+  content: SiteDocument<K>['content'],
+  version: number,
+) =>
+  apiRequest<{ data: SiteDocument<K> }>(`${BASE}/${key}`, {
+    method: 'PUT',
+    format: 'json',
+    body: { content, version },
+  });
+
+export const listSiteRevisions = (key: SiteDocumentKey) =>
+  apiRequest<{ data: SiteRevision[] }>(`${BASE}/${key}/revisions`, { format: 'json' });
+
+export const restoreSiteRevision = <K extends SiteDocumentKey>(key: K, revision: number, version: number) =>
+  apiRequest<{ data: SiteDocument<K> }>(`${BASE}/${key}/revisions/${revision}/restore`, {
+    method: 'POST',
+    format: 'json',
+    body: { version },
+  });
+
+/** The body of a 409: the document saved meanwhile and the lines that differ from what was sent. */
+export interface SiteConflict<K extends SiteDocumentKey = SiteDocumentKey> {
+  current: SiteDocument<K>;
+  changes: SiteDocumentChange[];
+}
+
+export function siteConflictOf<K extends SiteDocumentKey>(body: unknown): SiteConflict<K> | null {
+  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
+  if (!meta || typeof meta.current !== 'object' || !Array.isArray(meta.changes)) return null;
+  return meta as SiteConflict<K>;
+}
