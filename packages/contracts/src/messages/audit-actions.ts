@@ -36,6 +36,13 @@ export const auditActionLabels = {
     notice_sent: 'Breaking-change notice sent',
   },
   article: { created: 'Article created', published: 'Article published', deleted: 'Article deleted' },
+  page: {
+    created: 'Page created',
+    updated: 'Page updated',
+    published: 'Page published',
+    restored: 'Page revision restored',
+    deleted: 'Page deleted',
+  },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */

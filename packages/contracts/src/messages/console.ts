@@ -10,6 +10,7 @@ import { consoleDashboardMessages } from './console-dashboard.ts';
  */
 import { consoleContentMessages } from './console-content.ts';
 import { consoleApisMessages } from './console-apis.ts';
+import { consolePagesMessages } from './console-pages.ts';
 
 export const consoleMessages = {
   title: 'Provider console',
@@ -42,4 +43,5 @@ export const consoleMessages = {
   audit: consoleAuditMessages,
   dashboard: consoleDashboardMessages,
   content: consoleContentMessages,
+  pages: consolePagesMessages,
 } as const;
