@@ -45,7 +45,11 @@ export async function exportPages(db: Db, contentDir: string): Promise<PagesExpo
     ])
     .orderBy('p.id')
     .execute();
-  const aliases = await pdb.selectFrom('page_aliases').select(['page_id', 'alias']).orderBy('alias').execute();
+  const aliases = await pdb
+    .selectFrom('page_aliases')
+    .select(['page_id', 'alias'])
+    .orderBy('alias')
+    .execute();
 
   const dir = path.join(contentDir, 'pages');
   fs.mkdirSync(dir, { recursive: true });

@@ -193,9 +193,10 @@ export function pagesRepo(db: Db) {
      * Which page an alias names (drafts included), whether (and from what) it was imported, and
      * whether the console edited it since.
      */
-    findOwner(alias: string): Promise<
-      | { id: number; source_hash: string | null; edited_at: Date | string | null; version: number }
-      | undefined
+    findOwner(
+      alias: string,
+    ): Promise<
+      { id: number; source_hash: string | null; edited_at: Date | string | null; version: number } | undefined
     > {
       return pagesDb(db)
         .selectFrom('page_aliases as pa')
@@ -230,7 +231,11 @@ export function pagesRepo(db: Db) {
      * alias must be free or the page's own; other aliases taken by another page are returned.
      * Raises the page's version; `editedAt` marks a console save.
      */
-    replace(id: number, input: PageInput, options: { editedAt?: Date } = {}): Promise<{ takenAliases: string[] }> {
+    replace(
+      id: number,
+      input: PageInput,
+      options: { editedAt?: Date } = {},
+    ): Promise<{ takenAliases: string[] }> {
       const values = columns(input);
       return inTransaction(db, async (trx) => {
         await pagesDb(trx).deleteFrom('page_aliases').where('page_id', '=', id).execute();
