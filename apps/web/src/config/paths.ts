@@ -56,6 +56,11 @@ export const paths = {
   adminArticleNew: '/admin/content/articles/new',
   adminArticleRoute: '/admin/content/articles/:articleId',
   adminArticle: (id: string) => `/admin/content/articles/${id}`,
+  /** The console's basic pages (issue 27). */
+  adminPages: '/admin/content/pages',
+  adminPageNew: '/admin/content/pages/new',
+  adminPageRoute: '/admin/content/pages/:pageId',
+  adminPage: (id: string) => `/admin/content/pages/${id}`,
   profile: '/profile',
   // Support (issue 14).
   supportContact: '/support/contact',
