@@ -26,9 +26,10 @@ Commands:
       --alias defaults to the file name without its extension, other dots as '-' (a.b.json: a-b).
       --category puts the product in that category (an existing one by name, else a new one).
   export-content [<dir>]
-      Writes the blog's articles as they are in the database (edited in the console included)
-      to <dir>/blog/articles/*.md, the format content/ uses (default: CONTENT_DIR), so that they
-      can be kept in git; files of deleted articles are removed (modules/content/README.md).
+      Writes the blog's articles and the basic pages as they are in the database (edited in the
+      console included) to <dir>/blog/articles/*.md and <dir>/pages/*.md, the format content/
+      uses (default: CONTENT_DIR), so that they can be kept in git; files of deleted articles and
+      pages are removed (modules/content/README.md, modules/pages/README.md).
 `;
 
 /** Ends the command with a message and an exit status, after every open resource was closed. */
@@ -242,14 +243,17 @@ async function exportContentCommand(args: string[]): Promise<void> {
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
   const dir = args[0] ?? config.contentDir;
   const { exportArticles } = await import('./modules/content/export.ts');
+  const { exportPages } = await import('./modules/pages/export.ts');
   const { exportSiteContent } = await import('./modules/site/export.ts');
-  const { result, site } = await withCommandDatabase(config, async (db) => ({
-    result: await exportArticles(db, dir),
+  const { articles, pages, site } = await withCommandDatabase(config, async (db) => ({
+    articles: await exportArticles(db, dir),
+    pages: await exportPages(db, dir),
     site: await exportSiteContent(db, dir),
   }));
+  const removed = [...articles.removed, ...pages.removed];
   process.stdout.write(
-    `Wrote ${result.written.length} articles to ${dir}` +
-      (result.removed.length ? `; removed ${result.removed.join(', ')}` : '') +
+    `Wrote ${articles.written.length} articles and ${pages.written.length} pages to ${dir}` +
+      (removed.length ? `; removed ${removed.join(', ')}` : '') +
       (site.length ? `; wrote ${site.join(', ')}` : '') +
       '\n',
   );

@@ -165,6 +165,7 @@ describe('basic pages', () => {
       replaced: [],
       unchanged: ['pages/api-guidelines.md', 'pages/privacy.md', 'pages/terms.md'],
       skipped: [],
+      kept: [],
     });
     const after = await pagesDb(t.app.db)
       .selectFrom('pages')

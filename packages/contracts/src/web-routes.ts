@@ -39,6 +39,10 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/content',
   '/admin/content/articles/new',
   '/admin/content/articles/:articleId',
+  '/admin/content/pages',
+  '/admin/content/pages/new',
+  '/admin/content/pages/:pageId',
+  '/admin/content/site',
   '/admin/apis',
   // Site search (features/search).
   '/search',

@@ -58,6 +58,11 @@ export const paths = {
   adminArticle: (id: string) => `/admin/content/articles/${id}`,
   /** The site's own texts: carousel, banners, footer, getting started, cookie popup. */
   adminSiteTexts: '/admin/content/site',
+  /** The console's basic pages (issue 27). */
+  adminPages: '/admin/content/pages',
+  adminPageNew: '/admin/content/pages/new',
+  adminPageRoute: '/admin/content/pages/:pageId',
+  adminPage: (id: string) => `/admin/content/pages/${id}`,
   profile: '/profile',
   // Support (issue 14).
   supportContact: '/support/contact',

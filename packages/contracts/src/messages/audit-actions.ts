@@ -37,6 +37,13 @@ export const auditActionLabels = {
   },
   article: { created: 'Article created', published: 'Article published', deleted: 'Article deleted' },
   site_content: { updated: 'Site texts saved', restored: 'Site texts restored' },
+  page: {
+    created: 'Page created',
+    updated: 'Page updated',
+    published: 'Page published',
+    restored: 'Page revision restored',
+    deleted: 'Page deleted',
+  },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */

@@ -11,6 +11,7 @@ import { consoleDashboardMessages } from './console-dashboard.ts';
 import { consoleContentMessages } from './console-content.ts';
 import { consoleSiteMessages } from './console-site.ts';
 import { consoleApisMessages } from './console-apis.ts';
+import { consolePagesMessages } from './console-pages.ts';
 
 export const consoleMessages = {
   title: 'Provider console',
@@ -44,4 +45,5 @@ export const consoleMessages = {
   dashboard: consoleDashboardMessages,
   content: consoleContentMessages,
   site: consoleSiteMessages,
+  pages: consolePagesMessages,
 } as const;

@@ -1,4 +1,3 @@
-import { diffLines, diffWordsWithSpace } from 'diff';
 import { ARTICLE_STATES, type ArticleFields, type ArticleState } from '@portico/contracts/console-content';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -7,6 +6,14 @@ import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
 import { runInBackground } from '../../lib/background-task.ts';
+import {
+  etagOf,
+  expectedVersion as expectedVersionOf,
+  fieldChanges as changesOf,
+  pageParam,
+  sendConflict as sendConflictOf,
+  type FieldChange as AnyFieldChange,
+} from '../../lib/console-edits.ts';
 import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service.ts';
@@ -159,37 +166,17 @@ function articleJson(a: ArticleRecord) {
   };
 }
 
-export interface FieldChange {
-  field: keyof ArticleFields;
-  parts: { value: string; added: boolean; removed: boolean }[];
-}
+export type FieldChange = AnyFieldChange<keyof ArticleFields>;
 
 /** What differs from `from` to `to`, field by field (lines of the body, words elsewhere). */
 export function fieldChanges(from: ArticleFields, to: ArticleFields): FieldChange[] {
-  const out: FieldChange[] = [];
-  for (const field of FIELD_NAMES) {
-    const a = String(from[field] ?? '');
-    const b = String(to[field] ?? '');
-    if (a === b) continue;
-    const parts = field === 'body' ? diffLines(a, b) : diffWordsWithSpace(a, b);
-    out.push({
-      field,
-      parts: parts.map((p) => ({ value: p.value, added: !!p.added, removed: !!p.removed })),
-    });
-  }
-  return out;
+  return changesOf(from, to, FIELD_NAMES, ['body']);
 }
 
 /** The version an update started from: the `version` attribute, else the If-Match header. */
 function expectedVersion(request: FastifyRequest, bodyVersion: number | undefined): number {
-  if (bodyVersion !== undefined) return bodyVersion;
-  const header = request.headers['if-match'];
-  const match = typeof header === 'string' ? /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(header) : null;
-  if (match) return Number(match[1]);
-  throw new HttpError(428, M.errors.versionNeeded, { code: 'version_required', pointer: '/version' });
+  return expectedVersionOf(request, bodyVersion, M.errors.versionNeeded);
 }
-
-const etagOf = (version: number) => `"${version}"`;
 
 /** Checks fields against the database and turns them into the repo's input. */
 async function toInput(trx: Db, fields: ArticleFields, existing: ArticleRecord | undefined) {
@@ -310,23 +297,7 @@ async function saveOver(
 
 function sendConflict(reply: FastifyReply, current: ArticleRecord, mine: ArticleFields) {
   const message = M.errors.stale.replace('{{version}}', String(current.version));
-  return reply
-    .code(409)
-    .header('ETag', etagOf(current.version))
-    .header('Cache-Control', 'no-store')
-    .type('application/vnd.api+json')
-    .send({
-      jsonapi: { version: '1.0' },
-      errors: [{ status: '409', code: 'conflict', title: message, detail: message }],
-      meta: { current: articleJson(current), changes: fieldChanges(mine, current.fields) },
-    });
-}
-
-function pageParam(raw: unknown, name: string, fallback: number, max: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  if (typeof raw !== 'string' || !/^\d{1,7}$/.test(raw) || Number(raw) > max)
-    throw badRequest(`${name} must be a whole number up to ${max}.`, name);
-  return Number(raw);
+  return sendConflictOf(reply, message, articleJson(current), fieldChanges(mine, current.fields));
 }
 
 /**

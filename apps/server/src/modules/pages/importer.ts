@@ -19,8 +19,11 @@ import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
  * touched, and nothing is removed when a file goes away.
  */
 
-/** Part of every hash: raise it when the rendering changes, so that every page is rendered again. */
-const RENDERING = 'marked-1';
+/**
+ * Part of every hash: raise it when the rendering changes, so that every page is rendered again.
+ * 'marked-2': the pages keep their Markdown too (migration 0277), which the import fills in.
+ */
+const RENDERING = 'marked-2';
 
 const markdown = new Marked({ gfm: true });
 
@@ -41,6 +44,8 @@ const frontMatter = z
     aliases: aliasList.optional(),
     /** Shows the table of contents built from the headings (field_scrollspy_visible). */
     scrollspy: z.boolean().default(false),
+    /** `false`: a draft, which no visitor sees (the console's export writes it for drafts). */
+    published: z.boolean().default(true),
     image: z
       .object({
         url: z
@@ -64,7 +69,7 @@ export interface PageFile {
   hash: string;
   aliases: string[];
   author: string | undefined;
-  page: Omit<PageInput, 'aliases' | 'authorId' | 'sourceHash'>;
+  page: Omit<PageInput, 'aliases' | 'authorId' | 'sourceHash' | 'sourceFile'>;
 }
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -105,7 +110,8 @@ export function parsePageFile(file: string, text: string): PageFile {
     }
     if (!aliases.includes(alias)) aliases.push(alias);
   }
-  const body = renderMarkdown(source.slice(match[0].length)).trim();
+  const markdownText = source.slice(match[0].length).trim();
+  const body = renderMarkdown(markdownText).trim();
   if (!body && !meta.googleDriveId) throw new Error(`content/${file} has no text below its front matter`);
   return {
     file,
@@ -115,9 +121,11 @@ export function parsePageFile(file: string, text: string): PageFile {
     page: {
       title: meta.title,
       body,
+      bodyMarkdown: markdownText,
       image: meta.image ?? null,
       googleDriveId: meta.googleDriveId ?? null,
       scrollspyVisible: meta.scrollspy,
+      published: meta.published,
     },
   };
 }
@@ -149,13 +157,15 @@ export interface PagesImportResult {
   unchanged: string[];
   /** Their first alias names a page that was not imported: left alone. */
   skipped: string[];
+  /** Their page was edited in the console since: the database's version is kept. */
+  kept: string[];
 }
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn'>;
 
 /** Imports content/pages (also used by tests with a folder of their own). */
 export async function importPagesContent(db: Db, contentDir: string, log?: Log): Promise<PagesImportResult> {
-  const result: PagesImportResult = { created: [], replaced: [], unchanged: [], skipped: [] };
+  const result: PagesImportResult = { created: [], replaced: [], unchanged: [], skipped: [], kept: [] };
   // Rendering happens before the transaction: a broken file stops the start before any write.
   const files = loadPageFiles(contentDir);
   if (!files.length) return result;
@@ -168,6 +178,11 @@ export async function importPagesContent(db: Db, contentDir: string, log?: Log):
       const owner = await pages.findOwner(canonical);
       if (owner && owner.source_hash === f.hash) {
         result.unchanged.push(f.file);
+        continue;
+      }
+      // Edited in the console since: the browser's version wins (README.md 'Console').
+      if (owner?.edited_at) {
+        result.kept.push(f.file);
         continue;
       }
       if (owner && owner.source_hash === null) {
@@ -183,7 +198,13 @@ export async function importPagesContent(db: Db, contentDir: string, log?: Log):
         authorId = (await userByEmail(trx, f.author))?.id ?? null;
         if (authorId === null) log?.warn({ file: f.file, author: f.author }, 'page author is not a user');
       }
-      const input: PageInput = { ...f.page, aliases: f.aliases, authorId, sourceHash: f.hash };
+      const input: PageInput = {
+        ...f.page,
+        aliases: f.aliases,
+        authorId,
+        sourceHash: f.hash,
+        sourceFile: f.file,
+      };
       const { takenAliases } = owner ? await pages.replace(owner.id, input) : await pages.create(input);
       if (takenAliases.length) {
         log?.warn({ file: f.file, aliases: takenAliases }, 'aliases another page has: left to it');

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { en } from '@portico/contracts/messages';
 import { notFound } from '../../lib/errors.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
+import { consolePageRoutes } from './console.ts';
 import { normalizeAlias, pagesRepo } from './repo.ts';
 
 /**
@@ -36,8 +37,11 @@ export default fp(
       if (!page) throw notFound(en.errors.notFoundText);
       return reply.header('Cache-Control', 'no-cache').send(page);
     });
+
+    // The console's pages (README.md 'Console').
+    await app.register(consolePageRoutes);
   },
-  { name: 'pages', dependencies: ['db'] },
+  { name: 'pages', dependencies: ['db', 'session'] },
 );
 
 declare module 'fastify' {

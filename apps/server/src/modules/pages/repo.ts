@@ -35,6 +35,12 @@ export interface PageInput {
   scrollspyVisible?: boolean | undefined;
   /** Set by the content importer only: pages without it are never touched by an import. */
   sourceHash?: string | null | undefined;
+  /** The Markdown `body` was rendered from (kept for the console and the export). */
+  bodyMarkdown?: string | null | undefined;
+  /** A draft (false) answers no visitor and is not in the search; true when not given. */
+  published?: boolean | undefined;
+  /** content/pages/<name>.md it came from or is exported to. */
+  sourceFile?: string | null | undefined;
 }
 
 /** A page as `GET {alias}?_format=json` answers it (spec B 3 'Basic page'). */
@@ -78,11 +84,18 @@ function columns(input: PageInput) {
     google_drive_id: input.googleDriveId ?? null,
     scrollspy_visible: input.scrollspyVisible ?? false,
     source_hash: input.sourceHash ?? null,
+    body_markdown: input.bodyMarkdown ?? null,
+    published: input.published ?? true,
+    source_file: input.sourceFile ?? null,
   };
 }
 
-/** A page is a 'page' result of the site search, leading to its canonical alias (spec B 2.6). */
+/**
+ * A published page is a 'page' result of the site search, leading to its canonical alias (spec B
+ * 2.6); a draft is none.
+ */
 async function indexPage(trx: Db, uuid: string, created: Date, values: ReturnType<typeof columns>) {
+  if (!values.published) return searchIndex(trx).remove('page', uuid);
   await searchIndex(trx).upsert({
     type: 'page',
     uuid,
@@ -149,6 +162,7 @@ export function pagesRepo(db: Db) {
           'u.last_name as author_last_name',
         ])
         .where('pa.alias', '=', alias)
+        .where('p.published', '=', true)
         .executeTakeFirst();
       if (!row) return undefined;
       return {
@@ -175,12 +189,19 @@ export function pagesRepo(db: Db) {
       };
     },
 
-    /** Which page an alias names, and whether (and from what) it was imported. */
-    findOwner(alias: string): Promise<{ id: number; source_hash: string | null } | undefined> {
+    /**
+     * Which page an alias names (drafts included), whether (and from what) it was imported, and
+     * whether the console edited it since.
+     */
+    findOwner(
+      alias: string,
+    ): Promise<
+      { id: number; source_hash: string | null; edited_at: Date | string | null; version: number } | undefined
+    > {
       return pagesDb(db)
         .selectFrom('page_aliases as pa')
         .innerJoin('pages as p', 'p.id', 'pa.page_id')
-        .select(['p.id', 'p.source_hash'])
+        .select(['p.id', 'p.source_hash', 'p.edited_at', 'p.version'])
         .where('pa.alias', '=', alias)
         .executeTakeFirst();
     },
@@ -189,35 +210,60 @@ export function pagesRepo(db: Db) {
      * Creates a page. The canonical alias must be free (it fails otherwise); other aliases that
      * another page already has are left to it and returned.
      */
-    create(input: PageInput): Promise<{ id: number; takenAliases: string[] }> {
+    create(
+      input: PageInput,
+      options: { editedAt?: Date } = {},
+    ): Promise<{ id: number; uuid: string; takenAliases: string[] }> {
       const values = columns(input);
       return inTransaction(db, async (trx) => {
         const { id, uuid, created } = await pagesDb(trx)
           .insertInto('pages')
-          .values(values)
+          .values({ ...values, edited_at: options.editedAt ?? null })
           .returning(['id', 'uuid', 'created'])
           .executeTakeFirstOrThrow();
         await indexPage(trx, uuid, created, values);
-        return { id, takenAliases: await addAliases(trx, id, input.aliases) };
+        return { id, uuid, takenAliases: await addAliases(trx, id, input.aliases) };
       });
     },
 
     /**
      * Replaces a page's fields and aliases, keeping its id, uuid and created date. The canonical
      * alias must be free or the page's own; other aliases taken by another page are returned.
+     * Raises the page's version; `editedAt` marks a console save.
      */
-    replace(id: number, input: PageInput): Promise<{ takenAliases: string[] }> {
+    replace(
+      id: number,
+      input: PageInput,
+      options: { editedAt?: Date } = {},
+    ): Promise<{ takenAliases: string[] }> {
       const values = columns(input);
       return inTransaction(db, async (trx) => {
         await pagesDb(trx).deleteFrom('page_aliases').where('page_id', '=', id).execute();
         const { uuid, created } = await pagesDb(trx)
           .updateTable('pages')
-          .set({ ...values, changed: new Date() })
+          .set((eb) => ({
+            ...values,
+            changed: new Date(),
+            version: eb('version', '+', 1),
+            ...(options.editedAt ? { edited_at: options.editedAt } : {}),
+          }))
           .where('id', '=', id)
           .returning(['uuid', 'created'])
           .executeTakeFirstOrThrow();
         await indexPage(trx, uuid, created, values);
         return { takenAliases: await addAliases(trx, id, input.aliases) };
+      });
+    },
+
+    /** Deletes a page: its aliases and revisions go with it, and its search row. */
+    remove(id: number): Promise<void> {
+      return inTransaction(db, async (trx) => {
+        const row = await pagesDb(trx)
+          .deleteFrom('pages')
+          .where('id', '=', id)
+          .returning('uuid')
+          .executeTakeFirst();
+        if (row) await searchIndex(trx).remove('page', row.uuid);
       });
     },
   };

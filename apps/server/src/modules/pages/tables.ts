@@ -1,7 +1,10 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Db } from '../../db/client.ts';
 
-/** Kysely types of migration 0060-pages; `users` (the author) comes from db/schema.ts. */
+/**
+ * Kysely types of migrations 0060-pages and 0277-page-editing; `users` (the author) comes from
+ * db/schema.ts.
+ */
 
 type Created = ColumnType<Date, Date | string | undefined, never>;
 type Changed = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -23,6 +26,27 @@ export interface PagesTable {
   source_hash: string | null;
   created: Created;
   changed: Changed;
+  /** The Markdown the body is written in; null for a row imported before migration 0277. */
+  body_markdown: string | null;
+  /** Raised by every console save (optimistic concurrency). */
+  version: Generated<number>;
+  /** A draft answers no visitor and is not in the search. */
+  published: Generated<boolean>;
+  /** The last console save: the import leaves such a page alone. */
+  edited_at: Date | string | null;
+  /** content/pages/<name>.md it was imported from or exported to. */
+  source_file: string | null;
+}
+
+/** Every console save of a page: its fields (contracts' PageFields), who and when. */
+export interface PageRevisionsTable {
+  id: Generated<number>;
+  page_id: number;
+  version: number;
+  author_id: number | null;
+  author_email: string | null;
+  created: Created;
+  fields: ColumnType<unknown, string, string>;
 }
 
 /** Every alias of a page, its canonical alias included: what requests are looked up in. */
@@ -35,6 +59,7 @@ export interface PageAliasesTable {
 export type PagesTables = {
   pages: PagesTable;
   page_aliases: PageAliasesTable;
+  page_revisions: PageRevisionsTable;
 };
 
 /** The database with the pages tables known to Kysely. */

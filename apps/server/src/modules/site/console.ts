@@ -14,6 +14,7 @@ import { blockLayoutSchema, cookiesConsentSchema, type BlockLayout } from '@port
 import type { Db } from '../../db/client.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
+import { etagOf, expectedVersion, sendConflict } from '../../lib/console-edits.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit, type AuditActor } from '../audit/service.ts';
@@ -123,17 +124,6 @@ const saveSchema = z
   .strict();
 const restoreSchema = z.object({ version: z.number().int().nonnegative().optional() }).strict();
 
-/** The version a save started from: the `version` member, else the If-Match header. */
-function expectedVersion(request: FastifyRequest, bodyVersion: number | undefined): number {
-  if (bodyVersion !== undefined) return bodyVersion;
-  const header = request.headers['if-match'];
-  const match = typeof header === 'string' ? /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(header) : null;
-  if (match) return Number(match[1]);
-  throw new HttpError(428, M.errors.versionNeeded, { code: 'version_required', pointer: '/version' });
-}
-
-const etagOf = (version: number) => `"${version}"`;
-
 function parsed<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const result = schema.safeParse(body ?? {});
   if (result.success) return result.data;
@@ -209,18 +199,14 @@ function sendSaved(reply: FastifyReply, document: Stored) {
     .send({ data: documentJson(document) });
 }
 
-function sendConflict(reply: FastifyReply, current: Stored, mine: unknown) {
+function conflict(reply: FastifyReply, current: Stored, mine: unknown) {
   const message = M.errors.stale.replace('{{version}}', String(current.version));
-  return reply
-    .code(409)
-    .header('ETag', etagOf(current.version))
-    .header('Cache-Control', 'no-store')
-    .type('application/vnd.api+json')
-    .send({
-      jsonapi: { version: '1.0' },
-      errors: [{ status: '409', code: 'conflict', title: message, detail: message }],
-      meta: { current: documentJson(current), changes: documentChanges(current.key, mine, current.data) },
-    });
+  return sendConflict(
+    reply,
+    message,
+    documentJson(current),
+    documentChanges(current.key, mine, current.data),
+  );
 }
 
 type KeyParams = { Params: { key: string } };
@@ -244,10 +230,10 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
     guard(request);
     const key = keyOf(request.params.key);
     const body = parsed(saveSchema, request.body);
-    const expected = expectedVersion(request, body.version);
+    const expected = expectedVersion(request, body.version, M.errors.versionNeeded);
     const data = checkedContent(key, body.content);
     const outcome = await saveDocument(app.db, actorOf(request), key, data, expected, 'site_content.updated');
-    if (!outcome.ok) return sendConflict(reply, outcome.current, data);
+    if (!outcome.ok) return conflict(reply, outcome.current, data);
     return sendSaved(reply, outcome.document);
   });
 
@@ -301,7 +287,7 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
     guard(request);
     const key = keyOf(request.params.key);
     const body = parsed(restoreSchema, request.body);
-    const expected = expectedVersion(request, body.version);
+    const expected = expectedVersion(request, body.version, M.errors.versionNeeded);
     const data = checkedContent(key, await findRevision(key, request.params.version));
     const outcome = await saveDocument(
       app.db,
@@ -311,7 +297,7 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
       expected,
       'site_content.restored',
     );
-    if (!outcome.ok) return sendConflict(reply, outcome.current, data);
+    if (!outcome.ok) return conflict(reply, outcome.current, data);
     return sendSaved(reply, outcome.document);
   });
 }

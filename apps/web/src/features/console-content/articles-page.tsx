@@ -18,6 +18,7 @@ import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ARTICLE_STATES, listArticles, type ArticleState } from './api';
+import { ContentTabs, formatDateTime } from './editing';
 
 const PAGE = 20;
 export const STATE_COLORS: Record<ArticleState, string> = {
@@ -25,11 +26,6 @@ export const STATE_COLORS: Record<ArticleState, string> = {
   published: 'green',
   scheduled: 'blue',
 };
-
-/** When a scheduled article goes live, in the reader's own time. */
-export function formatDateTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 /** /admin/content: the articles, drafts and scheduled ones included, with their states. */
 export default function ArticlesPage() {
@@ -46,12 +42,8 @@ export default function ArticlesPage() {
   const pages = Math.max(1, Math.ceil((query.data?.meta.count ?? 0) / PAGE));
   return (
     <ConsolePage roles="content_editor" title={t('console.content.articles.title')}>
-      <Text mb="xs">{t('console.content.articles.intro')}</Text>
-      <Group mb="md" gap="md">
-        <Anchor component={Link} to={paths.adminSiteTexts}>
-          {t('console.site.title')}
-        </Anchor>
-      </Group>
+      <ContentTabs />
+      <Text mb="md">{t('console.content.articles.intro')}</Text>
       <Group align="flex-end" mb="md">
         <TextInput
           label={t('console.content.articles.searchLabel')}

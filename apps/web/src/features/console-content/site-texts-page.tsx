@@ -34,7 +34,7 @@ import { Loading } from '../../components/ui/loading';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import { formatDateTime } from './articles-page';
+import { ContentTabs, formatDateTime } from './editing';
 import {
   getSiteDocument,
   listSiteRevisions,
@@ -671,6 +671,7 @@ function SiteTexts() {
   const activeVersion = docKey === 'block-layout' ? currentLayout.version : currentConsent.version;
   return (
     <>
+      <ContentTabs />
       <Text mb="md">{t('console.site.intro')}</Text>
       <Tabs
         value={section}

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { Db } from '../../db/client.ts';
+import { pagesDb } from './tables.ts';
+
+/**
+ * Writes the basic pages of the database back to content/pages/*.md in the format the import
+ * reads (README.md 'Console'), so that what was edited in the console can be kept in git. A page
+ * keeps its file name; one made in the console gets one from its path, and the database remembers
+ * it. Files of pages that no longer exist are removed.
+ */
+export interface PagesExportResult {
+  written: string[];
+  removed: string[];
+}
+
+function nameOf(alias: string): string {
+  const slug = alias
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug || 'page';
+}
+
+export async function exportPages(db: Db, contentDir: string): Promise<PagesExportResult> {
+  const result: PagesExportResult = { written: [], removed: [] };
+  const pdb = pagesDb(db);
+  const rows = await pdb
+    .selectFrom('pages as p')
+    .leftJoin('users as u', 'u.id', 'p.author_id')
+    .select([
+      'p.id',
+      'p.alias',
+      'p.title',
+      'p.body_markdown',
+      'p.body_html',
+      'p.image_url',
+      'p.image_alt',
+      'p.scrollspy_visible',
+      'p.google_drive_id',
+      'p.published',
+      'p.source_file',
+      'u.email as author',
+    ])
+    .orderBy('p.id')
+    .execute();
+  const aliases = await pdb
+    .selectFrom('page_aliases')
+    .select(['page_id', 'alias'])
+    .orderBy('alias')
+    .execute();
+
+  const dir = path.join(contentDir, 'pages');
+  fs.mkdirSync(dir, { recursive: true });
+
+  const isPageFile = (f: string | null): f is string => !!f && /^pages\/[^/]+\.md$/i.test(f);
+  const taken = new Set(rows.flatMap((r) => (isPageFile(r.source_file) ? [r.source_file] : [])));
+  for (const r of rows) {
+    let file = r.source_file;
+    if (!isPageFile(file)) {
+      const base = nameOf(r.alias);
+      file = `pages/${base}.md`;
+      for (let i = 2; taken.has(file); i++) file = `pages/${base}-${i}.md`;
+      taken.add(file);
+      // Remembered, so that the next export writes the same file.
+      await pdb.updateTable('pages').set({ source_file: file }).where('id', '=', r.id).execute();
+    }
+    const others = aliases.filter((a) => a.page_id === r.id && a.alias !== r.alias).map((a) => a.alias);
+    const meta: Record<string, unknown> = { title: r.title };
+    if (others.length) meta.aliases = [r.alias, ...others];
+    else meta.alias = r.alias;
+    if (r.scrollspy_visible) meta.scrollspy = true;
+    if (!r.published) meta.published = false;
+    if (r.author) meta.author = r.author;
+    if (r.image_url) meta.image = { url: r.image_url, alt: r.image_alt ?? '' };
+    if (r.google_drive_id) meta.googleDriveId = r.google_drive_id;
+    const body = (r.body_markdown ?? r.body_html).trim();
+    const text = `---\n${stringify(meta, { lineWidth: 0 }).trimEnd()}\n---\n\n${body}\n`;
+    fs.writeFileSync(path.join(contentDir, file), text);
+    result.written.push(file);
+  }
+
+  const written = new Set(result.written);
+  for (const f of fs.readdirSync(dir)) {
+    const rel = `pages/${f}`;
+    if (/\.md$/i.test(f) && !written.has(rel)) {
+      fs.rmSync(path.join(dir, f));
+      result.removed.push(rel);
+    }
+  }
+  return result;
+}
