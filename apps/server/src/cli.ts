@@ -27,8 +27,9 @@ Commands:
       --category puts the product in that category (an existing one by name, else a new one).
   export-content [<dir>]
       Writes the blog's articles as they are in the database (edited in the console included)
-      to <dir>/blog/articles/*.md, the format content/ uses (default: CONTENT_DIR), so that they
-      can be kept in git; files of deleted articles are removed (modules/content/README.md).
+      to <dir>/blog/articles/*.md, and the FAQ (drafts included) to <dir>/faq.yaml, the format
+      content/ uses (default: CONTENT_DIR), so that they can be kept in git; files of deleted
+      articles are removed (modules/content/README.md).
 `;
 
 /** Ends the command with a message and an exit status, after every open resource was closed. */
@@ -241,10 +242,13 @@ async function exportContentCommand(args: string[]): Promise<void> {
   const config = commandConfig();
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
   const dir = args[0] ?? config.contentDir;
-  const { exportArticles } = await import('./modules/content/export.ts');
-  const result = await withCommandDatabase(config, (db) => exportArticles(db, dir));
+  const { exportArticles, exportFaq } = await import('./modules/content/export.ts');
+  const [result, faq] = await withCommandDatabase(
+    config,
+    async (db) => [await exportArticles(db, dir), await exportFaq(db, dir)] as const,
+  );
   process.stdout.write(
-    `Wrote ${result.written.length} articles to ${dir}` +
+    `Wrote ${result.written.length} articles and ${faq.questions} FAQ questions (faq.yaml) to ${dir}` +
       (result.removed.length ? `; removed ${result.removed.join(', ')}` : '') +
       '\n',
   );

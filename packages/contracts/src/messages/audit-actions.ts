@@ -36,6 +36,20 @@ export const auditActionLabels = {
     notice_sent: 'Breaking-change notice sent',
   },
   article: { created: 'Article created', published: 'Article published', deleted: 'Article deleted' },
+  faq: {
+    created: 'FAQ question created',
+    updated: 'FAQ question changed',
+    published: 'FAQ question published',
+    deleted: 'FAQ question deleted',
+    restored: 'FAQ question restored',
+    reordered: 'FAQ questions reordered',
+  },
+  faq_category: {
+    created: 'FAQ category created',
+    renamed: 'FAQ category renamed',
+    reordered: 'FAQ categories reordered',
+    deleted: 'FAQ category deleted',
+  },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */

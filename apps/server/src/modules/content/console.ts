@@ -1,4 +1,3 @@
-import { diffLines, diffWordsWithSpace } from 'diff';
 import { ARTICLE_STATES, type ArticleFields, type ArticleState } from '@portico/contracts/console-content';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -12,6 +11,17 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service.ts';
 import { normalizeAlias, renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../support/validation.ts';
+import {
+  deleteVersion,
+  etagOf,
+  expectedVersion,
+  fieldChanges as changesOf,
+  pageParam,
+  searchParam,
+  sendConflict as sendStale,
+  UUID,
+  type FieldChange,
+} from './console-edit.ts';
 import { contentRepo } from './repo.ts';
 import { contentDb } from './tables.ts';
 
@@ -24,7 +34,6 @@ import { contentDb } from './tables.ts';
 
 const M = en.console.content;
 const ROLE = 'content_editor';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How often each instance looks for scheduled articles whose time has come. */
 const SCHEDULER_INTERVAL_MS = 1000;
 
@@ -159,37 +168,10 @@ function articleJson(a: ArticleRecord) {
   };
 }
 
-export interface FieldChange {
-  field: keyof ArticleFields;
-  parts: { value: string; added: boolean; removed: boolean }[];
-}
-
 /** What differs from `from` to `to`, field by field (lines of the body, words elsewhere). */
-export function fieldChanges(from: ArticleFields, to: ArticleFields): FieldChange[] {
-  const out: FieldChange[] = [];
-  for (const field of FIELD_NAMES) {
-    const a = String(from[field] ?? '');
-    const b = String(to[field] ?? '');
-    if (a === b) continue;
-    const parts = field === 'body' ? diffLines(a, b) : diffWordsWithSpace(a, b);
-    out.push({
-      field,
-      parts: parts.map((p) => ({ value: p.value, added: !!p.added, removed: !!p.removed })),
-    });
-  }
-  return out;
+export function fieldChanges(from: ArticleFields, to: ArticleFields): FieldChange<keyof ArticleFields>[] {
+  return changesOf(FIELD_NAMES, ['body'], from, to);
 }
-
-/** The version an update started from: the `version` attribute, else the If-Match header. */
-function expectedVersion(request: FastifyRequest, bodyVersion: number | undefined): number {
-  if (bodyVersion !== undefined) return bodyVersion;
-  const header = request.headers['if-match'];
-  const match = typeof header === 'string' ? /^\s*(?:W\/)?"(\d{1,9})"\s*$/.exec(header) : null;
-  if (match) return Number(match[1]);
-  throw new HttpError(428, M.errors.versionNeeded, { code: 'version_required', pointer: '/version' });
-}
-
-const etagOf = (version: number) => `"${version}"`;
 
 /** Checks fields against the database and turns them into the repo's input. */
 async function toInput(trx: Db, fields: ArticleFields, existing: ArticleRecord | undefined) {
@@ -310,23 +292,7 @@ async function saveOver(
 
 function sendConflict(reply: FastifyReply, current: ArticleRecord, mine: ArticleFields) {
   const message = M.errors.stale.replace('{{version}}', String(current.version));
-  return reply
-    .code(409)
-    .header('ETag', etagOf(current.version))
-    .header('Cache-Control', 'no-store')
-    .type('application/vnd.api+json')
-    .send({
-      jsonapi: { version: '1.0' },
-      errors: [{ status: '409', code: 'conflict', title: message, detail: message }],
-      meta: { current: articleJson(current), changes: fieldChanges(mine, current.fields) },
-    });
-}
-
-function pageParam(raw: unknown, name: string, fallback: number, max: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  if (typeof raw !== 'string' || !/^\d{1,7}$/.test(raw) || Number(raw) > max)
-    throw badRequest(`${name} must be a whole number up to ${max}.`, name);
-  return Number(raw);
+  return sendStale(reply, message, articleJson(current), fieldChanges(mine, current.fields));
 }
 
 /**
@@ -418,15 +384,12 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
     const state = q.state;
     if (state !== undefined && state !== '' && !(ARTICLE_STATES as readonly unknown[]).includes(state))
       throw badRequest(`state must be one of ${ARTICLE_STATES.join(', ')}.`, 'state');
-    const search = q.q;
-    if (search !== undefined && (typeof search !== 'string' || search.length > 200))
-      throw badRequest('q must be a text of at most 200 characters.', 'q');
+    const search = searchParam(q.q);
     let qb = articleQuery(app.db);
     if (state === 'published') qb = qb.where('a.published', '=', true);
     if (state === 'scheduled') qb = qb.where('a.published', '=', false).where('a.publish_at', 'is not', null);
     if (state === 'draft') qb = qb.where('a.published', '=', false).where('a.publish_at', 'is', null);
-    if (typeof search === 'string' && search.trim())
-      qb = qb.where(sql<boolean>`lower(a.title) like ${`%${escapeLike(search.trim().toLowerCase())}%`}`);
+    if (search) qb = qb.where(sql<boolean>`lower(a.title) like ${`%${escapeLike(search.toLowerCase())}%`}`);
     const [rows, count] = await Promise.all([
       qb.orderBy('a.changed', 'desc').orderBy('a.id', 'desc').limit(limit).offset(offset).execute(),
       qb
@@ -516,9 +479,7 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
 
   app.delete<Params>('/admin-api/content/articles/:id', async (request, reply) => {
     guard(request);
-    const header = request.headers['if-match'];
-    const expected =
-      typeof header === 'string' && header.trim() !== '*' ? expectedVersion(request, undefined) : 'any';
+    const expected = deleteVersion(request);
     const outcome = await app.db.transaction().execute(async (trx) => {
       const locked = UUID.test(request.params.id)
         ? await contentDb(trx)
