@@ -39,6 +39,9 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/content',
   '/admin/content/articles/new',
   '/admin/content/articles/:articleId',
+  '/admin/content/faq',
+  '/admin/content/faq/new',
+  '/admin/content/faq/:faqId',
   '/admin/apis',
   // Site search (features/search).
   '/search',

@@ -56,6 +56,10 @@ export const paths = {
   adminArticleNew: '/admin/content/articles/new',
   adminArticleRoute: '/admin/content/articles/:articleId',
   adminArticle: (id: string) => `/admin/content/articles/${id}`,
+  adminFaq: '/admin/content/faq',
+  adminFaqNew: '/admin/content/faq/new',
+  adminFaqQuestionRoute: '/admin/content/faq/:faqId',
+  adminFaqQuestion: (id: string) => `/admin/content/faq/${id}`,
   profile: '/profile',
   // Support (issue 14).
   supportContact: '/support/contact',

@@ -13,7 +13,6 @@ import {
   Text,
   Textarea,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -40,7 +39,15 @@ import {
   type ArticleState,
   type FieldChange,
 } from './api';
-import { formatDateTime, STATE_COLORS } from './articles-page';
+import { STATE_COLORS } from './articles-page';
+import { ConflictPanel, RevisionsPanel, type RevisionSource } from './edit-parts';
+
+const ARTICLE_REVISIONS: RevisionSource<Article> = {
+  key: 'console-revisions',
+  list: listRevisions,
+  get: getRevision,
+  restore: restoreRevision,
+};
 
 const EMPTY: ArticleFields = {
   title: '',
@@ -142,6 +149,7 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
   const [error, setError] = useState<string | null>(null);
   const [conflict, setConflict] = useState<{ current: Article; changes: FieldChange[] } | null>(null);
   const categories = useQuery({ queryKey: ['console-categories'], queryFn: listCategories });
+  const fieldLabel = (field: string) => t(`console.content.fields.${field as keyof ArticleFields}`);
   const set = <K extends keyof ArticleFields>(key: K, value: ArticleFields[K]) =>
     setFields((f) => ({ ...f, [key]: value }));
 
@@ -212,7 +220,11 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
           )}
           {conflict && (
             <ConflictPanel
-              conflict={conflict}
+              title={t('console.content.editor.conflictTitle')}
+              version={conflict.current.version}
+              changes={conflict.changes}
+              label={fieldLabel}
+              testId="article-conflict"
               onReload={() => onReplaced?.(conflict.current)}
               onOverwrite={() => save.mutate(conflict.current.version)}
             />
@@ -327,177 +339,20 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
           </Group>
         </Stack>
       </Box>
-      {article && <RevisionsPanel article={{ ...article, version }} onRestored={(a) => onReplaced?.(a)} />}
+      {article && (
+        <RevisionsPanel
+          id={article.id}
+          version={version}
+          source={ARTICLE_REVISIONS}
+          label={fieldLabel}
+          testId="article-revisions"
+          onRestored={async (a) => {
+            await client.invalidateQueries({ queryKey: ['console-revisions', a.id] });
+            await client.invalidateQueries({ queryKey: ['console-articles'] });
+            onReplaced?.(a);
+          }}
+        />
+      )}
     </Group>
-  );
-}
-
-function ConflictPanel({
-  conflict,
-  onReload,
-  onOverwrite,
-}: {
-  conflict: { current: Article; changes: FieldChange[] };
-  onReload(): void;
-  onOverwrite(): void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <Alert
-      color="orange"
-      role="alert"
-      title={t('console.content.editor.conflictTitle')}
-      data-testid="article-conflict"
-    >
-      <Text size="sm" mb="xs">
-        {t('console.content.editor.conflictText', { version: conflict.current.version })}
-      </Text>
-      <Changes changes={conflict.changes} />
-      <Group mt="sm">
-        <Button size="xs" onClick={onReload}>
-          {t('console.content.editor.reload')}
-        </Button>
-        <Button size="xs" variant="default" onClick={onOverwrite}>
-          {t('console.content.editor.overwrite')}
-        </Button>
-      </Group>
-    </Alert>
-  );
-}
-
-/** A field-by-field difference: removed parts struck through, added ones underlined. */
-function Changes({ changes }: { changes: FieldChange[] }) {
-  const { t } = useTranslation();
-  return (
-    <Stack gap="xs">
-      {changes.map((c) => (
-        <Box key={c.field}>
-          <Text size="sm" fw={700}>
-            {t(`console.content.fields.${c.field}`)}
-          </Text>
-          <Box component="pre" fz="xs" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>
-            {c.parts.map((p, i) =>
-              p.removed ? (
-                <del
-                  key={i}
-                  aria-label={t('console.content.revisions.removed')}
-                  style={{ background: '#ffd7d5' }}
-                >
-                  {p.value}
-                </del>
-              ) : p.added ? (
-                <ins
-                  key={i}
-                  aria-label={t('console.content.revisions.added')}
-                  style={{ background: '#ccffd8' }}
-                >
-                  {p.value}
-                </ins>
-              ) : (
-                <span key={i}>{p.value}</span>
-              ),
-            )}
-          </Box>
-        </Box>
-      ))}
-    </Stack>
-  );
-}
-
-function RevisionsPanel({ article, onRestored }: { article: Article; onRestored(a: Article): void }) {
-  const { t } = useTranslation();
-  const client = useQueryClient();
-  const [open, setOpen] = useState<number | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const revisions = useQuery({
-    queryKey: ['console-revisions', article.id],
-    queryFn: () => listRevisions(article.id),
-  });
-  const diff = useQuery({
-    queryKey: ['console-revision', article.id, open, article.version],
-    queryFn: () => getRevision(article.id, open!),
-    enabled: open !== null,
-  });
-  const restore = useMutation({
-    mutationFn: (revision: number) => restoreRevision(article.id, revision, article.version),
-    onSuccess: async ({ data }) => {
-      setOpen(null);
-      await client.invalidateQueries({ queryKey: ['console-revisions', data.id] });
-      await client.invalidateQueries({ queryKey: ['console-articles'] });
-      onRestored(data);
-    },
-    onError: (err) => setMessage(messageOf(err, t('errors.somethingWentWrong'))),
-  });
-  return (
-    <Paper
-      withBorder
-      p="md"
-      style={{ flex: '0 1 360px' }}
-      component="section"
-      aria-labelledby="revisions-title"
-    >
-      <Title order={2} size="h4" id="revisions-title" mb="sm">
-        {t('console.content.revisions.title')}
-      </Title>
-      {message && (
-        <Text size="sm" role="status" mb="xs">
-          {message}
-        </Text>
-      )}
-      {!revisions.data ? (
-        <Loading />
-      ) : revisions.data.data.length === 0 ? (
-        <Text size="sm">{t('console.content.revisions.empty')}</Text>
-      ) : (
-        <Stack gap="sm" data-testid="article-revisions">
-          {revisions.data.data.map((r) => (
-            <Box key={r.version}>
-              <Text size="sm" fw={700}>
-                {t('console.content.revisions.version', { version: r.version })}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {t('console.content.revisions.by', {
-                  date: formatDateTime(r.created),
-                  author: r.author ?? t('console.content.revisions.unknownAuthor'),
-                })}
-              </Text>
-              {!r.current && (
-                <Group gap="xs" mt={4}>
-                  <Button
-                    size="compact-xs"
-                    variant="light"
-                    onClick={() => setOpen(open === r.version ? null : r.version)}
-                  >
-                    {open === r.version
-                      ? t('console.content.revisions.hide')
-                      : t('console.content.revisions.show')}
-                  </Button>
-                  <Button
-                    size="compact-xs"
-                    variant="outline"
-                    loading={restore.isPending && restore.variables === r.version}
-                    onClick={() => restore.mutate(r.version)}
-                  >
-                    {t('console.content.revisions.restore')}
-                  </Button>
-                </Group>
-              )}
-              {open === r.version &&
-                (diff.data ? (
-                  diff.data.data.changes.length ? (
-                    <Box mt="xs">
-                      <Changes changes={diff.data.data.changes} />
-                    </Box>
-                  ) : (
-                    <Text size="xs">{t('console.content.revisions.same')}</Text>
-                  )
-                ) : (
-                  <Loading />
-                ))}
-            </Box>
-          ))}
-        </Stack>
-      )}
-    </Paper>
   );
 }

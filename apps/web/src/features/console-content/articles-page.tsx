@@ -18,6 +18,7 @@ import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ARTICLE_STATES, listArticles, type ArticleState } from './api';
+import { ContentTabs } from './content-tabs';
 
 const PAGE = 20;
 export const STATE_COLORS: Record<ArticleState, string> = {
@@ -46,6 +47,7 @@ export default function ArticlesPage() {
   const pages = Math.max(1, Math.ceil((query.data?.meta.count ?? 0) / PAGE));
   return (
     <ConsolePage roles="content_editor" title={t('console.content.articles.title')}>
+      <ContentTabs current="articles" />
       <Text mb="md">{t('console.content.articles.intro')}</Text>
       <Group align="flex-end" mb="md">
         <TextInput
