@@ -132,3 +132,60 @@ test('a content editor creates and publishes a FAQ question in a new category; a
   const left = await page.request.get(`/phpsdk/search?q=${encodeURIComponent(word)}`);
   expect(((await left.json()) as { data: unknown[] }).data).toEqual([]);
 });
+
+test('two editors save the same FAQ question: the second sees the difference and overwrites; a revision is restored', async ({
+  page,
+  context,
+}) => {
+  const question = `Conflicting toucan ${Date.now()}?`;
+  await signIn(page, editorAccount.email, editorAccount.password);
+  await declineCookies(page);
+  await page.goto('/admin/content/faq/new');
+  await page.getByRole('textbox', { name: M.faqEditor.questionLabel, exact: true }).fill(question);
+  await page.getByLabel(M.faqEditor.answerLabel).fill('The first answer.');
+  await page.getByRole('button', { name: M.faqEditor.save }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/faq\/[0-9a-f-]{36}$/);
+  const address = page.url();
+
+  // A second tab opens version 1 and saves first.
+  const other = await context.newPage();
+  await other.goto(address);
+  await other.getByLabel(M.faqEditor.answerLabel).fill('Their answer.');
+  await other.getByRole('button', { name: M.faqEditor.save }).click();
+  await expect(
+    other.getByRole('status').filter({ hasText: M.faqEditor.saved.replace('{{version}}', '2') }),
+  ).toBeVisible();
+
+  // The first tab, still at version 1: refused and shown what differs.
+  await page.getByLabel(M.faqEditor.answerLabel).fill('My answer.');
+  await page.getByRole('button', { name: M.faqEditor.save }).click();
+  const conflict = page.getByTestId('faq-conflict');
+  await expect(conflict).toContainText(M.faqEditor.conflictTitle);
+  await expect(conflict).toContainText(M.faqFields.answer);
+  await expect(conflict.locator('ins')).toHaveText('Their answer.');
+  await expect(conflict.locator('del')).toHaveText('My answer.');
+  await expectNoViolations(page, '/admin/content/faq/:id (conflict)');
+  await conflict.getByRole('button', { name: M.editor.overwrite }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: M.faqEditor.saved.replace('{{version}}', '3') }),
+  ).toBeVisible();
+  await expect(conflict).toHaveCount(0);
+
+  // Version 2 restored as version 4.
+  const revisions = page.getByTestId('faq-revisions');
+  await expect(revisions).toContainText(M.revisions.version.replace('{{version}}', '3'));
+  const second = revisions
+    .locator('div')
+    .filter({ hasText: M.revisions.version.replace('{{version}}', '2') })
+    .last();
+  await second.getByRole('button', { name: M.revisions.restore }).click();
+  await expect(page.getByLabel(M.faqEditor.answerLabel)).toHaveValue('Their answer.');
+  await expect(revisions).toContainText(M.revisions.version.replace('{{version}}', '4'));
+
+  // Deleted again: the demo FAQ stays as it was.
+  page.once('dialog', (dialog) => void dialog.accept());
+  await page.getByRole('button', { name: M.faqEditor.delete }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/faq$/);
+  await page.getByLabel(M.faq.searchLabel).fill('Conflicting toucan');
+  await expect(page.getByText(M.faq.empty)).toBeVisible();
+});
