@@ -26,10 +26,11 @@ Commands:
       --alias defaults to the file name without its extension, other dots as '-' (a.b.json: a-b).
       --category puts the product in that category (an existing one by name, else a new one).
   export-content [<dir>]
-      Writes the blog's articles and the basic pages as they are in the database (edited in the
-      console included) to <dir>/blog/articles/*.md and <dir>/pages/*.md, the format content/
-      uses (default: CONTENT_DIR), so that they can be kept in git; files of deleted articles and
-      pages are removed (modules/content/README.md, modules/pages/README.md).
+      Writes the blog's articles, the FAQ (drafts included), the basic pages and the site's texts as
+      they are in the database (edited in the console included) to <dir>/blog/articles/*.md,
+      <dir>/faq.yaml, <dir>/pages/*.md and <dir>/site/*.yaml, the format content/ uses (default:
+      CONTENT_DIR), so that they can be kept in git; files of deleted articles and pages are removed
+      (modules/content/README.md, modules/pages/README.md, modules/site/README.md).
 `;
 
 /** Ends the command with a message and an exit status, after every open resource was closed. */
@@ -242,17 +243,18 @@ async function exportContentCommand(args: string[]): Promise<void> {
   const config = commandConfig();
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
   const dir = args[0] ?? config.contentDir;
-  const { exportArticles } = await import('./modules/content/export.ts');
+  const { exportArticles, exportFaq } = await import('./modules/content/export.ts');
   const { exportPages } = await import('./modules/pages/export.ts');
   const { exportSiteContent } = await import('./modules/site/export.ts');
-  const { articles, pages, site } = await withCommandDatabase(config, async (db) => ({
+  const { articles, faq, pages, site } = await withCommandDatabase(config, async (db) => ({
     articles: await exportArticles(db, dir),
+    faq: await exportFaq(db, dir),
     pages: await exportPages(db, dir),
     site: await exportSiteContent(db, dir),
   }));
   const removed = [...articles.removed, ...pages.removed];
   process.stdout.write(
-    `Wrote ${articles.written.length} articles and ${pages.written.length} pages to ${dir}` +
+    `Wrote ${articles.written.length} articles, ${faq.questions} FAQ questions (faq.yaml) and ${pages.written.length} pages to ${dir}` +
       (removed.length ? `; removed ${removed.join(', ')}` : '') +
       (site.length ? `; wrote ${site.join(', ')}` : '') +
       '\n',

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '@portico/contracts/messages';
 import type { ProviderRole } from '@portico/contracts/provider-roles';
 import { publishDueArticles } from '../src/modules/content/console.ts';
-import { exportArticles } from '../src/modules/content/export.ts';
+import { exportArticles, exportFaq } from '../src/modules/content/export.ts';
 import { importBlogAndFaq } from '../src/modules/content/importer.ts';
 import { contentDb } from '../src/modules/content/tables.ts';
 import { TestClient } from './http-client.ts';
@@ -458,6 +458,8 @@ describe('console: articles', () => {
     fs.cpSync(REPO_CONTENT, dir, { recursive: true });
     const result = await exportArticles(t.app.db, dir);
     expect(result.written.length).toBe(await countArticles(t));
+    // What `export-content` writes besides: the FAQ (test/console-faq.test.ts tests it on its own).
+    await exportFaq(t.app.db, dir);
 
     const fresh = await startTestApp({ CONTENT_DIR: dir });
     try {
@@ -477,6 +479,13 @@ describe('console: articles', () => {
           publish_at: r.publish_at ? new Date(r.publish_at as string).toISOString() : null,
         }));
       expect(await rows(fresh)).toEqual(await rows(t));
+      const faqs = async (app: TestApp) =>
+        (
+          await sql<Record<string, unknown>>`select f.question, f.answer_html, f.published, c.name as category
+            from faqs f left join faq_categories c on c.id = f.category_id
+            order by coalesce(c.weight, 2147483647), c.id, f.weight, f.id`.execute(app.app.db)
+        ).rows;
+      expect(await faqs(fresh)).toEqual(await faqs(t));
     } finally {
       await fresh.close();
     }

@@ -19,3 +19,54 @@ export interface ArticleFields {
   /** ISO date-time of a scheduled publication, else null. */
   publishAt: string | null;
 }
+
+/** The console's FAQ (issue 27, modules/content/README.md 'Console: FAQ'). */
+export const FAQ_STATES = ['draft', 'published'] as const;
+export type FaqState = (typeof FAQ_STATES)[number];
+
+/** The fields of a FAQ question the console edits: what a revision stores and a diff compares. */
+export interface FaqFields {
+  question: string;
+  /** Markdown. */
+  answer: string;
+  /** The uuid of a FAQ category, or null (the questions of no category come last). */
+  category: string | null;
+  /** The order within its category (smaller first). */
+  weight: number;
+  state: FaqState;
+}
+
+/** A FAQ question as the console reads it. */
+export interface FaqQuestion extends FaqFields {
+  id: string;
+  version: number;
+  created: string;
+  changed: string;
+  editedAt: string | null;
+}
+
+/** A row of the console's FAQ list. */
+export interface FaqListItem {
+  id: string;
+  question: string;
+  state: FaqState;
+  category: string | null;
+  categoryName: string | null;
+  weight: number;
+  version: number;
+  changed: string;
+}
+
+/** A FAQ category with the number of questions it holds. */
+export interface FaqCategory {
+  id: string;
+  name: string;
+  weight: number;
+  questions: number;
+}
+
+/** What differs in one field, in parts of the `diff` package (lines of long texts, words elsewhere). */
+export interface FieldChange<F extends string = string> {
+  field: F;
+  parts: { value: string; added: boolean; removed: boolean }[];
+}

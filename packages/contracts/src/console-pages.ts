@@ -21,7 +21,4 @@ export interface PageFields {
 }
 
 /** A field-by-field difference (a 409's `meta.changes`, a revision's `changes`). */
-export interface FieldChange<F extends string = string> {
-  field: F;
-  parts: { value: string; added: boolean; removed: boolean }[];
-}
+export type { FieldChange } from './console-content.ts';

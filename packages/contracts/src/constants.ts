@@ -14,7 +14,7 @@ export const DEFAULT_PAGE_SIZE = 5;
 export const ORG_DEFAULT_PAGE_SIZE = 20;
 export const SEARCH_PAGE_SIZE = 10;
 /** Spec B 9: what the site search finds, by type (spec B 2.6 'Search in'). */
-export const SEARCH_TYPES = ['article', 'page', 'forum', 'api_product', 'api_endpoint'] as const;
+export const SEARCH_TYPES = ['article', 'page', 'faq', 'forum', 'api_product', 'api_endpoint'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 /** Spec B 9: the search snippet is cut to 500 characters, tags stripped. */
 export const SEARCH_SNIPPET_LENGTH = 500;

@@ -43,6 +43,9 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/content/pages/new',
   '/admin/content/pages/:pageId',
   '/admin/content/site',
+  '/admin/content/faq',
+  '/admin/content/faq/new',
+  '/admin/content/faq/:faqId',
   '/admin/apis',
   // Site search (features/search).
   '/search',

@@ -33,6 +33,7 @@ import * as m0271 from './migrations/0271-console-users.ts';
 import * as m0273 from './migrations/0273-console-dashboard.ts';
 import * as m0274 from './migrations/0274-article-editing.ts';
 import * as m0275 from './migrations/0275-api-drafts.ts';
+import * as m0276 from './migrations/0276-faq-editing.ts';
 import * as m0277 from './migrations/0277-page-editing.ts';
 import * as m0279 from './migrations/0279-api-calls-per-api-day.ts';
 import * as m0280 from './migrations/0280-site-content-editing.ts';
@@ -76,6 +77,7 @@ const migrations: Record<string, Migration> = {
   '0273-console-dashboard': m0273,
   '0274-article-editing': m0274,
   '0275-api-drafts': m0275,
+  '0276-faq-editing': m0276,
   '0277-page-editing': m0277,
   '0279-api-calls-per-api-day': m0279,
   '0280-site-content-editing': m0280,

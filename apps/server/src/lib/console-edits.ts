@@ -4,11 +4,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, HttpError } from './errors.ts';
 
 /**
- * What the console's editors (articles, pages) share: an edit names the version it started from,
+ * What the console's editors (articles, FAQ questions, pages, site texts) share: an edit names the version it started from,
  * a stale one is answered with 409, the version saved meanwhile and what differs, field by field.
  */
 
 export type { FieldChange };
+
+/** An id the console's items are named by in their routes. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A field's value as the diff sees it: lists one item a line, null as nothing. */
 function text(value: unknown): string {
@@ -92,4 +95,12 @@ export function pageParam(raw: unknown, name: string, fallback: number, max: num
   if (typeof raw !== 'string' || !/^\d{1,7}$/.test(raw) || Number(raw) > max)
     throw badRequest(`${name} must be a whole number up to ${max}.`, name);
   return Number(raw);
+}
+
+/** The `q` of a list: a text of at most 200 characters, or undefined. */
+export function searchParam(raw: unknown): string | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string' || raw.length > 200)
+    throw badRequest('q must be a text of at most 200 characters.', 'q');
+  return raw.trim() || undefined;
 }

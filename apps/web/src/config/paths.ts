@@ -63,6 +63,11 @@ export const paths = {
   adminPageNew: '/admin/content/pages/new',
   adminPageRoute: '/admin/content/pages/:pageId',
   adminPage: (id: string) => `/admin/content/pages/${id}`,
+  /** The console's FAQ (issue 27). */
+  adminFaq: '/admin/content/faq',
+  adminFaqNew: '/admin/content/faq/new',
+  adminFaqQuestionRoute: '/admin/content/faq/:faqId',
+  adminFaqQuestion: (id: string) => `/admin/content/faq/${id}`,
   profile: '/profile',
   // Support (issue 14).
   supportContact: '/support/contact',

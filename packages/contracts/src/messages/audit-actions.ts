@@ -44,6 +44,20 @@ export const auditActionLabels = {
     restored: 'Page revision restored',
     deleted: 'Page deleted',
   },
+  faq: {
+    created: 'FAQ question created',
+    updated: 'FAQ question changed',
+    published: 'FAQ question published',
+    deleted: 'FAQ question deleted',
+    restored: 'FAQ question restored',
+    reordered: 'FAQ questions reordered',
+  },
+  faq_category: {
+    created: 'FAQ category created',
+    renamed: 'FAQ category renamed',
+    reordered: 'FAQ categories reordered',
+    deleted: 'FAQ category deleted',
+  },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */

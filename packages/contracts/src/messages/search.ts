@@ -9,6 +9,7 @@ export const searchMessages = {
     ALL: 'ALL',
     article: 'Article',
     page: 'Basic Page',
+    faq: 'FAQ',
     forum: 'Forum',
     api_product: 'Product',
     api_endpoint: 'Api',

@@ -7,11 +7,14 @@ import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
 import { runInBackground } from '../../lib/background-task.ts';
 import {
+  deleteVersion,
   etagOf,
   expectedVersion as expectedVersionOf,
   fieldChanges as changesOf,
   pageParam,
+  searchParam,
   sendConflict as sendConflictOf,
+  UUID,
   type FieldChange as AnyFieldChange,
 } from '../../lib/console-edits.ts';
 import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
@@ -31,7 +34,6 @@ import { contentDb } from './tables.ts';
 
 const M = en.console.content;
 const ROLE = 'content_editor';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How often each instance looks for scheduled articles whose time has come. */
 const SCHEDULER_INTERVAL_MS = 1000;
 
@@ -389,15 +391,12 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
     const state = q.state;
     if (state !== undefined && state !== '' && !(ARTICLE_STATES as readonly unknown[]).includes(state))
       throw badRequest(`state must be one of ${ARTICLE_STATES.join(', ')}.`, 'state');
-    const search = q.q;
-    if (search !== undefined && (typeof search !== 'string' || search.length > 200))
-      throw badRequest('q must be a text of at most 200 characters.', 'q');
+    const search = searchParam(q.q);
     let qb = articleQuery(app.db);
     if (state === 'published') qb = qb.where('a.published', '=', true);
     if (state === 'scheduled') qb = qb.where('a.published', '=', false).where('a.publish_at', 'is not', null);
     if (state === 'draft') qb = qb.where('a.published', '=', false).where('a.publish_at', 'is', null);
-    if (typeof search === 'string' && search.trim())
-      qb = qb.where(sql<boolean>`lower(a.title) like ${`%${escapeLike(search.trim().toLowerCase())}%`}`);
+    if (search) qb = qb.where(sql<boolean>`lower(a.title) like ${`%${escapeLike(search.toLowerCase())}%`}`);
     const [rows, count] = await Promise.all([
       qb.orderBy('a.changed', 'desc').orderBy('a.id', 'desc').limit(limit).offset(offset).execute(),
       qb
@@ -487,9 +486,7 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
 
   app.delete<Params>('/admin-api/content/articles/:id', async (request, reply) => {
     guard(request);
-    const header = request.headers['if-match'];
-    const expected =
-      typeof header === 'string' && header.trim() !== '*' ? expectedVersion(request, undefined) : 'any';
+    const expected = deleteVersion(request, M.errors.versionNeeded);
     const outcome = await app.db.transaction().execute(async (trx) => {
       const locked = UUID.test(request.params.id)
         ? await contentDb(trx)

@@ -133,3 +133,45 @@ export async function exportArticles(db: Db, contentDir: string): Promise<Export
   }
   return result;
 }
+
+/**
+ * Writes the FAQ of the database to `<dir>/faq.yaml` in the import's format (README.md 'Console:
+ * FAQ'): the categories in their order with their questions in theirs, then the questions of no
+ * category. Drafts are written too, with `published: false`, so that the file keeps everything
+ * the console holds; an empty category is kept with no questions.
+ */
+export async function exportFaq(db: Db, contentDir: string): Promise<{ questions: number }> {
+  const cdb = contentDb(db);
+  const categories = await cdb
+    .selectFrom('faq_categories')
+    .select(['id', 'name'])
+    .orderBy('weight')
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+  const faqs = await cdb
+    .selectFrom('faqs')
+    .select(['question', 'answer_markdown', 'answer_html', 'category_id', 'published'])
+    .orderBy('weight')
+    .orderBy('id')
+    .execute();
+  const entry = (f: (typeof faqs)[number]) => ({
+    question: f.question,
+    answer: (f.answer_markdown ?? f.answer_html).trim(),
+    ...(f.published ? {} : { published: false }),
+  });
+  const known = new Set(categories.map((c) => c.id));
+  const doc = {
+    categories: categories.map((c) => ({
+      name: c.name,
+      questions: faqs.filter((f) => f.category_id === c.id).map(entry),
+    })),
+    questions: faqs.filter((f) => f.category_id === null || !known.has(f.category_id)).map(entry),
+  };
+  const header =
+    '# Frequently asked questions (GET /jsonapi/node/faq?include=field_category). Answers are Markdown.\n' +
+    '# Categories are shown in this order; the questions without a category come after them.\n' +
+    '# Written by `npm run portal -- export-content`; `published: false` marks a draft.\n';
+  fs.writeFileSync(path.join(contentDir, 'faq.yaml'), header + stringify(doc, { lineWidth: 0 }));
+  return { questions: faqs.length };
+}

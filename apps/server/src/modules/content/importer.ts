@@ -8,7 +8,7 @@ import { isWebRoute } from '@portico/contracts/web-routes';
 import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
 import { loadPageFiles, normalizeAlias, renderMarkdown } from '../pages/service.ts';
-import { contentRepo } from './repo.ts';
+import { contentRepo, type FaqInput } from './repo.ts';
 import { contentDb } from './tables.ts';
 
 /**
@@ -86,7 +86,12 @@ const authorsSchema = z.array(
     .strict(),
 );
 const faqQuestion = z
-  .object({ question: z.string().trim().min(1), answer: z.string().trim().min(1) })
+  .object({
+    question: z.string().trim().min(1),
+    answer: z.string().trim().min(1),
+    /** A draft (written by the export): on no public page and not in the search. */
+    published: z.boolean().default(true),
+  })
   .strict();
 const faqSchema = z
   .object({
@@ -185,6 +190,8 @@ export interface LoadedContent {
   authors: z.infer<typeof authorsSchema>;
   articles: ArticleFile[];
   faq: z.infer<typeof faqSchema> | undefined;
+  /** The sha256 of faq.yaml: an unchanged file is not imported again (README.md 'Console: FAQ'). */
+  faqHash: string | undefined;
 }
 
 /** Reads and checks content/blog and content/faq.yaml (nothing written). */
@@ -260,7 +267,8 @@ export function loadContent(contentDir: string): LoadedContent {
     }
   }
   if (broken.length) throw new Error(`Broken internal links in content:\n  ${broken.join('\n  ')}`);
-  return { categories, authors, articles, faq };
+  const faqHash = faqText ? createHash('sha256').update(`${RENDERING}\0${faqText}`).digest('hex') : undefined;
+  return { categories, authors, articles, faq, faqHash };
 }
 
 export interface ContentImportResult {
@@ -270,11 +278,23 @@ export interface ContentImportResult {
   /** Files whose article was edited in the console since: the database's version is kept. */
   kept: string[];
   removed: number;
+  /** faq.yaml: imported, unchanged since the last import (left alone), or absent. */
+  faq: 'imported' | 'unchanged' | 'none';
+  /** Questions of faq.yaml edited in the console since: the database's version is kept. */
+  faqKept: string[];
 }
 
 /** Imports the blog and the FAQs (also used by tests with a folder of their own). */
 export async function importBlogAndFaq(db: Db, contentDir: string): Promise<ContentImportResult> {
-  const result: ContentImportResult = { created: [], replaced: [], unchanged: [], kept: [], removed: 0 };
+  const result: ContentImportResult = {
+    created: [],
+    replaced: [],
+    unchanged: [],
+    kept: [],
+    removed: 0,
+    faq: 'none',
+    faqKept: [],
+  };
   const content = loadContent(contentDir);
   await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext('portico:blog-content'))`.execute(trx);
@@ -366,17 +386,45 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
     await repo.deleteArticles(gone.map((r) => r.id));
     result.removed = gone.length;
 
-    if (content.faq) {
-      const faqs: { question: string; answer: string; categoryId: number | null }[] = [];
-      for (const [weight, c] of content.faq.categories.entries()) {
-        const id = await repo.upsertFaqCategory(c.name, weight);
-        for (const q of c.questions)
-          faqs.push({ question: q.question, answer: renderMarkdown(q.answer), categoryId: id });
+    if (content.faq && content.faqHash) {
+      // The last imported faq.yaml is remembered: an unchanged file leaves the FAQ as the console
+      // left it (renamed or deleted categories and questions too); a changed one is imported,
+      // except the questions edited in the console since (README.md 'Console: FAQ').
+      const key = `faq.yaml:${content.faqHash}`;
+      await trx
+        .deleteFrom('content_imports')
+        .where('key', 'like', 'faq.yaml:%')
+        .where('key', '<>', key)
+        .execute();
+      const claimed = await trx
+        .insertInto('content_imports')
+        .values({ key })
+        .onConflict((oc) => oc.doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (!claimed) result.faq = 'unchanged';
+      else {
+        const faqs: FaqInput[] = [];
+        const add = (
+          q: { question: string; answer: string; published: boolean },
+          categoryId: number | null,
+        ) =>
+          faqs.push({
+            question: q.question,
+            answer: renderMarkdown(q.answer),
+            answerMarkdown: q.answer,
+            categoryId,
+            weight: faqs.length,
+            published: q.published,
+          });
+        for (const [weight, c] of content.faq.categories.entries()) {
+          const id = await repo.upsertFaqCategory(c.name, weight);
+          for (const q of c.questions) add(q, id);
+        }
+        for (const q of content.faq.questions) add(q, null);
+        result.faqKept = (await repo.replaceFaqs(faqs)).kept;
+        result.faq = 'imported';
       }
-      for (const q of content.faq.questions) {
-        faqs.push({ question: q.question, answer: renderMarkdown(q.answer), categoryId: null });
-      }
-      await repo.replaceFaqs(faqs);
     }
   });
   return result;

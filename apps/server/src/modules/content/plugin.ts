@@ -19,6 +19,7 @@ import { HttpError } from '../../lib/errors.ts';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { verifiedAddress } from '../identity/service.ts';
 import { consoleArticleRoutes } from './console.ts';
+import { consoleFaqRoutes } from './faq-console.ts';
 import { CONTENT_IMAGES_PATH } from './importer.ts';
 import {
   articleIncludes,
@@ -153,21 +154,25 @@ const categoryDescription = (type: string): ResourceDescriptionFor<ReturnType<ty
 });
 
 function faqBase(db: Db) {
-  return contentDb(db)
-    .selectFrom('faqs as f')
-    .leftJoin('faq_categories as c', 'c.id', 'f.category_id')
-    .select([
-      'f.id',
-      'f.uuid',
-      'f.question',
-      'f.answer_html',
-      'f.weight',
-      'f.created',
-      'f.changed',
-      'c.uuid as category_uuid',
-      'c.name as category_name',
-      'c.weight as category_weight',
-    ]);
+  return (
+    contentDb(db)
+      .selectFrom('faqs as f')
+      .leftJoin('faq_categories as c', 'c.id', 'f.category_id')
+      .select([
+        'f.id',
+        'f.uuid',
+        'f.question',
+        'f.answer_html',
+        'f.weight',
+        'f.created',
+        'f.changed',
+        'c.uuid as category_uuid',
+        'c.name as category_name',
+        'c.weight as category_weight',
+      ])
+      // Drafts are the console's only (README.md 'Console: FAQ').
+      .where('f.published', '=', true)
+  );
 }
 
 const faqDescription: ResourceDescriptionFor<ReturnType<typeof faqBase>> = {
@@ -217,6 +222,7 @@ export default fp(
   async (root) => {
     await root.register(contentRoutes);
     await root.register(consoleArticleRoutes);
+    await root.register(consoleFaqRoutes);
   },
   { name: 'content', dependencies: ['db', 'session', 'http-cache'] },
 );

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { plainText } from '../../lib/plain-text.ts';
@@ -67,6 +68,50 @@ async function indexArticle(
     created: a.created,
   });
 }
+
+export interface FaqInput {
+  question: string;
+  /** HTML; sanitized here before it is stored. */
+  answer: string;
+  /** The Markdown the HTML was rendered from (what the console edits and the export writes). */
+  answerMarkdown: string | null;
+  categoryId: number | null;
+  weight: number;
+  published: boolean;
+}
+
+function faqValues(f: FaqInput) {
+  return {
+    question: f.question,
+    answer_html: cleanHtml(f.answer),
+    answer_markdown: f.answerMarkdown,
+    category_id: f.categoryId,
+    weight: f.weight,
+    published: f.published,
+  };
+}
+
+/**
+ * A FAQ question's search row as it now is: a published one is found (leading to the FAQ page),
+ * a draft is removed.
+ */
+async function indexFaq(
+  db: Db,
+  f: { uuid: string; question: string; answerHtml: string; published: boolean; created: Date | string },
+): Promise<void> {
+  if (!f.published) return searchIndex(db).remove('faq', f.uuid);
+  await searchIndex(db).upsert({
+    type: 'faq',
+    uuid: f.uuid,
+    title: f.question,
+    text: plainText(f.answerHtml),
+    link: FAQ_PAGE,
+    created: new Date(f.created),
+  });
+}
+
+/** Where a FAQ question's search result leads (spec B 2.5). */
+export const FAQ_PAGE = '/faq-page';
 
 export function contentRepo(db: Db) {
   return {
@@ -213,33 +258,100 @@ export function contentRepo(db: Db) {
       return row.id;
     },
 
-    /** Replaces every FAQ with the given list (matched by question: uuids of kept questions stay). */
-    async replaceFaqs(
-      faqs: readonly { question: string; answer: string; categoryId: number | null }[],
-    ): Promise<void> {
-      await inTransaction(db, async (trx) => {
+    /**
+     * Replaces the FAQ with the file's list (matched by question: uuids of kept questions stay),
+     * leaving alone every question edited in the console (README.md 'Console: FAQ'): one the file
+     * also asks is reported as kept, and one the file lacks stays. Search rows follow.
+     */
+    async replaceFaqs(faqs: readonly FaqInput[]): Promise<{ kept: string[] }> {
+      return inTransaction(db, async (trx) => {
         const cdb = contentDb(trx);
-        for (const [weight, f] of faqs.entries()) {
-          const values = {
-            question: f.question,
-            answer_html: cleanHtml(f.answer),
-            category_id: f.categoryId,
-            weight,
-          };
-          await cdb
+        const edited = new Set(
+          (await cdb.selectFrom('faqs').select('question').where('edited_at', 'is not', null).execute()).map(
+            (r) => r.question,
+          ),
+        );
+        const kept: string[] = [];
+        for (const f of faqs) {
+          if (edited.has(f.question)) {
+            kept.push(f.question);
+            continue;
+          }
+          const values = faqValues(f);
+          const row = await cdb
             .insertInto('faqs')
             .values(values)
-            .onConflict((oc) => oc.column('question').doUpdateSet({ ...values, changed: new Date() }))
-            .execute();
+            .onConflict((oc) =>
+              oc.column('question').doUpdateSet({
+                ...values,
+                changed: new Date(),
+                version: sql<number>`faqs.version + 1`,
+              }),
+            )
+            .returning(['uuid', 'answer_html', 'created'])
+            .executeTakeFirstOrThrow();
+          await indexFaq(trx, { ...f, uuid: row.uuid, answerHtml: row.answer_html, created: row.created });
         }
-        let gone = cdb.deleteFrom('faqs');
+        let gone = cdb.deleteFrom('faqs').where('edited_at', 'is', null);
         if (faqs.length)
           gone = gone.where(
             'question',
             'not in',
             faqs.map((f) => f.question),
           );
-        await gone.execute();
+        const removed = await gone.returning('uuid').execute();
+        await searchIndex(trx).remove(
+          'faq',
+          removed.map((r) => r.uuid),
+        );
+        return { kept };
+      });
+    },
+
+    /** Creates a FAQ question or replaces one by id (raising its version), and its search row. */
+    async saveFaq(
+      input: FaqInput,
+      existing?: { id: number },
+      options: { editedAt?: Date } = {},
+    ): Promise<{ id: number; uuid: string; version: number }> {
+      return inTransaction(db, async (trx) => {
+        const cdb = contentDb(trx);
+        const values = faqValues(input);
+        const row = existing
+          ? await cdb
+              .updateTable('faqs')
+              .set((eb) => ({
+                ...values,
+                changed: new Date(),
+                version: eb('version', '+', 1),
+                ...(options.editedAt ? { edited_at: options.editedAt } : {}),
+              }))
+              .where('id', '=', existing.id)
+              .returning(['id', 'uuid', 'answer_html', 'created', 'version'])
+              .executeTakeFirstOrThrow()
+          : await cdb
+              .insertInto('faqs')
+              .values({ ...values, edited_at: options.editedAt ?? null })
+              .returning(['id', 'uuid', 'answer_html', 'created', 'version'])
+              .executeTakeFirstOrThrow();
+        await indexFaq(trx, { ...input, uuid: row.uuid, answerHtml: row.answer_html, created: row.created });
+        return { id: row.id, uuid: row.uuid, version: row.version };
+      });
+    },
+
+    /** Removes FAQ questions (and their search rows). */
+    async deleteFaqs(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      await inTransaction(db, async (trx) => {
+        const gone = await contentDb(trx)
+          .deleteFrom('faqs')
+          .where('id', 'in', [...ids])
+          .returning('uuid')
+          .execute();
+        await searchIndex(trx).remove(
+          'faq',
+          gone.map((g) => g.uuid),
+        );
       });
     },
   };

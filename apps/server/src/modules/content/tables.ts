@@ -76,6 +76,22 @@ export interface FaqsTable {
   weight: Generated<number>;
   created: Stamp;
   changed: Stamp;
+  /** Migration 0276: the Markdown source, the save counter, drafts, the last console save. */
+  answer_markdown: string | null;
+  version: Generated<number>;
+  published: Generated<boolean>;
+  edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** Migration 0276: every save of a FAQ question (its fields as the console edits them). */
+export interface FaqRevisionsTable {
+  id: Generated<number>;
+  faq_id: number;
+  version: number;
+  author_id: number | null;
+  author_email: string | null;
+  created: Generated<Date>;
+  fields: ColumnType<unknown, string, string>;
 }
 
 // A type literal, not an interface: withTables wants an index-compatible record.
@@ -86,6 +102,7 @@ export type ContentTables = {
   article_revisions: ArticleRevisionsTable;
   faq_categories: FaqCategoriesTable;
   faqs: FaqsTable;
+  faq_revisions: FaqRevisionsTable;
 };
 
 export function contentDb(db: Db) {

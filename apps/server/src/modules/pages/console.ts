@@ -13,6 +13,7 @@ import {
   fieldChanges,
   pageParam,
   sendConflict,
+  UUID,
   type FieldChange,
 } from '../../lib/console-edits.ts';
 import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
@@ -34,7 +35,7 @@ import { pagesDb } from './tables.ts';
 const M = en.console.pages;
 const VERSION_NEEDED = en.console.content.errors.versionNeeded;
 const ROLE = 'content_editor';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The lock the pages import takes (importer.ts): console saves and imports never interleave. */
 const PAGES_LOCK = sql`select pg_advisory_xact_lock(hashtext('portico:pages-content'))`;
 

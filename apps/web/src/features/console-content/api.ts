@@ -25,10 +25,8 @@ export interface ArticleListItem {
   category: string | null;
 }
 
-export interface FieldChange {
-  field: keyof ArticleFields;
-  parts: { value: string; added: boolean; removed: boolean }[];
-}
+export type { FieldChange } from '@portico/contracts/console-content';
+import type { FieldChange } from '@portico/contracts/console-content';
 
 export interface Revision {
   version: number;
@@ -39,10 +37,12 @@ export interface Revision {
 
 /** The body of a 409: the version saved meanwhile and how it differs from what was sent. */
 export interface ConflictBody {
-  meta: { current: Article; changes: FieldChange[] };
+  meta: { current: Article; changes: FieldChange<keyof ArticleFields>[] };
 }
 
-export function isConflictBody(body: unknown): body is ConflictBody {
+export function isConflictBody<T = Article, F extends string = keyof ArticleFields>(
+  body: unknown,
+): body is { meta: { current: T; changes: FieldChange<F>[] } } {
   const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
   return !!meta && typeof meta.current === 'object' && Array.isArray(meta.changes);
 }
@@ -87,7 +87,7 @@ export const listRevisions = (id: string) =>
   apiRequest<{ data: Revision[] }>(`${BASE}/${encodeURIComponent(id)}/revisions`, { format: 'json' });
 
 export const getRevision = (id: string, version: number) =>
-  apiRequest<{ data: Revision & { fields: ArticleFields; changes: FieldChange[] } }>(
+  apiRequest<{ data: Revision & { fields: ArticleFields; changes: FieldChange<keyof ArticleFields>[] } }>(
     `${BASE}/${encodeURIComponent(id)}/revisions/${version}`,
     { format: 'json' },
   );
@@ -98,3 +98,98 @@ export const restoreRevision = (id: string, revision: number, version: number) =
     format: 'json',
     body: { version },
   });
+
+// The FAQ (modules/content/README.md 'Console: FAQ').
+export {
+  FAQ_STATES,
+  type FaqCategory,
+  type FaqFields,
+  type FaqListItem,
+  type FaqQuestion,
+  type FaqState,
+} from '@portico/contracts/console-content';
+import type { FaqCategory, FaqFields, FaqListItem, FaqQuestion } from '@portico/contracts/console-content';
+
+const FAQS = '/admin-api/content/faqs';
+const FAQ_CATEGORIES = '/admin-api/content/faq-categories';
+
+/** The body of a FAQ question's 409. */
+export interface FaqConflictBody {
+  meta: { current: FaqQuestion; changes: FieldChange<keyof FaqFields>[] };
+}
+
+export const listFaqs = (query: {
+  category?: string;
+  state?: string;
+  q?: string;
+  limit: number;
+  offset: number;
+}) =>
+  apiRequest<{ data: FaqListItem[]; meta: { count: number } }>(FAQS, {
+    format: 'json',
+    query: {
+      category: query.category || undefined,
+      state: query.state || undefined,
+      q: query.q || undefined,
+      'page[limit]': query.limit,
+      'page[offset]': query.offset,
+    },
+  });
+
+export const getFaq = (id: string) =>
+  apiRequest<{ data: FaqQuestion }>(`${FAQS}/${encodeURIComponent(id)}`, { format: 'json' });
+
+export const createFaq = (fields: FaqFields) =>
+  apiRequest<{ data: FaqQuestion }>(FAQS, { method: 'POST', format: 'json', body: fields });
+
+export const saveFaq = (id: string, fields: FaqFields, version: number) =>
+  apiRequest<{ data: FaqQuestion }>(`${FAQS}/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    format: 'json',
+    body: { ...fields, version },
+  });
+
+export const deleteFaq = (id: string, version: number) =>
+  apiRequest<undefined>(`${FAQS}/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+    format: 'json',
+    headers: { 'If-Match': `"${version}"` },
+  });
+
+export const reorderFaqs = (ids: string[]) =>
+  apiRequest<undefined>(`${FAQS}/reorder`, { method: 'POST', format: 'json', body: { ids } });
+
+export const listFaqRevisions = (id: string) =>
+  apiRequest<{ data: Revision[] }>(`${FAQS}/${encodeURIComponent(id)}/revisions`, { format: 'json' });
+
+export const getFaqRevision = (id: string, version: number) =>
+  apiRequest<{ data: Revision & { fields: FaqFields; changes: FieldChange<keyof FaqFields>[] } }>(
+    `${FAQS}/${encodeURIComponent(id)}/revisions/${version}`,
+    { format: 'json' },
+  );
+
+export const restoreFaqRevision = (id: string, revision: number, version: number) =>
+  apiRequest<{ data: FaqQuestion }>(`${FAQS}/${encodeURIComponent(id)}/revisions/${revision}/restore`, {
+    method: 'POST',
+    format: 'json',
+    body: { version },
+  });
+
+export const listFaqCategories = () =>
+  apiRequest<{ data: FaqCategory[] }>(FAQ_CATEGORIES, { format: 'json' });
+
+export const createFaqCategory = (name: string) =>
+  apiRequest<{ data: FaqCategory }>(FAQ_CATEGORIES, { method: 'POST', format: 'json', body: { name } });
+
+export const renameFaqCategory = (id: string, name: string) =>
+  apiRequest<{ data: FaqCategory }>(`${FAQ_CATEGORIES}/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    format: 'json',
+    body: { name },
+  });
+
+export const reorderFaqCategories = (ids: string[]) =>
+  apiRequest<undefined>(`${FAQ_CATEGORIES}/reorder`, { method: 'POST', format: 'json', body: { ids } });
+
+export const deleteFaqCategory = (id: string) =>
+  apiRequest<undefined>(`${FAQ_CATEGORIES}/${encodeURIComponent(id)}`, { method: 'DELETE', format: 'json' });

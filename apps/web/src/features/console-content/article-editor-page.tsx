@@ -147,7 +147,10 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
     return saved ? t('console.content.editor.saved', { version: saved }) : null;
   });
   const [error, setError] = useState<string | null>(null);
-  const [conflict, setConflict] = useState<{ current: Article; changes: FieldChange[] } | null>(null);
+  const [conflict, setConflict] = useState<{
+    current: Article;
+    changes: FieldChange<keyof ArticleFields>[];
+  } | null>(null);
   const categories = useQuery({ queryKey: ['console-categories'], queryFn: listCategories });
   const set = <K extends keyof ArticleFields>(key: K, value: ArticleFields[K]) =>
     setFields((f) => ({ ...f, [key]: value }));

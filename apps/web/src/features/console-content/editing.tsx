@@ -20,14 +20,15 @@ export function formatDateTime(iso: string): string {
 
 /** The content area's parts, each with the path its pages start with. */
 const CONTENT_PARTS = [
+  { path: paths.adminFaq, label: 'console.content.tabs.faq' },
   { path: paths.adminPages, label: 'console.pages.tabs.pages' },
   { path: paths.adminSiteTexts, label: 'console.site.title' },
   // Last: every other path of the content area is an article's.
   { path: paths.adminContent, label: 'console.pages.tabs.articles' },
 ] as const;
-const PART_ORDER = [2, 0, 1];
+const PART_ORDER = [3, 0, 1, 2];
 
-/** The content area's parts: articles, pages and the site's texts. */
+/** The content area's parts: articles, the FAQ, pages and the site's texts. */
 export function ContentTabs() {
   const { t } = useTranslation();
   const { pathname } = useLocation();

@@ -6,13 +6,18 @@ const ArticlesPage = lazyPage(() => import('./articles-page'));
 const ArticleEditorPage = lazyPage(() => import('./article-editor-page'));
 const PagesPage = lazyPage(() => import('./pages-page'));
 const PageEditorPage = lazyPage(() => import('./page-editor-page'));
+const FaqListPage = lazyPage(() => import('./faq-list-page'));
+const FaqEditorPage = lazyPage(() => import('./faq-editor-page'));
 const SiteTextsPage = lazyPage(() => import('./site-texts-page'));
 
-/** The console's content (issue 27): articles, basic pages and the site's texts, for content editors and administrators. */
+/** The console's content (issue 27): articles, the FAQ, basic pages and the site's texts, for content editors and administrators. */
 export const consoleContentRoutes: FeatureRoute[] = [
   { path: paths.adminContent, element: <ArticlesPage />, preload: ArticlesPage.preload },
   { path: paths.adminArticleNew, element: <ArticleEditorPage />, preload: ArticleEditorPage.preload },
   { path: paths.adminArticleRoute, element: <ArticleEditorPage />, preload: ArticleEditorPage.preload },
+  { path: paths.adminFaq, element: <FaqListPage />, preload: FaqListPage.preload },
+  { path: paths.adminFaqNew, element: <FaqEditorPage />, preload: FaqEditorPage.preload },
+  { path: paths.adminFaqQuestionRoute, element: <FaqEditorPage />, preload: FaqEditorPage.preload },
   { path: paths.adminPages, element: <PagesPage />, preload: PagesPage.preload },
   { path: paths.adminPageNew, element: <PageEditorPage />, preload: PageEditorPage.preload },
   { path: paths.adminPageRoute, element: <PageEditorPage />, preload: PageEditorPage.preload },

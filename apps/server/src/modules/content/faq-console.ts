@@ -1,0 +1,696 @@
+import {
+  FAQ_STATES,
+  type FaqCategory,
+  type FaqFields,
+  type FaqListItem,
+  type FaqQuestion,
+} from '@portico/contracts/console-content';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { en } from '@portico/contracts/messages';
+import type { Db } from '../../db/client.ts';
+import { escapeLike } from '../../jsonapi/kysely.ts';
+import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
+import { requireProviderRole } from '../../plugins/session.ts';
+import { actorOf, recordAudit, type AuditActor } from '../audit/service.ts';
+import { renderMarkdown } from '../pages/service.ts';
+import { parseBody } from '../support/validation.ts';
+import {
+  deleteVersion,
+  etagOf,
+  expectedVersion,
+  fieldChanges,
+  pageParam,
+  searchParam,
+  sendConflict as sendStale,
+  UUID,
+  type FieldChange,
+} from '../../lib/console-edits.ts';
+import { contentRepo } from './repo.ts';
+import { contentDb } from './tables.ts';
+
+/**
+ * The FAQ edited in the provider console (README.md 'Console: FAQ'): content editors and
+ * administrators list, create, update, order, publish and delete questions and their categories.
+ * Every save of a question stores a revision and raises its version; an update that started from
+ * an older version is refused with 409 and what differs. The public FAQ and the site search show
+ * each change at once (same transaction).
+ */
+
+const M = en.console.content;
+const E = M.faqErrors;
+const ROLE = 'content_editor';
+const BASE = '/admin-api/content/faqs';
+const CATEGORIES = '/admin-api/content/faq-categories';
+
+const FIELD_NAMES = [
+  'question',
+  'answer',
+  'category',
+  'weight',
+  'state',
+] as const satisfies readonly (keyof FaqFields)[];
+
+const WEIGHT = z.number().int().min(-1_000_000).max(1_000_000);
+const fieldsSchema = z
+  .object({
+    question: z.string().trim().min(1).max(500),
+    answer: z.string().trim().min(1).max(100_000),
+    category: z.string().regex(UUID, E.categoryUnknown).nullable().default(null),
+    /** Left out: a new question comes last in its category, a saved one keeps its place. */
+    weight: WEIGHT.optional(),
+    state: z.enum(FAQ_STATES).default('draft'),
+  })
+  .strict();
+type FieldsInput = z.output<typeof fieldsSchema>;
+const saveSchema = fieldsSchema.extend({ version: z.number().int().positive().optional() }).strict();
+const restoreSchema = z.object({ version: z.number().int().positive().optional() }).strict();
+const orderSchema = z.object({ ids: z.array(z.string().regex(UUID)).min(1).max(1000) }).strict();
+const categorySchema = z.object({ name: z.string().trim().min(1).max(255) }).strict();
+const categoryPatchSchema = z
+  .object({ name: z.string().trim().min(1).max(255).optional(), weight: WEIGHT.optional() })
+  .strict();
+
+interface FaqRecord {
+  id: number;
+  uuid: string;
+  version: number;
+  created: Date;
+  changed: Date;
+  editedAt: Date | null;
+  categoryId: number | null;
+  categoryName: string | null;
+  fields: FaqFields;
+}
+
+function faqQuery(db: Db) {
+  return contentDb(db)
+    .selectFrom('faqs as f')
+    .leftJoin('faq_categories as c', 'c.id', 'f.category_id')
+    .select([
+      'f.id',
+      'f.uuid',
+      'f.version',
+      'f.question',
+      'f.answer_markdown',
+      'f.answer_html',
+      'f.category_id',
+      'f.weight',
+      'f.published',
+      'f.created',
+      'f.changed',
+      'f.edited_at',
+      'c.uuid as category_uuid',
+      'c.name as category_name',
+    ]);
+}
+type FaqQueryRow = Awaited<ReturnType<ReturnType<typeof faqQuery>['executeTakeFirstOrThrow']>>;
+
+function recordOf(r: FaqQueryRow): FaqRecord {
+  return {
+    id: r.id,
+    uuid: r.uuid,
+    version: r.version,
+    created: new Date(r.created),
+    changed: new Date(r.changed),
+    editedAt: r.edited_at ? new Date(r.edited_at) : null,
+    categoryId: r.category_id,
+    categoryName: r.category_name,
+    fields: {
+      question: r.question,
+      // Questions imported before migration 0276 have no Markdown yet: their HTML is Markdown too.
+      answer: r.answer_markdown ?? r.answer_html,
+      category: r.category_uuid,
+      weight: r.weight,
+      state: r.published ? 'published' : 'draft',
+    },
+  };
+}
+
+async function findFaq(db: Db, uuid: string): Promise<FaqRecord | undefined> {
+  if (!UUID.test(uuid)) return undefined;
+  const row = await faqQuery(db).where('f.uuid', '=', uuid.toLowerCase()).executeTakeFirst();
+  return row ? recordOf(row) : undefined;
+}
+
+/** Locks the question's row for the rest of the transaction (404 when there is none). */
+async function lockFaq(trx: Db, uuid: string): Promise<FaqRecord> {
+  const locked = UUID.test(uuid)
+    ? await contentDb(trx)
+        .selectFrom('faqs')
+        .select('id')
+        .where('uuid', '=', uuid.toLowerCase())
+        .forUpdate()
+        .executeTakeFirst()
+    : undefined;
+  if (!locked) throw notFound(M.faq.notFound);
+  return (await findFaq(trx, uuid))!;
+}
+
+function faqJson(f: FaqRecord): FaqQuestion {
+  return {
+    id: f.uuid,
+    version: f.version,
+    created: f.created.toISOString(),
+    changed: f.changed.toISOString(),
+    editedAt: f.editedAt?.toISOString() ?? null,
+    ...f.fields,
+  };
+}
+
+/** What differs from `from` to `to`, field by field (lines of the answer, words elsewhere). */
+export function faqChanges(from: FaqFields, to: FaqFields): FieldChange<keyof FaqFields>[] {
+  return fieldChanges(from, to, FIELD_NAMES, ['answer']);
+}
+
+const invalid = (message: string, pointer: string) =>
+  new HttpError(400, message, { code: 'invalid_input', pointer });
+
+async function categoryIdOf(trx: Db, uuid: string | null): Promise<number | null> {
+  if (!uuid) return null;
+  const c = await contentDb(trx)
+    .selectFrom('faq_categories')
+    .select('id')
+    .where('uuid', '=', uuid.toLowerCase())
+    .executeTakeFirst();
+  if (!c) throw invalid(E.categoryUnknown, '/category');
+  return c.id;
+}
+
+/** Checks fields against the database and completes them (a new question's place: last). */
+async function resolveFields(trx: Db, input: FieldsInput, existing: FaqRecord | undefined) {
+  const cdb = contentDb(trx);
+  const categoryId = await categoryIdOf(trx, input.category);
+  let taken = cdb.selectFrom('faqs').select('id').where('question', '=', input.question);
+  if (existing) taken = taken.where('id', '<>', existing.id);
+  if (await taken.executeTakeFirst()) throw invalid(E.questionTaken, '/question');
+  let weight = input.weight;
+  if (weight === undefined && existing && existing.categoryId === categoryId) weight = existing.fields.weight;
+  if (weight === undefined) {
+    const last = await cdb
+      .selectFrom('faqs')
+      .select((eb) => eb.fn.max('weight').as('w'))
+      .where((eb) =>
+        categoryId === null ? eb('category_id', 'is', null) : eb('category_id', '=', categoryId),
+      )
+      .executeTakeFirst();
+    weight = last?.w === null || last?.w === undefined ? 0 : Number(last.w) + 1;
+  }
+  const fields: FaqFields = {
+    question: input.question,
+    answer: input.answer,
+    category: input.category ? input.category.toLowerCase() : null,
+    weight,
+    state: input.state,
+  };
+  return {
+    fields,
+    input: {
+      question: fields.question,
+      // Rendered and sanitized as the import renders faq.yaml (repo.ts sanitizes before storing).
+      answer: renderMarkdown(fields.answer),
+      answerMarkdown: fields.answer,
+      categoryId,
+      weight,
+      published: fields.state === 'published',
+    },
+  };
+}
+
+async function storeRevision(trx: Db, actor: AuditActor, faq: FaqRecord): Promise<void> {
+  await contentDb(trx)
+    .insertInto('faq_revisions')
+    .values({
+      faq_id: faq.id,
+      version: faq.version,
+      author_id: actor.id,
+      author_email: actor.email,
+      fields: JSON.stringify(faq.fields),
+    })
+    .execute();
+}
+
+/** Audit values: the fields less the answer (its length instead), and the version. */
+function auditValue(f: FaqRecord) {
+  const { answer, ...rest } = f.fields;
+  return { ...rest, answerLength: answer.length, version: f.version };
+}
+
+type SaveOutcome = { ok: true; faq: FaqRecord } | { ok: false; current: FaqRecord };
+
+/** Saves `input` over the question `uuid` if it is still at `expected`; audited as `action`. */
+async function saveOver(
+  db: Db,
+  request: FastifyRequest,
+  uuid: string,
+  input: FieldsInput,
+  expected: number,
+  action: (before: FaqRecord) => string,
+): Promise<SaveOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const before = await lockFaq(trx, uuid);
+    if (before.version !== expected) return { ok: false, current: before };
+    const { input: faqInput } = await resolveFields(trx, input, before);
+    await contentRepo(trx).saveFaq(faqInput, { id: before.id }, { editedAt: new Date() });
+    const after = (await findFaq(trx, uuid))!;
+    const actor = actorOf(request);
+    await storeRevision(trx, actor, after);
+    await recordAudit(trx, actor, {
+      action: action(before),
+      targetType: 'faq',
+      targetId: after.uuid,
+      targetLabel: after.fields.question,
+      before: auditValue(before),
+      after: auditValue(after),
+    });
+    return { ok: true, faq: after };
+  });
+}
+
+function sendConflict(reply: FastifyReply, current: FaqRecord, mine: FaqFields) {
+  const message = E.stale.replace('{{version}}', String(current.version));
+  return sendStale(reply, message, faqJson(current), faqChanges(mine, current.fields));
+}
+
+/** The fields a request sent, completed from the current question where it left them out. */
+function sentFields(input: FieldsInput, current: FaqRecord): FaqFields {
+  return {
+    question: input.question,
+    answer: input.answer,
+    category: input.category?.toLowerCase() ?? null,
+    weight: input.weight ?? current.fields.weight,
+    state: input.state,
+  };
+}
+
+type Params = { Params: { id: string } };
+type RevisionParams = { Params: { id: string; version: string } };
+
+async function findRevision(db: Db, faq: FaqRecord, raw: string) {
+  if (!/^\d{1,9}$/.test(raw)) throw notFound(M.errors.noRevision);
+  const row = await contentDb(db)
+    .selectFrom('faq_revisions')
+    .select(['version', 'author_email', 'created', 'fields'])
+    .where('faq_id', '=', faq.id)
+    .where('version', '=', Number(raw))
+    .executeTakeFirst();
+  if (!row) throw notFound(M.errors.noRevision);
+  const stored = typeof row.fields === 'string' ? (JSON.parse(row.fields) as unknown) : row.fields;
+  return {
+    version: row.version,
+    author: row.author_email,
+    created: new Date(row.created).toISOString(),
+    fields: stored as FaqFields,
+  };
+}
+
+/** The ids of an order request: each once, each existing (else 400), in the order given. */
+async function orderedRows(
+  trx: Db,
+  table: 'faqs' | 'faq_categories',
+  ids: readonly string[],
+): Promise<{ id: number; uuid: string; weight: number }[]> {
+  const wanted = ids.map((id) => id.toLowerCase());
+  if (new Set(wanted).size !== wanted.length) throw invalid(E.orderIds, '/ids');
+  const rows = await contentDb(trx)
+    .selectFrom(table)
+    .select(['id', 'uuid', 'weight'])
+    .where('uuid', 'in', wanted)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  if (rows.length !== wanted.length) throw invalid(E.orderIds, '/ids');
+  const byUuid = new Map(rows.map((r) => [r.uuid, r]));
+  return wanted.map((u) => byUuid.get(u)!);
+}
+
+async function categoryList(db: Db): Promise<FaqCategory[]> {
+  const rows = await contentDb(db)
+    .selectFrom('faq_categories as c')
+    .leftJoin('faqs as f', 'f.category_id', 'c.id')
+    .select((eb) => ['c.uuid', 'c.name', 'c.weight', eb.fn.count<string>('f.id').as('questions')])
+    .groupBy(['c.id', 'c.uuid', 'c.name', 'c.weight'])
+    .orderBy('c.weight')
+    .orderBy('c.name')
+    .execute();
+  return rows.map((r) => ({ id: r.uuid, name: r.name, weight: r.weight, questions: Number(r.questions) }));
+}
+
+async function lockCategory(trx: Db, uuid: string) {
+  const row = UUID.test(uuid)
+    ? await contentDb(trx)
+        .selectFrom('faq_categories')
+        .select(['id', 'uuid', 'name', 'weight'])
+        .where('uuid', '=', uuid.toLowerCase())
+        .forUpdate()
+        .executeTakeFirst()
+    : undefined;
+  if (!row) throw notFound(E.categoryNotFound);
+  return row;
+}
+
+async function nameTaken(trx: Db, name: string, except?: number): Promise<void> {
+  let q = contentDb(trx)
+    .selectFrom('faq_categories')
+    .select('id')
+    .where(sql<boolean>`lower(name) = ${name.toLowerCase()}`);
+  if (except !== undefined) q = q.where('id', '<>', except);
+  if (await q.executeTakeFirst()) throw invalid(E.categoryTaken, '/name');
+}
+
+/** The console's FAQ routes (README.md 'Console: FAQ'). */
+export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
+  const guard = (request: FastifyRequest) => requireProviderRole(request, ROLE, M.forbidden);
+  const found = async (uuid: string) => {
+    const f = await findFaq(app.db, uuid);
+    if (!f) throw notFound(M.faq.notFound);
+    return f;
+  };
+  const ok = (reply: FastifyReply, f: FaqRecord, status = 200) =>
+    reply
+      .code(status)
+      .header('Cache-Control', 'no-store')
+      .header('ETag', etagOf(f.version))
+      .send({ data: faqJson(f) });
+
+  app.get<{ Querystring: Record<string, unknown> }>(BASE, async (request, reply) => {
+    guard(request);
+    const q = request.query;
+    const limit = pageParam(q['page[limit]'], 'page[limit]', 50, 200) || 50;
+    const offset = pageParam(q['page[offset]'], 'page[offset]', 0, 1_000_000);
+    const state = q.state;
+    if (state !== undefined && state !== '' && !(FAQ_STATES as readonly unknown[]).includes(state))
+      throw badRequest(`state must be one of ${FAQ_STATES.join(', ')}.`, 'state');
+    const category = q.category;
+    if (
+      category !== undefined &&
+      category !== '' &&
+      (typeof category !== 'string' || (category !== 'none' && !UUID.test(category)))
+    )
+      throw badRequest('category must be a category id or none.', 'category');
+    const search = searchParam(q.q);
+    let qb = faqQuery(app.db);
+    if (state) qb = qb.where('f.published', '=', state === 'published');
+    if (category === 'none') qb = qb.where('f.category_id', 'is', null);
+    else if (typeof category === 'string' && category) qb = qb.where('c.uuid', '=', category.toLowerCase());
+    if (search)
+      qb = qb.where(sql<boolean>`lower(f.question) like ${`%${escapeLike(search.toLowerCase())}%`}`);
+    const [rows, count] = await Promise.all([
+      qb
+        // The FAQ page's order: categories by weight, the questions of none last (spec B 2.5).
+        .orderBy(sql`coalesce(c.weight, 2147483647)`)
+        .orderBy('c.id')
+        .orderBy('f.weight')
+        .orderBy('f.id')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+      qb
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    reply.header('Cache-Control', 'no-store');
+    const data: FaqListItem[] = rows.map((r) => {
+      const f = recordOf(r);
+      return {
+        id: f.uuid,
+        question: f.fields.question,
+        state: f.fields.state,
+        category: f.fields.category,
+        categoryName: f.categoryName,
+        weight: f.fields.weight,
+        version: f.version,
+        changed: f.changed.toISOString(),
+      };
+    });
+    return { data, meta: { count: Number(count.n) } };
+  });
+
+  app.get<Params>(`${BASE}/:id`, async (request, reply) => {
+    guard(request);
+    const f = await found(request.params.id);
+    reply.header('Cache-Control', 'no-store').header('ETag', etagOf(f.version));
+    return { data: faqJson(f) };
+  });
+
+  app.post(BASE, async (request, reply) => {
+    guard(request);
+    const body = parseBody(fieldsSchema, request.body);
+    const faq = await app.db.transaction().execute(async (trx) => {
+      const { input } = await resolveFields(trx, body, undefined);
+      const { uuid } = await contentRepo(trx).saveFaq(input, undefined, { editedAt: new Date() });
+      const created = (await findFaq(trx, uuid))!;
+      const actor = actorOf(request);
+      await storeRevision(trx, actor, created);
+      await recordAudit(trx, actor, {
+        action: 'faq.created',
+        targetType: 'faq',
+        targetId: created.uuid,
+        targetLabel: created.fields.question,
+        after: auditValue(created),
+      });
+      return created;
+    });
+    return ok(reply, faq, 201);
+  });
+
+  // Declared before /:id routes of the same method: 'reorder' is no id.
+  app.post(`${BASE}/reorder`, async (request, reply) => {
+    guard(request);
+    const { ids } = parseBody(orderSchema, request.body);
+    const actor = actorOf(request);
+    await app.db.transaction().execute(async (trx) => {
+      const rows = await orderedRows(trx, 'faqs', ids);
+      const moved = rows.filter((r, weight) => r.weight !== weight);
+      for (const [weight, r] of rows.entries()) {
+        if (r.weight === weight) continue;
+        const updated = await contentDb(trx)
+          .updateTable('faqs')
+          .set((eb) => ({
+            weight,
+            changed: new Date(),
+            edited_at: new Date(),
+            version: eb('version', '+', 1),
+          }))
+          .where('id', '=', r.id)
+          .returning('uuid')
+          .executeTakeFirstOrThrow();
+        await storeRevision(trx, actor, (await findFaq(trx, updated.uuid))!);
+      }
+      if (moved.length === 0) return;
+      await recordAudit(trx, actor, {
+        action: 'faq.reordered',
+        targetType: 'faq',
+        before: { order: [...rows].sort((a, b) => a.weight - b.weight || a.id - b.id).map((r) => r.uuid) },
+        after: { order: rows.map((r) => r.uuid) },
+      });
+    });
+    return reply.code(204).send();
+  });
+
+  app.patch<Params>(`${BASE}/:id`, async (request, reply) => {
+    guard(request);
+    const { version, ...input } = parseBody(saveSchema, request.body);
+    const expected = expectedVersion(request, version, M.errors.versionNeeded);
+    const outcome = await saveOver(app.db, request, request.params.id, input, expected, (before) =>
+      input.state === 'published' && before.fields.state !== 'published' ? 'faq.published' : 'faq.updated',
+    );
+    if (!outcome.ok) return sendConflict(reply, outcome.current, sentFields(input, outcome.current));
+    return ok(reply, outcome.faq);
+  });
+
+  app.delete<Params>(`${BASE}/:id`, async (request, reply) => {
+    guard(request);
+    const expected = deleteVersion(request, M.errors.versionNeeded);
+    const stale = await app.db.transaction().execute(async (trx) => {
+      const before = await lockFaq(trx, request.params.id);
+      if (expected !== 'any' && expected !== before.version) return before;
+      await contentRepo(trx).deleteFaqs([before.id]);
+      await recordAudit(trx, actorOf(request), {
+        action: 'faq.deleted',
+        targetType: 'faq',
+        targetId: before.uuid,
+        targetLabel: before.fields.question,
+        before: auditValue(before),
+      });
+      return undefined;
+    });
+    if (stale) return sendConflict(reply, stale, stale.fields);
+    return reply.code(204).send();
+  });
+
+  app.get<Params>(`${BASE}/:id/revisions`, async (request, reply) => {
+    guard(request);
+    const f = await found(request.params.id);
+    const rows = await contentDb(app.db)
+      .selectFrom('faq_revisions')
+      .select(['version', 'author_email', 'created'])
+      .where('faq_id', '=', f.id)
+      .orderBy('version', 'desc')
+      .execute();
+    reply.header('Cache-Control', 'no-store');
+    return {
+      data: rows.map((r) => ({
+        version: r.version,
+        author: r.author_email,
+        created: new Date(r.created).toISOString(),
+        current: r.version === f.version,
+      })),
+      meta: { version: f.version },
+    };
+  });
+
+  app.get<RevisionParams>(`${BASE}/:id/revisions/:version`, async (request, reply) => {
+    guard(request);
+    const f = await found(request.params.id);
+    const revision = await findRevision(app.db, f, request.params.version);
+    reply.header('Cache-Control', 'no-store');
+    // From the revision to the current version: what restoring it would undo.
+    return {
+      data: { ...revision, changes: faqChanges(revision.fields, f.fields) },
+      meta: { version: f.version },
+    };
+  });
+
+  app.post<RevisionParams>(`${BASE}/:id/revisions/:version/restore`, async (request, reply) => {
+    guard(request);
+    const { version } = parseBody(restoreSchema, request.body);
+    const expected = expectedVersion(request, version, M.errors.versionNeeded);
+    const f = await found(request.params.id);
+    const revision = await findRevision(app.db, f, request.params.version);
+    // A category deleted since is no category now.
+    const category =
+      revision.fields.category &&
+      (await contentDb(app.db)
+        .selectFrom('faq_categories')
+        .select('id')
+        .where('uuid', '=', revision.fields.category)
+        .executeTakeFirst())
+        ? revision.fields.category
+        : null;
+    const outcome = await saveOver(
+      app.db,
+      request,
+      f.uuid,
+      { ...revision.fields, category },
+      expected,
+      () => 'faq.restored',
+    );
+    if (!outcome.ok) return sendConflict(reply, outcome.current, revision.fields);
+    return ok(reply, outcome.faq);
+  });
+
+  // Categories.
+  app.get(CATEGORIES, async (request, reply) => {
+    guard(request);
+    reply.header('Cache-Control', 'no-store');
+    return { data: await categoryList(app.db) };
+  });
+
+  app.post(CATEGORIES, async (request, reply) => {
+    guard(request);
+    const { name } = parseBody(categorySchema, request.body);
+    const created = await app.db.transaction().execute(async (trx) => {
+      // One at a time: two new categories with the same name would both pass the check.
+      await sql`select pg_advisory_xact_lock(hashtext('portico:faq-categories'))`.execute(trx);
+      await nameTaken(trx, name);
+      const last = await contentDb(trx)
+        .selectFrom('faq_categories')
+        .select((eb) => eb.fn.max('weight').as('w'))
+        .executeTakeFirst();
+      const weight = last?.w === null || last?.w === undefined ? 0 : Number(last.w) + 1;
+      const row = await contentDb(trx)
+        .insertInto('faq_categories')
+        .values({ name, weight })
+        .returning(['uuid', 'name', 'weight'])
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, actorOf(request), {
+        action: 'faq_category.created',
+        targetType: 'faq_category',
+        targetId: row.uuid,
+        targetLabel: row.name,
+        after: { name: row.name, weight: row.weight },
+      });
+      return row;
+    });
+    const data: FaqCategory = { id: created.uuid, name: created.name, weight: created.weight, questions: 0 };
+    return reply.code(201).header('Cache-Control', 'no-store').send({ data });
+  });
+
+  app.post(`${CATEGORIES}/reorder`, async (request, reply) => {
+    guard(request);
+    const { ids } = parseBody(orderSchema, request.body);
+    await app.db.transaction().execute(async (trx) => {
+      const rows = await orderedRows(trx, 'faq_categories', ids);
+      if (rows.every((r, weight) => r.weight === weight)) return;
+      for (const [weight, r] of rows.entries()) {
+        if (r.weight !== weight)
+          await contentDb(trx).updateTable('faq_categories').set({ weight }).where('id', '=', r.id).execute();
+      }
+      await recordAudit(trx, actorOf(request), {
+        action: 'faq_category.reordered',
+        targetType: 'faq_category',
+        before: { order: [...rows].sort((a, b) => a.weight - b.weight || a.id - b.id).map((r) => r.uuid) },
+        after: { order: rows.map((r) => r.uuid) },
+      });
+    });
+    return reply.code(204).send();
+  });
+
+  app.patch<Params>(`${CATEGORIES}/:id`, async (request, reply) => {
+    guard(request);
+    const patch = parseBody(categoryPatchSchema, request.body);
+    const after = await app.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(hashtext('portico:faq-categories'))`.execute(trx);
+      const before = await lockCategory(trx, request.params.id);
+      if (patch.name !== undefined) await nameTaken(trx, patch.name, before.id);
+      const row = await contentDb(trx)
+        .updateTable('faq_categories')
+        .set({ name: patch.name ?? before.name, weight: patch.weight ?? before.weight })
+        .where('id', '=', before.id)
+        .returning(['uuid', 'name', 'weight'])
+        .executeTakeFirstOrThrow();
+      if (row.name !== before.name || row.weight !== before.weight)
+        await recordAudit(trx, actorOf(request), {
+          action: row.name !== before.name ? 'faq_category.renamed' : 'faq_category.reordered',
+          targetType: 'faq_category',
+          targetId: row.uuid,
+          targetLabel: row.name,
+          before: { name: before.name, weight: before.weight },
+          after: { name: row.name, weight: row.weight },
+        });
+      return row;
+    });
+    const data = (await categoryList(app.db)).find((c) => c.id === after.uuid)!;
+    return reply.header('Cache-Control', 'no-store').send({ data });
+  });
+
+  app.delete<Params>(`${CATEGORIES}/:id`, async (request, reply) => {
+    guard(request);
+    await app.db.transaction().execute(async (trx) => {
+      const before = await lockCategory(trx, request.params.id);
+      const held = await contentDb(trx)
+        .selectFrom('faqs')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('category_id', '=', before.id)
+        .executeTakeFirstOrThrow();
+      if (Number(held.n) > 0)
+        throw new HttpError(
+          409,
+          E.categoryNotEmpty.replace('{{name}}', before.name).replace('{{count}}', String(held.n)),
+          { code: 'category_not_empty' },
+        );
+      await contentDb(trx).deleteFrom('faq_categories').where('id', '=', before.id).execute();
+      await recordAudit(trx, actorOf(request), {
+        action: 'faq_category.deleted',
+        targetType: 'faq_category',
+        targetId: before.uuid,
+        targetLabel: before.name,
+        before: { name: before.name, weight: before.weight },
+      });
+    });
+    return reply.code(204).send();
+  });
+}
