@@ -33,6 +33,7 @@ import * as m0271 from './migrations/0271-console-users.ts';
 import * as m0273 from './migrations/0273-console-dashboard.ts';
 import * as m0274 from './migrations/0274-article-editing.ts';
 import * as m0275 from './migrations/0275-api-drafts.ts';
+import * as m0278 from './migrations/0278-product-editing.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0273-console-dashboard': m0273,
   '0274-article-editing': m0274,
   '0275-api-drafts': m0275,
+  '0278-product-editing': m0278,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

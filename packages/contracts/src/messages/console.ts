@@ -10,6 +10,7 @@ import { consoleDashboardMessages } from './console-dashboard.ts';
  */
 import { consoleContentMessages } from './console-content.ts';
 import { consoleApisMessages } from './console-apis.ts';
+import { consoleProductsMessages } from './console-products.ts';
 
 export const consoleMessages = {
   title: 'Provider console',
@@ -32,6 +33,7 @@ export const consoleMessages = {
   },
   users: consoleUsersMessages,
   apis: consoleApisMessages,
+  products: consoleProductsMessages,
   roles: {
     administrator: 'Administrator',
     api_manager: 'API manager',
