@@ -29,6 +29,8 @@ Commands:
       Writes the blog's articles as they are in the database (edited in the console included)
       to <dir>/blog/articles/*.md, the format content/ uses (default: CONTENT_DIR), so that they
       can be kept in git; files of deleted articles are removed (modules/content/README.md).
+      The API products edited in the console are written into their entries of
+      <dir>/catalog/*.yaml (modules/catalog/README.md).
 `;
 
 /** Ends the command with a message and an exit status, after every open resource was closed. */
@@ -242,11 +244,21 @@ async function exportContentCommand(args: string[]): Promise<void> {
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
   const dir = args[0] ?? config.contentDir;
   const { exportArticles } = await import('./modules/content/export.ts');
-  const result = await withCommandDatabase(config, (db) => exportArticles(db, dir));
+  const { exportCatalogProducts } = await import('./modules/catalog/export.ts');
+  const [result, catalog] = await withCommandDatabase(
+    config,
+    async (db) => [await exportArticles(db, dir), await exportCatalogProducts(db, dir)] as const,
+  );
   process.stdout.write(
     `Wrote ${result.written.length} articles to ${dir}` +
       (result.removed.length ? `; removed ${result.removed.join(', ')}` : '') +
-      '\n',
+      '\n' +
+      (catalog.written.length
+        ? `Wrote the products edited in the console (${catalog.written.join(', ')}) to ${catalog.files.join(', ')}\n`
+        : '') +
+      (catalog.skipped.length
+        ? `Not in any content/catalog file (kept in the database only): ${catalog.skipped.join(', ')}\n`
+        : ''),
   );
 }
 

@@ -9,6 +9,7 @@ import type {
 import { en } from '@portico/contracts/messages';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportCatalogProducts } from '../src/modules/catalog/export.ts';
 import { importCatalogContent } from '../src/modules/catalog/importer.ts';
 import { catalogDb } from '../src/modules/catalog/tables.ts';
 import { TestClient } from './http-client.ts';
@@ -469,6 +470,97 @@ describe('the content import', () => {
       expect((await product('get-token-api')).title).toBe('Get Token API');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the export', () => {
+  it('writes the products edited in the console into their catalog files; a fresh import gives the same fields', async () => {
+    const fx = await product('fx-rates-api-v2');
+    const payments = await product('payments-api-v1');
+    const token = await product('get-token-api');
+    const categories = await json<{ data: { id: string; name: string }[] }>(
+      await manager.get('/admin-api/catalog/categories'),
+    );
+    const edited = await saved(
+      await save(fx, {
+        title: 'FX Rates API: "quoted" & colons',
+        label: 'BETA',
+        description: '<p>Rates\nover two lines.</p>',
+        weight: 7,
+        category: categories.data.find((c) => c.name === 'Payments')!.id,
+        commercial: true,
+        deprecated: true,
+        successor: payments.id,
+        features: [{ title: 'Only feature', description: '<p>One</p>', icon: '/catalog/images/fx.svg' }],
+        advantages: [],
+        related: [token.id, payments.id],
+      }),
+    );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-products-export-'));
+    try {
+      fs.cpSync(REPO_CONTENT, dir, { recursive: true });
+      const result = await exportCatalogProducts(t.app.db, dir);
+      expect(result.written).toContain('fx-rates-api-v2');
+      expect(result.files).toEqual(['catalog/products.yaml']);
+      expect(result.skipped).toEqual([]);
+
+      // In a fresh database the file gives the same fields (uuids differ: compared by name).
+      const fresh = await startTestApp({ CONTENT_DIR: dir });
+      try {
+        const named = async (app: TestApp, alias: string) => {
+          const c = catalogDb(app.app.db);
+          const row = await c
+            .selectFrom('api_products as p')
+            .leftJoin('product_categories as cat', 'cat.id', 'p.category_id')
+            .leftJoin('api_products as s', 's.id', 'p.successor_id')
+            .select([
+              'p.id',
+              'p.title',
+              'p.label',
+              'p.description',
+              'p.weight',
+              'p.commercial',
+              'p.deprecated',
+              'p.retired',
+              'cat.name as category',
+              's.alias as successor',
+            ])
+            .where('p.alias', '=', alias)
+            .executeTakeFirstOrThrow();
+          const features = await c
+            .selectFrom('product_features')
+            .select(['title', 'description', 'icon_url'])
+            .where('product_id', '=', row.id)
+            .orderBy('weight')
+            .execute();
+          const advantages = await c
+            .selectFrom('product_advantages')
+            .select(['title', 'description'])
+            .where('product_id', '=', row.id)
+            .orderBy('weight')
+            .execute();
+          const related = await c
+            .selectFrom('related_products as r')
+            .innerJoin('api_products as o', 'o.id', 'r.related_product_id')
+            .select('o.alias')
+            .where('r.product_id', '=', row.id)
+            .orderBy('r.weight')
+            .execute();
+          const { id: _id, ...fields } = row;
+          return { ...fields, features, advantages, related: related.map((r) => r.alias) };
+        };
+        const mine = await named(t, 'fx-rates-api-v2');
+        expect(mine).toMatchObject({ title: edited.title, successor: 'payments-api-v1', weight: 7 });
+        expect(await named(fresh, 'fx-rates-api-v2')).toEqual(mine);
+        // The products nobody edited are as the demo has them.
+        expect(await named(fresh, 'accounts-api-v1')).toEqual(await named(t, 'accounts-api-v1'));
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await saved(await save(edited, fieldsOf(fx)));
     }
   });
 });

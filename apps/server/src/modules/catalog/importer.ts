@@ -87,6 +87,9 @@ export const catalogFile = z
           category: z.string().optional(),
           description: z.string().default(''),
           deprecated: z.boolean().default(false),
+          /** The alias 'GO TO NEW VERSION' leads to (the console's successor). */
+          successor: text.optional(),
+          retired: z.boolean().default(false),
           commercial: z.boolean().default(false),
           disableDocumentation: z.boolean().default(false),
           weight: z.number().int().default(0),
@@ -295,6 +298,7 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
       version: p.version ?? null,
       label: p.label ?? null,
       deprecated: p.deprecated,
+      retired: p.retired,
       commercial: p.commercial,
       disable_documentation: p.disableDocumentation,
       weight: p.weight,
@@ -455,8 +459,14 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
     for (const [i, docId] of wantedDocs.entries())
       await linkDocumentation(trx as unknown as Db, id, docId, i);
 
-    // Related products, features and advantages are the console's too once it edited the product.
+    // Successor, related products, features and advantages are the console's too once it edited
+    // the product.
     const fromFile = !editedIds.has(id);
+    if (fromFile) {
+      const successorId = p.successor ? productId(p.successor, `product '${p.alias}'`) : null;
+      if (successorId === id) throw new Error(`content/catalog: product '${p.alias}' is its own successor`);
+      await c.updateTable('api_products').set({ successor_id: successorId }).where('id', '=', id).execute();
+    }
     if (fromFile) await c.deleteFrom('related_products').where('product_id', '=', id).execute();
     for (const [i, alias] of fromFile ? p.related.entries() : []) {
       await c
