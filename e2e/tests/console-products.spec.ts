@@ -60,7 +60,9 @@ test('an API manager deprecates a product with a successor; a visitor goes to th
   await page.getByRole('link', { name: format(M.editLabel, { title: 'FX Rates API' }) }).click();
   await expect(page).toHaveURL(/\/admin\/apis\/products\/[0-9a-f-]{36}$/);
   const form = page.getByRole('form', { name: M.editor.formLabel });
-  await expect(form.getByRole('textbox', { name: M.editor.titleLabel, exact: true })).toHaveValue('FX Rates API');
+  await expect(form.getByRole('textbox', { name: M.editor.titleLabel, exact: true })).toHaveValue(
+    'FX Rates API',
+  );
   const preview = page.getByTestId('product-preview');
   await expect(preview).toContainText('FX Rates API');
   await expectNoViolations(page, 'console product form');
