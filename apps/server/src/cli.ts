@@ -30,7 +30,9 @@ Commands:
       they are in the database (edited in the console included) to <dir>/blog/articles/*.md,
       <dir>/faq.yaml, <dir>/pages/*.md and <dir>/site/*.yaml, the format content/ uses (default:
       CONTENT_DIR), so that they can be kept in git; files of deleted articles and pages are removed
-      (modules/content/README.md, modules/pages/README.md, modules/site/README.md).
+      (modules/content/README.md, modules/pages/README.md, modules/site/README.md). The API products
+      edited in the console are written into their entries of <dir>/catalog/*.yaml
+      (modules/catalog/README.md).
 `;
 
 /** Ends the command with a message and an exit status, after every open resource was closed. */
@@ -246,18 +248,26 @@ async function exportContentCommand(args: string[]): Promise<void> {
   const { exportArticles, exportFaq } = await import('./modules/content/export.ts');
   const { exportPages } = await import('./modules/pages/export.ts');
   const { exportSiteContent } = await import('./modules/site/export.ts');
-  const { articles, faq, pages, site } = await withCommandDatabase(config, async (db) => ({
+  const { exportCatalogProducts } = await import('./modules/catalog/export.ts');
+  const { articles, faq, pages, site, catalog } = await withCommandDatabase(config, async (db) => ({
     articles: await exportArticles(db, dir),
     faq: await exportFaq(db, dir),
     pages: await exportPages(db, dir),
     site: await exportSiteContent(db, dir),
+    catalog: await exportCatalogProducts(db, dir),
   }));
   const removed = [...articles.removed, ...pages.removed];
   process.stdout.write(
     `Wrote ${articles.written.length} articles, ${faq.questions} FAQ questions (faq.yaml) and ${pages.written.length} pages to ${dir}` +
       (removed.length ? `; removed ${removed.join(', ')}` : '') +
       (site.length ? `; wrote ${site.join(', ')}` : '') +
-      '\n',
+      '\n' +
+      (catalog.written.length
+        ? `Wrote the products edited in the console (${catalog.written.join(', ')}) to ${catalog.files.join(', ')}\n`
+        : '') +
+      (catalog.skipped.length
+        ? `Not in any content/catalog file (kept in the database only): ${catalog.skipped.join(', ')}\n`
+        : ''),
   );
 }
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Application } from '@portico/contracts/applications';
 import { en } from '@portico/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +120,16 @@ describe('subscriptions grant and revoke scopes', () => {
     const commercial = await subscription(w.c.creator, 'subscribe', a.uuid, paid.uuid);
     expect(commercial.status).toBe(422);
     expect((await body<JsonApiErrorBody>(commercial)).errors[0]!.title).toBe(M.productCommercial);
+    // A product retired in the console takes no new subscriptions; existing ones stay (catalog
+    // README 'Console: API products').
+    const later = await insertProduct(t.app.db, { alias: 'subs-later-v1', scope: 'later' });
+    expect((await subscription(w.c.creator, 'subscribe', a.uuid, later.uuid)).status).toBe(200);
+    await sql`update api_products set retired = true where id = ${later.id}`.execute(t.app.db);
+    const b = await createApp(w.c.creator, w.org.id);
+    const retired = await subscription(w.c.creator, 'subscribe', b.uuid, later.uuid);
+    expect(retired.status).toBe(422);
+    expect((await body<JsonApiErrorBody>(retired)).errors[0]!.title).toBe(M.productRetired);
+    expect((await getApp(w.c.creator, a.uuid)).subscriptionIds).toEqual([later.uuid]);
     const badType = await w.c.creator.send(
       'POST',
       '/api/application',

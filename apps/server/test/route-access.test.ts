@@ -179,6 +179,11 @@ const POLICY: Record<string, Access> = {
   'POST /admin-api/catalog/apis/:alias/drafts/:id/publish': 'console:api_manager',
   'GET /admin-api/catalog/apis/:alias/drafts/:id/audience': 'console:api_manager',
   'POST /admin-api/catalog/apis/:alias/drafts/:id/notices': 'console:api_manager',
+  'GET /admin-api/catalog/products': 'console:api_manager',
+  'GET /admin-api/catalog/products/:id': 'console:api_manager',
+  'PATCH /admin-api/catalog/products/:id': 'console:api_manager',
+  'POST /admin-api/catalog/products/:id/move': 'console:api_manager',
+  'GET /admin-api/catalog/categories': 'console:api_manager',
   'GET /admin-api/support/tickets': 'console:support_agent',
   'GET /admin-api/support/contact-messages': 'console:support_agent',
   // Support staff: administrators only (support staff who are not administrators get 403 too).

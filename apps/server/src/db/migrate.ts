@@ -35,6 +35,7 @@ import * as m0274 from './migrations/0274-article-editing.ts';
 import * as m0275 from './migrations/0275-api-drafts.ts';
 import * as m0276 from './migrations/0276-faq-editing.ts';
 import * as m0277 from './migrations/0277-page-editing.ts';
+import * as m0278 from './migrations/0278-product-editing.ts';
 import * as m0279 from './migrations/0279-api-calls-per-api-day.ts';
 import * as m0280 from './migrations/0280-site-content-editing.ts';
 
@@ -79,6 +80,7 @@ const migrations: Record<string, Migration> = {
   '0275-api-drafts': m0275,
   '0276-faq-editing': m0276,
   '0277-page-editing': m0277,
+  '0278-product-editing': m0278,
   '0279-api-calls-per-api-day': m0279,
   '0280-site-content-editing': m0280,
 };

@@ -42,6 +42,9 @@ export const paths = {
   adminAudit: '/admin/audit',
   /** The console's API products: versions, drafts, notices (features/console-apis). */
   adminApis: '/admin/apis',
+  /** One API product's fields in the console (features/console-apis). */
+  adminProductRoute: '/admin/apis/products/:productId',
+  adminProduct: (uuid: string) => `/admin/apis/products/${uuid}`,
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

@@ -37,6 +37,7 @@ export const applicationsMessages = {
   unknownProduct: 'This API product does not exist.',
   productDeprecated: 'This API product is deprecated: subscribe to its newest version instead.',
   productCommercial: 'This API product needs a commercial agreement: contact the API provider.',
+  productRetired: 'This API product is retired: it takes no new subscriptions.',
   unknownEnvironment: 'The environment must be DEVELOPMENT or PRODUCTION.',
   noProductionClient: 'This application has no production credentials yet.',
   secretDeleted: 'The client secret was deleted. Reset it to get a new one.',

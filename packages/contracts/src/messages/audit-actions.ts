@@ -35,6 +35,12 @@ export const auditActionLabels = {
     published: 'API version published',
     notice_sent: 'Breaking-change notice sent',
   },
+  product: {
+    updated: 'API product edited',
+    deprecated: 'API product deprecated',
+    retired: 'API product retired',
+    reordered: 'API product moved in the catalog',
+  },
   article: { created: 'Article created', published: 'Article published', deleted: 'Article deleted' },
   site_content: { updated: 'Site texts saved', restored: 'Site texts restored' },
   page: {

@@ -12,6 +12,7 @@ import { consoleContentMessages } from './console-content.ts';
 import { consoleSiteMessages } from './console-site.ts';
 import { consoleApisMessages } from './console-apis.ts';
 import { consolePagesMessages } from './console-pages.ts';
+import { consoleProductsMessages } from './console-products.ts';
 
 export const consoleMessages = {
   title: 'Provider console',
@@ -34,6 +35,7 @@ export const consoleMessages = {
   },
   users: consoleUsersMessages,
   apis: consoleApisMessages,
+  products: consoleProductsMessages,
   roles: {
     administrator: 'Administrator',
     api_manager: 'API manager',

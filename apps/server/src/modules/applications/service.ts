@@ -161,8 +161,11 @@ export async function resolveProducts(db: Db, refs: readonly string[]): Promise<
   });
 }
 
-/** Deprecated and commercial products are not offered for subscription (spec A 2, 9). */
+/** Retired, deprecated and commercial products are not offered for subscription (spec A 2, 9). */
 export function assertSubscribable(product: ProductRow, pointer?: string): void {
+  // A retired product (the console, catalog README 'Console: API products') takes none either.
+  if (product.retired)
+    throw new ApiErrors(422, [{ title: M.productRetired, ...(pointer ? { pointer } : {}) }]);
   if (product.deprecated)
     throw new ApiErrors(422, [{ title: M.productDeprecated, ...(pointer ? { pointer } : {}) }]);
   if (product.commercial)

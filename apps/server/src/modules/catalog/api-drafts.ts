@@ -10,7 +10,7 @@ import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { Marked } from 'marked';
 import type { Selectable } from 'kysely';
-import { inTransaction, type Db } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
 import type { DraftComparison } from '../../openapi/diff-task.ts';

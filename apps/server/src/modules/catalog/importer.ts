@@ -87,6 +87,9 @@ export const catalogFile = z
           category: z.string().optional(),
           description: z.string().default(''),
           deprecated: z.boolean().default(false),
+          /** The alias 'GO TO NEW VERSION' leads to (the console's successor). */
+          successor: text.optional(),
+          retired: z.boolean().default(false),
           commercial: z.boolean().default(false),
           disableDocumentation: z.boolean().default(false),
           weight: z.number().int().default(0),
@@ -272,6 +275,7 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
 
   // Products first without their links to other products and tables.
   const productIds = new Map<string, number>();
+  const editedIds = new Set<number>();
   for (const p of catalog.products) {
     const alias = normalizeAlias(p.alias);
     let categoryId: number | null = null;
@@ -294,6 +298,7 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
       version: p.version ?? null,
       label: p.label ?? null,
       deprecated: p.deprecated,
+      retired: p.retired,
       commercial: p.commercial,
       disable_documentation: p.disableDocumentation,
       weight: p.weight,
@@ -308,13 +313,26 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
       advantages_header_title: p.advantagesHeader?.title ?? null,
       advantages_header_body: p.advantagesHeader?.body ? cleanHtml(p.advantagesHeader.body) : null,
     };
-    const row = await c
-      .insertInto('api_products')
-      .values({ alias, ...values })
-      .onConflict((oc) => oc.column('alias').doUpdateSet({ ...values, changed: new Date() }))
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    // A product edited in the console keeps its fields (README 'Console: API products').
+    const row =
+      (await c
+        .insertInto('api_products')
+        .values({ alias, ...values })
+        .onConflict((oc) =>
+          oc
+            .column('alias')
+            .doUpdateSet({ ...values, changed: new Date() })
+            .where('api_products.edited_at', 'is', null),
+        )
+        .returning(['id', 'edited_at'])
+        .executeTakeFirst()) ??
+      (await c
+        .selectFrom('api_products')
+        .select(['id', 'edited_at'])
+        .where('alias', '=', alias)
+        .executeTakeFirstOrThrow());
     productIds.set(alias, row.id);
+    if (row.edited_at) editedIds.add(row.id);
   }
   const productId = (alias: string, where: string) => {
     const id = productIds.get(normalizeAlias(alias));
@@ -441,8 +459,16 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
     for (const [i, docId] of wantedDocs.entries())
       await linkDocumentation(trx as unknown as Db, id, docId, i);
 
-    await c.deleteFrom('related_products').where('product_id', '=', id).execute();
-    for (const [i, alias] of p.related.entries()) {
+    // Successor, related products, features and advantages are the console's too once it edited
+    // the product.
+    const fromFile = !editedIds.has(id);
+    if (fromFile) {
+      const successorId = p.successor ? productId(p.successor, `product '${p.alias}'`) : null;
+      if (successorId === id) throw new Error(`content/catalog: product '${p.alias}' is its own successor`);
+      await c.updateTable('api_products').set({ successor_id: successorId }).where('id', '=', id).execute();
+    }
+    if (fromFile) await c.deleteFrom('related_products').where('product_id', '=', id).execute();
+    for (const [i, alias] of fromFile ? p.related.entries() : []) {
       await c
         .insertInto('related_products')
         .values({ product_id: id, related_product_id: productId(alias, `product '${p.alias}'`), weight: i })
@@ -450,7 +476,7 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
         .execute();
     }
 
-    for (const table of ['product_features', 'product_advantages'] as const) {
+    for (const table of fromFile ? (['product_features', 'product_advantages'] as const) : []) {
       const items = table === 'product_features' ? p.features : p.advantages;
       const existing = await c
         .selectFrom(table)

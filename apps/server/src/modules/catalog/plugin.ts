@@ -9,6 +9,7 @@ import { documentationRoutes } from './documentation-routes.ts';
 import { documentationFirstScreen, type FirstScreen } from './first-screen.ts';
 import { importRoutes } from './import-routes.ts';
 import { apiDraftRoutes } from './api-draft-routes.ts';
+import { consoleProductRoutes } from './console-products.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
 import { findProduct } from './repo.ts';
@@ -52,6 +53,8 @@ export default fp(
     await importRoutes(app);
     // The console's API versions: drafts, publication (api-draft-routes.ts, decision 047).
     await apiDraftRoutes(app);
+    // The console's product editing: order, texts, deprecation, retirement (console-products.ts).
+    await consoleProductRoutes(app);
   },
   { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );

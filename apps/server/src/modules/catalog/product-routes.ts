@@ -18,7 +18,7 @@ import {
   loadComparisonTable,
   loadDocumentationRelations,
   loadProductRelations,
-  newestOfFamily,
+  newVersionOf,
   resolveProductAlias,
   UUID,
   type ProductRelations,
@@ -250,7 +250,8 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/jsonapi/node/api_product', async (request, reply) => {
     const query = parseJsonApiQuery(request.query, PAGE);
-    let qb = productListQuery(app);
+    // Retired products (the console) are out of the catalog.
+    let qb = productListQuery(app).where('p.retired', '=', false);
     // Lists leave deprecated versions out unless the caller filters on them (spec B 2.10).
     if (!mentions(query.filter, 'field_deprecated')) qb = qb.where('p.deprecated', '=', false);
     const { rows, count } = await fetchCollection(app.db, qb, productCollection, query);
@@ -274,7 +275,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { id: string } }>('/jsonapi/node/api_product/:id', async (request, reply) => {
     const query = singleQuery(request, 'node--api_product', DETAIL_INCLUDES);
     const product = await findProduct(app.db, request.params.id);
-    if (!product) throw new HttpError(404, M.productNotFound);
+    if (!product || product.retired) throw new HttpError(404, M.productNotFound);
     const base = originOf(request);
     const rel = await loadProductRelations(app.db, [product]);
     return sendDocument(
@@ -441,8 +442,8 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { id: string } }>('/api/products/:id/newest-version', async (request) => {
     const product = await findProduct(app.db, request.params.id);
-    if (!product) throw new HttpError(404, M.productNotFound);
-    const newest = await newestOfFamily(app.db, product);
+    if (!product || product.retired) throw new HttpError(404, M.productNotFound);
+    const newest = await newVersionOf(app.db, product);
     if (!newest) throw new HttpError(404, M.noNewerVersion);
     return {
       data: { uuid: newest.uuid, title: newest.title, alias: `/${newest.alias}`, version: newest.version },

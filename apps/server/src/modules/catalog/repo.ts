@@ -111,6 +111,7 @@ export async function loadProductRelations(
       .selectAll('p')
       .select('r.product_id as owner_id')
       .where('r.product_id', 'in', ids)
+      .where('p.retired', '=', false)
       .orderBy('r.weight')
       .orderBy('p.title')
       .execute(),
@@ -215,6 +216,7 @@ async function familyCandidates(
   const rows = await catalogDb(db)
     .selectFrom('api_products')
     .selectAll()
+    .where('retired', '=', false)
     .where((eb) =>
       eb.or([
         eb('alias', '=', family),
@@ -226,9 +228,26 @@ async function familyCandidates(
   return rows.filter((r) => sameFamily({ alias: product.alias, title: product.title ?? '' }, r));
 }
 
-/** The newest non-deprecated version of the product's family (possibly the product itself). */
+/** The newest non-deprecated, non-retired version of the product's family (possibly the product itself). */
 export async function newestOfFamily(db: Db, product: ProductRow): Promise<ProductRow | undefined> {
   return newestVersion(await familyCandidates(db, product));
+}
+
+/**
+ * Where a deprecated product's 'GO TO NEW VERSION' leads: the successor chosen in the console
+ * while it is not retired, else the newest version of its family.
+ */
+export async function newVersionOf(db: Db, product: ProductRow): Promise<ProductRow | undefined> {
+  if (product.successor_id !== null) {
+    const successor = await catalogDb(db)
+      .selectFrom('api_products')
+      .selectAll()
+      .where('id', '=', product.successor_id)
+      .where('retired', '=', false)
+      .executeTakeFirst();
+    if (successor) return successor;
+  }
+  return newestOfFamily(db, product);
 }
 
 /**
@@ -258,7 +277,7 @@ export async function resolveProductAlias(db: Db, pathAlias: string): Promise<Pr
   const alias = normalizeAlias(pathAlias);
   if (!alias) return undefined;
   const exact = await findProduct(db, alias);
-  if (exact) return exact;
+  if (exact) return exact.retired ? undefined : exact;
   if (hasVersionSuffix(alias)) return undefined;
   const candidates = await familyCandidates(db, { alias: `${alias}-v0` });
   return newestVersion(candidates);
@@ -379,7 +398,8 @@ export async function loadComparisonTable(db: Db, tableId: number) {
   return {
     columns: columns.map((col) => ({
       title: col.column_title,
-      product: col.product_id === null || col.uuid === null ? null : (col as unknown as ProductRow),
+      product:
+        col.product_id === null || col.uuid === null || col.retired ? null : (col as unknown as ProductRow),
     })),
     rows,
   };

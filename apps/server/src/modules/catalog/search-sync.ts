@@ -10,8 +10,9 @@ import { catalogDb } from './tables.ts';
 /**
  * Keeps the site search (modules/search) current with the catalog: every API product is an
  * `api_product` result, every operation of every imported document an `api_endpoint` result
- * (spec B 2.6). The catalog changes only through its importers (content/catalog on start, the
- * import-api command), which call this when they are done. A document's operations are read from
+ * (spec B 2.6). The catalog's importers (content/catalog on start, the import-api command) call
+ * this when they are done; the console's product saves write the products' rows themselves
+ * (`indexProducts`). A document's operations are read from
  * its stored (bundled) form in a worker thread (openapi/pool.ts), off the event loop. Products are few and re-written every
  * time; a document's operations are written again only when the document changed (its
  * fingerprint in search_sources), so a start with unchanged content costs two small queries.
@@ -23,10 +24,6 @@ export async function syncCatalogSearch(
   known: ReadonlyMap<string, readonly OperationSearchEntry[]> = new Map(),
 ): Promise<{ products: number; documentations: number }> {
   const c = catalogDb(db);
-  const products = await c
-    .selectFrom('api_products')
-    .select(['uuid', 'alias', 'title', 'description', 'image_url', 'deprecated', 'created'])
-    .execute();
   const documentations = await c
     .selectFrom('api_documentations')
     .select(['id', 'uuid', 'title', 'deprecated', 'created', 'content_hash'])
@@ -39,25 +36,9 @@ export async function syncCatalogSearch(
   const present = new Set(documentations.map((d) => `documentation:${d.uuid}`));
   const gone = [...indexed.keys()].filter((source) => !present.has(source));
 
-  await inTransaction(db, async (trx) => {
+  const products = await inTransaction(db, async (trx) => {
     const tx = searchIndex(trx);
-    await tx.upsert(
-      products.map((p): SearchDocument => ({
-        type: 'api_product',
-        uuid: p.uuid,
-        title: p.title,
-        text: plainText(p.description),
-        // Spec B 2.6: a product result goes to /apiProduct/{uuid} unless an alias matches.
-        link: p.alias ? `/apiProduct/${p.alias.replace(/^\//, '')}` : null,
-        image: p.image_url,
-        deprecated: p.deprecated,
-        created: p.created,
-      })),
-    );
-    await tx.retainOnly(
-      'api_product',
-      products.map((p) => p.uuid),
-    );
+    const products = await indexProducts(trx);
     for (const source of gone) {
       await tx.removeLinked('api_endpoint', `/documentation/${source.slice('documentation:'.length)}#`);
       await tx.forgetSource(source);
@@ -66,8 +47,42 @@ export async function syncCatalogSearch(
       await indexOperations(trx, d, d.content_hash ? known.get(d.content_hash) : undefined);
       await tx.sourceIndexed(`documentation:${d.uuid}`, fingerprint(d));
     }
+    return products;
   });
-  return { products: products.length, documentations: stale.length };
+  return { products, documentations: stale.length };
+}
+
+/**
+ * Writes every product's search row and removes those of products gone or retired (retired
+ * products leave the search with the catalog). Products are few: all are written each time. Run it
+ * in the transaction that changed them (the console's saves), so the search shows the change with
+ * the catalog. Returns how many products are indexed.
+ */
+export async function indexProducts(trx: Db): Promise<number> {
+  const products = await catalogDb(trx)
+    .selectFrom('api_products')
+    .select(['uuid', 'alias', 'title', 'description', 'image_url', 'deprecated', 'created'])
+    .where('retired', '=', false)
+    .execute();
+  const tx = searchIndex(trx);
+  await tx.upsert(
+    products.map((p): SearchDocument => ({
+      type: 'api_product',
+      uuid: p.uuid,
+      title: p.title,
+      text: plainText(p.description),
+      // Spec B 2.6: a product result goes to /apiProduct/{uuid} unless an alias matches.
+      link: p.alias ? `/apiProduct/${p.alias.replace(/^\//, '')}` : null,
+      image: p.image_url,
+      deprecated: p.deprecated,
+      created: p.created,
+    })),
+  );
+  await tx.retainOnly(
+    'api_product',
+    products.map((p) => p.uuid),
+  );
+  return products.length;
 }
 
 /** A stable uuid for one operation of one documentation (results need a uuid; operations have keys). */

@@ -46,6 +46,14 @@ export interface ApiProductsTable {
   advantages_header_title: string | null;
   advantages_header_body: string | null;
   comparison_table_id: number | null;
+  /** Raised by every console save (migration 0278; `version` is the product's own version label). */
+  edit_version: Generated<number>;
+  /** Where a deprecated product's 'GO TO NEW VERSION' leads; null: the newest of its family. */
+  successor_id: number | null;
+  /** Out of the catalog, its search and new subscriptions; existing subscriptions stay. */
+  retired: Generated<boolean>;
+  /** The last console save: the content import leaves the product's fields alone from then on. */
+  edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created: Created;
   changed: Changed;
 }

@@ -73,3 +73,64 @@ export const sendNotice = async (alias: string, id: string, text: string) =>
       body: { text },
     })
   ).data;
+
+// The products' order and fields (catalog README 'Console: API products').
+export type {
+  ConsoleProduct,
+  ConsoleProductListItem,
+  ProductFieldChange,
+  ProductFields,
+} from '@portico/contracts/console-products';
+import type {
+  ConsoleProduct,
+  ConsoleProductListItem,
+  ProductFieldChange,
+  ProductFields,
+} from '@portico/contracts/console-products';
+
+const PRODUCTS = '/admin-api/catalog/products';
+const productPath = (id: string) => `${PRODUCTS}/${encodeURIComponent(id)}`;
+
+export const listProducts = async () =>
+  (await apiRequest<{ data: ConsoleProductListItem[] }>(PRODUCTS, { format: 'json' })).data;
+
+export const getProduct = async (id: string) =>
+  (await apiRequest<{ data: ConsoleProduct }>(productPath(id), { format: 'json' })).data;
+
+export const listProductCategories = async () =>
+  (
+    await apiRequest<{ data: { id: string; name: string }[] }>('/admin-api/catalog/categories', {
+      format: 'json',
+    })
+  ).data;
+
+export const saveProduct = async (id: string, fields: ProductFields, version: number) =>
+  (
+    await apiRequest<{ data: ConsoleProduct }>(productPath(id), {
+      method: 'PATCH',
+      format: 'json',
+      body: { ...fields, version },
+    })
+  ).data;
+
+export const moveProduct = async (id: string, direction: 'up' | 'down', version: number) =>
+  (
+    await apiRequest<{ data: ConsoleProduct }>(`${productPath(id)}/move`, {
+      method: 'POST',
+      format: 'json',
+      body: { direction, version },
+    })
+  ).data;
+
+/** The body of a 409: the product as saved meanwhile and the fields that differ from what was sent. */
+export interface ProductConflict {
+  current: ConsoleProduct;
+  changes: ProductFieldChange[];
+}
+
+export function productConflictOf(body: unknown): ProductConflict | null {
+  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
+  return meta && typeof meta.current === 'object' && meta.current && Array.isArray(meta.changes)
+    ? (meta as ProductConflict)
+    : null;
+}

@@ -24,6 +24,7 @@ import { useTranslation } from '../../lib/i18n';
 // Every console page wraps itself in the console's frame (features/console, issue 27).
 import { ConsolePage } from '../console/console-layout';
 import { fetchAudience, listApis, publishDraft, sendNotice, uploadDraft } from './api';
+import { ProductList } from './product-list';
 
 /** One error of a refused upload: the document's problems with their lines (decision 033). */
 interface ServerError {
@@ -33,7 +34,8 @@ interface ServerError {
 }
 
 /**
- * /admin/apis: the API managers' API products (issue 27, decision 047). The APIs with their
+ * /admin/apis: the API managers' API products (issue 27, decision 047). The products in the
+ * catalog's order, moved up and down, each with its form (product-list.tsx). The APIs with their
  * versions; a new version uploaded (with its progress) as a draft; its change summary with the
  * breaking changes marked, the operations as the documentation will list them, the scopes to
  * review and the changelog text to edit; publication; then the notice to the applications that
@@ -43,7 +45,10 @@ export default function ConsoleApisPage() {
   const { t } = useTranslation();
   return (
     <ConsolePage roles="api_manager" title={t('console.apis.title')}>
-      <ApiProducts />
+      <Stack gap="xl">
+        <ProductList />
+        <ApiProducts />
+      </Stack>
     </ConsolePage>
   );
 }

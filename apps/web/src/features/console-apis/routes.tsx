@@ -3,8 +3,10 @@ import { paths } from '../../config/paths';
 import { lazyPage } from '../../lib/lazy-page';
 
 const ConsoleApisPage = lazyPage(() => import('./console-apis-page'));
+const ProductEditorPage = lazyPage(() => import('./product-editor-page'));
 
-/** The console's API products (issue 27): new versions, their review, publication and notices. */
+/** The console's API products (issue 27): their order and fields; new versions, their review, publication and notices. */
 export const consoleApisRoutes: FeatureRoute[] = [
   { path: paths.adminApis, element: <ConsoleApisPage />, preload: ConsoleApisPage.preload },
+  { path: paths.adminProductRoute, element: <ProductEditorPage />, preload: ProductEditorPage.preload },
 ];

@@ -1,0 +1,524 @@
+import {
+  PRODUCT_DESCRIPTION_MAX,
+  PRODUCT_ITEM_DESCRIPTION_MAX,
+  PRODUCT_ITEM_TITLE_MAX,
+  PRODUCT_ITEMS_MAX,
+  PRODUCT_LABEL_MAX,
+  PRODUCT_TITLE_MAX,
+  type ConsoleProduct,
+  type ConsoleProductListItem,
+  type ProductFieldChange,
+  type ProductFields,
+} from '@portico/contracts/console-products';
+import { format } from '@portico/contracts/format';
+import { en } from '@portico/contracts/messages';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import {
+  etagOf,
+  expectedVersion as expectedVersionOf,
+  sendConflict as sendConflictOf,
+} from '../../lib/console-edits.ts';
+import { cleanHtml } from '../../lib/content-html.ts';
+import { HttpError, notFound } from '../../lib/errors.ts';
+import { requireProviderRole } from '../../plugins/session.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
+import { parseBody } from '../support/validation.ts';
+import { UUID } from './repo.ts';
+import { indexProducts } from './search-sync.ts';
+import { catalogDb } from './tables.ts';
+
+/**
+ * API products edited in the provider console (issue 27, README.md 'Console: API products'): API
+ * managers and administrators list the products in the catalog's order, move one up or down, and
+ * save a product's texts, category, commercial flag, deprecation with its successor, retirement,
+ * features, advantages and related products. Every save raises the product's `edit_version`; a
+ * save that started from an older version is refused with 409 and what differs. The audit entry,
+ * the search rows and the catalog's data version (its tables' triggers) change in the save's
+ * transaction, so the catalog and the search show it at once.
+ */
+
+const M = en.console.products;
+const E = M.errors;
+
+const requireManager = (request: FastifyRequest) =>
+  requireProviderRole(request, 'api_manager', M.managersOnly);
+
+const FIELD_NAMES = [
+  'title',
+  'label',
+  'description',
+  'weight',
+  'category',
+  'commercial',
+  'deprecated',
+  'successor',
+  'retired',
+  'features',
+  'advantages',
+  'related',
+] as const satisfies readonly (keyof ProductFields)[];
+
+const uuid = (message: string) => z.string().regex(UUID, message);
+const itemSchema = {
+  title: z.string().trim().min(1).max(PRODUCT_ITEM_TITLE_MAX),
+  description: z.string().max(PRODUCT_ITEM_DESCRIPTION_MAX).default(''),
+};
+const fieldsSchema = z
+  .object({
+    title: z.string().trim().min(1).max(PRODUCT_TITLE_MAX),
+    label: z
+      .string()
+      .trim()
+      .max(PRODUCT_LABEL_MAX)
+      .nullable()
+      .default(null)
+      .transform((v) => v || null),
+    description: z.string().max(PRODUCT_DESCRIPTION_MAX).default(''),
+    weight: z.number().int().min(-1_000_000).max(1_000_000),
+    category: uuid(E.categoryUnknown).nullable().default(null),
+    commercial: z.boolean().default(false),
+    deprecated: z.boolean().default(false),
+    successor: uuid(E.successorUnknown).nullable().default(null),
+    retired: z.boolean().default(false),
+    features: z
+      .array(
+        z
+          .object({
+            ...itemSchema,
+            icon: z
+              .string()
+              .trim()
+              .regex(/^(https:\/\/|\/)/, 'must be an https URL or a path starting with /')
+              .max(2000)
+              .nullable()
+              .default(null),
+          })
+          .strict(),
+      )
+      .max(PRODUCT_ITEMS_MAX)
+      .default([]),
+    advantages: z.array(z.object(itemSchema).strict()).max(PRODUCT_ITEMS_MAX).default([]),
+    related: z.array(uuid(E.relatedUnknown)).max(PRODUCT_ITEMS_MAX).default([]),
+  })
+  .strict();
+const saveSchema = fieldsSchema.extend({ version: z.number().int().positive().optional() }).strict();
+const moveSchema = z
+  .object({ direction: z.enum(['up', 'down']), version: z.number().int().positive().optional() })
+  .strict();
+
+type ProductRecord = ConsoleProduct & { rowId: number };
+
+/** The version a save started from: the `version` attribute, else the If-Match header. */
+const expectedVersion = (request: FastifyRequest, bodyVersion: number | undefined) =>
+  expectedVersionOf(request, bodyVersion, E.versionNeeded);
+
+function productQuery(db: Db) {
+  return catalogDb(db)
+    .selectFrom('api_products as p')
+    .leftJoin('product_categories as c', 'c.id', 'p.category_id')
+    .leftJoin('api_products as s', 's.id', 'p.successor_id')
+    .select([
+      'p.id',
+      'p.uuid',
+      'p.alias',
+      'p.title',
+      'p.label',
+      'p.version',
+      'p.description',
+      'p.weight',
+      'p.commercial',
+      'p.deprecated',
+      'p.retired',
+      'p.edit_version',
+      'p.edited_at',
+      'p.changed',
+      'p.image_url',
+      'p.image_alt',
+      'c.uuid as category_uuid',
+      'c.name as category_name',
+      's.uuid as successor_uuid',
+      's.title as successor_title',
+      's.alias as successor_alias',
+    ]);
+}
+
+async function findRecord(db: Db, id: string): Promise<ProductRecord | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const p = await productQuery(db).where('p.uuid', '=', id.toLowerCase()).executeTakeFirst();
+  if (!p) return undefined;
+  const c = catalogDb(db);
+  const [features, advantages, related] = await Promise.all([
+    c
+      .selectFrom('product_features')
+      .select(['title', 'description', 'icon_url'])
+      .where('product_id', '=', p.id)
+      .orderBy('weight')
+      .orderBy('id')
+      .execute(),
+    c
+      .selectFrom('product_advantages')
+      .select(['title', 'description'])
+      .where('product_id', '=', p.id)
+      .orderBy('weight')
+      .orderBy('id')
+      .execute(),
+    c
+      .selectFrom('related_products as r')
+      .innerJoin('api_products as o', 'o.id', 'r.related_product_id')
+      .select('o.uuid')
+      .where('r.product_id', '=', p.id)
+      .orderBy('r.weight')
+      .orderBy('o.title')
+      .execute(),
+  ]);
+  return {
+    rowId: p.id,
+    id: p.uuid,
+    alias: p.alias,
+    productVersion: p.version,
+    imageUrl: p.image_url,
+    imageAlt: p.image_alt,
+    version: p.edit_version,
+    changed: new Date(p.changed).toISOString(),
+    editedAt: p.edited_at ? new Date(p.edited_at).toISOString() : null,
+    title: p.title,
+    label: p.label,
+    description: p.description,
+    weight: p.weight,
+    category: p.category_uuid,
+    commercial: p.commercial,
+    deprecated: p.deprecated,
+    successor: p.successor_uuid,
+    retired: p.retired,
+    features: features.map((f) => ({ title: f.title, description: f.description, icon: f.icon_url })),
+    advantages: advantages.map((a) => ({ title: a.title, description: a.description })),
+    related: related.map((r) => r.uuid),
+  };
+}
+
+function fieldsOf(p: ProductFields): ProductFields {
+  const out = {} as Record<keyof ProductFields, unknown>;
+  for (const f of FIELD_NAMES) out[f] = p[f];
+  return out as ProductFields;
+}
+
+function productJson(p: ProductRecord): ConsoleProduct {
+  const { rowId: _rowId, ...rest } = p;
+  return rest;
+}
+
+const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
+
+/** The fields that differ from `from` to `to`, each as text before and after. */
+export function productChanges(from: ProductFields, to: ProductFields): ProductFieldChange[] {
+  return FIELD_NAMES.flatMap((field) => {
+    const before = shown(from[field]);
+    const after = shown(to[field]);
+    return before === after ? [] : [{ field, before, after }];
+  });
+}
+
+/** Audit values: the fields with the description's length instead of its text, and the version. */
+function auditValue(p: ProductRecord) {
+  const { description, features, advantages, ...rest } = fieldsOf(p);
+  return {
+    ...rest,
+    descriptionLength: description.length,
+    features: features.map((f) => f.title),
+    advantages: advantages.map((a) => a.title),
+    version: p.version,
+  };
+}
+
+const invalid = (message: string, pointer: string) =>
+  new HttpError(400, message, { code: 'invalid_input', pointer });
+
+/** The ids of the product's category, successor and related products, checked. */
+async function resolveReferences(trx: Db, product: ProductRecord, fields: ProductFields) {
+  const c = catalogDb(trx);
+  let categoryId: number | null = null;
+  if (fields.category) {
+    const row = await c
+      .selectFrom('product_categories')
+      .select('id')
+      .where('uuid', '=', fields.category.toLowerCase())
+      .executeTakeFirst();
+    if (!row) throw invalid(E.categoryUnknown, '/category');
+    categoryId = row.id;
+  }
+  let successorId: number | null = null;
+  if (fields.successor) {
+    if (!fields.deprecated) throw invalid(E.successorNotDeprecated, '/successor');
+    const row = await c
+      .selectFrom('api_products')
+      .select(['id', 'retired'])
+      .where('uuid', '=', fields.successor.toLowerCase())
+      .executeTakeFirst();
+    if (!row) throw invalid(E.successorUnknown, '/successor');
+    if (row.id === product.rowId) throw invalid(E.successorSelf, '/successor');
+    if (row.retired) throw invalid(E.successorRetired, '/successor');
+    successorId = row.id;
+  }
+  const related = fields.related.map((r) => r.toLowerCase());
+  if (new Set(related).size !== related.length) throw invalid(E.relatedTwice, '/related');
+  const relatedRows = related.length
+    ? await c.selectFrom('api_products').select(['id', 'uuid']).where('uuid', 'in', related).execute()
+    : [];
+  const relatedIds = related.map((r, i) => {
+    const row = relatedRows.find((x) => x.uuid === r);
+    if (!row) throw invalid(E.relatedUnknown, `/related/${i}`);
+    if (row.id === product.rowId) throw invalid(E.relatedSelf, `/related/${i}`);
+    return row.id;
+  });
+  return { categoryId, successorId, relatedIds };
+}
+
+/** Replaces the product's features or advantages, keeping the uuids of those at the same place. */
+async function replaceItems(
+  trx: Db,
+  table: 'product_features' | 'product_advantages',
+  productId: number,
+  items: readonly { title: string; description: string; icon?: string | null }[],
+) {
+  const c = catalogDb(trx);
+  const existing = await c
+    .selectFrom(table)
+    .select('id')
+    .where('product_id', '=', productId)
+    .orderBy('weight')
+    .orderBy('id')
+    .execute();
+  for (const [i, item] of items.entries()) {
+    const values = {
+      title: item.title,
+      description: cleanHtml(item.description),
+      weight: i,
+      ...(table === 'product_features' ? { icon_url: item.icon ?? null } : {}),
+    };
+    const row = existing[i];
+    if (row) await c.updateTable(table).set(values).where('id', '=', row.id).execute();
+    else
+      await c
+        .insertInto(table)
+        .values({ product_id: productId, ...values })
+        .execute();
+  }
+  const gone = existing.slice(items.length).map((r) => r.id);
+  if (gone.length) await c.deleteFrom(table).where('id', 'in', gone).execute();
+}
+
+type SaveOutcome = { ok: true; product: ProductRecord } | { ok: false; current: ProductRecord };
+
+/** Locks the product's row; a 404 when there is none. */
+async function lockProduct(trx: Db, id: string) {
+  const locked = UUID.test(id)
+    ? await catalogDb(trx)
+        .selectFrom('api_products')
+        .select(['id', 'edit_version'])
+        .where('uuid', '=', id.toLowerCase())
+        .forUpdate()
+        .executeTakeFirst()
+    : undefined;
+  if (!locked) throw notFound(E.notFound);
+  return locked;
+}
+
+function actionOf(before: ProductFields, after: ProductFields): string {
+  if (after.retired && !before.retired) return 'product.retired';
+  if (after.deprecated && !before.deprecated) return 'product.deprecated';
+  return 'product.updated';
+}
+
+async function saveProduct(
+  db: Db,
+  request: FastifyRequest,
+  id: string,
+  fields: ProductFields,
+  expected: number,
+): Promise<SaveOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await lockProduct(trx, id);
+    const before = (await findRecord(trx, id))!;
+    if (locked.edit_version !== expected) return { ok: false, current: before };
+    const { categoryId, successorId, relatedIds } = await resolveReferences(trx, before, fields);
+    const c = catalogDb(trx);
+    const now = new Date();
+    await c
+      .updateTable('api_products')
+      .set((eb) => ({
+        title: fields.title,
+        label: fields.label,
+        description: cleanHtml(fields.description),
+        weight: fields.weight,
+        category_id: categoryId,
+        commercial: fields.commercial,
+        deprecated: fields.deprecated,
+        successor_id: successorId,
+        retired: fields.retired,
+        edit_version: eb('edit_version', '+', 1),
+        edited_at: now,
+        changed: now,
+      }))
+      .where('id', '=', locked.id)
+      .execute();
+    // A product retired now leaves every other deprecated product's 'GO TO NEW VERSION' too.
+    if (fields.retired && !before.retired)
+      await c
+        .updateTable('api_products')
+        .set((eb) => ({ successor_id: null, edit_version: eb('edit_version', '+', 1) }))
+        .where('successor_id', '=', locked.id)
+        .execute();
+    await replaceItems(trx, 'product_features', locked.id, fields.features);
+    await replaceItems(trx, 'product_advantages', locked.id, fields.advantages);
+    await c.deleteFrom('related_products').where('product_id', '=', locked.id).execute();
+    if (relatedIds.length)
+      await c
+        .insertInto('related_products')
+        .values(relatedIds.map((r, i) => ({ product_id: locked.id, related_product_id: r, weight: i })))
+        .execute();
+    await indexProducts(trx);
+    const after = (await findRecord(trx, id))!;
+    await recordAudit(trx, actorOf(request), {
+      action: actionOf(before, after),
+      targetType: 'api_product',
+      targetId: after.id,
+      targetLabel: after.title,
+      before: auditValue(before),
+      after: auditValue(after),
+    });
+    return { ok: true, product: after };
+  });
+}
+
+/**
+ * Moves the product one place up or down the catalog's order (weight, then title): the list's
+ * weights become 0, 1, 2… and the products whose weight changed get a new version.
+ */
+async function moveProduct(
+  db: Db,
+  request: FastifyRequest,
+  id: string,
+  direction: 'up' | 'down',
+  expected: number,
+): Promise<SaveOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await lockProduct(trx, id);
+    const before = (await findRecord(trx, id))!;
+    if (locked.edit_version !== expected) return { ok: false, current: before };
+    const c = catalogDb(trx);
+    const order = await c
+      .selectFrom('api_products')
+      .select(['id', 'uuid', 'title', 'weight'])
+      .orderBy('weight')
+      .orderBy('title')
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+    const at = order.findIndex((p) => p.id === locked.id);
+    const to = direction === 'up' ? at - 1 : at + 1;
+    if (to < 0 || to >= order.length)
+      throw new HttpError(409, E.edgeOfList, { code: 'edge_of_list', pointer: '/direction' });
+    [order[at], order[to]] = [order[to]!, order[at]!];
+    const now = new Date();
+    const actor = actorOf(request);
+    for (const [weight, p] of order.entries()) {
+      if (p.weight === weight) continue;
+      await c
+        .updateTable('api_products')
+        .set((eb) => ({ weight, edit_version: eb('edit_version', '+', 1), edited_at: now, changed: now }))
+        .where('id', '=', p.id)
+        .execute();
+      await recordAudit(trx, actor, {
+        action: 'product.reordered',
+        targetType: 'api_product',
+        targetId: p.uuid,
+        targetLabel: p.title,
+        before: { weight: p.weight },
+        after: { weight },
+      });
+    }
+    return { ok: true, product: (await findRecord(trx, id))! };
+  });
+}
+
+function sendConflict(reply: FastifyReply, current: ProductRecord, mine: ProductFields | undefined) {
+  const message = format(E.stale, { version: current.version });
+  return sendConflictOf(reply, message, productJson(current), mine ? productChanges(mine, current) : []);
+}
+
+function sendProduct(reply: FastifyReply, product: ProductRecord) {
+  return reply
+    .header('Cache-Control', 'no-store')
+    .header('ETag', etagOf(product.version))
+    .send({ data: productJson(product) });
+}
+
+type Params = { Params: { id: string } };
+
+/** The console's product routes (README.md 'Console: API products'). */
+export async function consoleProductRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/admin-api/catalog/products', async (request, reply) => {
+    requireManager(request);
+    const rows = await productQuery(app.db).orderBy('p.weight').orderBy('p.title').orderBy('p.id').execute();
+    reply.header('Cache-Control', 'no-store');
+    return {
+      data: rows.map((p): ConsoleProductListItem => ({
+        id: p.uuid,
+        alias: p.alias,
+        title: p.title,
+        productVersion: p.version,
+        label: p.label,
+        weight: p.weight,
+        category: p.category_name,
+        commercial: p.commercial,
+        deprecated: p.deprecated,
+        retired: p.retired,
+        successor:
+          p.successor_uuid && p.successor_title && p.successor_alias
+            ? { id: p.successor_uuid, title: p.successor_title, alias: p.successor_alias }
+            : null,
+        version: p.edit_version,
+        editedAt: p.edited_at ? new Date(p.edited_at).toISOString() : null,
+      })),
+    };
+  });
+
+  app.get('/admin-api/catalog/categories', async (request, reply) => {
+    requireManager(request);
+    const rows = await catalogDb(app.db)
+      .selectFrom('product_categories')
+      .select(['uuid', 'name'])
+      .orderBy('weight')
+      .orderBy('name')
+      .execute();
+    reply.header('Cache-Control', 'no-store');
+    return { data: rows.map((r) => ({ id: r.uuid, name: r.name })) };
+  });
+
+  app.get<Params>('/admin-api/catalog/products/:id', async (request, reply) => {
+    requireManager(request);
+    const product = await findRecord(app.db, request.params.id);
+    if (!product) throw notFound(E.notFound);
+    return sendProduct(reply, product);
+  });
+
+  app.patch<Params>('/admin-api/catalog/products/:id', async (request, reply) => {
+    requireManager(request);
+    const { version, ...fields } = parseBody(saveSchema, request.body);
+    const expected = expectedVersion(request, version);
+    const outcome = await saveProduct(app.db, request, request.params.id, fields, expected);
+    if (!outcome.ok) return sendConflict(reply, outcome.current, fields);
+    return sendProduct(reply, outcome.product);
+  });
+
+  app.post<Params>('/admin-api/catalog/products/:id/move', async (request, reply) => {
+    requireManager(request);
+    const { direction, version } = parseBody(moveSchema, request.body);
+    const expected = expectedVersion(request, version);
+    const outcome = await moveProduct(app.db, request, request.params.id, direction, expected);
+    if (!outcome.ok) return sendConflict(reply, outcome.current, undefined);
+    return sendProduct(reply, outcome.product);
+  });
+}

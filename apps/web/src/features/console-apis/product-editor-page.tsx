@@ -1,0 +1,516 @@
+import {
+  Alert,
+  Badge,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  Group,
+  Image,
+  MultiSelect,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { CARD_DESCRIPTION_MAX } from '@portico/contracts/constants';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import { HtmlContent } from '../../components/ui/html-content';
+import { Loading } from '../../components/ui/loading';
+import { paths } from '../../config/paths';
+import { ApiError, messageOf } from '../../lib/api-client';
+import { useTranslation } from '../../lib/i18n';
+import { ConsolePage } from '../console/console-layout';
+import {
+  getProduct,
+  listProductCategories,
+  listProducts,
+  productConflictOf,
+  saveProduct,
+  type ConsoleProduct,
+  type ConsoleProductListItem,
+  type ProductConflict,
+  type ProductFields,
+} from './api';
+import { PRODUCTS_KEY } from './product-list';
+
+function fieldsOf(p: ConsoleProduct): ProductFields {
+  return {
+    title: p.title,
+    label: p.label,
+    description: p.description,
+    weight: p.weight,
+    category: p.category,
+    commercial: p.commercial,
+    deprecated: p.deprecated,
+    successor: p.successor,
+    retired: p.retired,
+    features: p.features,
+    advantages: p.advantages,
+    related: p.related,
+  };
+}
+
+/** /admin/apis/products/:productId: one API product's fields, with a preview of its card and page. */
+export default function ProductEditorPage() {
+  const { t } = useTranslation();
+  const { productId = '' } = useParams();
+  const client = useQueryClient();
+  const query = useQuery({
+    queryKey: ['console-product', productId],
+    queryFn: () => getProduct(productId),
+    retry: false,
+  });
+  // Raised when another version replaces the form's (after a conflict).
+  const [seed, setSeed] = useState(0);
+  const title = query.data
+    ? t('console.products.editor.title', { title: query.data.title })
+    : t('console.products.title');
+  return (
+    <ConsolePage roles="api_manager" title={title}>
+      <Button component={Link} to={paths.adminApis} variant="subtle" mb="sm" px={0}>
+        {t('console.products.editor.back')}
+      </Button>
+      {query.isError ? (
+        <Alert color="red" role="alert">
+          {messageOf(query.error, t('console.products.errors.notFound'))}
+        </Alert>
+      ) : !query.data ? (
+        <Loading />
+      ) : (
+        <ProductForm
+          key={`${query.data.id}-${seed}`}
+          product={query.data}
+          onReplaced={(p) => {
+            client.setQueryData(['console-product', productId], p);
+            setSeed((n) => n + 1);
+          }}
+        />
+      )}
+    </ConsolePage>
+  );
+}
+
+function ProductForm({
+  product,
+  onReplaced,
+}: {
+  product: ConsoleProduct;
+  onReplaced(p: ConsoleProduct): void;
+}) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [fields, setFields] = useState<ProductFields>(() => fieldsOf(product));
+  const [version, setVersion] = useState(product.version);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState<ProductConflict | null>(null);
+  const categories = useQuery({ queryKey: ['console-product-categories'], queryFn: listProductCategories });
+  const products = useQuery({ queryKey: PRODUCTS_KEY, queryFn: listProducts });
+  const set = <K extends keyof ProductFields>(key: K, value: ProductFields[K]) =>
+    setFields((f) => ({ ...f, [key]: value }));
+
+  const others = useMemo(
+    () => (products.data ?? []).filter((p) => p.id !== product.id),
+    [products.data, product.id],
+  );
+  const optionOf = (p: ConsoleProductListItem) => ({
+    value: p.id,
+    label: `${p.title}${p.productVersion ? ` ${p.productVersion}` : ''} (/${p.alias})`,
+  });
+
+  const save = useMutation({
+    mutationFn: (over?: number) => saveProduct(product.id, fields, over ?? version),
+    onSuccess: async (data) => {
+      setConflict(null);
+      setError(null);
+      setVersion(data.version);
+      setFields(fieldsOf(data));
+      setNotice(t('console.products.editor.saved', { version: data.version }));
+      client.setQueryData(['console-product', data.id], data);
+      await client.invalidateQueries({ queryKey: PRODUCTS_KEY });
+    },
+    onError: (err) => {
+      setNotice(null);
+      const found = err instanceof ApiError && err.status === 409 ? productConflictOf(err.body) : null;
+      if (found) {
+        setConflict(found);
+        setError(null);
+      } else setError(messageOf(err, t('errors.somethingWentWrong')));
+    },
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate(undefined);
+  };
+  const successor = others.find((p) => p.id === fields.successor) ?? null;
+
+  return (
+    <Group align="flex-start" gap="xl" wrap="wrap">
+      <Box
+        component="form"
+        onSubmit={submit}
+        style={{ flex: '1 1 480px' }}
+        aria-label={t('console.products.editor.formLabel')}
+        data-testid="product-form"
+      >
+        <Stack>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed">
+              /{product.alias}
+              {product.productVersion ? ` · ${product.productVersion}` : ''}
+            </Text>
+            <Text size="sm" c="dimmed" data-testid="product-version">
+              {t('console.products.editor.version', { version })}
+            </Text>
+          </Group>
+          {conflict && (
+            <Alert
+              color="orange"
+              role="alert"
+              title={t('console.products.editor.conflictTitle')}
+              data-testid="product-conflict"
+            >
+              <Text size="sm" mb="xs">
+                {t('console.products.editor.conflictText', { version: conflict.current.version })}
+              </Text>
+              <Stack gap={4}>
+                {conflict.changes.map((c) => (
+                  <Text size="sm" key={c.field}>
+                    <strong>{c.field}</strong>: <del>{c.before}</del> → <ins>{c.after}</ins>
+                  </Text>
+                ))}
+              </Stack>
+              <Group mt="sm">
+                <Button size="xs" onClick={() => onReplaced(conflict.current)}>
+                  {t('console.products.editor.conflictLoad')}
+                </Button>
+                <Button size="xs" variant="default" onClick={() => save.mutate(conflict.current.version)}>
+                  {t('console.products.editor.conflictOverwrite')}
+                </Button>
+              </Group>
+            </Alert>
+          )}
+          <TextInput
+            label={t('console.products.editor.titleLabel')}
+            required
+            value={fields.title}
+            onChange={(e) => set('title', e.currentTarget.value)}
+          />
+          <TextInput
+            label={t('console.products.editor.labelLabel')}
+            description={t('console.products.editor.labelHelp')}
+            value={fields.label ?? ''}
+            onChange={(e) => set('label', e.currentTarget.value || null)}
+          />
+          <Textarea
+            label={t('console.products.editor.descriptionLabel')}
+            description={t('console.products.editor.descriptionHelp')}
+            autosize
+            minRows={4}
+            maxRows={14}
+            value={fields.description}
+            onChange={(e) => set('description', e.currentTarget.value)}
+          />
+          <Group grow align="flex-start">
+            <NumberInput
+              label={t('console.products.editor.weightLabel')}
+              description={t('console.products.editor.weightHelp')}
+              allowDecimal={false}
+              value={fields.weight}
+              onChange={(v) => set('weight', typeof v === 'number' ? v : Number(v) || 0)}
+            />
+            <Select
+              label={t('console.products.editor.categoryLabel')}
+              placeholder={t('console.products.editor.noCategory')}
+              clearable
+              data={(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+              value={fields.category}
+              onChange={(v) => set('category', v)}
+            />
+          </Group>
+          <Checkbox
+            label={t('console.products.editor.commercialLabel')}
+            checked={fields.commercial}
+            onChange={(e) => set('commercial', e.currentTarget.checked)}
+          />
+          <Checkbox
+            label={t('console.products.editor.deprecatedLabel')}
+            checked={fields.deprecated}
+            onChange={(e) => {
+              const deprecated = e.currentTarget.checked;
+              setFields((f) => ({ ...f, deprecated, successor: deprecated ? f.successor : null }));
+            }}
+          />
+          {fields.deprecated && (
+            <Select
+              label={t('console.products.editor.successorLabel')}
+              description={t('console.products.editor.successorHelp')}
+              placeholder={t('console.products.editor.successorFamily')}
+              clearable
+              searchable
+              data={others.filter((p) => !p.retired).map(optionOf)}
+              value={fields.successor}
+              onChange={(v) => set('successor', v)}
+              data-testid="successor-select"
+            />
+          )}
+          <Checkbox
+            label={t('console.products.editor.retiredLabel')}
+            checked={fields.retired}
+            onChange={(e) => set('retired', e.currentTarget.checked)}
+          />
+          <ItemsEditor
+            legend={t('console.products.editor.features')}
+            itemName={t('console.products.editor.feature')}
+            addLabel={t('console.products.editor.addFeature')}
+            items={fields.features}
+            onChange={(features) => set('features', features)}
+            blank={{ title: '', description: '', icon: null }}
+          />
+          <ItemsEditor
+            legend={t('console.products.editor.advantages')}
+            itemName={t('console.products.editor.advantage')}
+            addLabel={t('console.products.editor.addAdvantage')}
+            items={fields.advantages}
+            onChange={(advantages) => set('advantages', advantages)}
+            blank={{ title: '', description: '' }}
+          />
+          <MultiSelect
+            label={t('console.products.editor.related')}
+            searchable
+            data={others.map(optionOf)}
+            value={fields.related}
+            onChange={(v) => set('related', v)}
+          />
+          {error && (
+            <Alert color="red" role="alert">
+              {error}
+            </Alert>
+          )}
+          {notice && (
+            <Text role="status" c="green.9" data-testid="product-saved">
+              {notice}
+            </Text>
+          )}
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              {t('console.products.editor.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </Box>
+      <ProductPreview product={product} fields={fields} successor={successor} />
+    </Group>
+  );
+}
+
+/** Features or advantages: a title and an HTML description each, added and removed in place. */
+function ItemsEditor<T extends { title: string; description: string }>({
+  legend,
+  itemName,
+  addLabel,
+  items,
+  onChange,
+  blank,
+}: {
+  legend: string;
+  /** 'Feature' or 'Advantage': the start of each field's label. */
+  itemName: string;
+  addLabel: string;
+  items: T[];
+  onChange(items: T[]): void;
+  blank: T;
+}) {
+  const { t } = useTranslation();
+  const update = (i: number, patch: Partial<T>) =>
+    onChange(items.map((item, j) => (j === i ? { ...item, ...patch } : item)));
+  return (
+    <Box component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>
+      <Text component="legend" fw={600} mb="xs">
+        {legend}
+      </Text>
+      <Stack gap="sm">
+        {items.map((item, i) => (
+          <Paper withBorder p="sm" key={i}>
+            <Stack gap="xs">
+              <TextInput
+                label={t('console.products.editor.itemTitle', { item: itemName, n: i + 1 })}
+                required
+                value={item.title}
+                onChange={(e) => update(i, { title: e.currentTarget.value } as Partial<T>)}
+              />
+              <Textarea
+                label={t('console.products.editor.itemDescription', { item: itemName, n: i + 1 })}
+                autosize
+                minRows={2}
+                value={item.description}
+                onChange={(e) => update(i, { description: e.currentTarget.value } as Partial<T>)}
+              />
+              <Group>
+                <Button
+                  size="compact-sm"
+                  variant="subtle"
+                  color="red"
+                  onClick={() => onChange(items.filter((_, j) => j !== i))}
+                >
+                  {t('console.products.editor.removeItem', { title: item.title || String(i + 1) })}
+                </Button>
+              </Group>
+            </Stack>
+          </Paper>
+        ))}
+        <Group>
+          <Button size="compact-sm" variant="default" onClick={() => onChange([...items, { ...blank }])}>
+            {addLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Box>
+  );
+}
+
+/** The description as the card shows it: its text, cut to the card's length. */
+function cardText(html: string): string {
+  const text = (new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > CARD_DESCRIPTION_MAX ? `${text.slice(0, CARD_DESCRIPTION_MAX).trimEnd()}…` : text;
+}
+
+/** How the catalog will show the product: its card in the list and the top of its page. */
+function ProductPreview({
+  product,
+  fields,
+  successor,
+}: {
+  product: ConsoleProduct;
+  fields: ProductFields;
+  successor: ConsoleProductListItem | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Paper
+      withBorder
+      p="md"
+      style={{ flex: '0 1 420px' }}
+      component="section"
+      aria-labelledby="product-preview-title"
+      data-testid="product-preview"
+    >
+      <Title order={2} size="h4" id="product-preview-title" mb="sm">
+        {t('console.products.editor.preview')}
+      </Title>
+      <Text size="sm" fw={600} mb={4}>
+        {t('console.products.editor.previewCard')}
+      </Text>
+      <Card withBorder padding="lg" component="article" maw={320}>
+        {product.imageUrl && (
+          <Card.Section>
+            <Image
+              src={product.imageUrl}
+              alt={product.imageAlt ?? ''}
+              h={120}
+              fit="contain"
+              bg="gray.0"
+              p="sm"
+            />
+          </Card.Section>
+        )}
+        <Text fw={700} size="lg" mt="md">
+          {fields.title}
+        </Text>
+        <Text size="sm" c="dimmed" mt="xs">
+          {cardText(fields.description)}
+        </Text>
+        <Group gap="xs" mt="md">
+          {fields.label && <Badge variant="light">{fields.label}</Badge>}
+          {product.productVersion && (
+            <Text size="xs" c="dimmed">
+              {t('products.version', { version: product.productVersion })}
+            </Text>
+          )}
+        </Group>
+      </Card>
+      <Text size="sm" fw={600} mt="md" mb={4}>
+        {t('console.products.editor.previewPage')}
+      </Text>
+      <Paper withBorder p="sm">
+        <Group gap="xs" mb="xs">
+          <Text fw={700}>{fields.title}</Text>
+          {fields.retired ? (
+            <Badge color="gray" variant="light">
+              {t('console.products.states.retired')}
+            </Badge>
+          ) : (
+            fields.deprecated && (
+              <Badge color="red" variant="light">
+                {t('products.deprecatedTag')}
+              </Badge>
+            )
+          )}
+          {fields.commercial && (
+            <Badge color="violet" variant="light">
+              {t('console.products.states.commercial')}
+            </Badge>
+          )}
+        </Group>
+        {fields.deprecated && (
+          <Alert color="red" variant="light" mb="xs" title={t('products.deprecatedTitle')}>
+            <Text size="sm">
+              {successor
+                ? t('products.deprecatedNewer', {
+                    title: successor.title,
+                    version: successor.productVersion ?? '',
+                  })
+                : t('console.products.editor.successorFamily')}
+            </Text>
+            {successor && (
+              <Text size="sm" fw={700} mt={4}>
+                {t('products.goToNewVersion')} → /{successor.alias}
+              </Text>
+            )}
+          </Alert>
+        )}
+        <HtmlContent html={fields.description} />
+        {fields.features.length > 0 && (
+          <>
+            <Text fw={600} mt="sm">
+              {t('console.products.editor.features')}
+            </Text>
+            {fields.features.map((f, i) => (
+              <Box key={i} mt={4}>
+                <Text size="sm" fw={600}>
+                  {f.title}
+                </Text>
+                <HtmlContent html={f.description} fz="sm" />
+              </Box>
+            ))}
+          </>
+        )}
+        {fields.advantages.length > 0 && (
+          <>
+            <Text fw={600} mt="sm">
+              {t('console.products.editor.advantages')}
+            </Text>
+            {fields.advantages.map((a, i) => (
+              <Box key={i} mt={4}>
+                <Text size="sm" fw={600}>
+                  {a.title}
+                </Text>
+                <HtmlContent html={a.description} fz="sm" />
+              </Box>
+            ))}
+          </>
+        )}
+      </Paper>
+    </Paper>
+  );
+}
