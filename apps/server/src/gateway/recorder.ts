@@ -46,8 +46,27 @@ export function createCallRecorder(db: Db, log: FastifyBaseLogger) {
         sum: number;
       }
     >();
+    // Per day, API and application (the console's dashboard, migration 0279).
+    const perApi = new Map<
+      string,
+      { day: string; api_alias: string; application_uuid: string | null; calls: number; errors: number }
+    >();
     for (const r of batch) {
       const day = r.occurredAt.toISOString().slice(0, 10);
+      const apiKey = `${day}\n${r.apiAlias}\n${r.applicationUuid ?? ''}`;
+      const p = perApi.get(apiKey);
+      if (p) {
+        p.calls++;
+        if (r.status >= 400) p.errors++;
+      } else {
+        perApi.set(apiKey, {
+          day,
+          api_alias: r.apiAlias,
+          application_uuid: r.applicationUuid,
+          calls: 1,
+          errors: r.status >= 400 ? 1 : 0,
+        });
+      }
       const key = `${r.clientId}\n${day}\n${r.endpoint}`;
       const ok = r.status < 400;
       const d = daily.get(key);
@@ -69,29 +88,6 @@ export function createCallRecorder(db: Db, log: FastifyBaseLogger) {
           min: r.durationMs,
           max: r.durationMs,
           sum: r.durationMs,
-        });
-      }
-    }
-    // Per day, API and application (the console's dashboard, migration 0279).
-    const perApi = new Map<
-      string,
-      { day: string; api_alias: string; application_uuid: string | null; calls: number; errors: number }
-    >();
-    for (const r of batch) {
-      const day = r.occurredAt.toISOString().slice(0, 10);
-      const key = `${day}\n${r.apiAlias}\n${r.applicationUuid ?? ''}`;
-      const failed = r.status >= 400 ? 1 : 0;
-      const p = perApi.get(key);
-      if (p) {
-        p.calls++;
-        p.errors += failed;
-      } else {
-        perApi.set(key, {
-          day,
-          api_alias: r.apiAlias,
-          application_uuid: r.applicationUuid,
-          calls: 1,
-          errors: failed,
         });
       }
     }

@@ -24,7 +24,7 @@ import { cleanHtml } from '../../lib/content-html.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { parseBody } from '../support/validation.ts';
+import { parseBody } from '../../lib/validation.ts';
 import { UUID } from './repo.ts';
 import { indexProducts } from './search-sync.ts';
 import { catalogDb } from './tables.ts';

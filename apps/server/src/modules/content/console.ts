@@ -21,7 +21,7 @@ import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/service.ts';
 import { normalizeAlias, renderMarkdown } from '../pages/service.ts';
-import { parseBody } from '../support/validation.ts';
+import { parseBody } from '../../lib/validation.ts';
 import { contentRepo } from './repo.ts';
 import { contentDb } from './tables.ts';
 

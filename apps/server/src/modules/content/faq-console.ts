@@ -15,7 +15,7 @@ import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit, type AuditActor } from '../audit/service.ts';
 import { renderMarkdown } from '../pages/service.ts';
-import { parseBody } from '../support/validation.ts';
+import { parseBody } from '../../lib/validation.ts';
 import {
   deleteVersion,
   etagOf,

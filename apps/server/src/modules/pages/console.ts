@@ -20,7 +20,7 @@ import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit, type AuditActor } from '../audit/service.ts';
-import { parseBody } from '../support/validation.ts';
+import { parseBody } from '../../lib/validation.ts';
 import { renderMarkdown } from './importer.ts';
 import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
 import { pagesDb } from './tables.ts';

@@ -15,7 +15,8 @@ import type { Db } from '../../db/client.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { etagOf, expectedVersion, sendConflict } from '../../lib/console-edits.ts';
-import { HttpError, notFound } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
+import { parseBody } from '../../lib/validation.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit, type AuditActor } from '../audit/service.ts';
 import { defaultConsent } from './defaults.ts';
@@ -124,16 +125,6 @@ const saveSchema = z
   .strict();
 const restoreSchema = z.object({ version: z.number().int().nonnegative().optional() }).strict();
 
-function parsed<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const result = schema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  throw new HttpError(400, issue.message, {
-    code: 'invalid_input',
-    pointer: `/${issue.path.map(String).join('/')}`,
-  });
-}
-
 type Outcome = { ok: true; document: Stored } | { ok: false; current: Stored };
 
 /** Saves `data` over the document if it is still at `expected`, with its revision and audit entry. */
@@ -229,7 +220,7 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
   app.put<KeyParams>('/admin-api/site/:key', async (request, reply) => {
     guard(request);
     const key = keyOf(request.params.key);
-    const body = parsed(saveSchema, request.body);
+    const body = parseBody(saveSchema, request.body);
     const expected = expectedVersion(request, body.version, M.errors.versionNeeded);
     const data = checkedContent(key, body.content);
     const outcome = await saveDocument(app.db, actorOf(request), key, data, expected, 'site_content.updated');
@@ -286,7 +277,7 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
   app.post<RevisionParams>('/admin-api/site/:key/revisions/:version/restore', async (request, reply) => {
     guard(request);
     const key = keyOf(request.params.key);
-    const body = parsed(restoreSchema, request.body);
+    const body = parseBody(restoreSchema, request.body);
     const expected = expectedVersion(request, body.version, M.errors.versionNeeded);
     const data = checkedContent(key, await findRevision(key, request.params.version));
     const outcome = await saveDocument(

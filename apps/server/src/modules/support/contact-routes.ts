@@ -3,7 +3,7 @@ import { contactMessageSchema } from '@portico/contracts/support';
 import type { FastifyInstance } from 'fastify';
 import { captchaSecrets, sendContactMessage } from './service.ts';
 import { newChallenge } from './captcha.ts';
-import { parseBody } from './validation.ts';
+import { parseBody } from '../../lib/validation.ts';
 
 /** The contact form and its captcha (README.md). */
 export async function contactRoutes(app: FastifyInstance): Promise<void> {

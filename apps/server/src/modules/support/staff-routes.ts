@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../../lib/errors.ts';
 import { requireAdmin } from '../../plugins/session.ts';
 import { addStaff, listStaff, removeStaff } from './staff.ts';
-import { parseBody } from './validation.ts';
+import { parseBody } from '../../lib/validation.ts';
 
 const M = en.support;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -22,7 +22,7 @@ import {
   ticketJson,
   ticketQueue,
 } from './tickets.ts';
-import { parseBody } from './validation.ts';
+import { parseBody } from '../../lib/validation.ts';
 
 const M = en.support;
 export const QUEUE_PAGE_MAX = 100;

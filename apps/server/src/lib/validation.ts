@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { HttpError } from '../../lib/errors.ts';
+import { HttpError } from './errors.ts';
 
 /**
  * Parses a request body with a contracts schema; the first problem becomes a 400 whose message is
