@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appDb } from '../src/modules/applications/tables.ts';
 import { clearDraftDocuments } from '../src/modules/catalog/draft-preview.ts';
 import { catalogDb } from '../src/modules/catalog/tables.ts';
+import { watchEventLoop } from './event-loop-watch.ts';
 import { TestClient } from './http-client.ts';
+import { largeDocument } from './large-doc-gen.ts';
 import { createOrg, signedInUser } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -626,4 +628,33 @@ describe('API versions from the console', () => {
       .executeTakeFirstOrThrow();
     expect(audit.actor_email).toBe('apis.manager@example.com');
   });
+});
+
+describe("a big draft's documentation preview", () => {
+  it('answers the index and an operation without holding the event loop, also once forgotten', async () => {
+    // 1,500 paths (3,000 operations), over a megabyte: the preview's answers are the reference's,
+    // worked out in the worker pool and parsed in turns, never in one long turn of the main thread.
+    const big = JSON.stringify(largeDocument(1500));
+    expect(big.length).toBeGreaterThan(1_000_000);
+    const res = await uploadDraft(manager, 'big-draft', big, { product: 'big-draft', filename: 'big.json' });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const draft = (await json<{ data: ApiDraft }>(res)).data;
+    const base = `/admin-api/catalog/apis/big-draft/drafts/${draft.id}/documentation`;
+    for (const round of ['kept from the upload', 'processed again']) {
+      if (round === 'processed again') clearDraftDocuments(t.app.db);
+      const blocks = watchEventLoop();
+      const started = performance.now();
+      const index = await json<OperationIndex>(await manager.get(`${base}/index`));
+      const detail = await manager.get(`${base}/operations/getThing1499`);
+      const ms = performance.now() - started;
+      const { longestWorkBesideGc, longestGc } = blocks.stop();
+      expect(index.operationCount).toBe(3000);
+      expect(detail.status).toBe(200);
+      expect((await json<OperationDetail>(detail)).key).toBe('getThing1499');
+      const figures = `${round}: index and operation ${Math.round(ms)} ms; longest work between two turns ${longestWorkBesideGc.toFixed(1)} ms beside the collector (longest pause ${longestGc.toFixed(1)} ms)`;
+      expect(longestWorkBesideGc, figures).toBeLessThan(50);
+    }
+    // Never published: the catalog has no such documentation.
+    expect((await fetch(`${t.baseUrl}/api/apidocs/big-draft/index`)).status).toBe(404);
+  }, 120_000);
 });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { parseJsonInPieces, sharedTextPieces, type SharedText } from '../../lib/text-pieces.ts';
+import { nextTurn } from '../../lib/turns.ts';
 import { prepareDocument, type PreparedDocument } from '../../openapi/index.ts';
 import type { Obj } from '../../openapi/operations.ts';
 import { catalogDb } from './tables.ts';
@@ -23,7 +24,7 @@ interface DraftDocument {
   doc: () => Promise<Obj>;
 }
 
-/** Documents of drafts, all instances of the process together, bounded by their converted texts' size. */
+/** Documents of drafts, per database, bounded by the size of their converted texts. */
 const DRAFT_CACHE_CHARS = 64 * 1024 * 1024;
 
 const stores = new WeakMap<Db, LRUCache<string, Promise<DraftDocument>>>();
@@ -40,17 +41,31 @@ function storeOf(db: Db) {
   return store;
 }
 
-const pieces = (text: string | SharedText): string[] =>
-  typeof text === 'string' ? [text] : [...sharedTextPieces(text)];
+/**
+ * The pieces of a text from the worker (a SharedText when longer than a stored row), decoded one
+ * at a time with a turn of the event loop between: a big document's are megabytes.
+ */
+async function decoded(text: string | SharedText): Promise<string[]> {
+  if (typeof text === 'string') return [text];
+  const out: string[] = [];
+  for (const piece of sharedTextPieces(text)) {
+    out.push(piece);
+    await nextTurn();
+  }
+  return out;
+}
 
-function draftDocument(processed: PreparedDocument): DraftDocument {
-  const converted = pieces(processed.convertedText);
+async function draftDocument(processed: PreparedDocument): Promise<DraftDocument> {
+  // The converted text stays as the worker handed it (UTF-8 in shared memory when long) until an
+  // operation is asked for.
+  const converted = processed.convertedText;
   let parsed: Promise<Obj> | undefined;
   return {
-    indexText: pieces(processed.operationIndexText).join(''),
+    indexText: (await decoded(processed.operationIndexText)).join(''),
     contentHash: processed.contentHash,
     // Parsed a piece at a time (turns of the event loop between), as stored documents are.
-    doc: () => (parsed ??= parseJsonInPieces(converted).then((doc) => doc as Obj)),
+    doc: () =>
+      (parsed ??= decoded(converted).then(async (pieces) => (await parseJsonInPieces(pieces)) as Obj)),
   };
 }
 
@@ -93,7 +108,7 @@ function remember(db: Db, uuid: string, loading: Promise<DraftDocument>, chars?:
 
 /** The upload's processed document kept for the draft's preview: no second processing. */
 export function rememberDraftDocument(db: Db, uuid: string, processed: PreparedDocument): void {
-  remember(db, uuid, Promise.resolve(draftDocument(processed)), processed.convertedText.length);
+  remember(db, uuid, draftDocument(processed), processed.convertedText.length);
 }
 
 /** The draft's converted document and index: kept, else the draft's source processed again. */
@@ -110,10 +125,9 @@ function documentOf(db: Db, draft: PreviewedDraft, publicUrl: string): Promise<D
       }),
     )
     .then((processed) => {
-      const doc = draftDocument(processed);
       if (storeOf(db).get(draft.uuid) === loading)
         remember(db, draft.uuid, loading, processed.convertedText.length);
-      return doc;
+      return draftDocument(processed);
     });
   remember(db, draft.uuid, loading);
   return loading;
