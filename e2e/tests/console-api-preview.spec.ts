@@ -90,6 +90,9 @@ test('an API manager previews a new version as developers will see it, before pu
   await expect(banner).toContainText(M.previewBannerTitle);
   await expect(banner).toContainText(format(M.previewBanner, { version: '1.3.0', title: 'Payments API' }));
   await expect(preview.locator('meta[name="robots"]')).toHaveAttribute('content', /noindex/);
+  // Never indexed: the page's HTML and the draft's answers say so.
+  const html = await preview.request.get(preview.url());
+  expect(html.headers()['x-robots-tag']).toContain('noindex');
 
   // The documentation page's reference: operations under their tags, the new one among them.
   const reference = preview.getByTestId('api-reference');
