@@ -1,4 +1,3 @@
-import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   contentMatches,
@@ -9,30 +8,7 @@ import {
   imageTypeOf,
   isSvg,
 } from './uploads.ts';
-
-/** A real PNG of width × height grey pixels. */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, body: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(body.length);
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), body]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([len, typed, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale
-  const rows = Buffer.alloc((width + 1) * height, 0x80);
-  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0; // filter: none
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+import { png } from '../../test/image-fixtures.ts';
 
 describe('uploads', () => {
   it('reads the file name of Content-Disposition and keeps only a safe base name', () => {
