@@ -30,6 +30,6 @@ export const consoleImagesMessages = {
     insert: 'Insert into the text',
     useAsImage: 'Use as the main image',
     cancel: 'Cancel',
-    size: '{{width}} × {{height}} px, {{size}}',
+    dimensions: '{{width}} × {{height}} px',
   },
 } as const;
