@@ -13,6 +13,7 @@ import { consoleSiteMessages } from './console-site.ts';
 import { consoleApisMessages } from './console-apis.ts';
 import { consolePagesMessages } from './console-pages.ts';
 import { consoleProductsMessages } from './console-products.ts';
+import { consoleImagesMessages } from './console-images.ts';
 
 export const consoleMessages = {
   title: 'Provider console',
@@ -48,4 +49,5 @@ export const consoleMessages = {
   content: consoleContentMessages,
   site: consoleSiteMessages,
   pages: consolePagesMessages,
+  images: consoleImagesMessages,
 } as const;

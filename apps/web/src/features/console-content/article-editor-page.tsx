@@ -41,6 +41,7 @@ import {
 } from './api';
 import { STATE_COLORS } from './articles-page';
 import { ConflictPanel, RevisionsPanel, type RevisionsSource } from './editing';
+import { ImagePicker } from './image-picker';
 
 const REVISIONS: RevisionsSource<Article, keyof ArticleFields> = {
   key: 'console-revisions',
@@ -257,6 +258,12 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
             minRows={2}
             value={fields.description}
             onChange={(e) => set('description', e.currentTarget.value)}
+          />
+          <ImagePicker
+            body={fields.body}
+            onBodyChange={(body) => set('body', body)}
+            bodyLabel={t('console.content.editor.bodyLabel')}
+            onUseAsImage={(imageUrl, imageAlt) => setFields((f) => ({ ...f, imageUrl, imageAlt }))}
           />
           <Tabs defaultValue="write">
             <Tabs.List>

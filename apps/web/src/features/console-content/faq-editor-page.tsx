@@ -41,6 +41,7 @@ import {
 } from './api';
 import { ConflictPanel, RevisionsPanel, type RevisionsSource } from './editing';
 import { FAQ_STATE_COLORS } from './faq-list-page';
+import { ImagePicker } from './image-picker';
 
 const FAQ_REVISIONS: RevisionsSource<FaqQuestion, keyof FaqFields> = {
   key: 'console-faq-revisions',
@@ -209,6 +210,11 @@ function QuestionForm({ faq, onReplaced }: { faq?: FaqQuestion; onReplaced?: (f:
             required
             value={fields.question}
             onChange={(e) => set('question', e.currentTarget.value)}
+          />
+          <ImagePicker
+            body={fields.answer}
+            onBodyChange={(answer) => set('answer', answer)}
+            bodyLabel={t('console.content.faqEditor.answerLabel')}
           />
           <Tabs defaultValue="write">
             <Tabs.List>

@@ -39,6 +39,7 @@ import {
   type PageState,
 } from './pages-api';
 import { PAGE_STATE_COLORS } from './pages-page';
+import { ImagePicker } from './image-picker';
 
 const EMPTY: PageFields = {
   title: '',
@@ -250,6 +251,12 @@ function PageForm({ page, onReplaced }: { page?: Page; onReplaced?: (p: Page) =>
                   .filter(Boolean),
               );
             }}
+          />
+          <ImagePicker
+            body={fields.body}
+            onBodyChange={(body) => set('body', body)}
+            bodyLabel={t('console.pages.editor.bodyLabel')}
+            onUseAsImage={(imageUrl, imageAlt) => setFields((f) => ({ ...f, imageUrl, imageAlt }))}
           />
           <Tabs defaultValue="write">
             <Tabs.List>
