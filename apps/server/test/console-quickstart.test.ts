@@ -62,11 +62,14 @@ function fieldsOf(s: Story) {
 }
 
 async function snapshot(t: TestApp) {
-  const n = async (query: ReturnType<typeof sql<{ n: string }>>) => (await query.execute(t.app.db)).rows[0]!.n;
+  const n = async (query: ReturnType<typeof sql<{ n: string }>>) =>
+    (await query.execute(t.app.db)).rows[0]!.n;
   return {
     stories: await n(sql`select count(*)::text as n from quickstart_stories`),
     versions: await n(sql`select coalesce(sum(version), 0)::text as n from quickstart_stories`),
-    revisions: await n(sql`select count(*)::text as n from content_revisions where kind = 'quickstart_story'`),
+    revisions: await n(
+      sql`select count(*)::text as n from content_revisions where kind = 'quickstart_story'`,
+    ),
     audit: await n(sql`select count(*)::text as n from audit_log where target_type = 'quickstart_story'`),
   };
 }
@@ -223,7 +226,10 @@ describe('console: Quick Start stories', () => {
       'application/json',
     );
     expect(restored.status).toBe(200);
-    expect((await json<{ data: Story }>(restored)).data).toMatchObject({ title: 'Revision heron', version: 3 });
+    expect((await json<{ data: Story }>(restored)).data).toMatchObject({
+      title: 'Revision heron',
+      version: 3,
+    });
     expect((await editor.get(`${BASE}/${s.id}/revisions/9`)).status).toBe(404);
     expect((await auditOf(s.id)).map((a) => a.action)).toEqual([
       'quickstart_story.created',
