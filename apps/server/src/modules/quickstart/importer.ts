@@ -55,13 +55,14 @@ export function parseStoriesFile(text: string): StoryFile {
 
 /**
  * Writes the file's stories. A story edited in the console (`edited_at`) is left alone, as the
- * pages import leaves an edited page: what the browser saved wins over the file (`kept`).
+ * pages import leaves an edited page: what the browser saved wins over the file (counted as
+ * unchanged).
  */
 export async function importStories(
   db: Db,
   file: StoryFile,
-): Promise<{ written: number; unchanged: number; kept: number }> {
-  const result = { written: 0, unchanged: 0, kept: 0 };
+): Promise<{ written: number; unchanged: number }> {
+  const result = { written: 0, unchanged: 0 };
   await db.transaction().execute(async (trx) => {
     // Several instances starting together: one imports, the others wait and find it done.
     await sql`select pg_advisory_xact_lock(hashtext('portico:quickstart-content'))`.execute(trx);
@@ -76,11 +77,7 @@ export async function importStories(
         .select(['source_hash', 'edited_at'])
         .where('uuid', '=', uuid)
         .executeTakeFirst();
-      if (existing?.edited_at) {
-        result.kept += 1;
-        continue;
-      }
-      if (existing?.source_hash === hash) {
+      if (existing?.edited_at || existing?.source_hash === hash) {
         result.unchanged += 1;
         continue;
       }
