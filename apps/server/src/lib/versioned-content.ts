@@ -321,9 +321,8 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
     const table = sql.table(spec.table);
     // Looked up first: an UPDATE, even of no row, fires the statement trigger that raises the
     // data version, and every cached answer would expire each second.
-    const due = await sql`select 1 from ${table} where published = false and publish_at <= now() limit 1`.execute(
-      db,
-    );
+    const due =
+      await sql`select 1 from ${table} where published = false and publish_at <= now() limit 1`.execute(db);
     if (due.rows.length === 0) return [];
     return db.transaction().execute(async (trx) => {
       const rows = await sql<{ id: number; uuid: string }>`update ${table}
@@ -412,8 +411,16 @@ export function versionedRoutes<F extends object, R extends VersionedRecord<F>, 
     guard(request);
     const { version, input } = parse(request.body);
     const expected = expectedVersion(request, version, M.versionNeeded);
-    const outcome = await component.save(app.db, actorOf(request), request.params.id, input, expected, (before) =>
-      adapter.audit.published && adapter.publishes?.(input, before) ? adapter.audit.published : adapter.audit.updated,
+    const outcome = await component.save(
+      app.db,
+      actorOf(request),
+      request.params.id,
+      input,
+      expected,
+      (before) =>
+        adapter.audit.published && adapter.publishes?.(input, before)
+          ? adapter.audit.published
+          : adapter.audit.updated,
     );
     if (!outcome.ok) return component.conflict(reply, outcome.current, sent(input, outcome.current));
     return component.send(reply, outcome.record);

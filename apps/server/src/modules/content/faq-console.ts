@@ -5,7 +5,7 @@ import {
   type FaqListItem,
   type FaqQuestion,
 } from '@portico/contracts/console-content';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { en } from '@portico/contracts/messages';
@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
 import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
-import { actorOf, recordAudit, type AuditActor } from '../audit/service.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
 import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
 import { renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../../lib/validation.ts';

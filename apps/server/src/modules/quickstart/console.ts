@@ -153,7 +153,10 @@ function checkedSteps(steps: readonly unknown[]): QuickstartStep[] {
     else
       for (const issue of parsed.error.issues) {
         const path = [i, ...issue.path].map(String);
-        entries.push({ detail: `steps.${path.join('.')}: ${issue.message}`, pointer: `/steps/${path.join('/')}` });
+        entries.push({
+          detail: `steps.${path.join('.')}: ${issue.message}`,
+          pointer: `/steps/${path.join('/')}`,
+        });
       }
   }
   if (entries.length)
@@ -227,7 +230,12 @@ export const storyContent = versioned<StoryFields, StoryRecord, StoryInput>({
     const values = await columnsOf(trx, input, before);
     await quickstartDb(trx)
       .updateTable('quickstart_stories')
-      .set((eb) => ({ ...values, changed: new Date(), edited_at: new Date(), version: eb('version', '+', 1) }))
+      .set((eb) => ({
+        ...values,
+        changed: new Date(),
+        edited_at: new Date(),
+        version: eb('version', '+', 1),
+      }))
       .where('id', '=', before.id)
       .execute();
   },

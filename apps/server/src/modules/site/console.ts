@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import {
@@ -14,7 +14,7 @@ import { blockLayoutSchema, cookiesConsentSchema, type BlockLayout } from '@port
 import type { Db } from '../../db/client.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
-import { etagOf, expectedVersion } from '../../lib/console-edits.ts';
+import { expectedVersion } from '../../lib/console-edits.ts';
 import { notFound } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { versioned } from '../../lib/versioned-content.ts';
