@@ -1,7 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '@portico/contracts/messages';
+import { exportFaq } from '../src/modules/content/export.ts';
 import { publishDueFaqs } from '../src/modules/content/faq-console.ts';
+import { exportPages } from '../src/modules/pages/export.ts';
 import { publishDuePages } from '../src/modules/pages/console.ts';
 import { publishDueStories } from '../src/modules/quickstart/console.ts';
 import { TestClient } from './http-client.ts';
@@ -27,6 +32,7 @@ async function json<T>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
+const REPO_CONTENT = path.resolve(import.meta.dirname, '../../../content');
 const later = () => new Date(Date.now() + 3_600_000).toISOString();
 
 describe('console: scheduled publishing of pages, FAQ questions and stories', () => {
@@ -204,5 +210,49 @@ describe('console: scheduled publishing of pages, FAQ questions and stories', ()
     const published = (await auditOf('page', page.id)).filter((e) => e.action === 'page.published');
     expect(published).toHaveLength(1);
     expect((await read('/admin-api/content/pages', page.id)).version).toBe(2);
+  });
+
+  it('a scheduled page and question keep their time through export and import', async () => {
+    const at = new Date(Date.now() + 86_400_000);
+    at.setMilliseconds(0);
+    await create('/admin-api/content/pages', {
+      title: 'Export tapir',
+      path: '/export-tapir',
+      body: 'Tapir.',
+      state: 'scheduled',
+      publishAt: at.toISOString(),
+    });
+    await create('/admin-api/content/faqs', {
+      question: 'Are tapirs exported?',
+      answer: 'Yes.',
+      state: 'scheduled',
+      publishAt: at.toISOString(),
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-console-scheduling-'));
+    try {
+      fs.cpSync(REPO_CONTENT, dir, { recursive: true });
+      await exportPages(t.app.db, dir);
+      await exportFaq(t.app.db, dir);
+      expect(fs.readFileSync(path.join(dir, 'pages', 'export-tapir.md'), 'utf8')).toContain(
+        `publishAt: ${at.toISOString()}`,
+      );
+      const fresh = await startTestApp({ CONTENT_DIR: dir });
+      try {
+        const page = await sql<{ published: boolean; publish_at: Date | string }>`select published, publish_at
+          from pages where alias = '/export-tapir'`.execute(fresh.app.db);
+        expect(page.rows.map((r) => [r.published, new Date(r.publish_at).toISOString()])).toEqual([
+          [false, at.toISOString()],
+        ]);
+        const faq = await sql<{ published: boolean; publish_at: Date | string }>`select published, publish_at
+          from faqs where question = 'Are tapirs exported?'`.execute(fresh.app.db);
+        expect(faq.rows.map((r) => [r.published, new Date(r.publish_at).toISOString()])).toEqual([
+          [false, at.toISOString()],
+        ]);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
