@@ -67,6 +67,8 @@ export interface VersionedAdapter<F extends object, R extends VersionedRecord<F>
   find(db: Db, id: string, lock: boolean): Promise<R | undefined>;
   /** What a revision is stored under: the integer id, or the key of a keyed item. */
   ref(record: R): number | string;
+  /** The id the routes name the item by (a uuid, a document key): the audit's target id. */
+  id(record: R): string;
   /** The item as the routes answer it. */
   json(record: R): object;
   /** Field names in diff order, and those diffed line by line (the rest word by word). */
@@ -131,10 +133,9 @@ export function publishAtOf(fields: { state: string; publishAt: string | null })
   return publishAt;
 }
 
-const byRef = (ref: number | string) =>
-  typeof ref === 'number'
-    ? ({ column: 'item_id', value: ref } as const)
-    : ({ column: 'item_key', value: ref } as const);
+/** The revisions' condition naming one item: its integer id, or its key. */
+const itemIs = (ref: number | string) =>
+  typeof ref === 'number' ? sql<boolean>`item_id = ${ref}` : sql<boolean>`item_key = ${ref}`;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -150,12 +151,13 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
       : (fieldChanges(from, to, adapter.fieldNames ?? [], adapter.lineFields ?? []) as FieldChange[]);
 
   async function storeRevision(trx: Db, actor: AuditActor, record: R): Promise<void> {
-    const { column, value } = byRef(adapter.ref(record));
+    const ref = adapter.ref(record);
     await trx
       .insertInto('content_revisions')
       .values({
         kind: adapter.kind,
-        [column]: value,
+        item_id: typeof ref === 'number' ? ref : null,
+        item_key: typeof ref === 'string' ? ref : null,
         version: record.version,
         author_id: actor.id,
         author_email: actor.email,
@@ -198,19 +200,13 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
       await recordAudit(trx, actor, {
         action: action(before),
         targetType: adapter.audit.targetType,
-        targetId: String(keyOf(after)),
+        targetId: adapter.id(after),
         targetLabel: adapter.audit.label(after),
         before: adapter.audit.value(before),
         after: adapter.audit.value(after),
       });
       return { ok: true, record: after };
     });
-  }
-
-  /** The audit's target id: the key the routes name the item by. */
-  function keyOf(record: R): string {
-    const json = adapter.json(record) as { id?: unknown; key?: unknown };
-    return String(json.id ?? json.key ?? adapter.ref(record));
   }
 
   /** Creates an item (`insert` returns the id of its routes), its first revision and audit entry. */
@@ -222,7 +218,7 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
       await recordAudit(trx, actor, {
         action: adapter.audit.created ?? `${adapter.audit.targetType}.created`,
         targetType: adapter.audit.targetType,
-        targetId: keyOf(created),
+        targetId: adapter.id(created),
         targetLabel: adapter.audit.label(created),
         after: adapter.audit.value(created),
       });
@@ -232,15 +228,17 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
 
   /** Deletes the item if it is still at `expected` (else returns it), its revisions with it. */
   function remove(db: Db, actor: AuditActor, id: string, expected: number | 'any'): Promise<R | undefined> {
+    const removeItem = adapter.remove;
+    if (!removeItem) throw new Error(`${adapter.kind} items are never deleted`);
     return locked(db, async (trx) => {
       const before = await findRequired(trx, id, true);
       if (expected !== 'any' && expected !== before.version) return before;
-      await adapter.remove!(trx, before);
+      await removeItem(trx, before);
       await removeRevisions(trx, adapter.ref(before));
       await recordAudit(trx, actor, {
         action: adapter.audit.deleted ?? `${adapter.audit.targetType}.deleted`,
         targetType: adapter.audit.targetType,
-        targetId: keyOf(before),
+        targetId: adapter.id(before),
         targetLabel: adapter.audit.label(before),
         before: adapter.audit.value(before),
       });
@@ -249,21 +247,15 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
   }
 
   async function removeRevisions(trx: Db, ref: number | string): Promise<void> {
-    const { column, value } = byRef(ref);
-    await trx
-      .deleteFrom('content_revisions')
-      .where('kind', '=', adapter.kind)
-      .where(column, '=', value as never)
-      .execute();
+    await trx.deleteFrom('content_revisions').where('kind', '=', adapter.kind).where(itemIs(ref)).execute();
   }
 
   async function revisions(db: Db, record: R, limit?: number): Promise<RevisionSummary[]> {
-    const { column, value } = byRef(adapter.ref(record));
     let q = db
       .selectFrom('content_revisions')
       .select(['version', 'author_email', 'created'])
       .where('kind', '=', adapter.kind)
-      .where(column, '=', value as never)
+      .where(itemIs(adapter.ref(record)))
       .orderBy('version', 'desc');
     if (limit !== undefined) q = q.limit(limit);
     const rows = await q.execute();
@@ -272,12 +264,11 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
 
   async function revision(db: Db, record: R, raw: string): Promise<Revision<F>> {
     if (!/^\d{1,9}$/.test(raw)) throw notFound(M.noRevision);
-    const { column, value } = byRef(adapter.ref(record));
     const row = await db
       .selectFrom('content_revisions')
       .select(['version', 'author_email', 'created', 'fields'])
       .where('kind', '=', adapter.kind)
-      .where(column, '=', value as never)
+      .where(itemIs(adapter.ref(record)))
       .where('version', '=', Number(raw))
       .executeTakeFirst();
     if (!row) throw notFound(M.noRevision);
@@ -340,7 +331,7 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
         await recordAudit(trx, SYSTEM_ACTOR, {
           action: adapter.audit.published ?? `${adapter.audit.targetType}.published`,
           targetType: adapter.audit.targetType,
-          targetId: keyOf(after),
+          targetId: adapter.id(after),
           targetLabel: adapter.audit.label(after),
           after: adapter.audit.value(after),
         });

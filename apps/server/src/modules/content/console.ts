@@ -249,6 +249,7 @@ export const articleContent = versioned<ArticleFields, ArticleRecord>({
   },
   find: findArticle,
   ref: (a) => a.id,
+  id: (a) => a.uuid,
   json: articleJson,
   fieldNames: FIELD_NAMES,
   lineFields: ['body'],

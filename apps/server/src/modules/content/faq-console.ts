@@ -230,6 +230,7 @@ export const faqContent = versioned<FaqFields, FaqRecord, FieldsInput>({
   },
   find: findFaq,
   ref: (f) => f.id,
+  id: (f) => f.uuid,
   json: faqJson,
   fieldNames: FIELD_NAMES,
   lineFields: ['answer'],

@@ -259,6 +259,7 @@ export const pageContent = versioned<PageFields, PageRecord>({
   lock: PAGES_LOCK,
   find: findPage,
   ref: (p) => p.id,
+  id: (p) => p.uuid,
   json: pageJson,
   fieldNames: FIELD_NAMES,
   lineFields: ['body', 'aliases'],

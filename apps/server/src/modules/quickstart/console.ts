@@ -223,6 +223,7 @@ export const storyContent = versioned<StoryFields, StoryRecord, StoryInput>({
   lock: QUICKSTART_LOCK,
   find: findStory,
   ref: (s) => s.id,
+  id: (s) => s.uuid,
   json: storyJson,
   fieldNames: FIELD_NAMES,
   lineFields: [],

@@ -149,6 +149,7 @@ const siteContent = versioned<object, Stored>({
   },
   find: (db, key, lock) => (isKey(key) ? findDocument(db, key, lock) : Promise.resolve(undefined)),
   ref: (d) => d.key,
+  id: (d) => d.key,
   json: documentJson,
   changes: (from, to, d) => documentChanges(d.key, from, to),
   async store(trx, data, before) {
