@@ -26,11 +26,13 @@ Commands:
       --alias defaults to the file name without its extension, other dots as '-' (a.b.json: a-b).
       --category puts the product in that category (an existing one by name, else a new one).
   export-content [<dir>]
-      Writes the blog's articles, the FAQ (drafts included), the basic pages and the site's texts as
-      they are in the database (edited in the console included) to <dir>/blog/articles/*.md,
-      <dir>/faq.yaml, <dir>/pages/*.md and <dir>/site/*.yaml, the format content/ uses (default:
+      Writes the blog's articles, the FAQ (drafts included), the basic pages, the site's texts and
+      the Quick Start stories as they are in the database (edited in the console included) to
+      <dir>/blog/articles/*.md, <dir>/faq.yaml, <dir>/pages/*.md, <dir>/site/*.yaml and
+      <dir>/quickstart/stories.yaml, the format content/ uses (default:
       CONTENT_DIR), so that they can be kept in git; files of deleted articles and pages are removed
-      (modules/content/README.md, modules/pages/README.md, modules/site/README.md). The API products
+      (modules/content/README.md, modules/pages/README.md, modules/site/README.md,
+      modules/quickstart/README.md). The API products
       edited in the console are written into their entries of <dir>/catalog/*.yaml
       (modules/catalog/README.md). Images uploaded in the console go to <dir>/images/console/,
       named as they are served (modules/console-images/README.md).
@@ -251,22 +253,27 @@ async function exportContentCommand(args: string[]): Promise<void> {
   const { exportSiteContent } = await import('./modules/site/export.ts');
   const { exportCatalogProducts } = await import('./modules/catalog/export.ts');
   const { exportConsoleImages } = await import('./modules/console-images/export.ts');
+  const { exportStories } = await import('./modules/quickstart/export.ts');
   const storage =
     config.storage.kind === 's3'
       ? (await import('./lib/s3-storage.ts')).createS3Storage(config.storage)
       : (await import('./lib/storage.ts')).createLocalStorage(config.storage.dir);
-  const { articles, faq, pages, site, catalog, images } = await withCommandDatabase(config, async (db) => ({
-    articles: await exportArticles(db, dir),
-    faq: await exportFaq(db, dir),
-    pages: await exportPages(db, dir),
-    site: await exportSiteContent(db, dir),
-    catalog: await exportCatalogProducts(db, dir),
-    // The console's uploaded images, next to the texts that show them.
-    images: await exportConsoleImages(db, storage, dir).finally(() => storage.close()),
-  }));
+  const { articles, faq, pages, site, catalog, stories, images } = await withCommandDatabase(
+    config,
+    async (db) => ({
+      articles: await exportArticles(db, dir),
+      faq: await exportFaq(db, dir),
+      pages: await exportPages(db, dir),
+      site: await exportSiteContent(db, dir),
+      catalog: await exportCatalogProducts(db, dir),
+      stories: await exportStories(db, dir),
+      // The console's uploaded images, next to the texts that show them.
+      images: await exportConsoleImages(db, storage, dir).finally(() => storage.close()),
+    }),
+  );
   const removed = [...articles.removed, ...pages.removed];
   process.stdout.write(
-    `Wrote ${articles.written.length} articles, ${faq.questions} FAQ questions (faq.yaml) and ${pages.written.length} pages to ${dir}` +
+    `Wrote ${articles.written.length} articles, ${faq.questions} FAQ questions (faq.yaml), ${pages.written.length} pages and ${stories} Quick Start stories to ${dir}` +
       (removed.length ? `; removed ${removed.join(', ')}` : '') +
       (site.length ? `; wrote ${site.join(', ')}` : '') +
       '\n' +

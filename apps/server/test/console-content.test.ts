@@ -543,8 +543,9 @@ async function snapshot(t: TestApp) {
     .selectFrom('audit_log')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
-  const revisions = await contentDb(t.app.db)
-    .selectFrom('article_revisions')
+  const revisions = await t.app.db
+    .selectFrom('content_revisions')
+    .where('kind', '=', 'article')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   return {

@@ -189,7 +189,9 @@ describe('console: FAQ', () => {
       [{ question: 'x?', answer: '' }, '/answer'],
       [{ question: 'x?', answer: 'x', category: '00000000-0000-4000-8000-000000000000' }, '/category'],
       [{ question: 'x?', answer: 'x', category: 'nope' }, '/category'],
-      [{ question: 'x?', answer: 'x', state: 'scheduled' }, '/state'],
+      [{ question: 'x?', answer: 'x', state: 'sometime' }, '/state'],
+      [{ question: 'x?', answer: 'x', state: 'scheduled' }, '/publishAt'],
+      [{ question: 'x?', answer: 'x', state: 'scheduled', publishAt: '2020-01-01T00:00:00Z' }, '/publishAt'],
       [{ question: 'x?', answer: 'x', weight: 1.5 }, '/weight'],
       [{ question: 'How do I get access to the APIs?', answer: 'x' }, '/question'],
       [{ question: 'x?', answer: 'x', colour: 'red' }, ''],
@@ -554,13 +556,17 @@ async function countFaqs(t: TestApp): Promise<number> {
 
 async function snapshot(t: TestApp) {
   const versions = await t.app.db.selectFrom('data_versions').select(['domain', 'version']).execute();
-  const count = async (table: 'audit_log' | 'faq_revisions' | 'faqs' | 'faq_categories') =>
+  const count = async (table: 'audit_log' | 'faqs' | 'faq_categories') =>
     (await sql<{ n: string }>`select count(*)::text as n from ${sql.table(table)}`.execute(t.app.db)).rows[0]!
       .n;
   return {
     versions: Object.fromEntries(versions.map((v) => [v.domain, String(v.version)])),
     audit: await count('audit_log'),
-    revisions: await count('faq_revisions'),
+    revisions: (
+      await sql<{ n: string }>`select count(*)::text as n from content_revisions where kind = 'faq'`.execute(
+        t.app.db,
+      )
+    ).rows[0]!.n,
     faqs: await count('faqs'),
     categories: await count('faq_categories'),
   };

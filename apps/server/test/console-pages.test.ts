@@ -15,6 +15,7 @@ import { startTestApp, type TestApp } from './test-app.ts';
 /** Basic pages edited in the provider console (issue 27; modules/pages/README.md 'Console'). */
 
 const M = en.console.pages;
+const E = en.console.content.errors;
 const BASE = '/admin-api/content/pages';
 const REPO_CONTENT = path.resolve(import.meta.dirname, '../../../content');
 
@@ -225,7 +226,13 @@ describe('console: pages', () => {
       [{ title: 'x', path: '/', body: 'x' }, '/path', M.errors.pathInvalid],
       [{ title: 'x', path: '/fine-page', aliases: ['/terms'], body: 'x' }, '/aliases/0', M.errors.pathTaken],
       [{ title: 'x', path: '/fine-page', body: '  ' }, '/body', M.errors.bodyNeeded],
-      [{ title: 'x', path: '/fine-page', body: 'x', state: 'scheduled' }, '/state'],
+      [{ title: 'x', path: '/fine-page', body: 'x', state: 'sometime' }, '/state'],
+      [{ title: 'x', path: '/fine-page', body: 'x', state: 'scheduled' }, '/publishAt', E.publishAtNeeded],
+      [
+        { title: 'x', path: '/fine-page', body: 'x', state: 'scheduled', publishAt: '2020-01-01T00:00:00Z' },
+        '/publishAt',
+        E.publishAtNeeded,
+      ],
       [{ title: 'x', path: '/fine-page', body: 'x', imageUrl: 'javascript:alert(1)' }, '/imageUrl'],
       [{ title: 'x', path: '/fine-page', body: 'x', colour: 'red' }, ''],
     ];
@@ -484,7 +491,7 @@ async function snapshot(t: TestApp) {
     .selectFrom('audit_log')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
-  const count = async (table: 'pages' | 'page_revisions' | 'page_aliases') =>
+  const count = async (table: 'pages' | 'page_aliases') =>
     Number(
       (
         await pagesDb(t.app.db)
@@ -497,7 +504,15 @@ async function snapshot(t: TestApp) {
     versions: Object.fromEntries(versions.map((v) => [v.domain, String(v.version)])),
     audit: audit.n,
     pages: await count('pages'),
-    revisions: await count('page_revisions'),
+    revisions: Number(
+      (
+        await t.app.db
+          .selectFrom('content_revisions')
+          .where('kind', '=', 'page')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    ),
     aliases: await count('page_aliases'),
   };
 }

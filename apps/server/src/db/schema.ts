@@ -167,15 +167,20 @@ export interface SiteContentTable {
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-/** Migration 0280: every console save of a site document. */
-export interface SiteContentRevisionsTable {
+/**
+ * Migration 0281: every console save of a versioned item (lib/versioned-content.ts), whatever its
+ * kind: items with an integer id name it in `item_id`, the site's keyed documents in `item_key`.
+ */
+export interface ContentRevisionsTable {
   id: Generated<number>;
-  key: string;
+  kind: string;
+  item_id: number | null;
+  item_key: string | null;
   version: number;
   author_id: number | null;
   author_email: string | null;
   created: Generated<Date>;
-  data: ColumnType<unknown, string, string>;
+  fields: ColumnType<unknown, string, string>;
 }
 
 export interface NewsletterSubscriptionsTable {
@@ -321,7 +326,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   settings: SettingsTable;
   site_content: SiteContentTable;
-  site_content_revisions: SiteContentRevisionsTable;
+  content_revisions: ContentRevisionsTable;
   newsletter_subscriptions: NewsletterSubscriptionsTable;
   password_resets: PasswordResetsTable;
   email_verifications: EmailVerificationsTable;

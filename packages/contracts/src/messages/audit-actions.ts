@@ -58,6 +58,13 @@ export const auditActionLabels = {
     restored: 'FAQ question restored',
     reordered: 'FAQ questions reordered',
   },
+  quickstart_story: {
+    created: 'Quick Start story created',
+    updated: 'Quick Start story changed',
+    published: 'Quick Start story published',
+    restored: 'Quick Start story restored',
+    deleted: 'Quick Start story deleted',
+  },
   faq_category: {
     created: 'FAQ category created',
     renamed: 'FAQ category renamed',
@@ -91,6 +98,7 @@ export const KNOWN_AUDIT_TARGET_TYPES: readonly string[] = [
   'email',
   'membership',
   'organization',
+  'quickstart_story',
   'site_content',
   'user',
 ];

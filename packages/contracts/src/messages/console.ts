@@ -14,6 +14,7 @@ import { consoleApisMessages } from './console-apis.ts';
 import { consolePagesMessages } from './console-pages.ts';
 import { consoleProductsMessages } from './console-products.ts';
 import { consoleImagesMessages } from './console-images.ts';
+import { consoleQuickstartMessages } from './console-quickstart.ts';
 
 export const consoleMessages = {
   title: 'Provider console',
@@ -50,4 +51,5 @@ export const consoleMessages = {
   site: consoleSiteMessages,
   pages: consolePagesMessages,
   images: consoleImagesMessages,
+  quickstart: consoleQuickstartMessages,
 } as const;

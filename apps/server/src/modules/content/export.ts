@@ -151,14 +151,18 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
     .execute();
   const faqs = await cdb
     .selectFrom('faqs')
-    .select(['question', 'answer_markdown', 'answer_html', 'category_id', 'published'])
+    .select(['question', 'answer_markdown', 'answer_html', 'category_id', 'published', 'publish_at'])
     .orderBy('weight')
     .orderBy('id')
     .execute();
   const entry = (f: (typeof faqs)[number]) => ({
     question: f.question,
     answer: (f.answer_markdown ?? f.answer_html).trim(),
-    ...(f.published ? {} : { published: false }),
+    ...(f.published
+      ? {}
+      : f.publish_at
+        ? { publishAt: new Date(f.publish_at).toISOString() }
+        : { published: false }),
   });
   const known = new Set(categories.map((c) => c.id));
   const doc = {
@@ -171,7 +175,7 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
   const header =
     '# Frequently asked questions (GET /jsonapi/node/faq?include=field_category). Answers are Markdown.\n' +
     '# Categories are shown in this order; the questions without a category come after them.\n' +
-    '# Written by `npm run portal -- export-content`; `published: false` marks a draft.\n';
+    '# Written by `npm run portal -- export-content`; `published: false` marks a draft, `publishAt` a scheduled question.\n';
   fs.writeFileSync(path.join(contentDir, 'faq.yaml'), header + stringify(doc, { lineWidth: 0 }));
   return { questions: faqs.length };
 }

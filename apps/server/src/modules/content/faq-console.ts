@@ -5,7 +5,7 @@ import {
   type FaqListItem,
   type FaqQuestion,
 } from '@portico/contracts/console-content';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { en } from '@portico/contracts/messages';
@@ -13,20 +13,11 @@ import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
 import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
-import { actorOf, recordAudit, type AuditActor } from '../audit/service.ts';
+import { actorOf, recordAudit } from '../audit/service.ts';
+import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
 import { renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../../lib/validation.ts';
-import {
-  deleteVersion,
-  etagOf,
-  expectedVersion,
-  fieldChanges,
-  pageParam,
-  searchParam,
-  sendConflict as sendStale,
-  UUID,
-  type FieldChange,
-} from '../../lib/console-edits.ts';
+import { fieldChanges, pageParam, searchParam, UUID, type FieldChange } from '../../lib/console-edits.ts';
 import { contentRepo } from './repo.ts';
 import { contentDb } from './tables.ts';
 
@@ -50,6 +41,7 @@ const FIELD_NAMES = [
   'category',
   'weight',
   'state',
+  'publishAt',
 ] as const satisfies readonly (keyof FaqFields)[];
 
 const WEIGHT = z.number().int().min(-1_000_000).max(1_000_000);
@@ -61,11 +53,11 @@ const fieldsSchema = z
     /** Left out: a new question comes last in its category, a saved one keeps its place. */
     weight: WEIGHT.optional(),
     state: z.enum(FAQ_STATES).default('draft'),
+    publishAt: z.iso.datetime({ offset: true }).nullable().default(null),
   })
   .strict();
 type FieldsInput = z.output<typeof fieldsSchema>;
 const saveSchema = fieldsSchema.extend({ version: z.number().int().positive().optional() }).strict();
-const restoreSchema = z.object({ version: z.number().int().positive().optional() }).strict();
 const orderSchema = z.object({ ids: z.array(z.string().regex(UUID)).min(1).max(1000) }).strict();
 const categorySchema = z.object({ name: z.string().trim().min(1).max(255) }).strict();
 const categoryPatchSchema = z
@@ -98,6 +90,7 @@ function faqQuery(db: Db) {
       'f.category_id',
       'f.weight',
       'f.published',
+      'f.publish_at',
       'f.created',
       'f.changed',
       'f.edited_at',
@@ -108,6 +101,7 @@ function faqQuery(db: Db) {
 type FaqQueryRow = Awaited<ReturnType<ReturnType<typeof faqQuery>['executeTakeFirstOrThrow']>>;
 
 function recordOf(r: FaqQueryRow): FaqRecord {
+  const publishAt = r.publish_at ? new Date(r.publish_at) : null;
   return {
     id: r.id,
     uuid: r.uuid,
@@ -123,29 +117,25 @@ function recordOf(r: FaqQueryRow): FaqRecord {
       answer: r.answer_markdown ?? r.answer_html,
       category: r.category_uuid,
       weight: r.weight,
-      state: r.published ? 'published' : 'draft',
+      state: r.published ? 'published' : publishAt ? 'scheduled' : 'draft',
+      publishAt: !r.published && publishAt ? publishAt.toISOString() : null,
     },
   };
 }
 
-async function findFaq(db: Db, uuid: string): Promise<FaqRecord | undefined> {
+async function findFaq(db: Db, uuid: string, lock = false): Promise<FaqRecord | undefined> {
   if (!UUID.test(uuid)) return undefined;
+  if (lock) {
+    const locked = await contentDb(db)
+      .selectFrom('faqs')
+      .select('id')
+      .where('uuid', '=', uuid.toLowerCase())
+      .forUpdate()
+      .executeTakeFirst();
+    if (!locked) return undefined;
+  }
   const row = await faqQuery(db).where('f.uuid', '=', uuid.toLowerCase()).executeTakeFirst();
   return row ? recordOf(row) : undefined;
-}
-
-/** Locks the question's row for the rest of the transaction (404 when there is none). */
-async function lockFaq(trx: Db, uuid: string): Promise<FaqRecord> {
-  const locked = UUID.test(uuid)
-    ? await contentDb(trx)
-        .selectFrom('faqs')
-        .select('id')
-        .where('uuid', '=', uuid.toLowerCase())
-        .forUpdate()
-        .executeTakeFirst()
-    : undefined;
-  if (!locked) throw notFound(M.faq.notFound);
-  return (await findFaq(trx, uuid))!;
 }
 
 function faqJson(f: FaqRecord): FaqQuestion {
@@ -203,7 +193,9 @@ async function resolveFields(trx: Db, input: FieldsInput, existing: FaqRecord | 
     category: input.category ? input.category.toLowerCase() : null,
     weight,
     state: input.state,
+    publishAt: input.state === 'scheduled' ? input.publishAt : null,
   };
+  const publishAt = publishAtOf(fields);
   return {
     fields,
     input: {
@@ -214,21 +206,9 @@ async function resolveFields(trx: Db, input: FieldsInput, existing: FaqRecord | 
       categoryId,
       weight,
       published: fields.state === 'published',
+      publishAt,
     },
   };
-}
-
-async function storeRevision(trx: Db, actor: AuditActor, faq: FaqRecord): Promise<void> {
-  await contentDb(trx)
-    .insertInto('faq_revisions')
-    .values({
-      faq_id: faq.id,
-      version: faq.version,
-      author_id: actor.id,
-      author_email: actor.email,
-      fields: JSON.stringify(faq.fields),
-    })
-    .execute();
 }
 
 /** Audit values: the fields less the answer (its length instead), and the version. */
@@ -237,41 +217,64 @@ function auditValue(f: FaqRecord) {
   return { ...rest, answerLength: answer.length, version: f.version };
 }
 
-type SaveOutcome = { ok: true; faq: FaqRecord } | { ok: false; current: FaqRecord };
-
-/** Saves `input` over the question `uuid` if it is still at `expected`; audited as `action`. */
-async function saveOver(
-  db: Db,
-  request: FastifyRequest,
-  uuid: string,
-  input: FieldsInput,
-  expected: number,
-  action: (before: FaqRecord) => string,
-): Promise<SaveOutcome> {
-  return db.transaction().execute(async (trx) => {
-    const before = await lockFaq(trx, uuid);
-    if (before.version !== expected) return { ok: false, current: before };
+/** FAQ questions as versioned content (lib/versioned-content.ts). */
+export const faqContent = versioned<FaqFields, FaqRecord, FieldsInput>({
+  kind: 'faq',
+  role: ROLE,
+  messages: {
+    forbidden: M.forbidden,
+    notFound: M.faq.notFound,
+    stale: E.stale,
+    versionNeeded: M.errors.versionNeeded,
+    noRevision: M.errors.noRevision,
+  },
+  find: findFaq,
+  ref: (f) => f.id,
+  id: (f) => f.uuid,
+  json: faqJson,
+  fieldNames: FIELD_NAMES,
+  lineFields: ['answer'],
+  async store(trx, input, before) {
     const { input: faqInput } = await resolveFields(trx, input, before);
     await contentRepo(trx).saveFaq(faqInput, { id: before.id }, { editedAt: new Date() });
-    const after = (await findFaq(trx, uuid))!;
-    const actor = actorOf(request);
-    await storeRevision(trx, actor, after);
-    await recordAudit(trx, actor, {
-      action: action(before),
-      targetType: 'faq',
-      targetId: after.uuid,
-      targetLabel: after.fields.question,
-      before: auditValue(before),
-      after: auditValue(after),
-    });
-    return { ok: true, faq: after };
-  });
-}
+  },
+  remove: (trx, f) => contentRepo(trx).deleteFaqs([f.id]),
+  sentFields: (input, current) => sentFields(input, current),
+  // A category deleted since is no category now.
+  async restoreInput(db, fields) {
+    const category =
+      fields.category &&
+      (await contentDb(db)
+        .selectFrom('faq_categories')
+        .select('id')
+        .where('uuid', '=', fields.category)
+        .executeTakeFirst())
+        ? fields.category
+        : null;
+    return { ...fields, category };
+  },
+  publishes: (input, before) => input.state === 'published' && before.fields.state !== 'published',
+  audit: {
+    targetType: 'faq',
+    label: (f) => f.fields.question,
+    value: auditValue,
+    created: 'faq.created',
+    updated: 'faq.updated',
+    published: 'faq.published',
+    restored: 'faq.restored',
+    deleted: 'faq.deleted',
+  },
+  schedule: {
+    table: 'faqs',
+    what: 'scheduled FAQ publication',
+    published: (trx, ids) => contentRepo(trx).reindexFaqs(ids),
+  },
+});
 
-function sendConflict(reply: FastifyReply, current: FaqRecord, mine: FaqFields) {
-  const message = E.stale.replace('{{version}}', String(current.version));
-  return sendStale(reply, message, faqJson(current), faqChanges(mine, current.fields));
-}
+/** Publishes the scheduled FAQ questions whose time has come, once (lib/versioned-content.ts). */
+export const publishDueFaqs = (db: Db) => faqContent.publishDue(db);
+
+type Params = { Params: { id: string } };
 
 /** The fields a request sent, completed from the current question where it left them out. */
 function sentFields(input: FieldsInput, current: FaqRecord): FaqFields {
@@ -281,27 +284,7 @@ function sentFields(input: FieldsInput, current: FaqRecord): FaqFields {
     category: input.category?.toLowerCase() ?? null,
     weight: input.weight ?? current.fields.weight,
     state: input.state,
-  };
-}
-
-type Params = { Params: { id: string } };
-type RevisionParams = { Params: { id: string; version: string } };
-
-async function findRevision(db: Db, faq: FaqRecord, raw: string) {
-  if (!/^\d{1,9}$/.test(raw)) throw notFound(M.errors.noRevision);
-  const row = await contentDb(db)
-    .selectFrom('faq_revisions')
-    .select(['version', 'author_email', 'created', 'fields'])
-    .where('faq_id', '=', faq.id)
-    .where('version', '=', Number(raw))
-    .executeTakeFirst();
-  if (!row) throw notFound(M.errors.noRevision);
-  const stored = typeof row.fields === 'string' ? (JSON.parse(row.fields) as unknown) : row.fields;
-  return {
-    version: row.version,
-    author: row.author_email,
-    created: new Date(row.created).toISOString(),
-    fields: stored as FaqFields,
+    publishAt: input.state === 'scheduled' ? input.publishAt : null,
   };
 }
 
@@ -362,18 +345,6 @@ async function nameTaken(trx: Db, name: string, except?: number): Promise<void> 
 /** The console's FAQ routes (README.md 'Console: FAQ'). */
 export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
   const guard = (request: FastifyRequest) => requireProviderRole(request, ROLE, M.forbidden);
-  const found = async (uuid: string) => {
-    const f = await findFaq(app.db, uuid);
-    if (!f) throw notFound(M.faq.notFound);
-    return f;
-  };
-  const ok = (reply: FastifyReply, f: FaqRecord, status = 200) =>
-    reply
-      .code(status)
-      .header('Cache-Control', 'no-store')
-      .header('ETag', etagOf(f.version))
-      .send({ data: faqJson(f) });
-
   app.get<{ Querystring: Record<string, unknown> }>(BASE, async (request, reply) => {
     guard(request);
     const q = request.query;
@@ -391,7 +362,9 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
       throw badRequest('category must be a category id or none.', 'category');
     const search = searchParam(q.q);
     let qb = faqQuery(app.db);
-    if (state) qb = qb.where('f.published', '=', state === 'published');
+    if (state === 'published') qb = qb.where('f.published', '=', true);
+    if (state === 'scheduled') qb = qb.where('f.published', '=', false).where('f.publish_at', 'is not', null);
+    if (state === 'draft') qb = qb.where('f.published', '=', false).where('f.publish_at', 'is', null);
     if (category === 'none') qb = qb.where('f.category_id', 'is', null);
     else if (typeof category === 'string' && category) qb = qb.where('c.uuid', '=', category.toLowerCase());
     if (search)
@@ -428,32 +401,15 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
     return { data, meta: { count: Number(count.n) } };
   });
 
-  app.get<Params>(`${BASE}/:id`, async (request, reply) => {
-    guard(request);
-    const f = await found(request.params.id);
-    reply.header('Cache-Control', 'no-store').header('ETag', etagOf(f.version));
-    return { data: faqJson(f) };
-  });
-
   app.post(BASE, async (request, reply) => {
     guard(request);
     const body = parseBody(fieldsSchema, request.body);
-    const faq = await app.db.transaction().execute(async (trx) => {
+    const faq = await faqContent.create(app.db, actorOf(request), async (trx) => {
       const { input } = await resolveFields(trx, body, undefined);
       const { uuid } = await contentRepo(trx).saveFaq(input, undefined, { editedAt: new Date() });
-      const created = (await findFaq(trx, uuid))!;
-      const actor = actorOf(request);
-      await storeRevision(trx, actor, created);
-      await recordAudit(trx, actor, {
-        action: 'faq.created',
-        targetType: 'faq',
-        targetId: created.uuid,
-        targetLabel: created.fields.question,
-        after: auditValue(created),
-      });
-      return created;
+      return uuid;
     });
-    return ok(reply, faq, 201);
+    return faqContent.send(reply, faq, 201);
   });
 
   // Declared before /:id routes of the same method: 'reorder' is no id.
@@ -477,7 +433,7 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
           .where('id', '=', r.id)
           .returning('uuid')
           .executeTakeFirstOrThrow();
-        await storeRevision(trx, actor, (await findFaq(trx, updated.uuid))!);
+        await faqContent.storeRevision(trx, actor, (await findFaq(trx, updated.uuid))!);
       }
       if (moved.length === 0) return;
       await recordAudit(trx, actor, {
@@ -490,96 +446,9 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
-  app.patch<Params>(`${BASE}/:id`, async (request, reply) => {
-    guard(request);
-    const { version, ...input } = parseBody(saveSchema, request.body);
-    const expected = expectedVersion(request, version, M.errors.versionNeeded);
-    const outcome = await saveOver(app.db, request, request.params.id, input, expected, (before) =>
-      input.state === 'published' && before.fields.state !== 'published' ? 'faq.published' : 'faq.updated',
-    );
-    if (!outcome.ok) return sendConflict(reply, outcome.current, sentFields(input, outcome.current));
-    return ok(reply, outcome.faq);
-  });
-
-  app.delete<Params>(`${BASE}/:id`, async (request, reply) => {
-    guard(request);
-    const expected = deleteVersion(request, M.errors.versionNeeded);
-    const stale = await app.db.transaction().execute(async (trx) => {
-      const before = await lockFaq(trx, request.params.id);
-      if (expected !== 'any' && expected !== before.version) return before;
-      await contentRepo(trx).deleteFaqs([before.id]);
-      await recordAudit(trx, actorOf(request), {
-        action: 'faq.deleted',
-        targetType: 'faq',
-        targetId: before.uuid,
-        targetLabel: before.fields.question,
-        before: auditValue(before),
-      });
-      return undefined;
-    });
-    if (stale) return sendConflict(reply, stale, stale.fields);
-    return reply.code(204).send();
-  });
-
-  app.get<Params>(`${BASE}/:id/revisions`, async (request, reply) => {
-    guard(request);
-    const f = await found(request.params.id);
-    const rows = await contentDb(app.db)
-      .selectFrom('faq_revisions')
-      .select(['version', 'author_email', 'created'])
-      .where('faq_id', '=', f.id)
-      .orderBy('version', 'desc')
-      .execute();
-    reply.header('Cache-Control', 'no-store');
-    return {
-      data: rows.map((r) => ({
-        version: r.version,
-        author: r.author_email,
-        created: new Date(r.created).toISOString(),
-        current: r.version === f.version,
-      })),
-      meta: { version: f.version },
-    };
-  });
-
-  app.get<RevisionParams>(`${BASE}/:id/revisions/:version`, async (request, reply) => {
-    guard(request);
-    const f = await found(request.params.id);
-    const revision = await findRevision(app.db, f, request.params.version);
-    reply.header('Cache-Control', 'no-store');
-    // From the revision to the current version: what restoring it would undo.
-    return {
-      data: { ...revision, changes: faqChanges(revision.fields, f.fields) },
-      meta: { version: f.version },
-    };
-  });
-
-  app.post<RevisionParams>(`${BASE}/:id/revisions/:version/restore`, async (request, reply) => {
-    guard(request);
-    const { version } = parseBody(restoreSchema, request.body);
-    const expected = expectedVersion(request, version, M.errors.versionNeeded);
-    const f = await found(request.params.id);
-    const revision = await findRevision(app.db, f, request.params.version);
-    // A category deleted since is no category now.
-    const category =
-      revision.fields.category &&
-      (await contentDb(app.db)
-        .selectFrom('faq_categories')
-        .select('id')
-        .where('uuid', '=', revision.fields.category)
-        .executeTakeFirst())
-        ? revision.fields.category
-        : null;
-    const outcome = await saveOver(
-      app.db,
-      request,
-      f.uuid,
-      { ...revision.fields, category },
-      expected,
-      () => 'faq.restored',
-    );
-    if (!outcome.ok) return sendConflict(reply, outcome.current, revision.fields);
-    return ok(reply, outcome.faq);
+  versionedRoutes(app, faqContent, BASE, (body) => {
+    const { version, ...input } = parseBody(saveSchema, body);
+    return { version, input };
   });
 
   // Categories.

@@ -92,6 +92,8 @@ const faqQuestion = z
     answer: z.string().trim().min(1),
     /** A draft (written by the export): on no public page and not in the search. */
     published: z.boolean().default(true),
+    /** A scheduled publication (ISO date-time): the question stays unpublished until then. */
+    publishAt: z.iso.datetime({ offset: true }).optional(),
   })
   .strict();
 const faqSchema = z
@@ -414,7 +416,7 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
       else {
         const faqs: FaqInput[] = [];
         const add = (
-          q: { question: string; answer: string; published: boolean },
+          q: { question: string; answer: string; published: boolean; publishAt?: string | undefined },
           categoryId: number | null,
         ) =>
           faqs.push({
@@ -423,7 +425,8 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
             answerMarkdown: q.answer,
             categoryId,
             weight: faqs.length,
-            published: q.published,
+            published: q.publishAt ? false : q.published,
+            publishAt: q.publishAt ? new Date(q.publishAt) : null,
           });
         for (const [weight, c] of content.faq.categories.entries()) {
           const id = await repo.upsertFaqCategory(c.name, weight);

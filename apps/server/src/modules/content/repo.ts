@@ -78,6 +78,8 @@ export interface FaqInput {
   categoryId: number | null;
   weight: number;
   published: boolean;
+  /** A scheduled publication (with `published` false until then); none when left out. */
+  publishAt?: Date | null;
 }
 
 function faqValues(f: FaqInput) {
@@ -88,6 +90,7 @@ function faqValues(f: FaqInput) {
     category_id: f.categoryId,
     weight: f.weight,
     published: f.published,
+    publish_at: f.published ? null : (f.publishAt ?? null),
   };
 }
 
@@ -337,6 +340,17 @@ export function contentRepo(db: Db) {
         await indexFaq(trx, { ...input, uuid: row.uuid, answerHtml: row.answer_html, created: row.created });
         return { id: row.id, uuid: row.uuid, version: row.version };
       });
+    },
+
+    /** Writes the search rows of these questions from their current state (published ones in, the rest out). */
+    async reindexFaqs(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      const rows = await contentDb(db)
+        .selectFrom('faqs')
+        .select(['uuid', 'question', 'answer_html', 'published', 'created'])
+        .where('id', 'in', [...ids])
+        .execute();
+      for (const r of rows) await indexFaq(db, { ...r, answerHtml: r.answer_html });
     },
 
     /** Removes FAQ questions (and their search rows). */

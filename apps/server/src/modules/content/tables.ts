@@ -49,17 +49,6 @@ export interface ArticlesTable {
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-/** Migration 0274: every save of an article (its fields as the console edits them). */
-export interface ArticleRevisionsTable {
-  id: Generated<number>;
-  article_id: number;
-  version: number;
-  author_id: number | null;
-  author_email: string | null;
-  created: Generated<Date>;
-  fields: ColumnType<unknown, string, string>;
-}
-
 export interface FaqCategoriesTable {
   id: Generated<number>;
   uuid: Generated<string>;
@@ -81,17 +70,8 @@ export interface FaqsTable {
   version: Generated<number>;
   published: Generated<boolean>;
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-}
-
-/** Migration 0276: every save of a FAQ question (its fields as the console edits them). */
-export interface FaqRevisionsTable {
-  id: Generated<number>;
-  faq_id: number;
-  version: number;
-  author_id: number | null;
-  author_email: string | null;
-  created: Generated<Date>;
-  fields: ColumnType<unknown, string, string>;
+  /** Migration 0281: a scheduled publication (with `published` false until then). */
+  publish_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 // A type literal, not an interface: withTables wants an index-compatible record.
@@ -99,10 +79,8 @@ export type ContentTables = {
   news_categories: NewsCategoriesTable;
   article_authors: ArticleAuthorsTable;
   articles: ArticlesTable;
-  article_revisions: ArticleRevisionsTable;
   faq_categories: FaqCategoriesTable;
   faqs: FaqsTable;
-  faq_revisions: FaqRevisionsTable;
 };
 
 export function contentDb(db: Db) {

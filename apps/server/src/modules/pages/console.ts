@@ -1,25 +1,17 @@
 import { PAGE_STATES, type PageFields, type PageState } from '@portico/contracts/console-pages';
 import { isWebRoute } from '@portico/contracts/web-routes';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
-import {
-  deleteVersion,
-  etagOf,
-  expectedVersion,
-  fieldChanges,
-  pageParam,
-  sendConflict,
-  UUID,
-  type FieldChange,
-} from '../../lib/console-edits.ts';
-import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
+import { pageParam, UUID } from '../../lib/console-edits.ts';
+import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { badRequest, HttpError } from '../../lib/errors.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
-import { actorOf, recordAudit, type AuditActor } from '../audit/service.ts';
+import { actorOf } from '../audit/service.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { renderMarkdown } from './importer.ts';
 import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
@@ -49,6 +41,7 @@ const FIELD_NAMES = [
   'scrollspy',
   'googleDriveId',
   'state',
+  'publishAt',
 ] as const satisfies readonly (keyof PageFields)[];
 
 /**
@@ -92,10 +85,10 @@ const fieldsSchema = z
       .default(null)
       .transform((v) => v || null),
     state: z.enum(PAGE_STATES).default('draft'),
+    publishAt: z.iso.datetime({ offset: true }).nullable().default(null),
   })
   .strict();
 const saveSchema = fieldsSchema.extend({ version: z.number().int().positive().optional() }).strict();
-const restoreSchema = z.object({ version: z.number().int().positive().optional() }).strict();
 
 interface PageRecord {
   id: number;
@@ -126,6 +119,7 @@ function pageQuery(db: Db) {
       'p.scrollspy_visible',
       'p.google_drive_id',
       'p.published',
+      'p.publish_at',
       'p.created',
       'p.changed',
       'p.edited_at',
@@ -140,7 +134,13 @@ function pageQuery(db: Db) {
 }
 type PageQueryRow = Awaited<ReturnType<ReturnType<typeof pageQuery>['executeTakeFirstOrThrow']>>;
 
+function stateOf(published: boolean, publishAt: Date | null): PageState {
+  if (published) return 'published';
+  return publishAt ? 'scheduled' : 'draft';
+}
+
 function recordOf(r: PageQueryRow): PageRecord {
+  const publishAt = r.publish_at ? new Date(r.publish_at) : null;
   return {
     id: r.id,
     uuid: r.uuid,
@@ -161,7 +161,8 @@ function recordOf(r: PageQueryRow): PageRecord {
       imageAlt: r.image_alt ?? '',
       scrollspy: r.scrollspy_visible,
       googleDriveId: r.google_drive_id,
-      state: r.published ? 'published' : 'draft',
+      state: stateOf(r.published, publishAt),
+      publishAt: !r.published && publishAt ? publishAt.toISOString() : null,
     },
   };
 }
@@ -185,9 +186,6 @@ function pageJson(p: PageRecord) {
     ...p.fields,
   };
 }
-
-const changesOf = (from: PageFields, to: PageFields): FieldChange<keyof PageFields>[] =>
-  fieldChanges(from, to, FIELD_NAMES, ['body', 'aliases']);
 
 const invalid = (message: string, pointer: string) =>
   new HttpError(400, message, { code: 'invalid_input', pointer });
@@ -234,23 +232,11 @@ async function toInput(trx: Db, fields: PageFields, existing: PageRecord | undef
     googleDriveId: fields.googleDriveId,
     scrollspyVisible: fields.scrollspy,
     published: fields.state === 'published',
+    publishAt: publishAtOf(fields),
     // The file's hash stays: the import tells an edited page by edited_at (README 'Console').
     sourceHash: existing?.sourceHash ?? null,
     sourceFile: existing?.sourceFile ?? null,
   };
-}
-
-async function storeRevision(trx: Db, actor: AuditActor, page: PageRecord): Promise<void> {
-  await pagesDb(trx)
-    .insertInto('page_revisions')
-    .values({
-      page_id: page.id,
-      version: page.version,
-      author_id: actor.id,
-      author_email: actor.email,
-      fields: JSON.stringify(page.fields),
-    })
-    .execute();
 }
 
 /** Audit values: the fields less the body (its length instead), and the version. */
@@ -259,81 +245,52 @@ function auditValue(p: PageRecord) {
   return { ...rest, bodyLength: body.length, version: p.version };
 }
 
-type SaveOutcome = { ok: true; page: PageRecord } | { ok: false; current: PageRecord };
+/** Pages as versioned content (lib/versioned-content.ts). */
+export const pageContent = versioned<PageFields, PageRecord>({
+  kind: 'page',
+  role: ROLE,
+  messages: {
+    forbidden: M.forbidden,
+    notFound: M.list.notFound,
+    stale: M.errors.stale,
+    versionNeeded: VERSION_NEEDED,
+    noRevision: en.console.content.errors.noRevision,
+  },
+  lock: PAGES_LOCK,
+  find: findPage,
+  ref: (p) => p.id,
+  id: (p) => p.uuid,
+  json: pageJson,
+  fieldNames: FIELD_NAMES,
+  lineFields: ['body', 'aliases'],
+  async store(trx, fields, before) {
+    await pagesRepo(trx).replace(before.id, await toInput(trx, fields, before), { editedAt: new Date() });
+  },
+  remove: (trx, p) => pagesRepo(trx).remove(p.id),
+  publishes: (fields, before) => fields.state === 'published' && before.fields.state !== 'published',
+  audit: {
+    targetType: 'page',
+    label: (p) => p.fields.title,
+    value: auditValue,
+    created: 'page.created',
+    updated: 'page.updated',
+    published: 'page.published',
+    restored: 'page.restored',
+    deleted: 'page.deleted',
+  },
+  schedule: {
+    table: 'pages',
+    what: 'scheduled page publication',
+    published: (trx, ids) => pagesRepo(trx).reindex(ids),
+  },
+});
 
-/** Saves `fields` over the page `uuid` if it is still at `expected`; audited as `action`. */
-function saveOver(
-  db: Db,
-  request: FastifyRequest,
-  uuid: string,
-  fields: PageFields,
-  expected: number | 'any',
-  action: (before: PageRecord) => string,
-): Promise<SaveOutcome> {
-  return db.transaction().execute(async (trx) => {
-    await PAGES_LOCK.execute(trx);
-    const before = await findPage(trx, uuid, true);
-    if (!before) throw notFound(M.list.notFound);
-    if (expected !== 'any' && before.version !== expected) return { ok: false, current: before };
-    const input = await toInput(trx, fields, before);
-    await pagesRepo(trx).replace(before.id, input, { editedAt: new Date() });
-    const after = (await findPage(trx, uuid))!;
-    const actor = actorOf(request);
-    await storeRevision(trx, actor, after);
-    await recordAudit(trx, actor, {
-      action: action(before),
-      targetType: 'page',
-      targetId: after.uuid,
-      targetLabel: after.fields.title,
-      before: auditValue(before),
-      after: auditValue(after),
-    });
-    return { ok: true, page: after };
-  });
-}
-
-function conflict(reply: FastifyReply, current: PageRecord, mine: PageFields) {
-  const message = M.errors.stale.replace('{{version}}', String(current.version));
-  return sendConflict(reply, message, pageJson(current), changesOf(mine, current.fields));
-}
-
-function sendPage(reply: FastifyReply, page: PageRecord, status = 200) {
-  return reply
-    .code(status)
-    .header('Cache-Control', 'no-store')
-    .header('ETag', etagOf(page.version))
-    .send({ data: pageJson(page) });
-}
-
-async function findRevision(db: Db, page: PageRecord, raw: string) {
-  if (!/^\d{1,9}$/.test(raw)) throw notFound(en.console.content.errors.noRevision);
-  const row = await pagesDb(db)
-    .selectFrom('page_revisions')
-    .select(['version', 'author_email', 'created', 'fields'])
-    .where('page_id', '=', page.id)
-    .where('version', '=', Number(raw))
-    .executeTakeFirst();
-  if (!row) throw notFound(en.console.content.errors.noRevision);
-  const stored = typeof row.fields === 'string' ? (JSON.parse(row.fields) as unknown) : row.fields;
-  return {
-    version: row.version,
-    author: row.author_email,
-    created: new Date(row.created).toISOString(),
-    fields: stored as PageFields,
-  };
-}
-
-type Params = { Params: { id: string } };
-type RevisionParams = { Params: { id: string; version: string } };
+/** Publishes the scheduled pages whose time has come, once (lib/versioned-content.ts). */
+export const publishDuePages = (db: Db) => pageContent.publishDue(db);
 
 /** The console's page routes (README.md 'Console'). */
 export async function consolePageRoutes(app: FastifyInstance): Promise<void> {
   const guard = (request: FastifyRequest) => requireProviderRole(request, ROLE, M.forbidden);
-  const found = async (uuid: string) => {
-    const p = await findPage(app.db, uuid);
-    if (!p) throw notFound(M.list.notFound);
-    return p;
-  };
   const BASE = '/admin-api/content/pages';
 
   app.get<{ Querystring: Record<string, unknown> }>(BASE, async (request, reply) => {
@@ -348,7 +305,9 @@ export async function consolePageRoutes(app: FastifyInstance): Promise<void> {
     if (search !== undefined && (typeof search !== 'string' || search.length > 200))
       throw badRequest('q must be a text of at most 200 characters.', 'q');
     let qb = pageQuery(app.db);
-    if (state) qb = qb.where('p.published', '=', (state as PageState) === 'published');
+    if (state === 'published') qb = qb.where('p.published', '=', true);
+    if (state === 'scheduled') qb = qb.where('p.published', '=', false).where('p.publish_at', 'is not', null);
+    if (state === 'draft') qb = qb.where('p.published', '=', false).where('p.publish_at', 'is', null);
     if (typeof search === 'string' && search.trim()) {
       const like = `%${escapeLike(search.trim().toLowerCase())}%`;
       qb = qb.where(sql<boolean>`(lower(p.title) like ${like} or p.alias like ${like})`);
@@ -377,109 +336,20 @@ export async function consolePageRoutes(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get<Params>(`${BASE}/:id`, async (request, reply) => {
-    guard(request);
-    const p = await found(request.params.id);
-    reply.header('Cache-Control', 'no-store').header('ETag', etagOf(p.version));
-    return { data: pageJson(p) };
-  });
-
   app.post(BASE, async (request, reply) => {
     guard(request);
     const fields = parseBody(fieldsSchema, request.body);
-    const page = await app.db.transaction().execute(async (trx) => {
-      await PAGES_LOCK.execute(trx);
-      const input = await toInput(trx, fields, undefined);
-      const { uuid } = await pagesRepo(trx).create(input, { editedAt: new Date() });
-      const created = (await findPage(trx, uuid))!;
-      const actor = actorOf(request);
-      await storeRevision(trx, actor, created);
-      await recordAudit(trx, actor, {
-        action: 'page.created',
-        targetType: 'page',
-        targetId: created.uuid,
-        targetLabel: created.fields.title,
-        after: auditValue(created),
+    const page = await pageContent.create(app.db, actorOf(request), async (trx) => {
+      const { uuid } = await pagesRepo(trx).create(await toInput(trx, fields, undefined), {
+        editedAt: new Date(),
       });
-      return created;
+      return uuid;
     });
-    return sendPage(reply, page, 201);
+    return pageContent.send(reply, page, 201);
   });
 
-  app.patch<Params>(`${BASE}/:id`, async (request, reply) => {
-    guard(request);
-    const { version, ...fields } = parseBody(saveSchema, request.body);
-    const expected = expectedVersion(request, version, VERSION_NEEDED);
-    const outcome = await saveOver(app.db, request, request.params.id, fields, expected, (before) =>
-      fields.state === 'published' && before.fields.state !== 'published' ? 'page.published' : 'page.updated',
-    );
-    if (!outcome.ok) return conflict(reply, outcome.current, fields);
-    return sendPage(reply, outcome.page);
-  });
-
-  app.delete<Params>(`${BASE}/:id`, async (request, reply) => {
-    guard(request);
-    const expected = deleteVersion(request, VERSION_NEEDED);
-    const stale = await app.db.transaction().execute(async (trx) => {
-      await PAGES_LOCK.execute(trx);
-      const before = await findPage(trx, request.params.id, true);
-      if (!before) throw notFound(M.list.notFound);
-      if (expected !== 'any' && expected !== before.version) return before;
-      await pagesRepo(trx).remove(before.id);
-      await recordAudit(trx, actorOf(request), {
-        action: 'page.deleted',
-        targetType: 'page',
-        targetId: before.uuid,
-        targetLabel: before.fields.title,
-        before: auditValue(before),
-      });
-      return undefined;
-    });
-    if (stale) return conflict(reply, stale, stale.fields);
-    return reply.code(204).send();
-  });
-
-  app.get<Params>(`${BASE}/:id/revisions`, async (request, reply) => {
-    guard(request);
-    const p = await found(request.params.id);
-    const rows = await pagesDb(app.db)
-      .selectFrom('page_revisions')
-      .select(['version', 'author_email', 'created'])
-      .where('page_id', '=', p.id)
-      .orderBy('version', 'desc')
-      .execute();
-    reply.header('Cache-Control', 'no-store');
-    return {
-      data: rows.map((r) => ({
-        version: r.version,
-        author: r.author_email,
-        created: new Date(r.created).toISOString(),
-        current: r.version === p.version,
-      })),
-      meta: { version: p.version },
-    };
-  });
-
-  app.get<RevisionParams>(`${BASE}/:id/revisions/:version`, async (request, reply) => {
-    guard(request);
-    const p = await found(request.params.id);
-    const revision = await findRevision(app.db, p, request.params.version);
-    reply.header('Cache-Control', 'no-store');
-    // From the revision to the current version: what restoring it would undo.
-    return {
-      data: { ...revision, changes: changesOf(revision.fields, p.fields) },
-      meta: { version: p.version },
-    };
-  });
-
-  app.post<RevisionParams>(`${BASE}/:id/revisions/:version/restore`, async (request, reply) => {
-    guard(request);
-    const { version } = parseBody(restoreSchema, request.body);
-    const expected = expectedVersion(request, version, VERSION_NEEDED);
-    const p = await found(request.params.id);
-    const revision = await findRevision(app.db, p, request.params.version);
-    const outcome = await saveOver(app.db, request, p.uuid, revision.fields, expected, () => 'page.restored');
-    if (!outcome.ok) return conflict(reply, outcome.current, revision.fields);
-    return sendPage(reply, outcome.page);
+  versionedRoutes(app, pageContent, BASE, (body) => {
+    const { version, ...input } = parseBody(saveSchema, body);
+    return { version, input };
   });
 }

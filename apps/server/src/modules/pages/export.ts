@@ -40,6 +40,7 @@ export async function exportPages(db: Db, contentDir: string): Promise<PagesExpo
       'p.scrollspy_visible',
       'p.google_drive_id',
       'p.published',
+      'p.publish_at',
       'p.source_file',
       'u.email as author',
     ])
@@ -71,7 +72,10 @@ export async function exportPages(db: Db, contentDir: string): Promise<PagesExpo
     if (others.length) meta.aliases = [r.alias, ...others];
     else meta.alias = r.alias;
     if (r.scrollspy_visible) meta.scrollspy = true;
-    if (!r.published) meta.published = false;
+    if (!r.published) {
+      if (r.publish_at) meta.publishAt = new Date(r.publish_at).toISOString();
+      else meta.published = false;
+    }
     if (r.author) meta.author = r.author;
     if (r.image_url) meta.image = { url: r.image_url, alt: r.image_alt ?? '' };
     if (r.google_drive_id) meta.googleDriveId = r.google_drive_id;

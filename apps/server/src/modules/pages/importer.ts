@@ -46,6 +46,8 @@ const frontMatter = z
     scrollspy: z.boolean().default(false),
     /** `false`: a draft, which no visitor sees (the console's export writes it for drafts). */
     published: z.boolean().default(true),
+    /** A scheduled publication (ISO date-time): the page stays unpublished until then. */
+    publishAt: z.iso.datetime({ offset: true }).optional(),
     image: z
       .object({
         url: z
@@ -125,7 +127,8 @@ export function parsePageFile(file: string, text: string): PageFile {
       image: meta.image ?? null,
       googleDriveId: meta.googleDriveId ?? null,
       scrollspyVisible: meta.scrollspy,
-      published: meta.published,
+      published: meta.publishAt ? false : meta.published,
+      publishAt: meta.publishAt ? new Date(meta.publishAt) : null,
     },
   };
 }

@@ -39,6 +39,8 @@ export interface PageInput {
   bodyMarkdown?: string | null | undefined;
   /** A draft (false) answers no visitor and is not in the search; true when not given. */
   published?: boolean | undefined;
+  /** A scheduled publication (with `published` false until then), or null. */
+  publishAt?: Date | null | undefined;
   /** content/pages/<name>.md it came from or is exported to. */
   sourceFile?: string | null | undefined;
 }
@@ -86,6 +88,7 @@ function columns(input: PageInput) {
     source_hash: input.sourceHash ?? null,
     body_markdown: input.bodyMarkdown ?? null,
     published: input.published ?? true,
+    publish_at: input.published === false ? (input.publishAt ?? null) : null,
     source_file: input.sourceFile ?? null,
   };
 }
@@ -255,7 +258,19 @@ export function pagesRepo(db: Db) {
       });
     },
 
-    /** Deletes a page: its aliases and revisions go with it, and its search row. */
+    /** Writes the search rows of these pages from their current state (published ones in, the rest out). */
+    async reindex(ids: readonly number[]): Promise<void> {
+      if (ids.length === 0) return;
+      const rows = await pagesDb(db)
+        .selectFrom('pages')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute();
+      for (const row of rows)
+        await indexPage(db, row.uuid, new Date(row.created), { ...row, publish_at: null });
+    },
+
+    /** Deletes a page: its aliases go with it, and its search row (its revisions: the console's delete). */
     remove(id: number): Promise<void> {
       return inTransaction(db, async (trx) => {
         const row = await pagesDb(trx)

@@ -2,7 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 import type { Db } from '../../db/client.ts';
 
 /**
- * Kysely types of migrations 0060-pages and 0277-page-editing; `users` (the author) comes from
+ * Kysely types of migrations 0060-pages, 0277-page-editing and 0281-content-revisions; `users` (the author) comes from
  * db/schema.ts.
  */
 
@@ -36,17 +36,8 @@ export interface PagesTable {
   edited_at: Date | string | null;
   /** content/pages/<name>.md it was imported from or exported to. */
   source_file: string | null;
-}
-
-/** Every console save of a page: its fields (contracts' PageFields), who and when. */
-export interface PageRevisionsTable {
-  id: Generated<number>;
-  page_id: number;
-  version: number;
-  author_id: number | null;
-  author_email: string | null;
-  created: Created;
-  fields: ColumnType<unknown, string, string>;
+  /** Migration 0281: a scheduled publication (with `published` false until then). */
+  publish_at: Date | string | null;
 }
 
 /** Every alias of a page, its canonical alias included: what requests are looked up in. */
@@ -59,7 +50,6 @@ export interface PageAliasesTable {
 export type PagesTables = {
   pages: PagesTable;
   page_aliases: PageAliasesTable;
-  page_revisions: PageRevisionsTable;
 };
 
 /** The database with the pages tables known to Kysely. */

@@ -20,6 +20,10 @@ const storySchema = z
     uuid: z.uuid(),
     title: z.string().trim().min(1).max(200),
     disableForAnonymous: z.boolean().default(false),
+    /** A draft (false) is shown to nobody; left out: published. */
+    published: z.boolean().optional(),
+    /** A scheduled publication (ISO date-time): the story stays unpublished until then. */
+    publishAt: z.iso.datetime({ offset: true }).optional(),
     steps: z.array(quickstartStepSchema).min(1).max(50),
   })
   .strict();
@@ -49,6 +53,11 @@ export function parseStoriesFile(text: string): StoryFile {
   return parsed.data;
 }
 
+/**
+ * Writes the file's stories. A story edited in the console (`edited_at`) is left alone, as the
+ * pages import leaves an edited page: what the browser saved wins over the file (counted as
+ * unchanged).
+ */
 export async function importStories(
   db: Db,
   file: StoryFile,
@@ -65,10 +74,10 @@ export async function importStories(
         .digest('hex');
       const existing = await q
         .selectFrom('quickstart_stories')
-        .select('source_hash')
+        .select(['source_hash', 'edited_at'])
         .where('uuid', '=', uuid)
         .executeTakeFirst();
-      if (existing?.source_hash === hash) {
+      if (existing?.edited_at || existing?.source_hash === hash) {
         result.unchanged += 1;
         continue;
       }
@@ -77,13 +86,17 @@ export async function importStories(
         title: story.title,
         steps: JSON.stringify(story.steps),
         disable_for_anonymous: story.disableForAnonymous,
+        published: story.publishAt ? false : (story.published ?? true),
+        publish_at: story.publishAt ?? null,
         source_hash: hash,
         changed: new Date(),
       };
       await q
         .insertInto('quickstart_stories')
         .values({ uuid, ...values })
-        .onConflict((oc) => oc.column('uuid').doUpdateSet(values))
+        .onConflict((oc) =>
+          oc.column('uuid').doUpdateSet({ ...values, version: sql<number>`quickstart_stories.version + 1` }),
+        )
         .execute();
       result.written += 1;
     }

@@ -1,12 +1,14 @@
 import fp from 'fastify-plugin';
 import { completedStories } from '../identity/service.ts';
+import { consoleStoryRoutes } from './console.ts';
 import { storiesForCaller } from './service.ts';
 
 /**
  * The Quick Start tour's stories (spec B 2.15, 7 `GET /getting_started/stories`). Public: an
  * anonymous caller gets them too, with disabled computed for an anonymous visitor and nothing
  * completed (the web app keeps an anonymous visitor's completed stories locally). Completed stories
- * are saved through `PATCH /jsonapi/user/user/{uuid}` (identity module).
+ * are saved through `PATCH /jsonapi/user/user/{uuid}` (identity module). Only published stories are
+ * shown; the console edits them under /admin-api/content/quickstart (console.ts).
  */
 export default fp(
   async (app) => {
@@ -17,6 +19,9 @@ export default fp(
       // Per caller: never shared by a cache.
       return reply.header('Cache-Control', 'private, no-store').send({ data });
     });
+
+    // The console's stories (README.md 'Console').
+    await app.register(consoleStoryRoutes);
   },
-  { name: 'quickstart', dependencies: ['db'] },
+  { name: 'quickstart', dependencies: ['db', 'session'] },
 );

@@ -8,7 +8,10 @@ import { quickstartDb } from './tables.ts';
  * of some ids are stories (the identity module checks completed stories with it).
  */
 
-/** Every story in weight then title order, with disabled and completed computed for the caller. */
+/**
+ * Every published story in weight then title order, with disabled and completed computed for the
+ * caller (drafts and scheduled stories are the console's only).
+ */
 export async function storiesForCaller(
   db: Db,
   caller: { completedStories: readonly string[] } | null,
@@ -16,6 +19,7 @@ export async function storiesForCaller(
   const rows = await quickstartDb(db)
     .selectFrom('quickstart_stories')
     .select(['uuid', 'title', 'steps', 'disable_for_anonymous'])
+    .where('published', '=', true)
     .orderBy('weight')
     .orderBy('title')
     .orderBy('id')

@@ -1,5 +1,5 @@
 import { diffLines } from 'diff';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import {
@@ -14,11 +14,12 @@ import { blockLayoutSchema, cookiesConsentSchema, type BlockLayout } from '@port
 import type { Db } from '../../db/client.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
-import { etagOf, expectedVersion, sendConflict } from '../../lib/console-edits.ts';
+import { expectedVersion } from '../../lib/console-edits.ts';
 import { notFound } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
+import { versioned } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
-import { actorOf, recordAudit, type AuditActor } from '../audit/service.ts';
+import { actorOf } from '../audit/service.ts';
 import { defaultConsent } from './defaults.ts';
 
 /**
@@ -50,6 +51,8 @@ interface Stored {
   changed: Date;
   editedAt: Date | null;
   data: object;
+  /** The versioned content's fields: the document itself. */
+  fields: object;
 }
 
 async function findDocument(db: Db, key: SiteDocumentKey, lock = false): Promise<Stored> {
@@ -59,13 +62,17 @@ async function findDocument(db: Db, key: SiteDocumentKey, lock = false): Promise
     .where('key', '=', key);
   if (lock) q = q.forUpdate();
   const row = await q.executeTakeFirst();
-  if (!row) return { key, version: 0, changed: new Date(0), editedAt: null, data: fallback(key) };
+  if (!row) {
+    const data = fallback(key);
+    return { key, version: 0, changed: new Date(0), editedAt: null, data, fields: data };
+  }
   return {
     key,
     version: row.version,
     changed: new Date(row.updated_at),
     editedAt: row.edited_at ? new Date(row.edited_at) : null,
     data: row.data,
+    fields: row.data,
   };
 }
 
@@ -125,79 +132,73 @@ const saveSchema = z
   .strict();
 const restoreSchema = z.object({ version: z.number().int().nonnegative().optional() }).strict();
 
-type Outcome = { ok: true; document: Stored } | { ok: false; current: Stored };
+/**
+ * The site's documents as versioned content (lib/versioned-content.ts): keyed by their key
+ * (`content_revisions.item_key`), never deleted, a document nobody saved yet is version 0 (the
+ * first save inserts its row), and what differs is the YAML's lines.
+ */
+const siteContent = versioned<object, Stored>({
+  kind: 'site_content',
+  role: ROLE,
+  messages: {
+    forbidden: en.console.content.forbidden,
+    notFound: M.errors.unknownDocument,
+    stale: M.errors.stale,
+    versionNeeded: M.errors.versionNeeded,
+    noRevision: M.errors.noRevision,
+  },
+  find: (db, key, lock) => (isKey(key) ? findDocument(db, key, lock) : Promise.resolve(undefined)),
+  ref: (d) => d.key,
+  id: (d) => d.key,
+  json: documentJson,
+  changes: (from, to, d) => documentChanges(d.key, from, to),
+  async store(trx, data, before) {
+    const now = new Date();
+    const json = JSON.stringify(data);
+    // The row is locked when it exists; the first save of a document nobody imported is an insert,
+    // and of two such saves at once the second finds the row: its save starts again and is told.
+    if (before.version === 0) {
+      const row = await trx
+        .insertInto('site_content')
+        .values({ key: before.key, data: json, version: 1, edited_at: now })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .returning('version')
+        .executeTakeFirst();
+      if (!row) throw new StaleInsert();
+      return;
+    }
+    await trx
+      .updateTable('site_content')
+      .set((eb) => ({ data: json, version: eb('version', '+', 1), edited_at: now, updated_at: now }))
+      .where('key', '=', before.key)
+      .execute();
+  },
+  audit: {
+    targetType: 'site_content',
+    label: (d) => d.key,
+    value: (d) => ({ version: d.version, content: d.data }),
+    updated: 'site_content.updated',
+    restored: 'site_content.restored',
+  },
+});
 
-/** Saves `data` over the document if it is still at `expected`, with its revision and audit entry. */
+/** Another first save inserted the document meanwhile. */
+class StaleInsert extends Error {}
+
 async function saveDocument(
   db: Db,
-  actor: AuditActor,
+  request: FastifyRequest,
   key: SiteDocumentKey,
   data: object,
   expected: number,
   action: string,
-): Promise<Outcome> {
-  return db.transaction().execute(async (trx) => {
-    const before = await findDocument(trx, key, true);
-    if (before.version !== expected) return { ok: false, current: before };
-    const now = new Date();
-    const json = JSON.stringify(data);
-    // The row is locked above when it exists; the first save of a document nobody imported is an
-    // insert, and of two such saves at once the second finds the row and is told.
-    const row =
-      before.version === 0
-        ? await trx
-            .insertInto('site_content')
-            .values({ key, data: json, version: 1, edited_at: now })
-            .onConflict((oc) => oc.column('key').doNothing())
-            .returning(['version', 'updated_at'])
-            .executeTakeFirst()
-        : await trx
-            .updateTable('site_content')
-            .set((eb) => ({ data: json, version: eb('version', '+', 1), edited_at: now, updated_at: now }))
-            .where('key', '=', key)
-            .returning(['version', 'updated_at'])
-            .executeTakeFirstOrThrow();
-    if (!row) return { ok: false, current: await findDocument(trx, key) };
-    await trx
-      .insertInto('site_content_revisions')
-      .values({
-        key,
-        version: row.version,
-        author_id: actor.id,
-        author_email: actor.email,
-        data: json,
-      })
-      .execute();
-    await recordAudit(trx, actor, {
-      action,
-      targetType: 'site_content',
-      targetId: key,
-      targetLabel: key,
-      before: { version: before.version, content: before.data },
-      after: { version: row.version, content: data },
-    });
-    return {
-      ok: true,
-      document: { key, version: row.version, changed: new Date(row.updated_at), editedAt: now, data },
-    };
-  });
-}
-
-function sendSaved(reply: FastifyReply, document: Stored) {
-  return reply
-    .header('Cache-Control', 'no-store')
-    .header('ETag', etagOf(document.version))
-    .send({ data: documentJson(document) });
-}
-
-function conflict(reply: FastifyReply, current: Stored, mine: unknown) {
-  const message = M.errors.stale.replace('{{version}}', String(current.version));
-  return sendConflict(
-    reply,
-    message,
-    documentJson(current),
-    documentChanges(current.key, mine, current.data),
-  );
+) {
+  try {
+    return await siteContent.save(db, actorOf(request), key, data, expected, () => action);
+  } catch (err) {
+    if (!(err instanceof StaleInsert)) throw err;
+    return { ok: false as const, current: await findDocument(db, key) };
+  }
 }
 
 type KeyParams = { Params: { key: string } };
@@ -214,7 +215,7 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
   app.get<KeyParams>('/admin-api/site/:key', async (request, reply) => {
     guard(request);
     const document = await findDocument(app.db, keyOf(request.params.key));
-    return sendSaved(reply, document);
+    return siteContent.send(reply, document);
   });
 
   app.put<KeyParams>('/admin-api/site/:key', async (request, reply) => {
@@ -223,53 +224,30 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
     const body = parseBody(saveSchema, request.body);
     const expected = expectedVersion(request, body.version, M.errors.versionNeeded);
     const data = checkedContent(key, body.content);
-    const outcome = await saveDocument(app.db, actorOf(request), key, data, expected, 'site_content.updated');
-    if (!outcome.ok) return conflict(reply, outcome.current, data);
-    return sendSaved(reply, outcome.document);
+    const outcome = await saveDocument(app.db, request, key, data, expected, 'site_content.updated');
+    if (!outcome.ok) return siteContent.conflict(reply, outcome.current, data);
+    return siteContent.send(reply, outcome.record);
   });
 
   app.get<KeyParams>('/admin-api/site/:key/revisions', async (request, reply) => {
     guard(request);
-    const key = keyOf(request.params.key);
-    const rows = await app.db
-      .selectFrom('site_content_revisions')
-      .select(['version', 'author_email', 'created'])
-      .where('key', '=', key)
-      .orderBy('version', 'desc')
-      .limit(100)
-      .execute();
+    const document = await findDocument(app.db, keyOf(request.params.key));
+    const data: SiteRevision[] = await siteContent.revisions(app.db, document, 100);
     reply.header('Cache-Control', 'no-store');
-    const data: SiteRevision[] = rows.map((r) => ({
-      version: r.version,
-      author: r.author_email,
-      created: new Date(r.created).toISOString(),
-    }));
     return { data };
   });
-
-  const findRevision = async (key: SiteDocumentKey, raw: string) => {
-    if (!/^\d{1,9}$/.test(raw)) throw notFound(M.errors.noRevision);
-    const row = await app.db
-      .selectFrom('site_content_revisions')
-      .select(['version', 'data'])
-      .where('key', '=', key)
-      .where('version', '=', Number(raw))
-      .executeTakeFirst();
-    if (!row) throw notFound(M.errors.noRevision);
-    return (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as object;
-  };
 
   app.get<RevisionParams>('/admin-api/site/:key/revisions/:version', async (request, reply) => {
     guard(request);
     const key = keyOf(request.params.key);
-    const data = await findRevision(key, request.params.version);
     const current = await findDocument(app.db, key);
+    const { fields } = await siteContent.revision(app.db, current, request.params.version);
     reply.header('Cache-Control', 'no-store');
     return {
       data: {
         version: Number(request.params.version),
-        content: schemas[key].parse(data),
-        changes: documentChanges(key, current.data, data),
+        content: schemas[key].parse(fields),
+        changes: documentChanges(key, current.data, fields),
       },
     };
   });
@@ -279,16 +257,11 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
     const key = keyOf(request.params.key);
     const body = parseBody(restoreSchema, request.body);
     const expected = expectedVersion(request, body.version, M.errors.versionNeeded);
-    const data = checkedContent(key, await findRevision(key, request.params.version));
-    const outcome = await saveDocument(
-      app.db,
-      actorOf(request),
-      key,
-      data,
-      expected,
-      'site_content.restored',
-    );
-    if (!outcome.ok) return conflict(reply, outcome.current, data);
-    return sendSaved(reply, outcome.document);
+    const current = await findDocument(app.db, key);
+    const revision = await siteContent.revision(app.db, current, request.params.version);
+    const data = checkedContent(key, revision.fields);
+    const outcome = await saveDocument(app.db, request, key, data, expected, 'site_content.restored');
+    if (!outcome.ok) return siteContent.conflict(reply, outcome.current, data);
+    return siteContent.send(reply, outcome.record);
   });
 }
