@@ -21,7 +21,7 @@ export interface ArticleFields {
 }
 
 /** The console's FAQ (issue 27, modules/content/README.md 'Console: FAQ'). */
-export const FAQ_STATES = ['draft', 'published'] as const;
+export const FAQ_STATES = ['draft', 'published', 'scheduled'] as const;
 export type FaqState = (typeof FAQ_STATES)[number];
 
 /** The fields of a FAQ question the console edits: what a revision stores and a diff compares. */
@@ -34,6 +34,8 @@ export interface FaqFields {
   /** The order within its category (smaller first). */
   weight: number;
   state: FaqState;
+  /** ISO date-time of a scheduled publication, else null. */
+  publishAt: string | null;
 }
 
 /** A FAQ question as the console reads it. */

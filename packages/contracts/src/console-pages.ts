@@ -1,5 +1,5 @@
 /** The console's basic pages (issue 27, apps/server/src/modules/pages/README.md 'Console'). */
-export const PAGE_STATES = ['draft', 'published'] as const;
+export const PAGE_STATES = ['draft', 'published', 'scheduled'] as const;
 export type PageState = (typeof PAGE_STATES)[number];
 
 /** The fields the console edits: what a revision stores and a diff compares. */
@@ -18,6 +18,8 @@ export interface PageFields {
   /** A cloud document shown with the page (field_google_drive_id), or null. */
   googleDriveId: string | null;
   state: PageState;
+  /** ISO date-time of a scheduled publication, else null. */
+  publishAt: string | null;
 }
 
 /** A field-by-field difference (a 409's `meta.changes`, a revision's `changes`). */

@@ -35,18 +35,6 @@ export interface Revision {
   current: boolean;
 }
 
-/** The body of a 409: the version saved meanwhile and how it differs from what was sent. */
-export interface ConflictBody {
-  meta: { current: Article; changes: FieldChange<keyof ArticleFields>[] };
-}
-
-export function isConflictBody<T = Article, F extends string = keyof ArticleFields>(
-  body: unknown,
-): body is { meta: { current: T; changes: FieldChange<F>[] } } {
-  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
-  return !!meta && typeof meta.current === 'object' && Array.isArray(meta.changes);
-}
-
 const BASE = '/admin-api/content/articles';
 
 export const listArticles = (query: { state?: string; q?: string; limit: number; offset: number }) =>
@@ -112,11 +100,6 @@ import type { FaqCategory, FaqFields, FaqListItem, FaqQuestion } from '@portico/
 
 const FAQS = '/admin-api/content/faqs';
 const FAQ_CATEGORIES = '/admin-api/content/faq-categories';
-
-/** The body of a FAQ question's 409. */
-export interface FaqConflictBody {
-  meta: { current: FaqQuestion; changes: FieldChange<keyof FaqFields>[] };
-}
 
 export const listFaqs = (query: {
   category?: string;

@@ -40,7 +40,11 @@ import { ContentTabs, formatDateTime } from './editing';
 const PAGE = 50;
 /** A category's questions are listed whole to be ordered. */
 const CATEGORY_PAGE = 200;
-export const FAQ_STATE_COLORS: Record<FaqState, string> = { draft: 'gray', published: 'green' };
+export const FAQ_STATE_COLORS: Record<FaqState, string> = {
+  draft: 'gray',
+  published: 'green',
+  scheduled: 'blue',
+};
 const NO_CATEGORY = 'none';
 
 /** `ids` with the one at `index` swapped with its neighbour `by` places away. */

@@ -29,12 +29,6 @@ export interface PageListItem {
   changed: string;
 }
 
-/** The body of a 409: the version saved meanwhile and how it differs from what was sent. */
-export interface PageConflict {
-  current: ConsolePage;
-  changes: FieldChange<keyof PageFields>[];
-}
-
 const BASE = '/admin-api/content/pages';
 const one = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 

@@ -21,7 +21,11 @@ import { ContentTabs, formatDateTime } from './editing';
 import { listPages, PAGE_STATES, type PageState } from './pages-api';
 
 const PAGE = 20;
-export const PAGE_STATE_COLORS: Record<PageState, string> = { draft: 'gray', published: 'green' };
+export const PAGE_STATE_COLORS: Record<PageState, string> = {
+  draft: 'gray',
+  published: 'green',
+  scheduled: 'blue',
+};
 
 /** /admin/content/pages: the basic pages, drafts included, with their states. */
 export default function PagesPage() {
