@@ -1,41 +1,24 @@
-import { Badge, Button, Checkbox, Group, Paper, Select, Tabs, Textarea, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Select, Textarea, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { Markdown } from '../../components/ui/markdown';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import {
-  ARTICLE_STATES,
-  createArticle,
-  deleteArticle,
-  getArticle,
-  getRevision,
-  listCategories,
-  listRevisions,
-  restoreRevision,
-  saveArticle,
-  type Article,
-  type ArticleFields,
-} from './api';
-import { STATE_COLORS } from './articles-page';
+import { ARTICLE_STATES, articlesApi, listCategories, type Article, type ArticleFields } from './api';
 import {
   LoadVersioned,
+  MarkdownField,
   StateControl,
   useVersionedEditor,
   VersionedForm,
-  type VersionedSource,
+  versionedSource,
 } from './versioned-editor';
 
-const SOURCE: VersionedSource<Article, ArticleFields, keyof ArticleFields> = {
+const SOURCE = versionedSource<Article, ArticleFields>(articlesApi, {
   key: 'console-article',
   lists: ['console-articles'],
-  get: getArticle,
-  create: createArticle,
-  save: saveArticle,
-  remove: deleteArticle,
-  revisions: { key: 'console-revisions', list: listRevisions, get: getRevision, restore: restoreRevision },
-};
+  revisions: 'console-revisions',
+});
 
 const EMPTY: ArticleFields = {
   title: '',
@@ -103,7 +86,6 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
   });
   const { fields, set } = editor;
   const categories = useQuery({ queryKey: ['console-categories'], queryFn: listCategories });
-  const saved = editor.item;
   return (
     <VersionedForm
       editor={editor}
@@ -117,13 +99,7 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
         delete: t('console.content.editor.delete'),
         deleteConfirm: t('console.content.editor.deleteConfirm'),
       }}
-      badge={
-        saved && (
-          <Badge color={STATE_COLORS[saved.state]} variant="light">
-            {t(`console.content.articles.states.${saved.state}`)}
-          </Badge>
-        )
-      }
+      stateLabel={(s) => t(`console.content.articles.states.${s}`)}
     >
       <TextInput
         label={t('console.content.editor.titleLabel')}
@@ -152,27 +128,14 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
         value={fields.description}
         onChange={(e) => set('description', e.currentTarget.value)}
       />
-      <Tabs defaultValue="write">
-        <Tabs.List>
-          <Tabs.Tab value="write">{t('console.content.editor.write')}</Tabs.Tab>
-          <Tabs.Tab value="preview">{t('console.content.editor.preview')}</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="write" pt="xs">
-          <Textarea
-            label={t('console.content.editor.bodyLabel')}
-            autosize
-            minRows={10}
-            styles={{ input: { fontFamily: 'monospace' } }}
-            value={fields.body}
-            onChange={(e) => set('body', e.currentTarget.value)}
-          />
-        </Tabs.Panel>
-        <Tabs.Panel value="preview" pt="xs">
-          <Paper withBorder p="md" data-testid="article-preview">
-            <Markdown text={fields.body} />
-          </Paper>
-        </Tabs.Panel>
-      </Tabs>
+      <MarkdownField
+        label={t('console.content.editor.bodyLabel')}
+        minRows={10}
+        tabs={{ write: t('console.content.editor.write'), preview: t('console.content.editor.preview') }}
+        previewTestId="article-preview"
+        value={fields.body}
+        onChange={(v) => set('body', v)}
+      />
       <Group grow>
         <TextInput
           label={t('console.content.editor.imageUrlLabel')}

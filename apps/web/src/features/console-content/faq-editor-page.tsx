@@ -1,48 +1,26 @@
-import { Badge, Button, Group, NumberInput, Paper, Select, Tabs, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, NumberInput, Select, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { Markdown } from '../../components/ui/markdown';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import {
-  createFaq,
-  deleteFaq,
-  FAQ_STATES,
-  getFaq,
-  getFaqRevision,
-  listFaqCategories,
-  listFaqRevisions,
-  restoreFaqRevision,
-  saveFaq,
-  type FaqFields,
-  type FaqQuestion,
-} from './api';
-import { FAQ_STATE_COLORS } from './faq-list-page';
+import { FAQ_STATES, faqsApi, listFaqCategories, type FaqFields, type FaqQuestion } from './api';
 import { withoutEmptySchedule } from './versioned';
 import {
   LoadVersioned,
+  MarkdownField,
   StateControl,
   useVersionedEditor,
   VersionedForm,
-  type VersionedSource,
+  versionedSource,
 } from './versioned-editor';
 
-const SOURCE: VersionedSource<FaqQuestion, FaqFields, keyof FaqFields> = {
+const SOURCE = versionedSource<FaqQuestion, FaqFields>(faqsApi, {
   key: 'console-faq',
   // A question's category counts its questions.
   lists: ['console-faqs', 'console-faq-categories'],
-  get: getFaq,
-  create: createFaq,
-  save: saveFaq,
-  remove: deleteFaq,
-  revisions: {
-    key: 'console-faq-revisions',
-    list: listFaqRevisions,
-    get: getFaqRevision,
-    restore: restoreFaqRevision,
-  },
-};
+  revisions: 'console-faq-revisions',
+});
 
 /** The form's fields; a new question's weight is left to the server (last of its category). */
 type FormFields = Omit<FaqFields, 'weight'> & { weight: number | null };
@@ -111,7 +89,6 @@ function QuestionForm({ faq, onReplaced }: { faq?: FaqQuestion; onReplaced?: (f:
   });
   const { fields, set } = editor;
   const categories = useQuery({ queryKey: ['console-faq-categories'], queryFn: listFaqCategories });
-  const saved = editor.item;
   return (
     <VersionedForm
       editor={editor}
@@ -125,13 +102,7 @@ function QuestionForm({ faq, onReplaced }: { faq?: FaqQuestion; onReplaced?: (f:
         delete: t('console.content.faqEditor.delete'),
         deleteConfirm: t('console.content.faqEditor.deleteConfirm'),
       }}
-      badge={
-        saved && (
-          <Badge color={FAQ_STATE_COLORS[saved.state]} variant="light">
-            {t(`console.content.faq.states.${saved.state}`)}
-          </Badge>
-        )
-      }
+      stateLabel={(s) => t(`console.content.faq.states.${s}`)}
     >
       <TextInput
         label={t('console.content.faqEditor.questionLabel')}
@@ -139,28 +110,15 @@ function QuestionForm({ faq, onReplaced }: { faq?: FaqQuestion; onReplaced?: (f:
         value={fields.question}
         onChange={(e) => set('question', e.currentTarget.value)}
       />
-      <Tabs defaultValue="write">
-        <Tabs.List>
-          <Tabs.Tab value="write">{t('console.content.editor.write')}</Tabs.Tab>
-          <Tabs.Tab value="preview">{t('console.content.editor.preview')}</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="write" pt="xs">
-          <Textarea
-            label={t('console.content.faqEditor.answerLabel')}
-            required
-            autosize
-            minRows={8}
-            styles={{ input: { fontFamily: 'monospace' } }}
-            value={fields.answer}
-            onChange={(e) => set('answer', e.currentTarget.value)}
-          />
-        </Tabs.Panel>
-        <Tabs.Panel value="preview" pt="xs">
-          <Paper withBorder p="md" data-testid="faq-preview">
-            <Markdown text={fields.answer} />
-          </Paper>
-        </Tabs.Panel>
-      </Tabs>
+      <MarkdownField
+        label={t('console.content.faqEditor.answerLabel')}
+        required
+        minRows={8}
+        tabs={{ write: t('console.content.editor.write'), preview: t('console.content.editor.preview') }}
+        previewTestId="faq-preview"
+        value={fields.answer}
+        onChange={(v) => set('answer', v)}
+      />
       <Group grow align="flex-start">
         <Select
           label={t('console.content.faqEditor.categoryLabel')}

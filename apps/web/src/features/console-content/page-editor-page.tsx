@@ -1,31 +1,19 @@
-import { Anchor, Badge, Button, Checkbox, Group, Paper, Tabs, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Markdown } from '../../components/ui/markdown';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ContentTabs } from './editing';
-import {
-  createPage,
-  deletePage,
-  getPage,
-  getPageRevision,
-  listPageRevisions,
-  PAGE_STATES,
-  restorePageRevision,
-  savePage,
-  type ConsolePage as Page,
-  type PageFields,
-} from './pages-api';
-import { PAGE_STATE_COLORS } from './pages-page';
+import { PAGE_STATES, pagesApi, type ConsolePage as Page, type PageFields } from './pages-api';
 import { withoutEmptySchedule } from './versioned';
 import {
   LoadVersioned,
+  MarkdownField,
   StateControl,
   useVersionedEditor,
   VersionedForm,
-  type VersionedSource,
+  versionedSource,
 } from './versioned-editor';
 
 const EMPTY: PageFields = {
@@ -41,20 +29,11 @@ const EMPTY: PageFields = {
   publishAt: null,
 };
 
-const SOURCE: VersionedSource<Page, PageFields, keyof PageFields> = {
+const SOURCE = versionedSource<Page, PageFields>(pagesApi, {
   key: 'console-page',
   lists: ['console-pages'],
-  get: getPage,
-  create: createPage,
-  save: savePage,
-  remove: deletePage,
-  revisions: {
-    key: 'console-page-revisions',
-    list: listPageRevisions,
-    get: getPageRevision,
-    restore: restorePageRevision,
-  },
-};
+  revisions: 'console-page-revisions',
+});
 
 function fieldsOf(p: Page): PageFields {
   return {
@@ -123,18 +102,13 @@ function PageForm({ page, onReplaced }: { page?: Page; onReplaced?: (p: Page) =>
         delete: t('console.pages.editor.delete'),
         deleteConfirm: t('console.pages.editor.deleteConfirm'),
       }}
-      badge={
-        saved && (
-          <>
-            <Badge color={PAGE_STATE_COLORS[saved.state]} variant="light">
-              {t(`console.pages.list.states.${saved.state}`)}
-            </Badge>
-            {saved.state === 'published' && (
-              <Anchor href={saved.path} target="_blank" size="sm">
-                {t('console.pages.list.open')}
-              </Anchor>
-            )}
-          </>
+      stateLabel={(s) => t(`console.pages.list.states.${s}`)}
+      extra={
+        saved &&
+        saved.state === 'published' && (
+          <Anchor href={saved.path} target="_blank" size="sm">
+            {t('console.pages.list.open')}
+          </Anchor>
         )
       }
     >
@@ -169,27 +143,14 @@ function PageForm({ page, onReplaced }: { page?: Page; onReplaced?: (p: Page) =>
           );
         }}
       />
-      <Tabs defaultValue="write">
-        <Tabs.List>
-          <Tabs.Tab value="write">{t('console.pages.editor.write')}</Tabs.Tab>
-          <Tabs.Tab value="preview">{t('console.pages.editor.preview')}</Tabs.Tab>
-        </Tabs.List>
-        <Tabs.Panel value="write" pt="xs">
-          <Textarea
-            label={t('console.pages.editor.bodyLabel')}
-            autosize
-            minRows={10}
-            styles={{ input: { fontFamily: 'monospace' } }}
-            value={fields.body}
-            onChange={(e) => set('body', e.currentTarget.value)}
-          />
-        </Tabs.Panel>
-        <Tabs.Panel value="preview" pt="xs">
-          <Paper withBorder p="md" data-testid="page-preview">
-            <Markdown text={fields.body} />
-          </Paper>
-        </Tabs.Panel>
-      </Tabs>
+      <MarkdownField
+        label={t('console.pages.editor.bodyLabel')}
+        minRows={10}
+        tabs={{ write: t('console.pages.editor.write'), preview: t('console.pages.editor.preview') }}
+        previewTestId="page-preview"
+        value={fields.body}
+        onChange={(v) => set('body', v)}
+      />
       <Group grow>
         <TextInput
           label={t('console.pages.editor.imageUrlLabel')}

@@ -5,6 +5,7 @@ import type {
   SiteRevision,
 } from '@portico/contracts/console-site';
 import { apiRequest } from '../../lib/api-client';
+import { conflictOf } from './versioned';
 
 /** The console's calls for the site's texts (modules/site/README.md 'Console'). */
 
@@ -41,7 +42,5 @@ export interface SiteConflict<K extends SiteDocumentKey = SiteDocumentKey> {
 }
 
 export function siteConflictOf<K extends SiteDocumentKey>(body: unknown): SiteConflict<K> | null {
-  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
-  if (!meta || typeof meta.current !== 'object' || !Array.isArray(meta.changes)) return null;
-  return meta as SiteConflict<K>;
+  return conflictOf<SiteDocument<K>, SiteDocumentChange>(body);
 }

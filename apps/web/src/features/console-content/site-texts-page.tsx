@@ -35,6 +35,8 @@ import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ContentTabs, formatDateTime } from './editing';
+import { isDirty, moved } from './versioned';
+import { useLeaveGuard } from './versioned-editor';
 import {
   getSiteDocument,
   listSiteRevisions,
@@ -48,14 +50,6 @@ type Section = 'carousel' | 'bottomBanners' | 'footer' | 'gettingStarted' | 'coo
 const SECTIONS: Section[] = ['carousel', 'bottomBanners', 'footer', 'gettingStarted', 'cookies'];
 const keyOf = (section: Section): SiteDocumentKey =>
   section === 'cookies' ? 'cookies-consent' : 'block-layout';
-
-/** Moves item `i` of `list` by `by` places (the caller keeps it within the list). */
-function moved<T>(list: T[], i: number, by: number): T[] {
-  const next = [...list];
-  const [item] = next.splice(i, 1);
-  next.splice(i + by, 0, item!);
-  return next;
-}
 
 /**
  * A list of records edited in place: each in a fieldset named after its section and place, with
@@ -634,6 +628,10 @@ function SiteTexts() {
   const currentConsent =
     consent ?? (loadedConsent ? { version: loadedConsent.version, content: loadedConsent.content } : null);
   const docKey = keyOf(section);
+  useLeaveGuard(
+    isDirty(currentLayout?.content, loadedLayout?.content) ||
+      isDirty(currentConsent?.content, loadedConsent?.content),
+  );
 
   const replaced = (d: SiteDocument) => {
     client.setQueryData(['console-site', d.key], { data: d });

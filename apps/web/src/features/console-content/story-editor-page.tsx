@@ -1,5 +1,4 @@
 import {
-  Badge,
   Box,
   Button,
   Checkbox,
@@ -20,19 +19,7 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import {
-  createStory,
-  deleteStory,
-  getStory,
-  getStoryRevision,
-  listStoryRevisions,
-  restoreStoryRevision,
-  saveStory,
-  STORY_STATES,
-  type Story,
-  type StoryFields,
-} from './quickstart-api';
-import { STORY_STATE_COLORS } from './stories-page';
+import { STORY_STATES, storiesApi, type Story, type StoryFields } from './quickstart-api';
 import { blankStep, formStepsOf, pagesOf, stepsOf, type FormStep, type StoryForm } from './story-steps';
 import { moved, scheduled } from './versioned';
 import {
@@ -40,23 +27,14 @@ import {
   StateControl,
   useVersionedEditor,
   VersionedForm,
-  type VersionedSource,
+  versionedSource,
 } from './versioned-editor';
 
-const SOURCE: VersionedSource<Story, StoryFields, keyof StoryFields> = {
+const SOURCE = versionedSource<Story, StoryFields>(storiesApi, {
   key: 'console-story',
   lists: ['console-stories'],
-  get: getStory,
-  create: createStory,
-  save: saveStory,
-  remove: deleteStory,
-  revisions: {
-    key: 'console-story-revisions',
-    list: listStoryRevisions,
-    get: getStoryRevision,
-    restore: restoreStoryRevision,
-  },
-};
+  revisions: 'console-story-revisions',
+});
 
 const empty = (): StoryForm => ({
   title: '',
@@ -120,7 +98,6 @@ function StoryFormView({ story, onReplaced }: { story?: Story; onReplaced?: (s: 
     onReplaced,
   });
   const { fields, set } = editor;
-  const saved = editor.item;
   return (
     <VersionedForm
       editor={editor}
@@ -134,13 +111,7 @@ function StoryFormView({ story, onReplaced }: { story?: Story; onReplaced?: (s: 
         delete: t('console.quickstart.editor.delete'),
         deleteConfirm: t('console.quickstart.editor.deleteConfirm'),
       }}
-      badge={
-        saved && (
-          <Badge color={STORY_STATE_COLORS[saved.state]} variant="light">
-            {t(`console.quickstart.list.states.${saved.state}`)}
-          </Badge>
-        )
-      }
+      stateLabel={(s) => t(`console.quickstart.list.states.${s}`)}
     >
       <TextInput
         label={t('console.quickstart.editor.titleLabel')}

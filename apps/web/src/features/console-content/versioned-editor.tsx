@@ -1,13 +1,30 @@
-import { Alert, Box, Button, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Box,
+  Button,
+  Group,
+  Paper,
+  Radio,
+  Stack,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import type { FieldChange } from '@portico/contracts/console-pages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Loading } from '../../components/ui/loading';
+import { Markdown } from '../../components/ui/markdown';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConflictPanel, RevisionsPanel, type RevisionsSource } from './editing';
 import { conflictOf, fromLocalInput, isDirty, toLocalInput } from './versioned';
+import type { versionedApi } from './versioned-api';
+import { StateBadge, type STATE_COLORS } from './versioned-list';
+
+type State = keyof typeof STATE_COLORS;
 
 /**
  * The console's versioned editing, one way for every kind of item (articles, pages, FAQ questions,
@@ -33,6 +50,30 @@ export interface VersionedSource<T extends Versioned, F, C extends string> {
   save(id: string, fields: F, version: number): Promise<{ data: T }>;
   remove(id: string, version: number): Promise<unknown>;
   revisions: RevisionsSource<T, C>;
+}
+
+/** A kind of item's source from its calls (versioned-api.ts) and its query keys. */
+export function versionedSource<T extends Versioned, F>(
+  api: Pick<
+    ReturnType<typeof versionedApi<T, F, unknown>>,
+    'get' | 'create' | 'save' | 'remove' | 'listRevisions' | 'getRevision' | 'restoreRevision'
+  >,
+  keys: { key: string; lists: readonly string[]; revisions: string },
+): VersionedSource<T, F, keyof F & string> {
+  return {
+    key: keys.key,
+    lists: keys.lists,
+    get: api.get,
+    create: api.create,
+    save: api.save,
+    remove: api.remove,
+    revisions: {
+      key: keys.revisions,
+      list: api.listRevisions,
+      get: api.getRevision,
+      restore: api.restoreRevision,
+    },
+  };
 }
 
 export interface VersionedOptions<T extends Versioned, F, C extends string, V> {
@@ -176,7 +217,7 @@ export function useVersionedEditor<T extends Versioned, F, C extends string, V>(
  * While a form has unsaved changes: the browser asks before the tab is closed or reloaded, and a
  * click on a link of the portal asks before it leaves the form.
  */
-function useLeaveGuard(dirty: boolean): void {
+export function useLeaveGuard(dirty: boolean): void {
   const { t } = useTranslation();
   const question = t('console.content.editor.leaveConfirm');
   useEffect(() => {
@@ -249,19 +290,21 @@ export interface EditorTexts {
  * A versioned item's form: its state and version, the notices, the conflict, the fields given as
  * children, save and delete, and beside it the revisions.
  */
-export function VersionedForm<T extends Versioned, F, C extends string, V>({
+export function VersionedForm<T extends Versioned & { state: S }, S extends State, F, C extends string, V>({
   editor,
   texts,
   labelOf,
-  badge,
+  stateLabel,
+  extra,
   testId,
   children,
 }: {
   editor: VersionedEditor<T, F, C, V>;
   texts: EditorTexts;
   labelOf(field: C): string;
-  /** The item's state (and anything more to show beside its version). */
-  badge?: ReactNode;
+  stateLabel(state: S): string;
+  /** Anything more to show beside the saved item's state and version. */
+  extra?: ReactNode;
   /** Names the conflict (`${testId}-conflict`) and the revisions (`${testId}-revisions`). */
   testId: string;
   children: ReactNode;
@@ -274,10 +317,11 @@ export function VersionedForm<T extends Versioned, F, C extends string, V>({
         <Stack>
           {item && (
             <Group gap="xs">
-              {badge}
+              <StateBadge state={item.state} label={stateLabel(item.state)} />
               <Text size="sm" c="dimmed">
                 {t('console.content.revisions.version', { version: editor.version })}
               </Text>
+              {extra}
               {editor.dirty && (
                 <Text size="sm" c="dimmed" data-testid={`${testId}-unsaved`}>
                   {t('console.content.editor.unsaved')}
@@ -380,5 +424,49 @@ export function StateControl<S extends string>({
         />
       )}
     </>
+  );
+}
+
+/** A Markdown text with a tab to write it and one to preview it. */
+export function MarkdownField({
+  label,
+  value,
+  onChange,
+  minRows,
+  required,
+  tabs,
+  previewTestId,
+}: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  minRows: number;
+  required?: boolean;
+  tabs: { write: string; preview: string };
+  previewTestId: string;
+}) {
+  return (
+    <Tabs defaultValue="write">
+      <Tabs.List>
+        <Tabs.Tab value="write">{tabs.write}</Tabs.Tab>
+        <Tabs.Tab value="preview">{tabs.preview}</Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="write" pt="xs">
+        <Textarea
+          label={label}
+          required={required}
+          autosize
+          minRows={minRows}
+          styles={{ input: { fontFamily: 'monospace' } }}
+          value={value}
+          onChange={(e) => onChange(e.currentTarget.value)}
+        />
+      </Tabs.Panel>
+      <Tabs.Panel value="preview" pt="xs">
+        <Paper withBorder p="md" data-testid={previewTestId}>
+          <Markdown text={value} />
+        </Paper>
+      </Tabs.Panel>
+    </Tabs>
   );
 }
