@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Select, Textarea, TextInput } from '@mantine/core';
+import { Button, Checkbox, Select, Textarea, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../config/paths';
@@ -6,6 +6,7 @@ import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ARTICLE_STATES, articlesApi, listCategories, type Article, type ArticleFields } from './api';
 import {
+  ImageFields,
   LoadVersioned,
   MarkdownField,
   StateControl,
@@ -136,18 +137,15 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
         value={fields.body}
         onChange={(v) => set('body', v)}
       />
-      <Group grow>
-        <TextInput
-          label={t('console.content.editor.imageUrlLabel')}
-          value={fields.imageUrl ?? ''}
-          onChange={(e) => set('imageUrl', e.currentTarget.value.trim() ? e.currentTarget.value : null)}
-        />
-        <TextInput
-          label={t('console.content.editor.imageAltLabel')}
-          value={fields.imageAlt}
-          onChange={(e) => set('imageAlt', e.currentTarget.value)}
-        />
-      </Group>
+      <ImageFields
+        labels={{
+          url: t('console.content.editor.imageUrlLabel'),
+          alt: t('console.content.editor.imageAltLabel'),
+        }}
+        imageUrl={fields.imageUrl}
+        imageAlt={fields.imageAlt}
+        onChange={editor.update}
+      />
       <Checkbox
         label={t('console.content.editor.internalLabel')}
         checked={fields.internal}

@@ -1,4 +1,4 @@
-import { Anchor, Button, Checkbox, Group, Textarea, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../config/paths';
@@ -8,6 +8,7 @@ import { ContentTabs } from './editing';
 import { PAGE_STATES, pagesApi, type ConsolePage as Page, type PageFields } from './pages-api';
 import { withoutEmptySchedule } from './versioned';
 import {
+  ImageFields,
   LoadVersioned,
   MarkdownField,
   StateControl,
@@ -151,18 +152,15 @@ function PageForm({ page, onReplaced }: { page?: Page; onReplaced?: (p: Page) =>
         value={fields.body}
         onChange={(v) => set('body', v)}
       />
-      <Group grow>
-        <TextInput
-          label={t('console.pages.editor.imageUrlLabel')}
-          value={fields.imageUrl ?? ''}
-          onChange={(e) => set('imageUrl', e.currentTarget.value.trim() ? e.currentTarget.value : null)}
-        />
-        <TextInput
-          label={t('console.pages.editor.imageAltLabel')}
-          value={fields.imageAlt}
-          onChange={(e) => set('imageAlt', e.currentTarget.value)}
-        />
-      </Group>
+      <ImageFields
+        labels={{
+          url: t('console.pages.editor.imageUrlLabel'),
+          alt: t('console.pages.editor.imageAltLabel'),
+        }}
+        imageUrl={fields.imageUrl}
+        imageAlt={fields.imageAlt}
+        onChange={editor.update}
+      />
       <TextInput
         label={t('console.pages.editor.googleDriveIdLabel')}
         value={fields.googleDriveId ?? ''}

@@ -196,8 +196,8 @@ function StepsEditor({ steps, onChange }: { steps: FormStep[]; onChange(steps: F
   };
 
   return (
-    <Box component="section" aria-labelledby="story-steps-title">
-      <Title order={2} size="h4" id="story-steps-title">
+    <Box>
+      <Title order={2} size="h4">
         {t('console.quickstart.editor.stepsTitle')}
       </Title>
       <Text size="sm" c="dimmed" mb="xs">
@@ -286,8 +286,8 @@ function StepsPreview({ steps }: { steps: FormStep[] }) {
   const { t } = useTranslation();
   const pages = pagesOf(steps);
   return (
-    <Box component="section" aria-labelledby="story-preview-title">
-      <Title order={2} size="h4" id="story-preview-title" mb="xs">
+    <Box>
+      <Title order={2} size="h4" mb="xs">
         {t('console.quickstart.editor.preview')}
       </Title>
       <Paper withBorder p="md" data-testid="story-preview">

@@ -470,3 +470,31 @@ export function MarkdownField({
     </Tabs>
   );
 }
+
+/** An image given by its address, with its description. */
+export function ImageFields({
+  labels,
+  imageUrl,
+  imageAlt,
+  onChange,
+}: {
+  labels: { url: string; alt: string };
+  imageUrl: string | null;
+  imageAlt: string;
+  onChange(patch: { imageUrl?: string | null; imageAlt?: string }): void;
+}) {
+  return (
+    <Group grow>
+      <TextInput
+        label={labels.url}
+        value={imageUrl ?? ''}
+        onChange={(e) => onChange({ imageUrl: e.currentTarget.value.trim() ? e.currentTarget.value : null })}
+      />
+      <TextInput
+        label={labels.alt}
+        value={imageAlt}
+        onChange={(e) => onChange({ imageAlt: e.currentTarget.value })}
+      />
+    </Group>
+  );
+}
