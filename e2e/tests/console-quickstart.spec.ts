@@ -92,6 +92,17 @@ test('a content editor creates a Quick Start story, orders its steps with the ke
   // Edited: a new title, published, the first step removed (the focus goes to the one left).
   await page.getByRole('textbox', { name: M.editor.titleLabel, exact: true }).fill(`${title} (edited)`);
   await page.getByRole('radio', { name: M.list.states.published }).check();
+  // Unsaved: the form says so, and leaving it through a link asks first (declined: it stays).
+  await expect(page.getByTestId('story-unsaved')).toHaveText(en.console.content.editor.unsaved);
+  page.once('dialog', (dialog) => {
+    expect(dialog.message()).toBe(en.console.content.editor.leaveConfirm);
+    void dialog.dismiss();
+  });
+  await page.getByRole('link', { name: M.editor.back }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/quickstart\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('textbox', { name: M.editor.titleLabel, exact: true })).toHaveValue(
+    `${title} (edited)`,
+  );
   await step(1)
     .getByRole('button', { name: M.editor.removeStep.replace('{{n}}', '1') })
     .click();
@@ -99,6 +110,7 @@ test('a content editor creates a Quick Start story, orders its steps with the ke
   await expect(steps.getByRole('group')).toHaveCount(1);
   await page.getByRole('button', { name: M.editor.save }).click();
   await expect(saved(page, 2)).toBeVisible();
+  await expect(page.getByTestId('story-unsaved')).toHaveCount(0);
   await expect(page.getByTestId('story-revisions')).toContainText(
     en.console.content.revisions.version.replace('{{version}}', '2'),
   );

@@ -5,7 +5,6 @@ import type {
   SiteRevision,
 } from '@portico/contracts/console-site';
 import { apiRequest } from '../../lib/api-client';
-import { conflictOf } from './versioned';
 
 /** The console's calls for the site's texts (modules/site/README.md 'Console'). */
 
@@ -39,8 +38,4 @@ export const restoreSiteRevision = <K extends SiteDocumentKey>(key: K, revision:
 export interface SiteConflict<K extends SiteDocumentKey = SiteDocumentKey> {
   current: SiteDocument<K>;
   changes: SiteDocumentChange[];
-}
-
-export function siteConflictOf<K extends SiteDocumentKey>(body: unknown): SiteConflict<K> | null {
-  return conflictOf<SiteDocument<K>, SiteDocumentChange>(body);
 }

@@ -138,7 +138,6 @@ export function useVersionedEditor<T extends Versioned, F, C extends string, V>(
     return saved ? options.savedText(saved) : null;
   });
   const [error, setError] = useState<string | null>(null);
-  const [conflict, setConflict] = useState<{ current: T; changes: FieldChange<C>[] } | null>(null);
   const version = item?.version ?? 0;
   const dirty = isDirty(fields, baseline);
   useLeaveGuard(dirty);
@@ -146,32 +145,28 @@ export function useVersionedEditor<T extends Versioned, F, C extends string, V>(
   const refreshLists = async () => {
     for (const key of source.lists) await client.invalidateQueries({ queryKey: [key] });
   };
-  const save = useMutation({
-    mutationFn: (over?: number) =>
+  const save = useVersionedSave<T, FieldChange<C>>({
+    save: (over) =>
       loaded ? source.save(loaded.id, toSend(fields), over ?? version) : source.create(toSend(fields)),
-    onSuccess: async ({ data }) => {
-      setConflict(null);
+    onSaved: async (data) => {
       setError(null);
       setItem(data);
-      const next = options.afterSave ? options.afterSave(fields, data) : fields;
-      setFields(next);
-      setBaseline(next);
+      // `fields` is what this save sent: what was typed while it went stays unsaved.
+      const { afterSave } = options;
+      setBaseline(afterSave ? afterSave(fields, data) : fields);
+      if (afterSave) setFields((f) => afterSave(f, data));
       setNotice(options.savedText(data.version));
       await refreshLists();
       await client.invalidateQueries({ queryKey: [source.revisions.key, data.id] });
       client.setQueryData([source.key, data.id], { data });
       if (!loaded) void navigate(options.pathOf(data.id), { replace: true, state: { saved: data.version } });
     },
-    onError: (err) => {
+    onFailed: (message) => {
       setNotice(null);
-      const body = err instanceof ApiError && err.status === 409 ? err.body : null;
-      const found = body ? conflictOf<T, FieldChange<C>>(body) : null;
-      if (found) {
-        setConflict(found);
-        setError(null);
-      } else setError(messageOf(err, t('errors.somethingWentWrong')));
+      setError(message);
     },
   });
+  const { conflict } = save;
   const remove = useMutation({
     mutationFn: () => source.remove(loaded!.id, version),
     onSuccess: async () => {
@@ -193,15 +188,13 @@ export function useVersionedEditor<T extends Versioned, F, C extends string, V>(
     notice,
     error,
     conflict,
-    saving: save.isPending,
+    saving: save.saving,
     deleting: remove.isPending,
     submit: (e) => {
       e.preventDefault();
-      save.mutate(undefined);
+      save.run();
     },
-    overwrite: () => {
-      if (conflict) save.mutate(conflict.current.version);
-    },
+    overwrite: save.overwrite,
     reload: () => {
       if (conflict) options.onReplaced?.(conflict.current);
     },
@@ -210,6 +203,45 @@ export function useVersionedEditor<T extends Versioned, F, C extends string, V>(
       await refreshLists();
       options.onReplaced?.(restored);
     },
+  };
+}
+
+/**
+ * A save with the version edited: a 409 becomes the conflict (the version saved meanwhile and
+ * what it changed), to be saved over (`overwrite`) or dropped; any other failure a message.
+ */
+export function useVersionedSave<T extends { version: number }, Ch>(options: {
+  /** Saves with the version given, else the one edited. */
+  save(version?: number): Promise<{ data: T }>;
+  onSaved(item: T): void | Promise<void>;
+  /** A failure: its message, or null for a conflict. */
+  onFailed(message: string | null): void;
+  /** The message of a failure without one of its own. */
+  failed?: string;
+}) {
+  const { t } = useTranslation();
+  const [conflict, setConflict] = useState<{ current: T; changes: Ch[] } | null>(null);
+  const mutation = useMutation({
+    mutationFn: (version?: number) => options.save(version),
+    onSuccess: async ({ data }) => {
+      setConflict(null);
+      await options.onSaved(data);
+    },
+    onError: (err) => {
+      const found = err instanceof ApiError && err.status === 409 ? conflictOf<T, Ch>(err.body) : null;
+      setConflict(found);
+      options.onFailed(found ? null : messageOf(err, options.failed ?? t('errors.somethingWentWrong')));
+    },
+  });
+  return {
+    conflict,
+    saving: mutation.isPending,
+    run: () => mutation.mutate(undefined),
+    overwrite: () => {
+      if (conflict) mutation.mutate(conflict.current.version);
+    },
+    /** Forgets the conflict (the other version was taken, another document opened). */
+    drop: () => setConflict(null),
   };
 }
 
