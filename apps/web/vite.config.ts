@@ -148,6 +148,8 @@ export default defineConfig({
         '/block-layout',
         '/contact_message',
         '/getting_started',
+        // Images uploaded in the console (modules/console-images).
+        '/images/console',
       ].map((p) => [p, 'http://localhost:3000']),
     ),
   },

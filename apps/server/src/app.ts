@@ -32,6 +32,7 @@ import quickstartPlugin from './modules/quickstart/plugin.ts';
 import consoleUsersPlugin from './modules/console-users/plugin.ts';
 import auditPlugin from './modules/audit/plugin.ts';
 import consoleDashboardPlugin from './modules/console-dashboard/plugin.ts';
+import consoleImagesPlugin from './modules/console-images/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import httpCachePlugin, { answerEarly } from './plugins/http-cache.ts';
@@ -146,6 +147,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(quickstartPlugin);
     await app.register(auditPlugin);
     await app.register(consoleDashboardPlugin);
+    await app.register(consoleImagesPlugin);
     // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
     await app.register(pagesPlugin);
     await app.register(tryoutPlugin);

@@ -32,7 +32,8 @@ Commands:
       CONTENT_DIR), so that they can be kept in git; files of deleted articles and pages are removed
       (modules/content/README.md, modules/pages/README.md, modules/site/README.md). The API products
       edited in the console are written into their entries of <dir>/catalog/*.yaml
-      (modules/catalog/README.md).
+      (modules/catalog/README.md). Images uploaded in the console go to <dir>/images/console/,
+      named as they are served (modules/console-images/README.md).
 `;
 
 /** Ends the command with a message and an exit status, after every open resource was closed. */
@@ -249,12 +250,19 @@ async function exportContentCommand(args: string[]): Promise<void> {
   const { exportPages } = await import('./modules/pages/export.ts');
   const { exportSiteContent } = await import('./modules/site/export.ts');
   const { exportCatalogProducts } = await import('./modules/catalog/export.ts');
-  const { articles, faq, pages, site, catalog } = await withCommandDatabase(config, async (db) => ({
+  const { exportConsoleImages } = await import('./modules/console-images/export.ts');
+  const storage =
+    config.storage.kind === 's3'
+      ? (await import('./lib/s3-storage.ts')).createS3Storage(config.storage)
+      : (await import('./lib/storage.ts')).createLocalStorage(config.storage.dir);
+  const { articles, faq, pages, site, catalog, images } = await withCommandDatabase(config, async (db) => ({
     articles: await exportArticles(db, dir),
     faq: await exportFaq(db, dir),
     pages: await exportPages(db, dir),
     site: await exportSiteContent(db, dir),
     catalog: await exportCatalogProducts(db, dir),
+    // The console's uploaded images, next to the texts that show them.
+    images: await exportConsoleImages(db, storage, dir).finally(() => storage.close()),
   }));
   const removed = [...articles.removed, ...pages.removed];
   process.stdout.write(
@@ -267,7 +275,9 @@ async function exportContentCommand(args: string[]): Promise<void> {
         : '') +
       (catalog.skipped.length
         ? `Not in any content/catalog file (kept in the database only): ${catalog.skipped.join(', ')}\n`
-        : ''),
+        : '') +
+      (images.written.length ? `Wrote ${images.written.length} uploaded images to images/console\n` : '') +
+      (images.missing.length ? `Uploaded images whose file is missing: ${images.missing.join(', ')}\n` : ''),
   );
 }
 

@@ -5,13 +5,18 @@ import type {
   NoticeAudience,
   NoticeSent,
 } from '@portico/contracts/api-drafts';
+import type { OperationDetail, OperationIndex } from '@portico/contracts/catalog';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appDb } from '../src/modules/applications/tables.ts';
+import { clearDraftDocuments } from '../src/modules/catalog/draft-preview.ts';
 import { catalogDb } from '../src/modules/catalog/tables.ts';
+import { watchEventLoop } from './event-loop-watch.ts';
 import { TestClient } from './http-client.ts';
+import { largeDocument } from './large-doc-gen.ts';
 import { createOrg, signedInUser } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -183,6 +188,9 @@ const counters = async () => ({
 
 let draftV1: ApiDraft;
 let draftV2: ApiDraft;
+/** The preview's answer for GET /owners, compared with the published reference's once published. */
+let previewOwners = '';
+let ownersKey = '';
 
 describe('API versions from the console', () => {
   it('uploads a new API as a draft, publishes it, and the sandbox answers it', async () => {
@@ -315,14 +323,81 @@ describe('API versions from the console', () => {
     expect(scopes).toEqual([{ scope: 'owners:read', endpoints: ['GET /owners'], added: true }]);
   });
 
+  it("previews the draft's documentation with the published reference's answers, before publishing", async () => {
+    const base = `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/documentation`;
+    const res = await manager.get(`${base}/index`);
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('x-robots-tag')).toContain('noindex');
+    const index = await json<OperationIndex>(res);
+    const keys = (ix: OperationIndex) =>
+      ix.tags.flatMap((tag) => tag.operations.map((op) => `${op.method} ${op.path}`));
+    expect(index).toMatchObject({ alias: 'pets', version: '2.0', operationCount: 3 });
+    expect(keys(index).sort()).toEqual(['get /owners', 'get /pets', 'get /pets/{id}']);
+    // The published reference has not got the new operation, and its version is still 1.0.
+    const live = await json<OperationIndex>(await fetch(`${t.baseUrl}/api/apidocs/pets/index`));
+    expect(live.version).toBe('1.0');
+    expect(keys(live)).not.toContain('get /owners');
+
+    const owners = index.tags.flatMap((tag) => tag.operations).find((op) => op.path === '/owners')!;
+    const detail = await manager.get(`${base}/operations/${encodeURIComponent(owners.key)}`);
+    expect(detail.status, await detail.clone().text()).toBe(200);
+    expect(detail.headers.get('cache-control')).toBe('no-store');
+    previewOwners = await detail.clone().text();
+    ownersKey = owners.key;
+    const op = await json<OperationDetail>(detail);
+    expect(op).toMatchObject({ key: owners.key, method: 'get', path: '/owners', summary: 'List owners' });
+    expect(op.server).toBe(`${t.app.config.publicUrl}/sandbox/pets`);
+    expect(op.responses[0]).toMatchObject({
+      status: '200',
+      content: { 'application/json': { example: [{ name: 'Alice' }] } },
+    });
+    expect(op.samples.map((sample) => sample.id)).toContain('curl');
+    // Developers never see it: the published reference has no such operation.
+    expect(
+      (await fetch(`${t.baseUrl}/api/apidocs/pets/operations/${encodeURIComponent(owners.key)}`)).status,
+    ).toBe(404);
+
+    // Administrators too; an unknown operation, draft or API is a 404.
+    expect((await admin.get(`${base}/index`)).status).toBe(200);
+    expect((await manager.get(`${base}/operations/nothing-here`)).status).toBe(404);
+    expect(
+      (await manager.get(`/admin-api/catalog/apis/pets/drafts/${randomUUID()}/documentation/index`)).status,
+    ).toBe(404);
+    expect(
+      (await manager.get(`/admin-api/catalog/apis/nope/drafts/${draftV2.id}/documentation/index`)).status,
+    ).toBe(404);
+
+    // After a restart (nothing kept), the draft's source is processed again: the same answers.
+    clearDraftDocuments(t.app.db);
+    const again = await manager.get(`${base}/operations/${encodeURIComponent(owners.key)}`);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe(previewOwners);
+    expect(await json<OperationIndex>(await manager.get(`${base}/index`))).toEqual(index);
+  });
+
   it('refuses every other role, changing nothing', async () => {
     const before = await counters();
     const anonymous = new TestClient(t.baseUrl);
     expect((await uploadDraft(anonymous, 'pets', V2)).status).toBe(401);
+    for (const part of ['index', 'operations/owners']) {
+      const preview = await anonymous.get(
+        `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/documentation/${part}`,
+      );
+      expect(preview.status).toBe(401);
+      expect(await preview.text()).not.toContain('/owners');
+    }
     for (const client of others) {
       expect((await uploadDraft(client, 'pets', V2)).status).toBe(403);
       expect((await client.get('/admin-api/catalog/apis')).status).toBe(403);
       expect((await client.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}`)).status).toBe(403);
+      for (const part of ['index', 'operations/owners']) {
+        const preview = await client.get(
+          `/admin-api/catalog/apis/pets/drafts/${draftV2.id}/documentation/${part}`,
+        );
+        expect(preview.status).toBe(403);
+        expect(await preview.text()).not.toContain('/owners');
+      }
       expect((await client.get(`/admin-api/catalog/apis/pets/drafts/${draftV2.id}/audience`)).status).toBe(
         403,
       );
@@ -396,6 +471,12 @@ describe('API versions from the console', () => {
       tour: { steps: [] },
       version: '2.0',
     });
+    // The preview showed exactly what developers now read.
+    const publishedOwners = await fetch(
+      `${t.baseUrl}/api/apidocs/pets/operations/${encodeURIComponent(ownersKey)}`,
+    );
+    expect(publishedOwners.status).toBe(200);
+    expect(await publishedOwners.text()).toBe(previewOwners);
     const owners = await fetch(`${t.baseUrl}/sandbox/pets/owners`);
     expect(owners.status).toBe(200);
     expect(await owners.json()).toEqual([{ name: 'Alice' }]);
@@ -547,4 +628,33 @@ describe('API versions from the console', () => {
       .executeTakeFirstOrThrow();
     expect(audit.actor_email).toBe('apis.manager@example.com');
   });
+});
+
+describe("a big draft's documentation preview", () => {
+  it('answers the index and an operation without holding the event loop, also once forgotten', async () => {
+    // 1,500 paths (3,000 operations), over a megabyte: the preview's answers are the reference's,
+    // worked out in the worker pool and parsed in turns, never in one long turn of the main thread.
+    const big = JSON.stringify(largeDocument(1500));
+    expect(big.length).toBeGreaterThan(1_000_000);
+    const res = await uploadDraft(manager, 'big-draft', big, { product: 'big-draft', filename: 'big.json' });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const draft = (await json<{ data: ApiDraft }>(res)).data;
+    const base = `/admin-api/catalog/apis/big-draft/drafts/${draft.id}/documentation`;
+    for (const round of ['kept from the upload', 'processed again']) {
+      if (round === 'processed again') clearDraftDocuments(t.app.db);
+      const blocks = watchEventLoop();
+      const started = performance.now();
+      const index = await json<OperationIndex>(await manager.get(`${base}/index`));
+      const detail = await manager.get(`${base}/operations/getThing1499`);
+      const ms = performance.now() - started;
+      const { longestWorkBesideGc, longestGc } = blocks.stop();
+      expect(index.operationCount).toBe(3000);
+      expect(detail.status).toBe(200);
+      expect((await json<OperationDetail>(detail)).key).toBe('getThing1499');
+      const figures = `${round}: index and operation ${Math.round(ms)} ms; longest work between two turns ${longestWorkBesideGc.toFixed(1)} ms beside the collector (longest pause ${longestGc.toFixed(1)} ms)`;
+      expect(longestWorkBesideGc, figures).toBeLessThan(50);
+    }
+    // Never published: the catalog has no such documentation.
+    expect((await fetch(`${t.baseUrl}/api/apidocs/big-draft/index`)).status).toBe(404);
+  }, 120_000);
 });

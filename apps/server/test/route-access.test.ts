@@ -176,6 +176,8 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/catalog/apis': 'console:api_manager',
   'POST /admin-api/catalog/apis/:alias/drafts': 'console:api_manager',
   'GET /admin-api/catalog/apis/:alias/drafts/:id': 'console:api_manager',
+  'GET /admin-api/catalog/apis/:alias/drafts/:id/documentation/index': 'console:api_manager',
+  'GET /admin-api/catalog/apis/:alias/drafts/:id/documentation/operations/:key': 'console:api_manager',
   'POST /admin-api/catalog/apis/:alias/drafts/:id/publish': 'console:api_manager',
   'GET /admin-api/catalog/apis/:alias/drafts/:id/audience': 'console:api_manager',
   'POST /admin-api/catalog/apis/:alias/drafts/:id/notices': 'console:api_manager',
@@ -226,6 +228,11 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/audit': 'console:api_manager+content_editor+support_agent+go_live_reviewer',
   'GET /admin-api/audit.csv': 'console:api_manager+content_editor+support_agent+go_live_reviewer',
   'GET /jsonapi/group/organization/:uuid/audit': 'user',
+  // Images uploaded in the console (issue 27, modules/console-images): the roles that edit content
+  // upload and list them; everyone sees an uploaded image.
+  'POST /admin-api/images': 'console:content_editor+api_manager',
+  'GET /admin-api/images': 'console:content_editor+api_manager',
+  'GET /images/console/:name': 'public',
 };
 
 /** Served from the built web app, which the server tests may run without (they answer 503). */

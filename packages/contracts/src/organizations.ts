@@ -3,7 +3,7 @@ import { organizationsMessages as M } from './messages/organizations.ts';
 
 /**
  * Organization forms and upload rules (spec A 5, 9), shared by the web forms. The server applies the
- * same limits (modules/organizations: TITLE_MAX, DESCRIPTION_MAX, uploads.ts) and answers with the
+ * same limits (modules/organizations: TITLE_MAX, DESCRIPTION_MAX; lib/uploads.ts) and answers with the
  * same messages, so a value the form accepts is one the server accepts.
  */
 export const ORGANIZATION_TITLE_MAX = 255;

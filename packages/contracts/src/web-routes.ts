@@ -51,6 +51,8 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/content/quickstart/:storyId',
   '/admin/apis',
   '/admin/apis/products/:productId',
+  // A draft's documentation before it is published (API managers; features/products).
+  '/admin/apis/:alias/drafts/:draftId/preview',
   // Site search (features/search).
   '/search',
   // Support (issue 14).

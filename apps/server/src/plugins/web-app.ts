@@ -166,6 +166,8 @@ export default fp(
           .replace('<div id="root">', `${firstScreen.html}<div id="root">`)
           .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(firstScreen.title)}</title>`);
       }
+      // The console's pages (a draft's documentation preview among them) are never indexed.
+      if (/^\/admin(?:\/|$)/i.test(pathname)) reply.header('X-Robots-Tag', 'noindex, nofollow');
       return reply
         .status(status)
         .header('Cache-Control', 'no-cache')

@@ -45,6 +45,10 @@ export const paths = {
   /** One API product's fields in the console (features/console-apis). */
   adminProductRoute: '/admin/apis/products/:productId',
   adminProduct: (uuid: string) => `/admin/apis/products/${uuid}`,
+  /** A draft's documentation before it is published (features/products, API managers). */
+  adminDraftPreviewRoute: '/admin/apis/:alias/drafts/:draftId/preview',
+  adminDraftPreview: (alias: string, draftId: string) =>
+    `/admin/apis/${encodeURIComponent(alias)}/drafts/${encodeURIComponent(draftId)}/preview`,
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

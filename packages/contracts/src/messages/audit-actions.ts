@@ -64,6 +64,7 @@ export const auditActionLabels = {
     reordered: 'FAQ categories reordered',
     deleted: 'FAQ category deleted',
   },
+  image: { uploaded: 'Image uploaded' },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */

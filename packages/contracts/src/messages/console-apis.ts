@@ -46,6 +46,14 @@ export const consoleApisMessages = {
   breakingCount: '{{count}} breaking changes',
   previewTitle: 'Documentation preview',
   previewIntro: 'The operations of the new version as the documentation will list them.',
+  previewOpen: 'Preview the documentation',
+  previewOpenHelp: 'The draft rendered as developers will see it once published (opens in a new tab).',
+  previewPageTitle: 'Preview of {{title}} {{version}}',
+  previewBannerTitle: 'Preview \u2013 not published',
+  previewBanner:
+    'Draft {{version}} of {{title}}, rendered as developers will see it once it is published. Developers cannot see it yet, and neither the site search nor search engines index it. Trying operations out waits for the publication: the sandbox answers the published version.',
+  previewBannerPublished:
+    'This draft is published: developers read its documentation now, on the API\u2019s own page.',
   scopesTitle: 'Scopes to review',
   scopesIntro: 'The scopes the operations ask for. Subscriptions to the product grant them.',
   noScopes: 'No operation asks for a scope.',

@@ -14,6 +14,7 @@ import { consoleApisMessages } from './console-apis.ts';
 import { consolePagesMessages } from './console-pages.ts';
 import { consoleProductsMessages } from './console-products.ts';
 import { consoleQuickstartMessages } from './console-quickstart.ts';
+import { consoleImagesMessages } from './console-images.ts';
 
 export const consoleMessages = {
   title: 'Provider console',
@@ -51,4 +52,5 @@ export const consoleMessages = {
   site: consoleSiteMessages,
   pages: consolePagesMessages,
   quickstart: consoleQuickstartMessages,
+  images: consoleImagesMessages,
 } as const;

@@ -1,7 +1,7 @@
 import { CHANGELOG_TEXT_MAX } from '@portico/contracts/api-drafts';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../lib/errors.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { nextTurn } from '../../lib/turns.ts';
@@ -16,6 +16,7 @@ import {
   listApis,
   publishDraft,
 } from './api-drafts.ts';
+import { draftIndexText, draftOperationText, findPreviewedDraft } from './draft-preview.ts';
 import { problemsError } from './import-routes.ts';
 import { checkDocumentationAlias, DocumentationInputError } from './store.ts';
 import { catalogDb } from './tables.ts';
@@ -57,6 +58,39 @@ export async function apiDraftRoutes(app: FastifyInstance): Promise<void> {
       if (!draft) throw new HttpError(404, M.errors.noSuchDraft);
       reply.header('Cache-Control', 'no-store');
       return { data: await draftAnswer(app.db, draft) };
+    },
+  );
+
+  // The draft's documentation before it is published (issue 27): the published reference's answers
+  // (`/api/apidocs/:alias/index`, `/operations/:key`), made by the same code from the draft's
+  // document (draft-preview.ts), for the console's preview page. Never cached, never indexed.
+  const previewOf = async (request: FastifyRequest<{ Params: { alias: string; id: string } }>) => {
+    requireApiManager(request);
+    const draft = await findPreviewedDraft(app.db, aliasOf(request.params.alias), request.params.id);
+    if (!draft) throw new HttpError(404, M.errors.noSuchDraft);
+    return draft;
+  };
+  const privately = (reply: FastifyReply) =>
+    reply
+      .header('Cache-Control', 'no-store')
+      .header('X-Robots-Tag', 'noindex, nofollow')
+      .type('application/json; charset=utf-8');
+
+  app.get<{ Params: { alias: string; id: string } }>(
+    '/admin-api/catalog/apis/:alias/drafts/:id/documentation/index',
+    async (request, reply) => {
+      const draft = await previewOf(request);
+      return privately(reply).send(await draftIndexText(app.db, draft, app.config.publicUrl));
+    },
+  );
+
+  app.get<{ Params: { alias: string; id: string; key: string } }>(
+    '/admin-api/catalog/apis/:alias/drafts/:id/documentation/operations/:key',
+    async (request, reply) => {
+      const draft = await previewOf(request);
+      const text = await draftOperationText(app.db, draft, app.config.publicUrl, request.params.key);
+      if (text === undefined) throw new HttpError(404, en.catalog.operationNotFound);
+      return privately(reply).send(text);
     },
   );
 

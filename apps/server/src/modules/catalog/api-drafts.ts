@@ -16,6 +16,7 @@ import { readDocumentText } from '../../openapi/document-texts.ts';
 import type { DraftComparison } from '../../openapi/diff-task.ts';
 import { runInDocumentWorker } from '../../openapi/index.ts';
 import { recordAudit, type AuditActor } from '../audit/service.ts';
+import { rememberDraftDocument } from './draft-preview.ts';
 import { importApi, prepareApiImport } from './import-api.ts';
 import { catalogDb, type ApiDraftsTable } from './tables.ts';
 
@@ -112,7 +113,7 @@ export async function createDraft(
     ...comparison,
     changelogText: changelogText(info.version, comparison.summary),
   };
-  return db.transaction().execute(async (trx) => {
+  const draft = await db.transaction().execute(async (trx) => {
     const row = await catalogDb(trx)
       .insertInto('api_drafts')
       .values({
@@ -146,6 +147,9 @@ export async function createDraft(
     });
     return row;
   });
+  // The preview of the draft's documentation reads what was just worked out (draft-preview.ts).
+  rememberDraftDocument(db, draft.uuid, prepared.processed);
+  return draft;
 }
 
 /** The changelog entry a summary pre-fills (Markdown): what was added, removed and changed. */

@@ -7,6 +7,7 @@ import { documentTextChunks, readDocumentText, type DocumentTextPart } from '../
 import { runInDocumentWorker } from '../../openapi/pool.ts';
 import { cutOperationSlice } from '../../openapi/slice.ts';
 import { detailTargetInTurns, operationDetail } from './operation-details.ts';
+import type { Obj } from '../../openapi/operations.ts';
 
 /**
  * Large stored documents leave the server in pieces (decisions 017, 031): the stored text is read a
@@ -139,11 +140,25 @@ export function operationDetailText(
   hash: string | null,
   key: string,
 ): Promise<string | undefined> {
-  const cacheKey = `${id}:${hash ?? ''}:${key}`;
+  return operationDetailOf(`${id}:${hash ?? ''}`, () => storedDocument(db, id, hash ?? `id:${id}`), key);
+}
+
+/**
+ * The details of one operation of a document, whichever document it is: a published one
+ * (operationDetailText) or a draft's (draft-preview.ts). `document` names the document and its
+ * content for the cache (two documents never share a name); `load` gives it parsed, when the
+ * details are not cached.
+ */
+export function operationDetailOf(
+  document: string,
+  load: () => Promise<{ doc: Obj } | undefined>,
+  key: string,
+): Promise<string | undefined> {
+  const cacheKey = `${document}:${key}`;
   const hit = details.get(cacheKey);
   if (hit) return hit;
   async function compute(): Promise<string | undefined> {
-    const entry = await storedDocument(db, id, hash ?? `id:${id}`);
+    const entry = await load();
     if (!entry) return undefined;
     const target = await detailTargetInTurns(entry.doc, key);
     if (!target) return undefined;

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { isWebRoute } from '@portico/contracts/web-routes';
+import { CONSOLE_IMAGES_PATH } from '@portico/contracts/console-images';
 import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
 import { loadPageFiles, normalizeAlias, renderMarkdown } from '../pages/service.ts';
@@ -242,11 +243,18 @@ export function loadContent(contentDir: string): LoadedContent {
   const check = (file: string, line: number, target: string) => {
     const bare = target.split(/[?#]/, 1)[0] ?? '';
     if (bare === '' || bare === '/') return;
-    if (bare.startsWith(CONTENT_IMAGES_PATH) || bare.startsWith('/catalog/images/')) {
+    if (
+      bare.startsWith(CONTENT_IMAGES_PATH) ||
+      bare.startsWith('/catalog/images/') ||
+      bare.startsWith(CONSOLE_IMAGES_PATH)
+    ) {
       const name = decodeURIComponent(bare.split('/').pop() ?? '');
       const folder = bare.startsWith(CONTENT_IMAGES_PATH)
         ? imageDir
-        : path.join(contentDir, 'catalog', 'images');
+        : bare.startsWith(CONSOLE_IMAGES_PATH)
+          ? // Uploaded in the console and written here by export-content (modules/console-images).
+            path.join(contentDir, 'images', 'console')
+          : path.join(contentDir, 'catalog', 'images');
       if (/^[A-Za-z0-9._-]+$/.test(name) && fs.existsSync(path.join(folder, name))) return;
     } else {
       const alias = normalizeAlias(bare);

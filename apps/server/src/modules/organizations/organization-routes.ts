@@ -59,7 +59,7 @@ import {
   extensionOf,
   fileNameFromDisposition,
   type UploadField,
-} from './uploads.ts';
+} from '../../lib/uploads.ts';
 
 const M = en.organizations;
 export const TITLE_MAX = 255;

@@ -12,7 +12,7 @@ import {
   extensionAllowed,
   extensionOf,
   fileNameFromDisposition,
-} from '../organizations/uploads.ts';
+} from '../../lib/uploads.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { LIMITS, limit } from './service.ts';
 import { supportDb } from './tables.ts';

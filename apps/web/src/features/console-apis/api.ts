@@ -1,5 +1,6 @@
 import type { ApiDraft, ApiListItem, NoticeAudience, NoticeSent } from '@portico/contracts/api-drafts';
-import { ApiError, apiRequest, apiUrl, csrfToken, errorMessage } from '../../lib/api-client';
+import { apiRequest, apiUrl } from '../../lib/api-client';
+import { uploadWithProgress } from '../../lib/upload';
 
 export const listApis = async () =>
   (await apiRequest<{ data: ApiListItem[] }>('/admin-api/catalog/apis')).data;
@@ -8,9 +9,8 @@ const draftPath = (alias: string, id: string) =>
   `/admin-api/catalog/apis/${encodeURIComponent(alias)}/drafts/${encodeURIComponent(id)}`;
 
 /**
- * Uploads a document as a draft of `alias` (the raw body, as the import: decision 033) with
- * XMLHttpRequest, whose upload events give the progress fetch cannot report. `onProgress` gets the
- * share sent, 0 to 1. Refusals throw ApiError with the server's JSON:API body.
+ * Uploads a document as a draft of `alias` (the raw body, as the import: decision 033), with its
+ * progress (`onProgress`: the share sent, 0 to 1). Refusals throw ApiError with the server's JSON:API body.
  */
 export async function uploadDraft(
   alias: string,
@@ -22,35 +22,7 @@ export async function uploadDraft(
     filename: file.name,
     product: options.product || undefined,
   });
-  const send = (token: string) =>
-    new Promise<{ status: number; body: unknown }>((resolve, reject) => {
-      const xhr = new XMLHttpRequest();
-      xhr.open('POST', url);
-      xhr.withCredentials = true;
-      xhr.setRequestHeader('Content-Type', 'application/octet-stream');
-      xhr.setRequestHeader('Accept', 'application/json');
-      xhr.setRequestHeader('X-CSRF-Token', token);
-      xhr.upload.onprogress = (e) => {
-        if (e.lengthComputable && e.total > 0) onProgress(e.loaded / e.total);
-      };
-      xhr.upload.onload = () => onProgress(1);
-      xhr.onerror = () => reject(new TypeError('Network error'));
-      xhr.onload = () => {
-        let body: unknown = xhr.responseText;
-        try {
-          body = JSON.parse(xhr.responseText) as unknown;
-        } catch {
-          // not JSON: the text is the message
-        }
-        resolve({ status: xhr.status, body });
-      };
-      xhr.send(file);
-    });
-  let res = await send(await csrfToken());
-  if (res.status === 403 && JSON.stringify(res.body).includes('"code":"csrf"'))
-    res = await send(await csrfToken(true));
-  if (res.status < 200 || res.status >= 300) throw new ApiError(res.status, errorMessage(res.body), res.body);
-  return (res.body as { data: ApiDraft }).data;
+  return (await uploadWithProgress<{ data: ApiDraft }>(url, file, {}, onProgress)).data;
 }
 
 export const publishDraft = async (alias: string, id: string, changelog: string, version: string) =>

@@ -18,7 +18,9 @@ import {
 import type { ApiDraft, ApiListItem, OperationChanges } from '@portico/contracts/api-drafts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { IconEye } from '@tabler/icons-react';
 import { Link } from 'react-router';
+import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 // Every console page wraps itself in the console's frame (features/console, issue 27).
@@ -335,6 +337,25 @@ function DraftReview({ draft, onChange }: { draft: ApiDraft; onChange: (d: ApiDr
           {t('console.apis.previewTitle')}
         </Title>
         <Text size="sm">{t('console.apis.previewIntro')}</Text>
+        <div>
+          {/* The draft rendered by the documentation page's own reference, in a tab of its own so
+              that this review stays as it is. */}
+          <Button
+            component="a"
+            href={paths.adminDraftPreview(draft.alias, draft.id)}
+            target="_blank"
+            rel="noopener"
+            variant="light"
+            leftSection={<IconEye size={16} aria-hidden="true" />}
+            aria-describedby="draft-preview-help"
+            data-testid="draft-preview-link"
+          >
+            {t('console.apis.previewOpen')}
+          </Button>
+          <Text size="xs" c="dimmed" mt={4} id="draft-preview-help">
+            {t('console.apis.previewOpenHelp')}
+          </Text>
+        </div>
         <List spacing={4} data-testid="draft-preview">
           {draft.operations.map((op) => (
             <List.Item key={op.endpoint}>

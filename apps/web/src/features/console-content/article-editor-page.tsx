@@ -5,6 +5,7 @@ import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ARTICLE_STATES, articlesApi, listCategories, type Article, type ArticleFields } from './api';
+import { ImagePicker } from './image-picker';
 import {
   ImageFields,
   LoadVersioned,
@@ -128,6 +129,12 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
         minRows={2}
         value={fields.description}
         onChange={(e) => set('description', e.currentTarget.value)}
+      />
+      <ImagePicker
+        body={fields.body}
+        onBodyChange={(body) => set('body', body)}
+        bodyLabel={t('console.content.editor.bodyLabel')}
+        onUseAsImage={(imageUrl, imageAlt) => editor.update({ imageUrl, imageAlt })}
       />
       <MarkdownField
         label={t('console.content.editor.bodyLabel')}

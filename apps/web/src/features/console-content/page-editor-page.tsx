@@ -6,6 +6,7 @@ import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ContentTabs } from './editing';
 import { PAGE_STATES, pagesApi, type ConsolePage as Page, type PageFields } from './pages-api';
+import { ImagePicker } from './image-picker';
 import { withoutEmptySchedule } from './versioned';
 import {
   ImageFields,
@@ -143,6 +144,12 @@ function PageForm({ page, onReplaced }: { page?: Page; onReplaced?: (p: Page) =>
               .filter(Boolean),
           );
         }}
+      />
+      <ImagePicker
+        body={fields.body}
+        onBodyChange={(body) => set('body', body)}
+        bodyLabel={t('console.pages.editor.bodyLabel')}
+        onUseAsImage={(imageUrl, imageAlt) => editor.update({ imageUrl, imageAlt })}
       />
       <MarkdownField
         label={t('console.pages.editor.bodyLabel')}

@@ -34,8 +34,6 @@ export const documentationKeys = {
   one: (idOrAlias: string) => ['documentation', idOrAlias] as const,
   ofProduct: (productId: string) => ['documentation', 'of-product', productId] as const,
   index: (alias: string) => ['documentation', 'index', alias] as const,
-  operation: (alias: string, key: string, hash: string) =>
-    ['documentation', 'operation', alias, key, hash] as const,
 };
 
 /**
@@ -68,20 +66,76 @@ export function useProductDocumentations(productId: string | undefined) {
   });
 }
 
+/**
+ * Where the reference reads its two kinds of answers (catalog README): a published documentation's
+ * (`/api/apidocs/<alias>/…`, public, preloaded by the page's HTML), or a draft's before it is
+ * published (the console's preview: the same answers under `/admin-api/catalog/apis/<alias>/drafts/
+ * <id>/documentation/…`, API managers only). The reference renders both alike.
+ */
+export interface DocumentationSource {
+  /** The documentation's alias (the draft's too: the alias it will be published under). */
+  alias: string;
+  /** The query key of the index; an operation's extends it with its key and the content hash. */
+  key: readonly string[];
+  indexUrl: string;
+  operationUrl: (operationKey: string) => string;
+  /**
+   * A draft's preview: nothing is preloaded by the HTML, and what works only against the published
+   * version (the sandbox's try-out and its history, the tour) is left out.
+   */
+  preview: boolean;
+}
+
+/** The published documentation of `alias` (cached per alias: one object, stable for React). */
+const publishedSources = new Map<string, DocumentationSource>();
+export function publishedSource(alias: string): DocumentationSource {
+  let source = publishedSources.get(alias);
+  if (!source) {
+    source = {
+      alias,
+      key: documentationKeys.index(alias),
+      indexUrl: operationIndexUrl(alias),
+      operationUrl: (key) => operationUrl(alias, key),
+      preview: false,
+    };
+    publishedSources.set(alias, source);
+  }
+  return source;
+}
+
+/** A draft of `alias` before it is published, for the console's preview (API managers only). */
+export function draftSource(alias: string, draftId: string): DocumentationSource {
+  const base = `/admin-api/catalog/apis/${encodeURIComponent(alias)}/drafts/${encodeURIComponent(draftId)}/documentation`;
+  return {
+    alias,
+    key: ['documentation', 'draft', alias, draftId],
+    indexUrl: `${base}/index`,
+    operationUrl: (key) => `${base}/operations/${encodeURIComponent(key)}`,
+    preview: true,
+  };
+}
+
 /** The operation index: tags, operations, servers and security schemes, no schemas. */
-function operationIndexQuery(alias: string) {
+function indexQuery(source: DocumentationSource) {
   return queryOptions({
-    queryKey: documentationKeys.index(alias),
+    queryKey: source.key,
     // Preloaded by the server's HTML when the address names the alias (decision 034).
     queryFn: () =>
-      apiRequest<OperationIndex>(operationIndexUrl(alias), { format: 'json', preloadable: true }),
+      apiRequest<OperationIndex>(source.indexUrl, { format: 'json', preloadable: !source.preview }),
     retry: retryServerErrors,
     staleTime: 5 * 60_000,
   });
 }
 
+const operationIndexQuery = (alias: string) => indexQuery(publishedSource(alias));
+
 export function useOperationIndex(alias: string | undefined) {
   return useQuery({ ...operationIndexQuery(alias ?? ''), enabled: Boolean(alias) });
+}
+
+/** The index of a source, published or a draft's. */
+export function useSourceIndex(source: DocumentationSource) {
+  return useQuery(indexQuery(source));
 }
 
 /**
@@ -113,15 +167,15 @@ export function requestOperationEarly(alias: string, key: string): void {
 }
 
 /** The query of one operation's details; the content hash keys the cache. */
-function operationQuery(alias: string, key: string, contentHash: string) {
+function operationQuery(source: DocumentationSource, key: string, contentHash: string) {
   return queryOptions({
-    queryKey: documentationKeys.operation(alias, key, contentHash),
+    queryKey: [...source.key, 'operation', key, contentHash],
     queryFn: () => {
-      const url = operationUrl(alias, key);
+      const url = source.operationUrl(key);
       const early = earlyOperations.get(url);
       earlyOperations.delete(url);
       // Preloadable: the server's HTML preloads the first screen's operations (decision 043).
-      return early ?? apiRequest<OperationDetail>(url, { format: 'json', preloadable: true });
+      return early ?? apiRequest<OperationDetail>(url, { format: 'json', preloadable: !source.preview });
     },
     retry: retryServerErrors,
     staleTime: Infinity,
@@ -129,8 +183,8 @@ function operationQuery(alias: string, key: string, contentHash: string) {
 }
 
 /** One operation's details, loaded when it is expanded (or before: prefetchOperation). */
-export function useOperation(alias: string, key: string, contentHash: string) {
-  return useQuery(operationQuery(alias, key, contentHash));
+export function useOperation(source: DocumentationSource, key: string, contentHash: string) {
+  return useQuery(operationQuery(source, key, contentHash));
 }
 
 /**
@@ -144,7 +198,10 @@ export function useOperationAnswered(
   contentHash: string | undefined,
 ) {
   const wanted = Boolean(alias && key && contentHash);
-  const details = useQuery({ ...operationQuery(alias ?? '', key ?? '', contentHash ?? ''), enabled: wanted });
+  const details = useQuery({
+    ...operationQuery(publishedSource(alias ?? ''), key ?? '', contentHash ?? ''),
+    enabled: wanted,
+  });
   return !wanted || !details.isPending;
 }
 
@@ -153,8 +210,13 @@ export function useOperationAnswered(
  * is on it, or it is among the first shown), so that opening it need not wait for the server.
  * Details already cached, or on their way, are not asked for again.
  */
-export function prefetchOperation(client: QueryClient, alias: string, key: string, contentHash: string) {
-  void client.prefetchQuery(operationQuery(alias, key, contentHash));
+export function prefetchOperation(
+  client: QueryClient,
+  source: DocumentationSource,
+  key: string,
+  contentHash: string,
+) {
+  void client.prefetchQuery(operationQuery(source, key, contentHash));
 }
 
 /** Where the original and the converted document are downloaded (the server's links). */

@@ -10,6 +10,7 @@ import { useTranslation } from '../../../lib/i18n';
 import { Loading } from '../../../components/ui/loading';
 import { messageOf } from '../../../lib/api-client';
 import { useOperation } from '../api-documentation';
+import { useReferenceSource } from './reference-source';
 import { CodeSamples } from './code-samples';
 import { Markdown } from '../../../components/ui/markdown';
 import classes from './reference.module.css';
@@ -30,7 +31,8 @@ export interface OperationDetailsProps {
 /** An expanded operation: loaded on demand from GET /api/apidocs/{alias}/operations/{key}. */
 export function OperationDetails(props: OperationDetailsProps) {
   const { t } = useTranslation();
-  const query = useOperation(props.alias, props.operationKey, props.contentHash);
+  const source = useReferenceSource();
+  const query = useOperation(source, props.operationKey, props.contentHash);
   if (query.isPending) return <Loading label={t('products.loadingOperation')} />;
   if (query.isError) {
     return (
@@ -75,7 +77,8 @@ export function OperationDetails(props: OperationDetailsProps) {
               onLanguageChange={props.onLanguageChange}
             />
           </section>
-          <TryOutSlot documentationAlias={props.alias} operation={op} />
+          {/* The sandbox answers the published version: a draft's preview has no try-out. */}
+          {!source.preview && <TryOutSlot documentationAlias={props.alias} operation={op} />}
         </>
       )}
     </Stack>

@@ -2,9 +2,10 @@ import { X509Certificate } from 'node:crypto';
 import path from 'node:path';
 
 /**
- * Rules for uploaded organization files: allowed extensions per field (spec A 5 and 9), a size
- * limit, and a check that the bytes are what the extension claims. The MIME type we store and serve
- * comes from the extension, never from the client.
+ * The one set of rules for uploaded files: an organization's image and documents (spec A 5 and 9),
+ * support ticket attachments and the console's content images. Allowed extensions per field, a size
+ * limit, a cleaned file name and a check that the bytes are what the extension claims. The MIME type
+ * we store and serve comes from the extension (images: from the bytes), never from the client.
  */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -156,15 +157,103 @@ export function contentMatches(ext: string, data: Buffer): boolean {
     case 'pfx':
       return isDerSequence(data);
     case 'png':
-      return startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    case 'gif':
+    case 'webp':
+      return imageTypeOf(data) === ext;
     case 'jpg':
     case 'jpeg':
-      return startsWith(data, [0xff, 0xd8, 0xff]);
-    case 'gif':
-      return startsWith(data, 'GIF87a') || startsWith(data, 'GIF89a');
-    case 'webp':
-      return startsWith(data, 'RIFF') && startsWith(data, 'WEBP', 8);
+      return imageTypeOf(data) === 'jpeg';
     default:
       return false;
   }
+}
+
+/** The raster image types accepted as uploads (SVG is not one: see imageTypeOf). */
+export const IMAGE_TYPES = ['png', 'jpeg', 'gif', 'webp'] as const;
+export type ImageType = (typeof IMAGE_TYPES)[number];
+
+/** The MIME type of each image type, the one served (never the client's). */
+export const IMAGE_MIME_TYPES: Record<ImageType, string> = {
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/**
+ * The image type the bytes are, by their signature ("magic number"), whatever the file is called;
+ * undefined for anything else. SVG is never one: it is an XML document that can carry scripts,
+ * event handlers and references to other origins, so an upload that is one is refused rather than
+ * cleaned (isSvg says so, for a clearer message).
+ */
+export function imageTypeOf(data: Buffer): ImageType | undefined {
+  if (startsWith(data, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(data, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(data, 'GIF87a') || startsWith(data, 'GIF89a')) return 'gif';
+  if (startsWith(data, 'RIFF') && startsWith(data, 'WEBP', 8)) return 'webp';
+  return undefined;
+}
+
+/** Whether the bytes look like an SVG document (an `<svg` element near the start). */
+export function isSvg(data: Buffer): boolean {
+  return /<svg[\s>]/i.test(data.subarray(0, 4096).toString('latin1'));
+}
+
+/**
+ * An image's width and height in pixels from its header (no decoding), when the header says
+ * them plainly; undefined when it does not (a truncated or unusual file is still stored).
+ */
+export function imageSize(type: ImageType, data: Buffer): { width: number; height: number } | undefined {
+  const size = (width: number, height: number) => (width > 0 && height > 0 ? { width, height } : undefined);
+  try {
+    switch (type) {
+      case 'png':
+        // The IHDR chunk comes first: width and height, 4 bytes each, big-endian, at 16.
+        return startsWith(data, 'IHDR', 12) ? size(data.readUInt32BE(16), data.readUInt32BE(20)) : undefined;
+      case 'gif':
+        return size(data.readUInt16LE(6), data.readUInt16LE(8));
+      case 'webp':
+        return webpSize(data);
+      case 'jpeg':
+        return jpegSize(data);
+    }
+  } catch {
+    return undefined; // RangeError: the header is cut short
+  }
+}
+
+function webpSize(data: Buffer): { width: number; height: number } | undefined {
+  const chunk = data.toString('latin1', 12, 16);
+  if (chunk === 'VP8X') return { width: data.readUIntLE(24, 3) + 1, height: data.readUIntLE(27, 3) + 1 };
+  if (chunk === 'VP8L' && data[20] === 0x2f) {
+    const bits = data.readUInt32LE(21);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+  }
+  if (chunk === 'VP8 ' && startsWith(data, [0x9d, 0x01, 0x2a], 23)) {
+    const width = data.readUInt16LE(26) & 0x3fff;
+    const height = data.readUInt16LE(28) & 0x3fff;
+    return width && height ? { width, height } : undefined;
+  }
+  return undefined;
+}
+
+/** The first start-of-frame marker's size; the markers before it are skipped by their lengths. */
+function jpegSize(data: Buffer): { width: number; height: number } | undefined {
+  let at = 2;
+  while (at + 9 < data.length) {
+    if (data[at] !== 0xff) return undefined;
+    const marker = data[at + 1]!;
+    if (marker === 0xff) {
+      at += 1; // fill byte
+      continue;
+    }
+    // SOF0-SOF15 except DHT (C4), JPG (C8) and DAC (CC).
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      const height = data.readUInt16BE(at + 5);
+      const width = data.readUInt16BE(at + 7);
+      return width && height ? { width, height } : undefined;
+    }
+    at += 2 + data.readUInt16BE(at + 2);
+  }
+  return undefined;
 }

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { contentMatches, extensionAllowed, extensionOf, fileNameFromDisposition } from './uploads.ts';
+import {
+  contentMatches,
+  extensionAllowed,
+  extensionOf,
+  fileNameFromDisposition,
+  imageSize,
+  imageTypeOf,
+  isSvg,
+} from './uploads.ts';
+import { png } from '../../test/image-fixtures.ts';
 
-describe('organization uploads', () => {
+describe('uploads', () => {
   it('reads the file name of Content-Disposition and keeps only a safe base name', () => {
     expect(fileNameFromDisposition('file; filename="report.pdf"')).toBe('report.pdf');
     expect(fileNameFromDisposition('file; filename=report.pdf')).toBe('report.pdf');
@@ -43,5 +52,36 @@ describe('organization uploads', () => {
     expect(contentMatches('p12', Buffer.concat([Buffer.from([0x30, 0x82]), Buffer.alloc(20)]))).toBe(true);
     expect(contentMatches('p7b', Buffer.from('-----BEGIN PKCS7-----\nMIIB\n-----END PKCS7-----'))).toBe(true);
     expect(contentMatches('exe', Buffer.from('MZ'))).toBe(false);
+  });
+
+  it('tells an image by its bytes, not its name, and reads its size from the header', () => {
+    expect(imageTypeOf(png(3, 2))).toBe('png');
+    expect(imageSize('png', png(3, 2))).toEqual({ width: 3, height: 2 });
+    const gif = Buffer.from('GIF89a\x05\x00\x07\x00', 'latin1');
+    expect(imageTypeOf(gif)).toBe('gif');
+    expect(imageSize('gif', gif)).toEqual({ width: 5, height: 7 });
+    // A baseline JPEG: SOI, an APP0 segment (skipped by its length), then SOF0 with 9 × 4.
+    const jpeg = Buffer.from([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x0b, 0x08, 0x00, 0x04, 0x00, 0x09,
+      0x01,
+    ]);
+    expect(imageTypeOf(jpeg)).toBe('jpeg');
+    expect(imageSize('jpeg', jpeg)).toEqual({ width: 9, height: 4 });
+    const webp = Buffer.alloc(30);
+    webp.write('RIFF', 0, 'latin1');
+    webp.write('WEBPVP8X', 8, 'latin1');
+    webp.writeUIntLE(99, 24, 3);
+    webp.writeUIntLE(49, 27, 3);
+    expect(imageTypeOf(webp)).toBe('webp');
+    expect(imageSize('webp', webp)).toEqual({ width: 100, height: 50 });
+    // HTML, SVG and text are no image whatever they are called; a cut header has no size.
+    expect(imageTypeOf(Buffer.from('<!doctype html><script>alert(1)</script>'))).toBeUndefined();
+    expect(imageTypeOf(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeUndefined();
+    expect(isSvg(Buffer.from('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBe(true);
+    expect(isSvg(png(1, 1))).toBe(false);
+    expect(imageSize('png', png(1, 1).subarray(0, 18))).toBeUndefined();
+    expect(imageSize('jpeg', jpeg.subarray(0, 10))).toBeUndefined();
+    expect(contentMatches('png', Buffer.from('<html>'))).toBe(false);
+    expect(contentMatches('jpg', jpeg)).toBe(true);
   });
 });

@@ -1,0 +1,35 @@
+/**
+ * Images uploaded in the console for the content editors (issue 27): the server's refusals and the
+ * "Insert image" dialog of the Markdown editors. Part of messages/console.ts as `images`.
+ */
+export const consoleImagesMessages = {
+  forbidden: 'Only content editors, API managers and administrators may upload images.',
+  /** Refusals of POST /admin-api/images (each a title the dialog shows as it is). */
+  errors: {
+    notAnImage: 'The file is not a PNG, JPEG, GIF or WebP image (its content was checked, not its name).',
+    svgRefused: 'SVG images are not accepted, as they can carry scripts: upload a PNG, JPEG, GIF or WebP.',
+  },
+  picker: {
+    open: 'Insert image',
+    title: 'Insert an image',
+    upload: 'Upload',
+    uploaded: 'Uploaded images',
+    fileLabel: 'Image file',
+    fileHint: 'PNG, JPEG, GIF or WebP, at most 10 MB.',
+    uploading: 'Uploading {{name}}',
+    uploadedOne: '{{name}} is uploaded.',
+    chooseLabel: 'Choose an uploaded image',
+    none: 'No images have been uploaded yet.',
+    loadFailed: 'The uploaded images could not be loaded.',
+    more: 'Show older images',
+    selected: 'Selected',
+    altLabel: 'Image description (alternative text)',
+    altHint: 'What the image shows, for people who cannot see it.',
+    altRequired: 'Describe the image: the description is required.',
+    noImage: 'Upload an image or choose an uploaded one first.',
+    insert: 'Insert into the text',
+    useAsImage: 'Use as the main image',
+    cancel: 'Cancel',
+    dimensions: '{{width}} × {{height}} px',
+  },
+} as const;
