@@ -5,11 +5,10 @@ import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ARTICLE_STATES, articlesApi, listCategories, type Article, type ArticleFields } from './api';
-import { ImagePicker } from './image-picker';
+import { MarkdownField } from './markdown-field';
 import {
   ImageFields,
   LoadVersioned,
-  MarkdownField,
   StateControl,
   useVersionedEditor,
   VersionedForm,
@@ -130,12 +129,6 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
         value={fields.description}
         onChange={(e) => set('description', e.currentTarget.value)}
       />
-      <ImagePicker
-        body={fields.body}
-        onBodyChange={(body) => set('body', body)}
-        bodyLabel={t('console.content.editor.bodyLabel')}
-        onUseAsImage={(imageUrl, imageAlt) => editor.update({ imageUrl, imageAlt })}
-      />
       <MarkdownField
         label={t('console.content.editor.bodyLabel')}
         minRows={10}
@@ -143,6 +136,7 @@ function ArticleForm({ article, onReplaced }: { article?: Article; onReplaced?: 
         previewTestId="article-preview"
         value={fields.body}
         onChange={(v) => set('body', v)}
+        onUseAsImage={(imageUrl, imageAlt) => editor.update({ imageUrl, imageAlt })}
       />
       <ImageFields
         labels={{

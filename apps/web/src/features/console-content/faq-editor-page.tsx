@@ -5,11 +5,10 @@ import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { FAQ_STATES, faqsApi, listFaqCategories, type FaqFields, type FaqQuestion } from './api';
-import { ImagePicker } from './image-picker';
+import { MarkdownField } from './markdown-field';
 import { withoutEmptySchedule } from './versioned';
 import {
   LoadVersioned,
-  MarkdownField,
   StateControl,
   useVersionedEditor,
   VersionedForm,
@@ -110,11 +109,6 @@ function QuestionForm({ faq, onReplaced }: { faq?: FaqQuestion; onReplaced?: (f:
         required
         value={fields.question}
         onChange={(e) => set('question', e.currentTarget.value)}
-      />
-      <ImagePicker
-        body={fields.answer}
-        onBodyChange={(answer) => set('answer', answer)}
-        bodyLabel={t('console.content.faqEditor.answerLabel')}
       />
       <MarkdownField
         label={t('console.content.faqEditor.answerLabel')}

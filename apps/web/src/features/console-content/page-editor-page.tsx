@@ -6,12 +6,11 @@ import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ContentTabs } from './editing';
 import { PAGE_STATES, pagesApi, type ConsolePage as Page, type PageFields } from './pages-api';
-import { ImagePicker } from './image-picker';
+import { MarkdownField } from './markdown-field';
 import { withoutEmptySchedule } from './versioned';
 import {
   ImageFields,
   LoadVersioned,
-  MarkdownField,
   StateControl,
   useVersionedEditor,
   VersionedForm,
@@ -145,12 +144,6 @@ function PageForm({ page, onReplaced }: { page?: Page; onReplaced?: (p: Page) =>
           );
         }}
       />
-      <ImagePicker
-        body={fields.body}
-        onBodyChange={(body) => set('body', body)}
-        bodyLabel={t('console.pages.editor.bodyLabel')}
-        onUseAsImage={(imageUrl, imageAlt) => editor.update({ imageUrl, imageAlt })}
-      />
       <MarkdownField
         label={t('console.pages.editor.bodyLabel')}
         minRows={10}
@@ -158,6 +151,7 @@ function PageForm({ page, onReplaced }: { page?: Page; onReplaced?: (p: Page) =>
         previewTestId="page-preview"
         value={fields.body}
         onChange={(v) => set('body', v)}
+        onUseAsImage={(imageUrl, imageAlt) => editor.update({ imageUrl, imageAlt })}
       />
       <ImageFields
         labels={{

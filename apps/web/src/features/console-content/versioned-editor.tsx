@@ -1,22 +1,9 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Group,
-  Paper,
-  Radio,
-  Stack,
-  Tabs,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Box, Button, Group, Radio, Stack, Text, TextInput } from '@mantine/core';
 import type { FieldChange } from '@portico/contracts/console-pages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Loading } from '../../components/ui/loading';
-import { Markdown } from '../../components/ui/markdown';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConflictPanel, RevisionsPanel, type RevisionsSource } from './editing';
@@ -456,50 +443,6 @@ export function StateControl<S extends string>({
         />
       )}
     </>
-  );
-}
-
-/** A Markdown text with a tab to write it and one to preview it. */
-export function MarkdownField({
-  label,
-  value,
-  onChange,
-  minRows,
-  required,
-  tabs,
-  previewTestId,
-}: {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  minRows: number;
-  required?: boolean;
-  tabs: { write: string; preview: string };
-  previewTestId: string;
-}) {
-  return (
-    <Tabs defaultValue="write">
-      <Tabs.List>
-        <Tabs.Tab value="write">{tabs.write}</Tabs.Tab>
-        <Tabs.Tab value="preview">{tabs.preview}</Tabs.Tab>
-      </Tabs.List>
-      <Tabs.Panel value="write" pt="xs">
-        <Textarea
-          label={label}
-          required={required}
-          autosize
-          minRows={minRows}
-          styles={{ input: { fontFamily: 'monospace' } }}
-          value={value}
-          onChange={(e) => onChange(e.currentTarget.value)}
-        />
-      </Tabs.Panel>
-      <Tabs.Panel value="preview" pt="xs">
-        <Paper withBorder p="md" data-testid={previewTestId}>
-          <Markdown text={value} />
-        </Paper>
-      </Tabs.Panel>
-    </Tabs>
   );
 }
 
