@@ -46,6 +46,9 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/content/faq',
   '/admin/content/faq/new',
   '/admin/content/faq/:faqId',
+  '/admin/content/quickstart',
+  '/admin/content/quickstart/new',
+  '/admin/content/quickstart/:storyId',
   '/admin/apis',
   '/admin/apis/products/:productId',
   // A draft's documentation before it is published (API managers; features/products).

@@ -75,6 +75,11 @@ export const paths = {
   adminFaqNew: '/admin/content/faq/new',
   adminFaqQuestionRoute: '/admin/content/faq/:faqId',
   adminFaqQuestion: (id: string) => `/admin/content/faq/${id}`,
+  /** The console's Quick Start stories (issue 27). */
+  adminQuickstart: '/admin/content/quickstart',
+  adminStoryNew: '/admin/content/quickstart/new',
+  adminStoryRoute: '/admin/content/quickstart/:storyId',
+  adminStory: (id: string) => `/admin/content/quickstart/${id}`,
   profile: '/profile',
   // Support (issue 14).
   supportContact: '/support/contact',

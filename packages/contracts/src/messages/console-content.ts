@@ -48,6 +48,8 @@ export const consoleContentMessages = {
     conflictText: 'Version {{version}} was saved while you edited. These fields differ from yours:',
     reload: 'Discard mine and load theirs',
     overwrite: 'Save mine over theirs',
+    unsaved: 'Unsaved changes',
+    leaveConfirm: 'Leave this form? Your unsaved changes will be lost.',
   },
   revisions: {
     title: 'Revisions',
@@ -104,7 +106,7 @@ export const consoleContentMessages = {
       changed: 'Last saved',
       order: 'Order',
     },
-    states: { draft: 'Draft', published: 'Published' },
+    states: { draft: 'Draft', published: 'Published', scheduled: 'Scheduled' },
     moveUp: 'Move “{{question}}” up',
     moveDown: 'Move “{{question}}” down',
     reordered: 'The order was saved.',
@@ -154,6 +156,7 @@ export const consoleContentMessages = {
     category: 'Category',
     weight: 'Order',
     state: 'State',
+    publishAt: 'Publish at',
   },
   faqErrors: {
     stale: 'This question was saved by someone else since you opened it (version {{version}}).',

@@ -15,7 +15,7 @@ export const consolePagesMessages = {
     allStates: 'All states',
     empty: 'No pages match.',
     columns: { title: 'Title', state: 'State', changed: 'Last saved', version: 'Version' },
-    states: { draft: 'Draft', published: 'Published' },
+    states: { draft: 'Draft', published: 'Published', scheduled: 'Scheduled' },
     notFound: 'There is no such page.',
     loadFailed: 'The pages could not be loaded.',
     open: 'Open the page',
@@ -56,6 +56,7 @@ export const consolePagesMessages = {
     scrollspy: 'Table of contents',
     googleDriveId: 'Google Drive document',
     state: 'State',
+    publishAt: 'Publish at',
   },
   errors: {
     stale: 'This page was saved by someone else since you opened it (version {{version}}).',

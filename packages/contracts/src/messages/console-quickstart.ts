@@ -1,7 +1,7 @@
 /**
- * The provider console's Quick Start stories (issue 27): the guided tours, edited in the browser.
- * Part of messages/console.ts as `quickstart`. The server's words (refusals, problems); the
- * console's editor adds its own.
+ * The provider console's Quick Start stories (issue 27): the guided tours of the Quick Start
+ * sidebar, edited in the browser. Part of messages/console.ts as `quickstart`: the server's words
+ * (refusals, problems) and the console editor's.
  */
 export const consoleQuickstartMessages = {
   forbidden: 'Only content editors and administrators may edit Quick Start stories.',
@@ -9,5 +9,64 @@ export const consoleQuickstartMessages = {
   errors: {
     stale: 'This story was saved by someone else since you opened it (version {{version}}).',
     stepsInvalid: 'Some steps are not valid: {{problems}}',
+  },
+  tabs: { stories: 'Quick Start' },
+  list: {
+    title: 'Quick Start stories',
+    intro:
+      'The guided tours of the Quick Start sidebar, in their order. What you save here wins over content/quickstart/stories.yaml.',
+    newStory: 'New story',
+    searchLabel: 'Search titles',
+    stateFilter: 'State',
+    allStates: 'All states',
+    empty: 'No stories match.',
+    columns: { title: 'Title', steps: 'Steps', state: 'State', changed: 'Last saved', weight: 'Order' },
+    states: { draft: 'Draft', published: 'Published', scheduled: 'Scheduled' },
+    scheduledFor: 'Publishes {{date}}',
+    notFound: 'There is no such story.',
+    loadFailed: 'The stories could not be loaded.',
+  },
+  editor: {
+    createTitle: 'New Quick Start story',
+    editTitle: 'Edit Quick Start story',
+    back: 'Back to the stories',
+    titleLabel: 'Title',
+    weightLabel: 'Order',
+    weightHint: 'Smaller numbers come first in the Quick Start sidebar.',
+    anonymousLabel: 'Shown to visitors who are not signed in',
+    stateLabel: 'State',
+    stepsTitle: 'Steps',
+    stepsHint: 'The tour shows them in this order.',
+    noSteps: 'No steps yet: a story needs at least one.',
+    step: 'Step {{n}}',
+    targetLabel: 'Target (CSS selector)',
+    targetHint: 'What the step points at, such as #main or main h1; body centres the step.',
+    contentLabel: 'Text',
+    navigationUrlLabel: 'Page',
+    navigationUrlHint: 'The page the step happens on, such as /documentation/accounts-v1. Optional.',
+    spotlightClicksLabel: 'The highlighted element stays clickable',
+    addStep: 'Add a step',
+    moveUp: 'Move step {{n}} up',
+    moveDown: 'Move step {{n}} down',
+    removeStep: 'Remove step {{n}}',
+    preview: 'Preview',
+    previewEmpty: 'The steps appear here as the tour shows them.',
+    previewPage: 'On {{page}}',
+    previewAnyPage: 'On whichever page the visitor is on',
+    previewTarget: 'Points at {{target}}',
+    save: 'Save',
+    saved: 'Saved (version {{version}}).',
+    delete: 'Delete',
+    deleteConfirm: 'Delete this story? Its revisions go with it.',
+    conflictTitle: 'Someone else saved this story meanwhile',
+    conflictText: 'Version {{version}} was saved while you edited. These fields differ from yours:',
+  },
+  fields: {
+    title: 'Title',
+    weight: 'Order',
+    disableForAnonymous: 'Hidden from visitors who are not signed in',
+    steps: 'Steps',
+    state: 'State',
+    publishAt: 'Publish at',
   },
 } as const;

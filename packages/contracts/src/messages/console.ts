@@ -13,6 +13,7 @@ import { consoleSiteMessages } from './console-site.ts';
 import { consoleApisMessages } from './console-apis.ts';
 import { consolePagesMessages } from './console-pages.ts';
 import { consoleProductsMessages } from './console-products.ts';
+import { consoleQuickstartMessages } from './console-quickstart.ts';
 import { consoleImagesMessages } from './console-images.ts';
 import { consoleQuickstartMessages } from './console-quickstart.ts';
 
@@ -31,6 +32,7 @@ export const consoleMessages = {
     products: 'API products',
     importApi: 'Import API',
     content: 'Content',
+    quickstart: 'Quick Start stories',
     supportQueue: 'Support queue',
     supportStaff: 'Support staff',
     outbox: 'Outbox',
@@ -50,6 +52,7 @@ export const consoleMessages = {
   content: consoleContentMessages,
   site: consoleSiteMessages,
   pages: consolePagesMessages,
+  quickstart: consoleQuickstartMessages,
   images: consoleImagesMessages,
   quickstart: consoleQuickstartMessages,
 } as const;

@@ -1,4 +1,5 @@
 import { apiRequest } from '../../lib/api-client';
+import { versionedApi } from './versioned-api';
 
 /** The console's article calls (modules/content/README.md 'Console'). */
 
@@ -25,79 +26,14 @@ export interface ArticleListItem {
   category: string | null;
 }
 
-export type { FieldChange } from '@portico/contracts/console-content';
-import type { FieldChange } from '@portico/contracts/console-content';
-
-export interface Revision {
-  version: number;
-  author: string | null;
-  created: string;
-  current: boolean;
-}
-
-/** The body of a 409: the version saved meanwhile and how it differs from what was sent. */
-export interface ConflictBody {
-  meta: { current: Article; changes: FieldChange<keyof ArticleFields>[] };
-}
-
-export function isConflictBody<T = Article, F extends string = keyof ArticleFields>(
-  body: unknown,
-): body is { meta: { current: T; changes: FieldChange<F>[] } } {
-  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
-  return !!meta && typeof meta.current === 'object' && Array.isArray(meta.changes);
-}
-
-const BASE = '/admin-api/content/articles';
-
-export const listArticles = (query: { state?: string; q?: string; limit: number; offset: number }) =>
-  apiRequest<{ data: ArticleListItem[]; meta: { count: number } }>(BASE, {
-    format: 'json',
-    query: {
-      state: query.state || undefined,
-      q: query.q || undefined,
-      'page[limit]': query.limit,
-      'page[offset]': query.offset,
-    },
-  });
-
-export const getArticle = (id: string) =>
-  apiRequest<{ data: Article }>(`${BASE}/${encodeURIComponent(id)}`, { format: 'json' });
+/** The article calls (versioned-api.ts). */
+export const articlesApi = versionedApi<Article, ArticleFields, ArticleListItem>(
+  '/admin-api/content/articles',
+);
+export const listArticles = articlesApi.list;
 
 export const listCategories = () =>
   apiRequest<{ data: { id: string; name: string }[] }>('/admin-api/content/categories', { format: 'json' });
-
-export const createArticle = (fields: ArticleFields) =>
-  apiRequest<{ data: Article }>(BASE, { method: 'POST', format: 'json', body: fields });
-
-export const saveArticle = (id: string, fields: ArticleFields, version: number) =>
-  apiRequest<{ data: Article }>(`${BASE}/${encodeURIComponent(id)}`, {
-    method: 'PATCH',
-    format: 'json',
-    body: { ...fields, version },
-  });
-
-export const deleteArticle = (id: string, version: number) =>
-  apiRequest<undefined>(`${BASE}/${encodeURIComponent(id)}`, {
-    method: 'DELETE',
-    format: 'json',
-    headers: { 'If-Match': `"${version}"` },
-  });
-
-export const listRevisions = (id: string) =>
-  apiRequest<{ data: Revision[] }>(`${BASE}/${encodeURIComponent(id)}/revisions`, { format: 'json' });
-
-export const getRevision = (id: string, version: number) =>
-  apiRequest<{ data: Revision & { fields: ArticleFields; changes: FieldChange<keyof ArticleFields>[] } }>(
-    `${BASE}/${encodeURIComponent(id)}/revisions/${version}`,
-    { format: 'json' },
-  );
-
-export const restoreRevision = (id: string, revision: number, version: number) =>
-  apiRequest<{ data: Article }>(`${BASE}/${encodeURIComponent(id)}/revisions/${revision}/restore`, {
-    method: 'POST',
-    format: 'json',
-    body: { version },
-  });
 
 // The FAQ (modules/content/README.md 'Console: FAQ').
 export {
@@ -113,67 +49,12 @@ import type { FaqCategory, FaqFields, FaqListItem, FaqQuestion } from '@portico/
 const FAQS = '/admin-api/content/faqs';
 const FAQ_CATEGORIES = '/admin-api/content/faq-categories';
 
-/** The body of a FAQ question's 409. */
-export interface FaqConflictBody {
-  meta: { current: FaqQuestion; changes: FieldChange<keyof FaqFields>[] };
-}
-
-export const listFaqs = (query: {
-  category?: string;
-  state?: string;
-  q?: string;
-  limit: number;
-  offset: number;
-}) =>
-  apiRequest<{ data: FaqListItem[]; meta: { count: number } }>(FAQS, {
-    format: 'json',
-    query: {
-      category: query.category || undefined,
-      state: query.state || undefined,
-      q: query.q || undefined,
-      'page[limit]': query.limit,
-      'page[offset]': query.offset,
-    },
-  });
-
-export const getFaq = (id: string) =>
-  apiRequest<{ data: FaqQuestion }>(`${FAQS}/${encodeURIComponent(id)}`, { format: 'json' });
-
-export const createFaq = (fields: FaqFields) =>
-  apiRequest<{ data: FaqQuestion }>(FAQS, { method: 'POST', format: 'json', body: fields });
-
-export const saveFaq = (id: string, fields: FaqFields, version: number) =>
-  apiRequest<{ data: FaqQuestion }>(`${FAQS}/${encodeURIComponent(id)}`, {
-    method: 'PATCH',
-    format: 'json',
-    body: { ...fields, version },
-  });
-
-export const deleteFaq = (id: string, version: number) =>
-  apiRequest<undefined>(`${FAQS}/${encodeURIComponent(id)}`, {
-    method: 'DELETE',
-    format: 'json',
-    headers: { 'If-Match': `"${version}"` },
-  });
+/** The FAQ question calls (versioned-api.ts); `category` filters the list. */
+export const faqsApi = versionedApi<FaqQuestion, FaqFields, FaqListItem>(FAQS);
+export const listFaqs = faqsApi.list;
 
 export const reorderFaqs = (ids: string[]) =>
   apiRequest<undefined>(`${FAQS}/reorder`, { method: 'POST', format: 'json', body: { ids } });
-
-export const listFaqRevisions = (id: string) =>
-  apiRequest<{ data: Revision[] }>(`${FAQS}/${encodeURIComponent(id)}/revisions`, { format: 'json' });
-
-export const getFaqRevision = (id: string, version: number) =>
-  apiRequest<{ data: Revision & { fields: FaqFields; changes: FieldChange<keyof FaqFields>[] } }>(
-    `${FAQS}/${encodeURIComponent(id)}/revisions/${version}`,
-    { format: 'json' },
-  );
-
-export const restoreFaqRevision = (id: string, revision: number, version: number) =>
-  apiRequest<{ data: FaqQuestion }>(`${FAQS}/${encodeURIComponent(id)}/revisions/${revision}/restore`, {
-    method: 'POST',
-    format: 'json',
-    body: { version },
-  });
 
 export const listFaqCategories = () =>
   apiRequest<{ data: FaqCategory[] }>(FAQ_CATEGORIES, { format: 'json' });

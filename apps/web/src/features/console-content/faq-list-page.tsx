@@ -2,7 +2,6 @@ import {
   ActionIcon,
   Alert,
   Anchor,
-  Badge,
   Button,
   Group,
   Pagination,
@@ -33,14 +32,13 @@ import {
   reorderFaqCategories,
   reorderFaqs,
   type FaqCategory,
-  type FaqState,
 } from './api';
+import { StateBadge } from './versioned-list';
 import { ContentTabs, formatDateTime } from './editing';
 
 const PAGE = 50;
 /** A category's questions are listed whole to be ordered. */
 const CATEGORY_PAGE = 200;
-export const FAQ_STATE_COLORS: Record<FaqState, string> = { draft: 'gray', published: 'green' };
 const NO_CATEGORY = 'none';
 
 /** `ids` with the one at `index` swapped with its neighbour `by` places away. */
@@ -176,9 +174,7 @@ function Questions() {
                   </Table.Td>
                   <Table.Td>{q.categoryName ?? t('console.content.faq.noCategory')}</Table.Td>
                   <Table.Td>
-                    <Badge color={FAQ_STATE_COLORS[q.state]} variant="light">
-                      {t(`console.content.faq.states.${q.state}`)}
-                    </Badge>
+                    <StateBadge state={q.state} label={t(`console.content.faq.states.${q.state}`)} />
                   </Table.Td>
                   <Table.Td>{formatDateTime(q.changed)}</Table.Td>
                   {orderable && (

@@ -1,5 +1,3 @@
-import { apiRequest } from '../../lib/api-client';
-
 /** The console's page calls (apps/server/src/modules/pages/README.md 'Console'). */
 
 export {
@@ -8,8 +6,8 @@ export {
   type PageFields,
   type PageState,
 } from '@portico/contracts/console-pages';
-import type { FieldChange, PageFields, PageState } from '@portico/contracts/console-pages';
-import type { RevisionItem } from './editing';
+import type { PageFields, PageState } from '@portico/contracts/console-pages';
+import { versionedApi } from './versioned-api';
 
 export interface ConsolePage extends PageFields {
   id: string;
@@ -29,57 +27,5 @@ export interface PageListItem {
   changed: string;
 }
 
-/** The body of a 409: the version saved meanwhile and how it differs from what was sent. */
-export interface PageConflict {
-  current: ConsolePage;
-  changes: FieldChange<keyof PageFields>[];
-}
-
-const BASE = '/admin-api/content/pages';
-const one = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
-
-export const listPages = (query: { state?: string; q?: string; limit: number; offset: number }) =>
-  apiRequest<{ data: PageListItem[]; meta: { count: number } }>(BASE, {
-    format: 'json',
-    query: {
-      state: query.state || undefined,
-      q: query.q || undefined,
-      'page[limit]': query.limit,
-      'page[offset]': query.offset,
-    },
-  });
-
-export const getPage = (id: string) => apiRequest<{ data: ConsolePage }>(one(id), { format: 'json' });
-
-export const createPage = (fields: PageFields) =>
-  apiRequest<{ data: ConsolePage }>(BASE, { method: 'POST', format: 'json', body: fields });
-
-export const savePage = (id: string, fields: PageFields, version: number) =>
-  apiRequest<{ data: ConsolePage }>(one(id), {
-    method: 'PATCH',
-    format: 'json',
-    body: { ...fields, version },
-  });
-
-export const deletePage = (id: string, version: number) =>
-  apiRequest<undefined>(one(id), {
-    method: 'DELETE',
-    format: 'json',
-    headers: { 'If-Match': `"${version}"` },
-  });
-
-export const listPageRevisions = (id: string) =>
-  apiRequest<{ data: RevisionItem[] }>(`${one(id)}/revisions`, { format: 'json' });
-
-export const getPageRevision = (id: string, version: number) =>
-  apiRequest<{ data: RevisionItem & { fields: PageFields; changes: FieldChange<keyof PageFields>[] } }>(
-    `${one(id)}/revisions/${version}`,
-    { format: 'json' },
-  );
-
-export const restorePageRevision = (id: string, revision: number, version: number) =>
-  apiRequest<{ data: ConsolePage }>(`${one(id)}/revisions/${revision}/restore`, {
-    method: 'POST',
-    format: 'json',
-    body: { version },
-  });
+/** The page calls (versioned-api.ts). */
+export const pagesApi = versionedApi<ConsolePage, PageFields, PageListItem>('/admin-api/content/pages');

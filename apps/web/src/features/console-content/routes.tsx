@@ -8,9 +8,11 @@ const PagesPage = lazyPage(() => import('./pages-page'));
 const PageEditorPage = lazyPage(() => import('./page-editor-page'));
 const FaqListPage = lazyPage(() => import('./faq-list-page'));
 const FaqEditorPage = lazyPage(() => import('./faq-editor-page'));
+const StoriesPage = lazyPage(() => import('./stories-page'));
+const StoryEditorPage = lazyPage(() => import('./story-editor-page'));
 const SiteTextsPage = lazyPage(() => import('./site-texts-page'));
 
-/** The console's content (issue 27): articles, the FAQ, basic pages and the site's texts, for content editors and administrators. */
+/** The console's content (issue 27): articles, the FAQ, basic pages, the Quick Start stories and the site's texts, for content editors and administrators. */
 export const consoleContentRoutes: FeatureRoute[] = [
   { path: paths.adminContent, element: <ArticlesPage />, preload: ArticlesPage.preload },
   { path: paths.adminArticleNew, element: <ArticleEditorPage />, preload: ArticleEditorPage.preload },
@@ -21,5 +23,8 @@ export const consoleContentRoutes: FeatureRoute[] = [
   { path: paths.adminPages, element: <PagesPage />, preload: PagesPage.preload },
   { path: paths.adminPageNew, element: <PageEditorPage />, preload: PageEditorPage.preload },
   { path: paths.adminPageRoute, element: <PageEditorPage />, preload: PageEditorPage.preload },
+  { path: paths.adminQuickstart, element: <StoriesPage />, preload: StoriesPage.preload },
+  { path: paths.adminStoryNew, element: <StoryEditorPage />, preload: StoryEditorPage.preload },
+  { path: paths.adminStoryRoute, element: <StoryEditorPage />, preload: StoryEditorPage.preload },
   { path: paths.adminSiteTexts, element: <SiteTextsPage />, preload: SiteTextsPage.preload },
 ];

@@ -39,9 +39,3 @@ export interface SiteConflict<K extends SiteDocumentKey = SiteDocumentKey> {
   current: SiteDocument<K>;
   changes: SiteDocumentChange[];
 }
-
-export function siteConflictOf<K extends SiteDocumentKey>(body: unknown): SiteConflict<K> | null {
-  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
-  if (!meta || typeof meta.current !== 'object' || !Array.isArray(meta.changes)) return null;
-  return meta as SiteConflict<K>;
-}

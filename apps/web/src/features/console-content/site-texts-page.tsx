@@ -19,7 +19,7 @@ import {
 import DOMPurify from 'dompurify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import type { SiteDocument, SiteDocumentKey } from '@portico/contracts/console-site';
+import type { SiteDocument, SiteDocumentChange, SiteDocumentKey } from '@portico/contracts/console-site';
 import type {
   BlockLayout,
   BottomBanner,
@@ -31,16 +31,17 @@ import type {
 } from '@portico/contracts/site';
 import { HtmlContent } from '../../components/ui/html-content';
 import { Loading } from '../../components/ui/loading';
-import { ApiError, messageOf } from '../../lib/api-client';
+import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ContentTabs, formatDateTime } from './editing';
+import { isDirty, moved } from './versioned';
+import { useLeaveGuard, useVersionedSave } from './versioned-editor';
 import {
   getSiteDocument,
   listSiteRevisions,
   restoreSiteRevision,
   saveSiteDocument,
-  siteConflictOf,
   type SiteConflict,
 } from './site-api';
 
@@ -48,14 +49,6 @@ type Section = 'carousel' | 'bottomBanners' | 'footer' | 'gettingStarted' | 'coo
 const SECTIONS: Section[] = ['carousel', 'bottomBanners', 'footer', 'gettingStarted', 'cookies'];
 const keyOf = (section: Section): SiteDocumentKey =>
   section === 'cookies' ? 'cookies-consent' : 'block-layout';
-
-/** Moves item `i` of `list` by `by` places (the caller keeps it within the list). */
-function moved<T>(list: T[], i: number, by: number): T[] {
-  const next = [...list];
-  const [item] = next.splice(i, 1);
-  next.splice(i + by, 0, item!);
-  return next;
-}
 
 /**
  * A list of records edited in place: each in a fieldset named after its section and place, with
@@ -625,7 +618,6 @@ function SiteTexts() {
   const [layout, setLayout] = useState<{ version: number; content: BlockLayout } | null>(null);
   const [consent, setConsent] = useState<{ version: number; content: CookiesConsent } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [conflict, setConflict] = useState<SiteConflict | null>(null);
 
   const loadedLayout = layoutQuery.data?.data;
   const loadedConsent = consentQuery.data?.data;
@@ -634,6 +626,10 @@ function SiteTexts() {
   const currentConsent =
     consent ?? (loadedConsent ? { version: loadedConsent.version, content: loadedConsent.content } : null);
   const docKey = keyOf(section);
+  useLeaveGuard(
+    isDirty(currentLayout?.content, loadedLayout?.content) ||
+      isDirty(currentConsent?.content, loadedConsent?.content),
+  );
 
   const replaced = (d: SiteDocument) => {
     client.setQueryData(['console-site', d.key], { data: d });
@@ -641,25 +637,23 @@ function SiteTexts() {
     else setConsent({ version: d.version, content: d.content as CookiesConsent });
   };
 
-  const save = useMutation({
-    mutationFn: async (version?: number) => {
+  const [failure, setFailure] = useState<string | null>(null);
+  const save = useVersionedSave<SiteDocument, SiteDocumentChange>({
+    save: (version) => {
+      setNotice(null);
+      setFailure(null);
       if (docKey === 'block-layout')
         return saveSiteDocument('block-layout', currentLayout!.content, version ?? currentLayout!.version);
       return saveSiteDocument('cookies-consent', currentConsent!.content, version ?? currentConsent!.version);
     },
-    onMutate: () => {
-      setNotice(null);
-      setConflict(null);
-    },
-    onSuccess: ({ data }) => {
+    onSaved: (data) => {
       replaced(data);
       setNotice(t('console.site.saved', { version: data.version }));
     },
-    onError: (err) => {
-      const c = err instanceof ApiError && err.status === 409 ? siteConflictOf(err.body) : null;
-      if (c) setConflict(c);
-    },
+    onFailed: setFailure,
+    failed: t('console.site.saveFailed'),
   });
+  const { conflict } = save;
 
   if (layoutQuery.isPending || consentQuery.isPending) return <Loading />;
   if (!currentLayout || !currentConsent)
@@ -678,8 +672,8 @@ function SiteTexts() {
         onChange={(v) => {
           setSection((v as Section | null) ?? 'carousel');
           setNotice(null);
-          setConflict(null);
-          save.reset();
+          setFailure(null);
+          save.drop();
         }}
       >
         <Tabs.List mb="md">
@@ -696,9 +690,9 @@ function SiteTexts() {
             {notice}
           </Alert>
         )}
-        {save.error && !conflict && (
+        {failure && (
           <Alert color="red" role="alert">
-            {messageOf(save.error, t('console.site.saveFailed'))}
+            {failure}
           </Alert>
         )}
         {conflict && (
@@ -706,9 +700,9 @@ function SiteTexts() {
             conflict={conflict}
             onReload={() => {
               replaced(conflict.current);
-              setConflict(null);
+              save.drop();
             }}
-            onOverwrite={() => save.mutate(conflict.current.version)}
+            onOverwrite={save.overwrite}
           />
         )}
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="xl">
@@ -716,7 +710,7 @@ function SiteTexts() {
             component="form"
             onSubmit={(e) => {
               e.preventDefault();
-              save.mutate(undefined);
+              save.run();
             }}
           >
             <Stack>
@@ -733,7 +727,7 @@ function SiteTexts() {
                 />
               )}
               <Group>
-                <Button type="submit" loading={save.isPending}>
+                <Button type="submit" loading={save.saving}>
                   {t('console.site.save')}
                 </Button>
               </Group>

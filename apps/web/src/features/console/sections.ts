@@ -24,6 +24,7 @@ export const CONSOLE_SECTIONS: readonly ConsoleSection[] = [
   { path: '/admin/apis', label: 'console.nav.products', roles: ['api_manager'] },
   { path: '/admin/import-api', label: 'console.nav.importApi', roles: ['api_manager'] },
   { path: '/admin/content', label: 'console.nav.content', roles: ['content_editor'] },
+  { path: '/admin/content/quickstart', label: 'console.nav.quickstart', roles: ['content_editor'] },
   { path: '/admin/support', label: 'console.nav.supportQueue', roles: ['support_agent'] },
   { path: '/admin/support/staff', label: 'console.nav.supportStaff', roles: ['administrator'] },
   { path: '/admin/outbox', label: 'console.nav.outbox', roles: ['administrator'] },
