@@ -15,7 +15,6 @@ import { consolePagesMessages } from './console-pages.ts';
 import { consoleProductsMessages } from './console-products.ts';
 import { consoleQuickstartMessages } from './console-quickstart.ts';
 import { consoleImagesMessages } from './console-images.ts';
-import { consoleQuickstartMessages } from './console-quickstart.ts';
 
 export const consoleMessages = {
   title: 'Provider console',
@@ -54,5 +53,4 @@ export const consoleMessages = {
   pages: consolePagesMessages,
   quickstart: consoleQuickstartMessages,
   images: consoleImagesMessages,
-  quickstart: consoleQuickstartMessages,
 } as const;
