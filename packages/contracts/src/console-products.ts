@@ -79,3 +79,39 @@ export interface ProductFieldChange {
   before: string;
   after: string;
 }
+
+/** A product's alias: lower-case words of letters and digits joined by '-' (its page is /apiProduct/<alias>). */
+export const PRODUCT_ALIAS_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const PRODUCT_ALIAS_MAX = 120;
+export const PRODUCT_VERSION_MAX = 32;
+
+/** What creating a product sends: its alias and version label, then the fields a save sends. */
+export interface ProductCreate extends ProductFields {
+  alias: string;
+  /** The product's own version label ('1.0'), or null. */
+  productVersion: string | null;
+}
+
+export const CHANGELOG_VERSION_MAX = 64;
+export const CHANGELOG_NOTES_MAX = 50_000;
+
+/** The fields of a changelog entry the console edits. */
+export interface ChangelogEntryFields {
+  /** The API version the entry is about ('1.1'). */
+  releaseVersion: string;
+  /** 'YYYY-MM-DD', or null. */
+  releaseDate: string | null;
+  /** Markdown (raw HTML allowed, sanitized on save). */
+  notes: string;
+}
+
+/** One changelog entry of a product, newest first in lists. */
+export interface ConsoleChangelogEntry extends ChangelogEntryFields {
+  id: string;
+  /** The notes as the product page shows them (sanitized HTML). */
+  html: string;
+  /** The edit version: raised by every save (also the ETag). */
+  version: number;
+  created: string;
+  changed: string;
+}

@@ -38,6 +38,7 @@ import * as m0277 from './migrations/0277-page-editing.ts';
 import * as m0278 from './migrations/0278-product-editing.ts';
 import * as m0279 from './migrations/0279-api-calls-per-api-day.ts';
 import * as m0280 from './migrations/0280-site-content-editing.ts';
+import * as m0281 from './migrations/0281-product-console.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -83,6 +84,7 @@ const migrations: Record<string, Migration> = {
   '0278-product-editing': m0278,
   '0279-api-calls-per-api-day': m0279,
   '0280-site-content-editing': m0280,
+  '0281-product-console': m0281,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -518,6 +518,14 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
       );
     }
 
+    // The changelog is the console's once it added, edited or deleted an entry (or published a
+    // new version): the file's entries no longer replace it.
+    const owner = await c
+      .selectFrom('api_products')
+      .select('changelog_edited_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (owner.changelog_edited_at) continue;
     const entries = await c
       .selectFrom('change_log_entries')
       .select(['id', 'version'])

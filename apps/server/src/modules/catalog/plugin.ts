@@ -9,6 +9,7 @@ import { documentationRoutes } from './documentation-routes.ts';
 import { documentationFirstScreen, type FirstScreen } from './first-screen.ts';
 import { importRoutes } from './import-routes.ts';
 import { apiDraftRoutes } from './api-draft-routes.ts';
+import { consoleChangelogRoutes } from './console-changelog.ts';
 import { consoleProductRoutes } from './console-products.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
@@ -55,6 +56,8 @@ export default fp(
     await apiDraftRoutes(app);
     // The console's product editing: order, texts, deprecation, retirement (console-products.ts).
     await consoleProductRoutes(app);
+    // The console's changelog entries of a product (console-changelog.ts).
+    await consoleChangelogRoutes(app);
   },
   { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );
