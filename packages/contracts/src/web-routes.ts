@@ -47,6 +47,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/content/faq/new',
   '/admin/content/faq/:faqId',
   '/admin/apis',
+  '/admin/apis/products/new',
   '/admin/apis/products/:productId',
   // Site search (features/search).
   '/search',

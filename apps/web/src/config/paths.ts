@@ -43,6 +43,7 @@ export const paths = {
   /** The console's API products: versions, drafts, notices (features/console-apis). */
   adminApis: '/admin/apis',
   /** One API product's fields in the console (features/console-apis). */
+  adminProductNew: '/admin/apis/products/new',
   adminProductRoute: '/admin/apis/products/:productId',
   adminProduct: (uuid: string) => `/admin/apis/products/${uuid}`,
   adminOutbox: '/admin/outbox',

@@ -76,14 +76,20 @@ export const sendNotice = async (alias: string, id: string, text: string) =>
 
 // The products' order and fields (catalog README 'Console: API products').
 export type {
+  ChangelogEntryFields,
+  ConsoleChangelogEntry,
   ConsoleProduct,
   ConsoleProductListItem,
+  ProductCreate,
   ProductFieldChange,
   ProductFields,
 } from '@portico/contracts/console-products';
 import type {
+  ChangelogEntryFields,
+  ConsoleChangelogEntry,
   ConsoleProduct,
   ConsoleProductListItem,
+  ProductCreate,
   ProductFieldChange,
   ProductFields,
 } from '@portico/contracts/console-products';
@@ -134,3 +140,59 @@ export function productConflictOf(body: unknown): ProductConflict | null {
     ? (meta as ProductConflict)
     : null;
 }
+
+export const createProduct = async (input: ProductCreate) =>
+  (
+    await apiRequest<{ data: ConsoleProduct }>(PRODUCTS, {
+      method: 'POST',
+      format: 'json',
+      body: input,
+    })
+  ).data;
+
+/** Deletes a product no application subscribes to (else a 409 whose message says to retire it). */
+export const deleteProduct = async (id: string, version: number) => {
+  await apiRequest<unknown>(productPath(id), {
+    method: 'DELETE',
+    format: 'json',
+    headers: { 'If-Match': `"${version}"` },
+  });
+};
+
+// A product's changelog (catalog README 'Console: API products').
+const changelogPath = (productId: string, entryId?: string) =>
+  `${productPath(productId)}/changelog${entryId ? `/${encodeURIComponent(entryId)}` : ''}`;
+
+export const listChangelog = async (productId: string) =>
+  (await apiRequest<{ data: ConsoleChangelogEntry[] }>(changelogPath(productId), { format: 'json' })).data;
+
+export const addChangelogEntry = async (productId: string, fields: ChangelogEntryFields) =>
+  (
+    await apiRequest<{ data: ConsoleChangelogEntry }>(changelogPath(productId), {
+      method: 'POST',
+      format: 'json',
+      body: fields,
+    })
+  ).data;
+
+export const saveChangelogEntry = async (
+  productId: string,
+  entryId: string,
+  fields: ChangelogEntryFields,
+  version: number,
+) =>
+  (
+    await apiRequest<{ data: ConsoleChangelogEntry }>(changelogPath(productId, entryId), {
+      method: 'PATCH',
+      format: 'json',
+      body: { ...fields, version },
+    })
+  ).data;
+
+export const deleteChangelogEntry = async (productId: string, entryId: string, version: number) => {
+  await apiRequest<unknown>(changelogPath(productId, entryId), {
+    method: 'DELETE',
+    format: 'json',
+    headers: { 'If-Match': `"${version}"` },
+  });
+};

@@ -4,9 +4,11 @@ import { lazyPage } from '../../lib/lazy-page';
 
 const ConsoleApisPage = lazyPage(() => import('./console-apis-page'));
 const ProductEditorPage = lazyPage(() => import('./product-editor-page'));
+const ProductCreatePage = lazyPage(() => import('./product-create-page'));
 
 /** The console's API products (issue 27): their order and fields; new versions, their review, publication and notices. */
 export const consoleApisRoutes: FeatureRoute[] = [
   { path: paths.adminApis, element: <ConsoleApisPage />, preload: ConsoleApisPage.preload },
+  { path: paths.adminProductNew, element: <ProductCreatePage />, preload: ProductCreatePage.preload },
   { path: paths.adminProductRoute, element: <ProductEditorPage />, preload: ProductEditorPage.preload },
 ];
