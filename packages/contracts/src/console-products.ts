@@ -115,3 +115,68 @@ export interface ConsoleChangelogEntry extends ChangelogEntryFields {
   created: string;
   changed: string;
 }
+
+export const COMPARISON_TITLE_MAX = 255;
+export const COMPARISON_KEY_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const COMPARISON_KEY_MAX = 120;
+export const COMPARISON_COLUMNS_MAX = 8;
+export const COMPARISON_ROWS_MAX = 100;
+export const COMPARISON_VALUE_MAX = 255;
+
+/** A category row is a heading across the table; a text row has texts; a boolean row yes ('1') or no ('0'). */
+export const COMPARISON_ROW_TYPES = [
+  'comparison_category',
+  'comparison_text_row',
+  'comparison_boolean_row',
+] as const;
+export type ComparisonRowKind = (typeof COMPARISON_ROW_TYPES)[number];
+
+/** A column: a product (its title heads the column while it is live), and/or a title of its own. */
+export interface ComparisonColumnFields {
+  /** A product uuid, or null for a column of something outside the catalog. */
+  product: string | null;
+  /** The column's own title: shown when there is no product or it is deprecated or gone. */
+  title: string | null;
+}
+
+export interface ComparisonRowFields {
+  type: ComparisonRowKind;
+  title: string;
+  /** One value per column (none for a category row); '1' or '0' in a boolean row. */
+  values: string[];
+}
+
+/** The fields of a comparison table the console edits (spec B 3 'comparison table'). */
+export interface ComparisonTableFields {
+  title: string;
+  columns: ComparisonColumnFields[];
+  rows: ComparisonRowFields[];
+  /** uuids of the products whose pages show the table (a product shows one table at most). */
+  products: string[];
+}
+
+export interface ConsoleComparisonTable extends ComparisonTableFields {
+  id: string;
+  /** The stable key of the content files (comparisonTables[].key, a product's comparisonTable). */
+  key: string;
+  /** The edit version: raised by every save (also the ETag). */
+  version: number;
+  editedAt: string | null;
+  changed: string;
+}
+
+export interface ConsoleComparisonTableListItem {
+  id: string;
+  key: string;
+  title: string;
+  columns: number;
+  rows: number;
+  products: { id: string; title: string }[];
+  version: number;
+}
+
+export interface ComparisonFieldChange {
+  field: keyof ComparisonTableFields;
+  before: string;
+  after: string;
+}

@@ -13,6 +13,9 @@ import { catalogDb } from './tables.ts';
  * its `changelog` written too. A product created in the console that no file describes yet is
  * added to content/catalog/console.yaml (made when missing) with all its fields. A product no file
  * describes that import-api made is reported, not written: its home is the OpenAPI import.
+ * Comparison tables saved in the console (`edited_at`) replace their entry of `comparisonTables`
+ * (else go to console.yaml), and every product entry's `comparisonTable` follows the products such
+ * a table is shown on.
  */
 export interface CatalogExportResult {
   /** Aliases of the products written, by file (relative to content/). */
@@ -20,6 +23,8 @@ export interface CatalogExportResult {
   files: string[];
   /** Edited products no catalog file describes. */
   skipped: string[];
+  /** Keys of the comparison tables written. */
+  tables: string[];
 }
 
 /** The file console-created products are written to when no file describes them. */
@@ -80,9 +85,10 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
     .where((eb) => eb.or([eb('p.edited_at', 'is not', null), eb('p.changelog_edited_at', 'is not', null)]))
     .orderBy('p.id')
     .execute();
-  const result: CatalogExportResult = { written: [], files: [], skipped: [] };
-  if (!edited.length) return result;
-  const ids = edited.map((e) => e.id);
+  const result: CatalogExportResult = { written: [], files: [], skipped: [], tables: [] };
+  const tables = await consoleTables(db);
+  if (!edited.length && !tables.list.length) return result;
+  const ids = [...edited.map((e) => e.id), -1];
   const [features, advantages, related, changelog] = await Promise.all([
     c
       .selectFrom('product_features')
@@ -161,15 +167,45 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
         .sort()
     : [];
   const left = new Map(edited.map((e) => [e.alias, e]));
+  const tablesLeft = new Map(tables.list.map((t) => [t.key, t]));
+  const consoleKeys = new Set(tables.list.map((t) => t.key));
+  /** A product entry's `comparisonTable` when a console table is (or was) its. */
+  const putTable = (item: YAMLMap, alias: string): boolean => {
+    const now = tables.byProduct.get(alias);
+    const was = item.get('comparisonTable');
+    if (now !== undefined) {
+      if (was === now) return false;
+      item.set('comparisonTable', now);
+      return true;
+    }
+    if (typeof was === 'string' && consoleKeys.has(was)) {
+      item.delete('comparisonTable');
+      return true;
+    }
+    return false;
+  };
+  const writeFile = (file: string, doc: Document) => {
+    fs.writeFileSync(path.join(catalogDir, file), doc.toString({ lineWidth: 100 }));
+    if (!result.files.includes(`catalog/${file}`)) result.files.push(`catalog/${file}`);
+  };
   for (const file of files) {
-    const full = path.join(catalogDir, file);
-    const doc: Document = parseDocument(fs.readFileSync(full, 'utf8'));
-    const products = doc.get('products');
-    if (!isSeq(products)) continue;
+    const doc: Document = parseDocument(fs.readFileSync(path.join(catalogDir, file), 'utf8'));
     let changed = false;
-    for (const item of products.items) {
+    const tableEntries = doc.get('comparisonTables');
+    for (const item of isSeq(tableEntries) ? tableEntries.items : []) {
+      if (!isMap(item)) continue;
+      const t = tablesLeft.get(String(item.get('key') ?? ''));
+      if (!t) continue;
+      tablesLeft.delete(t.key);
+      writeTableEntry(doc, item, t);
+      result.tables.push(t.key);
+      changed = true;
+    }
+    const products = doc.get('products');
+    for (const item of isSeq(products) ? products.items : []) {
       if (!isMap(item)) continue;
       const alias = String(item.get('alias') ?? '').replace(/^\//, '');
+      if (putTable(item, alias)) changed = true;
       const p = left.get(alias);
       if (!p) continue;
       left.delete(alias);
@@ -177,25 +213,31 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
       result.written.push(alias);
       changed = true;
     }
-    if (changed) {
-      fs.writeFileSync(full, doc.toString({ lineWidth: 100 }));
-      result.files.push(`catalog/${file}`);
-    }
+    if (changed) writeFile(file, doc);
   }
-  // Products made in the console that no file describes yet: into console.yaml, all their fields.
+  // Products made in the console that no file describes yet, and console tables no file has:
+  // into console.yaml, with all their fields.
   const created = [...left.values()].filter((p) => p.consoleCreated);
-  if (created.length) {
+  if (created.length || tablesLeft.size) {
     fs.mkdirSync(catalogDir, { recursive: true });
     const full = path.join(catalogDir, CONSOLE_CATALOG_FILE);
     const doc: Document = fs.existsSync(full)
       ? parseDocument(fs.readFileSync(full, 'utf8'))
       : parseDocument(
-          '# API products created in the provider console (written by `npm run portal -- export-content`).\n{}\n',
+          '# API products and comparison tables created in the provider console (written by `npm run portal -- export-content`).\n{}\n',
         );
-    let products = doc.get('products');
-    if (!isSeq(products)) {
-      products = new YAMLSeq();
-      doc.set('products', products);
+    const listOf = (key: string): YAMLSeq => {
+      const found = doc.get(key);
+      if (isSeq(found)) return found;
+      const seq = new YAMLSeq();
+      doc.set(key, seq);
+      return seq;
+    };
+    for (const t of tablesLeft.values()) {
+      const item = doc.createNode({ key: t.key }) as YAMLMap;
+      writeTableEntry(doc, item, t);
+      listOf('comparisonTables').items.push(item);
+      result.tables.push(t.key);
     }
     for (const p of created) {
       const item = doc.createNode({
@@ -205,14 +247,99 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
         ...(p.imageUrl ? { image: { url: p.imageUrl, ...(p.imageAlt ? { alt: p.imageAlt } : {}) } } : {}),
       }) as YAMLMap;
       write(doc, item, { ...p, fields: true, changelog: true });
-      (products as YAMLSeq).items.push(item);
+      putTable(item, p.alias);
+      listOf('products').items.push(item);
       left.delete(p.alias);
       result.written.push(p.alias);
     }
-    fs.writeFileSync(full, doc.toString({ lineWidth: 100 }));
-    if (!result.files.includes(`catalog/${CONSOLE_CATALOG_FILE}`))
-      result.files.push(`catalog/${CONSOLE_CATALOG_FILE}`);
+    writeFile(CONSOLE_CATALOG_FILE, doc);
   }
   result.skipped = [...left.keys()];
   return result;
+}
+
+interface ConsoleTable {
+  key: string;
+  title: string;
+  columns: { product: string | null; title: string | null }[];
+  rows: { type: string; title: string; values: string[] }[];
+}
+
+/** The comparison tables saved in the console, and which product (by alias) shows which (by key). */
+async function consoleTables(db: Db): Promise<{ list: ConsoleTable[]; byProduct: Map<string, string> }> {
+  const c = catalogDb(db);
+  const tables = await c
+    .selectFrom('comparison_tables')
+    .select(['id', 'key', 'title'])
+    .where('edited_at', 'is not', null)
+    .orderBy('id')
+    .execute();
+  if (!tables.length) return { list: [], byProduct: new Map() };
+  const ids = tables.map((t) => t.id);
+  const [columns, rows, shownOn] = await Promise.all([
+    c
+      .selectFrom('comparison_table_products as col')
+      .leftJoin('api_products as p', 'p.id', 'col.product_id')
+      .select(['col.table_id', 'p.alias', 'col.title'])
+      .where('col.table_id', 'in', ids)
+      .orderBy('col.weight')
+      .orderBy('col.id')
+      .execute(),
+    c
+      .selectFrom('comparison_rows')
+      .select(['table_id', 'type', 'title', 'values'])
+      .where('table_id', 'in', ids)
+      .orderBy('weight')
+      .orderBy('id')
+      .execute(),
+    c
+      .selectFrom('api_products')
+      .select(['alias', 'comparison_table_id'])
+      .where('comparison_table_id', 'in', ids)
+      .execute(),
+  ]);
+  const keyOf = new Map(tables.map((t) => [t.id, t.key]));
+  return {
+    list: tables.map((t) => ({
+      key: t.key,
+      title: t.title,
+      columns: columns
+        .filter((col) => col.table_id === t.id)
+        .map((col) => ({ product: col.alias ?? null, title: col.title })),
+      rows: rows
+        .filter((r) => r.table_id === t.id)
+        .map((r) => ({
+          type: r.type,
+          title: r.title,
+          values: typeof r.values === 'string' ? (JSON.parse(r.values) as string[]) : r.values,
+        })),
+    })),
+    byProduct: new Map(shownOn.map((p) => [p.alias, keyOf.get(p.comparison_table_id!)!])),
+  };
+}
+
+/** A comparison table's entry in the import's format (a column whose product is gone keeps its title). */
+function writeTableEntry(doc: Document, item: YAMLMap, t: ConsoleTable) {
+  put(item, 'title', t.title);
+  const columns = t.columns
+    .map((col) => ({
+      ...(col.product ? { product: col.product } : {}),
+      ...(col.title ? { title: col.title } : {}),
+    }))
+    .map((col) => doc.createNode(col, { flow: true }));
+  put(item, 'columns', doc.createNode(columns));
+  put(
+    item,
+    'rows',
+    doc.createNode(
+      t.rows.map((r) =>
+        doc.createNode(
+          r.type === 'comparison_category'
+            ? { type: r.type, title: r.title }
+            : { type: r.type, title: r.title, values: r.values },
+          { flow: true },
+        ),
+      ),
+    ),
+  );
 }

@@ -10,6 +10,7 @@ import { documentationFirstScreen, type FirstScreen } from './first-screen.ts';
 import { importRoutes } from './import-routes.ts';
 import { apiDraftRoutes } from './api-draft-routes.ts';
 import { consoleChangelogRoutes } from './console-changelog.ts';
+import { consoleComparisonRoutes } from './console-comparison.ts';
 import { consoleProductRoutes } from './console-products.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
@@ -58,6 +59,8 @@ export default fp(
     await consoleProductRoutes(app);
     // The console's changelog entries of a product (console-changelog.ts).
     await consoleChangelogRoutes(app);
+    // The console's comparison tables (console-comparison.ts).
+    await consoleComparisonRoutes(app);
   },
   { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );
