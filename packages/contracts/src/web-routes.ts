@@ -49,6 +49,8 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/apis',
   '/admin/apis/products/new',
   '/admin/apis/products/:productId',
+  '/admin/apis/comparison-tables/new',
+  '/admin/apis/comparison-tables/:tableId',
   // Site search (features/search).
   '/search',
   // Support (issue 14).

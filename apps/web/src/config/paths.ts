@@ -46,6 +46,10 @@ export const paths = {
   adminProductNew: '/admin/apis/products/new',
   adminProductRoute: '/admin/apis/products/:productId',
   adminProduct: (uuid: string) => `/admin/apis/products/${uuid}`,
+  /** The console's comparison tables (features/console-apis). */
+  adminComparisonNew: '/admin/apis/comparison-tables/new',
+  adminComparisonRoute: '/admin/apis/comparison-tables/:tableId',
+  adminComparison: (uuid: string) => `/admin/apis/comparison-tables/${uuid}`,
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

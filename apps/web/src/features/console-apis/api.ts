@@ -77,6 +77,10 @@ export const sendNotice = async (alias: string, id: string, text: string) =>
 // The products' order and fields (catalog README 'Console: API products').
 export type {
   ChangelogEntryFields,
+  ComparisonFieldChange,
+  ComparisonTableFields,
+  ConsoleComparisonTable,
+  ConsoleComparisonTableListItem,
   ConsoleChangelogEntry,
   ConsoleProduct,
   ConsoleProductListItem,
@@ -86,6 +90,10 @@ export type {
 } from '@portico/contracts/console-products';
 import type {
   ChangelogEntryFields,
+  ComparisonFieldChange,
+  ComparisonTableFields,
+  ConsoleComparisonTable,
+  ConsoleComparisonTableListItem,
   ConsoleChangelogEntry,
   ConsoleProduct,
   ConsoleProductListItem,
@@ -196,3 +204,49 @@ export const deleteChangelogEntry = async (productId: string, entryId: string, v
     headers: { 'If-Match': `"${version}"` },
   });
 };
+
+// Comparison tables (catalog README 'Console: API products').
+const TABLES = '/admin-api/catalog/comparison-tables';
+const tablePath = (id: string) => `${TABLES}/${encodeURIComponent(id)}`;
+
+export const listComparisonTables = async () =>
+  (await apiRequest<{ data: ConsoleComparisonTableListItem[] }>(TABLES, { format: 'json' })).data;
+
+export const getComparisonTable = async (id: string) =>
+  (await apiRequest<{ data: ConsoleComparisonTable }>(tablePath(id), { format: 'json' })).data;
+
+export const createComparisonTable = async (key: string, fields: ComparisonTableFields) =>
+  (
+    await apiRequest<{ data: ConsoleComparisonTable }>(TABLES, {
+      method: 'POST',
+      format: 'json',
+      body: { key, ...fields },
+    })
+  ).data;
+
+export const saveComparisonTable = async (id: string, fields: ComparisonTableFields, version: number) =>
+  (
+    await apiRequest<{ data: ConsoleComparisonTable }>(tablePath(id), {
+      method: 'PATCH',
+      format: 'json',
+      body: { ...fields, version },
+    })
+  ).data;
+
+export const deleteComparisonTable = async (id: string, version: number) => {
+  await apiRequest<unknown>(tablePath(id), {
+    method: 'DELETE',
+    format: 'json',
+    headers: { 'If-Match': `"${version}"` },
+  });
+};
+
+/** The body of a table's 409: the table as saved meanwhile and the fields that differ. */
+export function tableConflictOf(
+  body: unknown,
+): { current: ConsoleComparisonTable; changes: ComparisonFieldChange[] } | null {
+  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
+  return meta && typeof meta.current === 'object' && meta.current && Array.isArray(meta.changes)
+    ? (meta as { current: ConsoleComparisonTable; changes: ComparisonFieldChange[] })
+    : null;
+}
