@@ -189,6 +189,8 @@ const POLICY: Record<string, Access> = {
   'POST /admin-api/catalog/products/:id/changelog': 'console:api_manager',
   'PATCH /admin-api/catalog/products/:id/changelog/:entryId': 'console:api_manager',
   'DELETE /admin-api/catalog/products/:id/changelog/:entryId': 'console:api_manager',
+  'GET /admin-api/catalog/products/:id/plans': 'console:api_manager',
+  'PUT /admin-api/catalog/products/:id/plans': 'console:api_manager',
   'GET /admin-api/catalog/comparison-tables': 'console:api_manager',
   'POST /admin-api/catalog/comparison-tables': 'console:api_manager',
   'GET /admin-api/catalog/comparison-tables/:id': 'console:api_manager',

@@ -180,3 +180,18 @@ export interface ComparisonFieldChange {
   before: string;
   after: string;
 }
+
+export const PLAN_MAX = 100;
+
+/** One API documentation of a product with the plan its plan table shows (spec B 2.12). */
+export interface ProductPlan {
+  /** The documentation's uuid. */
+  documentation: string;
+  alias: string;
+  title: string;
+  apiVersion: string | null;
+  /** e.g. '100 per hour' (the default when none was given). */
+  plan: string;
+  /** Set in the console: the imports keep it. */
+  edited: boolean;
+}

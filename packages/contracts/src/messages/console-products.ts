@@ -100,7 +100,7 @@ export const consoleProductsMessages = {
     dateHelp: 'YYYY-MM-DD. Optional.',
     notesLabel: 'Notes (Markdown)',
     notesHelp: 'Markdown: lists, links, code. Scripts are removed on save.',
-    preview: 'Preview',
+    preview: 'Preview of the entry (as the product page shows it)',
     previewEmpty: 'Nothing to preview yet.',
     save: 'Save the entry',
     cancel: 'Cancel',
@@ -108,6 +108,18 @@ export const consoleProductsMessages = {
     deleted: 'Changelog entry deleted.',
     listLabel: 'Changelog entries',
     noDate: 'No date',
+  },
+  plans: {
+    title: 'Documentations and plans',
+    intro:
+      'The plan each API documentation of this product shows in its plan table (its rate limit), e.g. 100 per hour. Leave empty for the default.',
+    none: 'No API documentation belongs to this product yet.',
+    planLabel: 'Plan of {{title}}',
+    planHelp:
+      'A number of calls per second, minute, hour, day or month, e.g. 1000 per day; or a text such as Unlimited.',
+    save: 'Save the plans',
+    saved: 'Plans saved.',
+    open: 'Open the documentation',
   },
   comparison: {
     title: 'Comparison tables',
@@ -203,5 +215,7 @@ export const consoleProductsMessages = {
     rowCategoryValues: 'A category row has no values.',
     rowBooleanValue: "A yes/no row's values are '1' (yes) or '0' (no).",
     tableProductUnknown: 'No such product to show the table on.',
+    planInvalid: 'A plan is a short text of at most {{max}} characters, e.g. 100 per hour.',
+    planDocumentationUnknown: 'This documentation does not belong to the product.',
   },
 } as const;

@@ -10,6 +10,7 @@ import { sql, type Kysely } from 'kysely';
  * - `change_log_entries.notes_markdown`: the Markdown an entry was written in (null: `notes`, the
  *   HTML, is its source); `edit_version`, `changed`: raised by every console save.
  * - `comparison_tables.edit_version`, `edited_at`: likewise for a comparison table.
+ * - `api_documentations.plan_edited_at`: the plan was set in the console; imports keep it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table api_products add column console_created boolean not null default false`.execute(db);
@@ -19,4 +20,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table change_log_entries add column changed timestamptz not null default now()`.execute(db);
   await sql`alter table comparison_tables add column edit_version integer not null default 1`.execute(db);
   await sql`alter table comparison_tables add column edited_at timestamptz`.execute(db);
+  await sql`alter table api_documentations add column plan_edited_at timestamptz`.execute(db);
 }

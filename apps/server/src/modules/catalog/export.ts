@@ -13,6 +13,7 @@ import { catalogDb } from './tables.ts';
  * its `changelog` written too. A product created in the console that no file describes yet is
  * added to content/catalog/console.yaml (made when missing) with all its fields. A product no file
  * describes that import-api made is reported, not written: its home is the OpenAPI import.
+ * A documentation's plan set in the console goes into its entry of `documentations`.
  * Comparison tables saved in the console (`edited_at`) replace their entry of `comparisonTables`
  * (else go to console.yaml), and every product entry's `comparisonTable` follows the products such
  * a table is shown on.
@@ -87,7 +88,17 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
     .execute();
   const result: CatalogExportResult = { written: [], files: [], skipped: [], tables: [] };
   const tables = await consoleTables(db);
-  if (!edited.length && !tables.list.length) return result;
+  // Plans set in the console: into their documentation's entry.
+  const plans = new Map(
+    (
+      await c
+        .selectFrom('api_documentations')
+        .select(['alias', 'plan'])
+        .where('plan_edited_at', 'is not', null)
+        .execute()
+    ).map((d) => [d.alias, d.plan]),
+  );
+  if (!edited.length && !tables.list.length && !plans.size) return result;
   const ids = [...edited.map((e) => e.id), -1];
   const [features, advantages, related, changelog] = await Promise.all([
     c
@@ -191,6 +202,14 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
   for (const file of files) {
     const doc: Document = parseDocument(fs.readFileSync(path.join(catalogDir, file), 'utf8'));
     let changed = false;
+    const docEntries = doc.get('documentations');
+    for (const item of isSeq(docEntries) ? docEntries.items : []) {
+      if (!isMap(item)) continue;
+      const plan = plans.get(String(item.get('alias') ?? '').replace(/^\//, ''));
+      if (plan === undefined || item.get('plan') === plan) continue;
+      item.set('plan', plan);
+      changed = true;
+    }
     const tableEntries = doc.get('comparisonTables');
     for (const item of isSeq(tableEntries) ? tableEntries.items : []) {
       if (!isMap(item)) continue;

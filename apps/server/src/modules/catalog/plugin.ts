@@ -11,6 +11,7 @@ import { importRoutes } from './import-routes.ts';
 import { apiDraftRoutes } from './api-draft-routes.ts';
 import { consoleChangelogRoutes } from './console-changelog.ts';
 import { consoleComparisonRoutes } from './console-comparison.ts';
+import { consolePlanRoutes } from './console-plans.ts';
 import { consoleProductRoutes } from './console-products.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
@@ -61,6 +62,8 @@ export default fp(
     await consoleChangelogRoutes(app);
     // The console's comparison tables (console-comparison.ts).
     await consoleComparisonRoutes(app);
+    // The plans of a product's API documentations (console-plans.ts).
+    await consolePlanRoutes(app);
   },
   { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );

@@ -94,6 +94,8 @@ export interface ApiDocumentationsTable {
   bot_enabled: Generated<boolean>;
   bot_url: string | null;
   plan: Generated<string>;
+  /** The plan was set in the console (migration 0281): the imports keep it from then on. */
+  plan_edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created: Created;
   changed: Changed;
 }

@@ -77,6 +77,7 @@ export const sendNotice = async (alias: string, id: string, text: string) =>
 // The products' order and fields (catalog README 'Console: API products').
 export type {
   ChangelogEntryFields,
+  ProductPlan,
   ComparisonFieldChange,
   ComparisonTableFields,
   ConsoleComparisonTable,
@@ -90,6 +91,7 @@ export type {
 } from '@portico/contracts/console-products';
 import type {
   ChangelogEntryFields,
+  ProductPlan,
   ComparisonFieldChange,
   ComparisonTableFields,
   ConsoleComparisonTable,
@@ -250,3 +252,16 @@ export function tableConflictOf(
     ? (meta as { current: ConsoleComparisonTable; changes: ComparisonFieldChange[] })
     : null;
 }
+
+// The plans of a product's API documentations (catalog README 'Console: API products').
+export const listPlans = async (productId: string) =>
+  (await apiRequest<{ data: ProductPlan[] }>(`${productPath(productId)}/plans`, { format: 'json' })).data;
+
+export const savePlans = async (productId: string, plans: { documentation: string; plan: string | null }[]) =>
+  (
+    await apiRequest<{ data: ProductPlan[] }>(`${productPath(productId)}/plans`, {
+      method: 'PUT',
+      format: 'json',
+      body: { plans },
+    })
+  ).data;

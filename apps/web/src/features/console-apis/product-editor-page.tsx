@@ -29,6 +29,7 @@ import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ChangelogEditor } from './changelog-editor';
+import { PlansEditor } from './plans-editor';
 import {
   createProduct,
   deleteProduct,
@@ -98,6 +99,7 @@ export default function ProductEditorPage() {
             }}
           />
           <ChangelogEditor productId={query.data.id} />
+          <PlansEditor productId={query.data.id} />
         </>
       )}
     </ConsolePage>
