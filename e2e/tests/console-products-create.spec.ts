@@ -100,7 +100,7 @@ test('an API manager creates a product with a changelog entry and a comparison t
     const table = page.getByRole('form', { name: C.formLabel });
     await table.getByRole('textbox', { name: C.keyLabel }).fill(key);
     await table.getByRole('textbox', { name: C.titleLabel, exact: true }).fill('Compare the loan APIs');
-    await table.getByRole('textbox', { name: format(C.columnProduct, { n: 1 }) }).click();
+    await table.getByRole('combobox', { name: format(C.columnProduct, { n: 1 }) }).click();
     await page.getByRole('option', { name: new RegExp(`^${title}`) }).click();
     await table.getByRole('textbox', { name: format(C.columnTitle, { n: 2 }) }).fill('Branch loans');
     await table.getByRole('button', { name: C.addRow }).click();
@@ -108,11 +108,11 @@ test('an API manager creates a product with a changelog entry and a comparison t
     await table.getByRole('textbox', { name: format(C.rowValue, { n: 1, column: 1 }) }).fill('3%');
     await table.getByRole('textbox', { name: format(C.rowValue, { n: 1, column: 2 }) }).fill('5%');
     await table.getByRole('button', { name: C.addRow }).click();
-    await table.getByRole('textbox', { name: format(C.rowType, { n: 2 }) }).click();
+    await table.getByRole('combobox', { name: format(C.rowType, { n: 2 }) }).click();
     await page.getByRole('option', { name: C.types.comparison_boolean_row }).click();
     await table.getByRole('textbox', { name: format(C.rowTitle, { n: 2 }) }).fill('Online');
     await table.getByLabel(format(C.rowValue, { n: 2, column: 1 })).check();
-    await table.getByRole('textbox', { name: C.productsLabel }).click();
+    await table.getByRole('combobox', { name: C.productsLabel }).click();
     await page.getByRole('option', { name: new RegExp(`^${title}`) }).click();
     await page.keyboard.press('Escape');
     const tablePreview = page.getByTestId('comparison-preview');
