@@ -19,7 +19,7 @@ import { useState, type FormEvent } from 'react';
 import { HtmlContent } from '../../components/ui/html-content';
 import { Loading } from '../../components/ui/loading';
 import { Markdown } from '../../components/ui/markdown';
-import { messageOf } from '../../lib/api-client';
+import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { formatDate } from '../../lib/text';
 import {
@@ -56,11 +56,18 @@ export function ChangelogEditor({ productId }: { productId: string }) {
   const [deleting, setDeleting] = useState<ConsoleChangelogEntry | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // A save refused because the entry was saved meanwhile: the entry as saved now.
+  const [conflict, setConflict] = useState<ConsoleChangelogEntry | null>(null);
 
   const refresh = () => client.invalidateQueries({ queryKey: changelogKey(productId) });
   const failed = async (err: unknown) => {
     setNotice(null);
     setError(messageOf(err, t('errors.somethingWentWrong')));
+    const current =
+      err instanceof ApiError && err.status === 409
+        ? (err.body as { meta?: { current?: ConsoleChangelogEntry } } | null)?.meta?.current
+        : undefined;
+    setConflict(current ?? null);
     await refresh();
   };
   const save = useMutation({
@@ -71,6 +78,7 @@ export function ChangelogEditor({ productId }: { productId: string }) {
     onSuccess: async () => {
       setEditing(null);
       setError(null);
+      setConflict(null);
       setNotice(t('console.products.changelog.saved'));
       await refresh();
     },
@@ -126,8 +134,39 @@ export function ChangelogEditor({ productId }: { productId: string }) {
         {t('console.products.changelog.intro')}
       </Text>
       {error && (
-        <Alert color="red" role="alert" mb="sm">
+        <Alert color={conflict ? 'orange' : 'red'} role="alert" mb="sm" data-testid="changelog-error">
           {error}
+          {conflict && editing?.id === conflict.id && (
+            <Group mt="sm">
+              <Button
+                size="xs"
+                onClick={() => {
+                  setEditing({
+                    id: conflict.id,
+                    version: conflict.version,
+                    fields: {
+                      releaseVersion: conflict.releaseVersion,
+                      releaseDate: conflict.releaseDate,
+                      notes: conflict.notes,
+                    },
+                  });
+                  setConflict(null);
+                  setError(null);
+                }}
+              >
+                {t('console.products.editor.conflictLoad')}
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => {
+                  save.mutate({ ...editing, version: conflict.version });
+                }}
+              >
+                {t('console.products.editor.conflictOverwrite')}
+              </Button>
+            </Group>
+          )}
         </Alert>
       )}
       <Text size="sm" role="status" aria-live="polite" c="green.9" data-testid="changelog-status">
