@@ -280,6 +280,9 @@ async function exportContentCommand(args: string[]): Promise<void> {
       (catalog.written.length
         ? `Wrote the products edited in the console (${catalog.written.join(', ')}) to ${catalog.files.join(', ')}\n`
         : '') +
+      (catalog.tables.length
+        ? `Wrote the comparison tables saved in the console (${catalog.tables.join(', ')})\n`
+        : '') +
       (catalog.skipped.length
         ? `Not in any content/catalog file (kept in the database only): ${catalog.skipped.join(', ')}\n`
         : '') +

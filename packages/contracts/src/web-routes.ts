@@ -50,9 +50,12 @@ export const WEB_ROUTE_PATTERNS = [
   '/admin/content/quickstart/new',
   '/admin/content/quickstart/:storyId',
   '/admin/apis',
+  '/admin/apis/products/new',
   '/admin/apis/products/:productId',
   // A draft's documentation before it is published (API managers; features/products).
   '/admin/apis/:alias/drafts/:draftId/preview',
+  '/admin/apis/comparison-tables/new',
+  '/admin/apis/comparison-tables/:tableId',
   // Site search (features/search).
   '/search',
   // Support (issue 14).

@@ -39,6 +39,7 @@ import * as m0278 from './migrations/0278-product-editing.ts';
 import * as m0279 from './migrations/0279-api-calls-per-api-day.ts';
 import * as m0280 from './migrations/0280-site-content-editing.ts';
 import * as m0281 from './migrations/0281-content-revisions.ts';
+import * as m0282 from './migrations/0282-product-console.ts';
 import * as m0290 from './migrations/0290-console-images.ts';
 
 /**
@@ -86,6 +87,7 @@ const migrations: Record<string, Migration> = {
   '0279-api-calls-per-api-day': m0279,
   '0280-site-content-editing': m0280,
   '0281-content-revisions': m0281,
+  '0282-product-console': m0282,
   '0290-console-images': m0290,
 };
 

@@ -43,12 +43,17 @@ export const paths = {
   /** The console's API products: versions, drafts, notices (features/console-apis). */
   adminApis: '/admin/apis',
   /** One API product's fields in the console (features/console-apis). */
+  adminProductNew: '/admin/apis/products/new',
   adminProductRoute: '/admin/apis/products/:productId',
   adminProduct: (uuid: string) => `/admin/apis/products/${uuid}`,
   /** A draft's documentation before it is published (features/products, API managers). */
   adminDraftPreviewRoute: '/admin/apis/:alias/drafts/:draftId/preview',
   adminDraftPreview: (alias: string, draftId: string) =>
     `/admin/apis/${encodeURIComponent(alias)}/drafts/${encodeURIComponent(draftId)}/preview`,
+  /** The console's comparison tables (features/console-apis). */
+  adminComparisonNew: '/admin/apis/comparison-tables/new',
+  adminComparisonRoute: '/admin/apis/comparison-tables/:tableId',
+  adminComparison: (uuid: string) => `/admin/apis/comparison-tables/${uuid}`,
   adminOutbox: '/admin/outbox',
   adminOutboxMessage: (id: string) => `/admin/outbox/${id}`,
   /** Route patterns of the application screens (features/applications/routes.tsx). */

@@ -36,11 +36,24 @@ export const auditActionLabels = {
     notice_sent: 'Breaking-change notice sent',
   },
   product: {
+    created: 'API product created',
     updated: 'API product edited',
     deprecated: 'API product deprecated',
     retired: 'API product retired',
     reordered: 'API product moved in the catalog',
+    deleted: 'API product deleted',
   },
+  changelog: {
+    created: 'Changelog entry added',
+    updated: 'Changelog entry changed',
+    deleted: 'Changelog entry deleted',
+  },
+  comparison_table: {
+    created: 'Comparison table created',
+    updated: 'Comparison table changed',
+    deleted: 'Comparison table deleted',
+  },
+  documentation: { plan_updated: 'API plan changed' },
   article: { created: 'Article created', published: 'Article published', deleted: 'Article deleted' },
   site_content: { updated: 'Site texts saved', restored: 'Site texts restored' },
   page: {

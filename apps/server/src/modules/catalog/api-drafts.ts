@@ -272,9 +272,16 @@ export async function publishDraft(
         version,
         release_date: new Date().toISOString().slice(0, 10),
         notes: cleanHtml(markdown.parse(input.changelog, { async: false })),
+        notes_markdown: input.changelog,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    // The entry is the console's: the content import leaves this changelog alone from now on.
+    await c
+      .updateTable('api_products')
+      .set({ changelog_edited_at: new Date() })
+      .where('id', '=', result.product.id)
+      .execute();
     const updated = await c
       .updateTable('api_drafts')
       .set({ change_log_entry_id: entry.id })

@@ -1,10 +1,13 @@
 import {
+  PRODUCT_ALIAS_MAX,
+  PRODUCT_ALIAS_PATTERN,
   PRODUCT_DESCRIPTION_MAX,
   PRODUCT_ITEM_DESCRIPTION_MAX,
   PRODUCT_ITEM_TITLE_MAX,
   PRODUCT_ITEMS_MAX,
   PRODUCT_LABEL_MAX,
   PRODUCT_TITLE_MAX,
+  PRODUCT_VERSION_MAX,
   type ConsoleProduct,
   type ConsoleProductListItem,
   type ProductFieldChange,
@@ -12,10 +15,13 @@ import {
 } from '@portico/contracts/console-products';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { isWebRoute, WEB_ROUTE_PATTERNS } from '@portico/contracts/web-routes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { sql } from 'kysely';
 import {
+  deleteVersion,
   etagOf,
   expectedVersion as expectedVersionOf,
   sendConflict as sendConflictOf,
@@ -23,9 +29,11 @@ import {
 import { cleanHtml } from '../../lib/content-html.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
+import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { UUID } from './repo.ts';
+import { generatedImageUrl } from './product-info.ts';
 import { indexProducts } from './search-sync.ts';
 import { catalogDb } from './tables.ts';
 
@@ -34,7 +42,8 @@ import { catalogDb } from './tables.ts';
  * managers and administrators list the products in the catalog's order, move one up or down, and
  * save a product's texts, category, commercial flag, deprecation with its successor, retirement,
  * features, advantages and related products. Every save raises the product's `edit_version`; a
- * save that started from an older version is refused with 409 and what differs. The audit entry,
+ * save that started from an older version is refused with 409 and what differs. They also create
+ * a product, and delete one no application subscribes to (else they retire it). The audit entry,
  * the search rows and the catalog's data version (its tables' triggers) change in the save's
  * transaction, so the catalog and the search show it at once.
  */
@@ -104,6 +113,25 @@ const fieldsSchema = z
   })
   .strict();
 const saveSchema = fieldsSchema.extend({ version: z.number().int().positive().optional() }).strict();
+const createSchema = fieldsSchema
+  .extend({
+    alias: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(PRODUCT_ALIAS_MAX)
+      .regex(PRODUCT_ALIAS_PATTERN, E.aliasInvalid),
+    productVersion: z
+      .string()
+      .trim()
+      .max(PRODUCT_VERSION_MAX)
+      .nullable()
+      .default(null)
+      .transform((v) => v || null),
+    // Left out: after the last product.
+    weight: z.number().int().min(-1_000_000).max(1_000_000).optional(),
+  })
+  .strict();
 const moveSchema = z
   .object({ direction: z.enum(['up', 'down']), version: z.number().int().positive().optional() })
   .strict();
@@ -443,6 +471,148 @@ async function moveProduct(
   });
 }
 
+/** First path segments of the web app's pages ('admin', 'apiproduct', 'documentation', …). */
+const WEB_TOPS = new Set(
+  WEB_ROUTE_PATTERNS.map((p) => p.split('/')[1] ?? '')
+    .filter((s) => s && !s.startsWith(':'))
+    .map((s) => s.toLowerCase()),
+);
+
+/**
+ * Refuses an alias another product has, or one that names a page of the portal: the web app's
+ * pages and the server's API paths, and the basic pages' addresses (a product's alias is also its
+ * `path.alias`, `/<alias>`).
+ */
+async function checkAlias(trx: Db, alias: string) {
+  const path = `/${alias}`;
+  if (
+    WEB_TOPS.has(alias) ||
+    isWebRoute(path) ||
+    API_PREFIXES.some((p) => p.replace(/\/$/, '') === path || path.startsWith(p))
+  )
+    throw invalid(E.aliasReserved, '/alias');
+  const page = await sql`select 1 from page_aliases where alias = ${path}`.execute(trx);
+  if (page.rows.length) throw invalid(E.aliasReserved, '/alias');
+  const taken = await catalogDb(trx)
+    .selectFrom('api_products')
+    .select('id')
+    .where('alias', '=', alias)
+    .executeTakeFirst();
+  if (taken) throw new HttpError(409, E.aliasTaken, { code: 'alias_taken', pointer: '/alias' });
+}
+
+type CreateInput = z.infer<typeof createSchema>;
+
+/**
+ * Creates a product as the console made it (`console_created`, `edited_at`: export-content writes
+ * it to content/catalog/console.yaml and the content import leaves it alone); its image is the
+ * one generated from its title until a file gives it another.
+ */
+async function createProduct(db: Db, request: FastifyRequest, input: CreateInput): Promise<ProductRecord> {
+  return db.transaction().execute(async (trx) => {
+    // Two creations of one alias: the second waits and finds it taken.
+    await sql`select pg_advisory_xact_lock(hashtext('portico:product-alias'))`.execute(trx);
+    await checkAlias(trx, input.alias);
+    const { alias, productVersion, weight, ...rest } = input;
+    const fields: ProductFields = { ...rest, weight: weight ?? 0 };
+    const { categoryId, successorId, relatedIds } = await resolveReferences(
+      trx,
+      { rowId: -1 } as ProductRecord,
+      fields,
+    );
+    const c = catalogDb(trx);
+    const last = await c
+      .selectFrom('api_products')
+      .select((eb) => eb.fn.max('weight').as('weight'))
+      .executeTakeFirst();
+    const now = new Date();
+    const row = await c
+      .insertInto('api_products')
+      .values({
+        alias,
+        title: fields.title,
+        label: fields.label,
+        version: productVersion,
+        description: cleanHtml(fields.description),
+        weight: weight ?? Number(last?.weight ?? -1) + 1,
+        category_id: categoryId,
+        commercial: fields.commercial,
+        deprecated: fields.deprecated,
+        successor_id: successorId,
+        retired: fields.retired,
+        image_url: generatedImageUrl(alias),
+        image_alt: fields.title,
+        console_created: true,
+        edited_at: now,
+        created: now,
+        changed: now,
+      })
+      .returning(['id', 'uuid'])
+      .executeTakeFirstOrThrow();
+    await replaceItems(trx, 'product_features', row.id, fields.features);
+    await replaceItems(trx, 'product_advantages', row.id, fields.advantages);
+    if (relatedIds.length)
+      await c
+        .insertInto('related_products')
+        .values(relatedIds.map((r, i) => ({ product_id: row.id, related_product_id: r, weight: i })))
+        .execute();
+    await indexProducts(trx);
+    const created = (await findRecord(trx, row.uuid))!;
+    await recordAudit(trx, actorOf(request), {
+      action: 'product.created',
+      targetType: 'api_product',
+      targetId: created.id,
+      targetLabel: created.title,
+      after: { alias: created.alias, productVersion: created.productVersion, ...auditValue(created) },
+    });
+    return created;
+  });
+}
+
+type DeleteOutcome = { ok: true } | { ok: false; current: ProductRecord };
+
+/**
+ * Deletes a product no application subscribes to (a subscribed one is a 409: retire it), with
+ * its features, advantages, changelog, documentation links and search row; the comparison
+ * columns that showed it show a gone product, and products it was the successor of lead to their
+ * family's newest again. Its documentations stay in the catalog.
+ */
+async function deleteProduct(
+  db: Db,
+  request: FastifyRequest,
+  id: string,
+  expected: number | 'any',
+): Promise<DeleteOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const locked = await lockProduct(trx, id);
+    const before = (await findRecord(trx, id))!;
+    if (expected !== 'any' && locked.edit_version !== expected) return { ok: false, current: before };
+    const subscribed = await sql<{
+      n: string | number;
+    }>`select count(*) as n from subscriptions where product_id = ${locked.id}`.execute(trx);
+    const count = Number(subscribed.rows[0]?.n ?? 0);
+    if (count > 0)
+      throw new HttpError(409, format(E.hasSubscriptions, { count }), { code: 'has_subscriptions' });
+    const c = catalogDb(trx);
+    // Products that led to it lead to their family's newest again (a new version each).
+    await c
+      .updateTable('api_products')
+      .set((eb) => ({ successor_id: null, edit_version: eb('edit_version', '+', 1) }))
+      .where('successor_id', '=', locked.id)
+      .execute();
+    await c.deleteFrom('api_products').where('id', '=', locked.id).execute();
+    await indexProducts(trx);
+    await recordAudit(trx, actorOf(request), {
+      action: 'product.deleted',
+      targetType: 'api_product',
+      targetId: before.id,
+      targetLabel: before.title,
+      before: { alias: before.alias, productVersion: before.productVersion, ...auditValue(before) },
+    });
+    return { ok: true };
+  });
+}
+
 function sendConflict(reply: FastifyReply, current: ProductRecord, mine: ProductFields | undefined) {
   const message = format(E.stale, { version: current.version });
   return sendConflictOf(reply, message, productJson(current), mine ? productChanges(mine, current) : []);
@@ -511,6 +681,22 @@ export async function consoleProductRoutes(app: FastifyInstance): Promise<void> 
     const outcome = await saveProduct(app.db, request, request.params.id, fields, expected);
     if (!outcome.ok) return sendConflict(reply, outcome.current, fields);
     return sendProduct(reply, outcome.product);
+  });
+
+  app.post('/admin-api/catalog/products', async (request, reply) => {
+    requireManager(request);
+    const input = parseBody(createSchema, request.body);
+    const product = await createProduct(app.db, request, input);
+    reply.code(201);
+    return sendProduct(reply, product);
+  });
+
+  app.delete<Params>('/admin-api/catalog/products/:id', async (request, reply) => {
+    requireManager(request);
+    const expected = deleteVersion(request, E.versionNeeded);
+    const outcome = await deleteProduct(app.db, request, request.params.id, expected);
+    if (!outcome.ok) return sendConflict(reply, outcome.current, undefined);
+    return reply.code(204).header('Cache-Control', 'no-store').send();
   });
 
   app.post<Params>('/admin-api/catalog/products/:id/move', async (request, reply) => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isMap, isSeq, parseDocument, type Document, type YAMLMap } from 'yaml';
+import { isMap, isSeq, parseDocument, YAMLSeq, type Document, type YAMLMap } from 'yaml';
+import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { catalogDb } from './tables.ts';
 
@@ -8,8 +9,14 @@ import { catalogDb } from './tables.ts';
  * Writes the products edited in the console (`edited_at`) back into the entries of
  * content/catalog/*.yaml that describe them (README.md 'Console: API products'), in the import's
  * format: the fields the console edits are replaced in place and everything else of the file
- * (comments, other keys, other products) stays. A product no file describes (made by import-api)
- * is reported, not written: its home is the OpenAPI import.
+ * (comments, other keys, other products) stays. A product whose changelog the console changed gets
+ * its `changelog` written too. A product created in the console that no file describes yet is
+ * added to content/catalog/console.yaml (made when missing) with all its fields. A product no file
+ * describes that import-api made is reported, not written: its home is the OpenAPI import.
+ * A documentation's plan set in the console goes into its entry of `documentations`.
+ * Comparison tables saved in the console (`edited_at`) replace their entry of `comparisonTables`
+ * (else go to console.yaml), and every product entry's `comparisonTable` follows the products such
+ * a table is shown on.
  */
 export interface CatalogExportResult {
   /** Aliases of the products written, by file (relative to content/). */
@@ -17,11 +24,23 @@ export interface CatalogExportResult {
   files: string[];
   /** Edited products no catalog file describes. */
   skipped: string[];
+  /** Keys of the comparison tables written. */
+  tables: string[];
 }
+
+/** The file console-created products are written to when no file describes them. */
+export const CONSOLE_CATALOG_FILE = 'console.yaml';
 
 interface Edited {
   id: number;
   alias: string;
+  version: string | null;
+  imageUrl: string | null;
+  imageAlt: string | null;
+  consoleCreated: boolean;
+  /** The console edited the fields (else only the changelog). */
+  fields: boolean;
+  changelog: boolean;
   title: string;
   label: string | null;
   description: string;
@@ -48,6 +67,12 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
     .select([
       'p.id',
       'p.alias',
+      'p.version',
+      'p.image_url as imageUrl',
+      'p.image_alt as imageAlt',
+      'p.console_created as consoleCreated',
+      sql<boolean>`p.edited_at is not null`.as('fields'),
+      sql<boolean>`p.changelog_edited_at is not null`.as('changelog'),
       'p.title',
       'p.label',
       'p.description',
@@ -58,13 +83,24 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
       'p.retired',
       's.alias as successor',
     ])
-    .where('p.edited_at', 'is not', null)
+    .where((eb) => eb.or([eb('p.edited_at', 'is not', null), eb('p.changelog_edited_at', 'is not', null)]))
     .orderBy('p.id')
     .execute();
-  const result: CatalogExportResult = { written: [], files: [], skipped: [] };
-  if (!edited.length) return result;
-  const ids = edited.map((e) => e.id);
-  const [features, advantages, related] = await Promise.all([
+  const result: CatalogExportResult = { written: [], files: [], skipped: [], tables: [] };
+  const tables = await consoleTables(db);
+  // Plans set in the console: into their documentation's entry.
+  const plans = new Map(
+    (
+      await c
+        .selectFrom('api_documentations')
+        .select(['alias', 'plan'])
+        .where('plan_edited_at', 'is not', null)
+        .execute()
+    ).map((d) => [d.alias, d.plan]),
+  );
+  if (!edited.length && !tables.list.length && !plans.size) return result;
+  const ids = [...edited.map((e) => e.id), -1];
+  const [features, advantages, related, changelog] = await Promise.all([
     c
       .selectFrom('product_features')
       .select(['product_id', 'title', 'description', 'icon_url'])
@@ -87,28 +123,23 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
       .orderBy('r.weight')
       .orderBy('o.title')
       .execute(),
+    c
+      .selectFrom('change_log_entries')
+      .select(['product_id', 'version', 'release_date', 'notes'])
+      .where('product_id', 'in', ids)
+      .orderBy('release_date', (ob) => ob.desc().nullsFirst())
+      .orderBy('created', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
   ]);
+  const own = <T extends { product_id: number }>(rows: T[], p: Edited) =>
+    rows.filter((r) => r.product_id === p.id);
+  const day = (d: Date | string | null) =>
+    d === null ? undefined : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10);
 
-  const catalogDir = path.join(contentDir, 'catalog');
-  const files = fs.existsSync(catalogDir)
-    ? fs
-        .readdirSync(catalogDir)
-        .filter((f) => /\.ya?ml$/i.test(f))
-        .sort()
-    : [];
-  const left = new Map(edited.map((e) => [e.alias, e]));
-  for (const file of files) {
-    const full = path.join(catalogDir, file);
-    const doc: Document = parseDocument(fs.readFileSync(full, 'utf8'));
-    const products = doc.get('products');
-    if (!isSeq(products)) continue;
-    let changed = false;
-    for (const item of products.items) {
-      if (!isMap(item)) continue;
-      const alias = String(item.get('alias') ?? '').replace(/^\//, '');
-      const p = left.get(alias);
-      if (!p) continue;
-      left.delete(alias);
+  /** Writes the console's fields (and changelog) of `p` into its entry. */
+  const write = (doc: Document, item: YAMLMap, p: Edited) => {
+    if (p.fields) {
       put(item, 'title', p.title);
       put(item, 'label', p.label ?? undefined);
       put(item, 'category', p.category ?? undefined);
@@ -118,25 +149,216 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
       put(item, 'successor', p.successor ?? undefined);
       put(item, 'retired', p.retired || undefined);
       put(item, 'commercial', p.commercial || undefined);
-      const own = <T extends { product_id: number }>(rows: T[]) => rows.filter((r) => r.product_id === p.id);
-      const featureList = own(features).map((f) => ({
+      const featureList = own(features, p).map((f) => ({
         title: f.title,
         description: f.description,
         ...(f.icon_url ? { icon: f.icon_url } : {}),
       }));
-      const advantageList = own(advantages).map((a) => ({ title: a.title, description: a.description }));
-      const relatedList = own(related).map((r) => r.alias);
+      const advantageList = own(advantages, p).map((a) => ({ title: a.title, description: a.description }));
+      const relatedList = own(related, p).map((r) => r.alias);
       put(item, 'features', featureList.length ? doc.createNode(featureList) : undefined);
       put(item, 'advantages', advantageList.length ? doc.createNode(advantageList) : undefined);
       put(item, 'related', relatedList.length ? doc.createNode(relatedList, { flow: true }) : undefined);
+    }
+    if (p.changelog) {
+      const entries = own(changelog, p).map((e) => ({
+        version: e.version,
+        ...(day(e.release_date) ? { releaseDate: day(e.release_date) } : {}),
+        notes: e.notes,
+      }));
+      put(item, 'changelog', entries.length ? doc.createNode(entries) : undefined);
+    }
+  };
+
+  const catalogDir = path.join(contentDir, 'catalog');
+  const files = fs.existsSync(catalogDir)
+    ? fs
+        .readdirSync(catalogDir)
+        .filter((f) => /\.ya?ml$/i.test(f))
+        .sort()
+    : [];
+  const left = new Map(edited.map((e) => [e.alias, e]));
+  const tablesLeft = new Map(tables.list.map((t) => [t.key, t]));
+  const consoleKeys = new Set(tables.list.map((t) => t.key));
+  /** A product entry's `comparisonTable` when a console table is (or was) its. */
+  const putTable = (item: YAMLMap, alias: string): boolean => {
+    const now = tables.byProduct.get(alias);
+    const was = item.get('comparisonTable');
+    if (now !== undefined) {
+      if (was === now) return false;
+      item.set('comparisonTable', now);
+      return true;
+    }
+    if (typeof was === 'string' && consoleKeys.has(was)) {
+      item.delete('comparisonTable');
+      return true;
+    }
+    return false;
+  };
+  const writeFile = (file: string, doc: Document) => {
+    fs.writeFileSync(path.join(catalogDir, file), doc.toString({ lineWidth: 100 }));
+    if (!result.files.includes(`catalog/${file}`)) result.files.push(`catalog/${file}`);
+  };
+  for (const file of files) {
+    const doc: Document = parseDocument(fs.readFileSync(path.join(catalogDir, file), 'utf8'));
+    let changed = false;
+    const docEntries = doc.get('documentations');
+    for (const item of isSeq(docEntries) ? docEntries.items : []) {
+      if (!isMap(item)) continue;
+      const plan = plans.get(String(item.get('alias') ?? '').replace(/^\//, ''));
+      if (plan === undefined || item.get('plan') === plan) continue;
+      item.set('plan', plan);
+      changed = true;
+    }
+    const tableEntries = doc.get('comparisonTables');
+    for (const item of isSeq(tableEntries) ? tableEntries.items : []) {
+      if (!isMap(item)) continue;
+      const t = tablesLeft.get(String(item.get('key') ?? ''));
+      if (!t) continue;
+      tablesLeft.delete(t.key);
+      writeTableEntry(doc, item, t);
+      result.tables.push(t.key);
+      changed = true;
+    }
+    const products = doc.get('products');
+    for (const item of isSeq(products) ? products.items : []) {
+      if (!isMap(item)) continue;
+      const alias = String(item.get('alias') ?? '').replace(/^\//, '');
+      if (putTable(item, alias)) changed = true;
+      const p = left.get(alias);
+      if (!p) continue;
+      left.delete(alias);
+      write(doc, item, p);
       result.written.push(alias);
       changed = true;
     }
-    if (changed) {
-      fs.writeFileSync(full, doc.toString({ lineWidth: 100 }));
-      result.files.push(`catalog/${file}`);
+    if (changed) writeFile(file, doc);
+  }
+  // Products made in the console that no file describes yet, and console tables no file has:
+  // into console.yaml, with all their fields.
+  const created = [...left.values()].filter((p) => p.consoleCreated);
+  if (created.length || tablesLeft.size) {
+    fs.mkdirSync(catalogDir, { recursive: true });
+    const full = path.join(catalogDir, CONSOLE_CATALOG_FILE);
+    const doc: Document = fs.existsSync(full)
+      ? parseDocument(fs.readFileSync(full, 'utf8'))
+      : parseDocument(
+          '# API products and comparison tables created in the provider console (written by `npm run portal -- export-content`).\n{}\n',
+        );
+    const listOf = (key: string): YAMLSeq => {
+      const found = doc.get(key);
+      if (isSeq(found)) return found;
+      const seq = new YAMLSeq();
+      doc.set(key, seq);
+      return seq;
+    };
+    for (const t of tablesLeft.values()) {
+      const item = doc.createNode({ key: t.key }) as YAMLMap;
+      writeTableEntry(doc, item, t);
+      listOf('comparisonTables').items.push(item);
+      result.tables.push(t.key);
     }
+    for (const p of created) {
+      const item = doc.createNode({
+        alias: p.alias,
+        title: p.title,
+        ...(p.version ? { version: p.version } : {}),
+        ...(p.imageUrl ? { image: { url: p.imageUrl, ...(p.imageAlt ? { alt: p.imageAlt } : {}) } } : {}),
+      }) as YAMLMap;
+      write(doc, item, { ...p, fields: true, changelog: true });
+      putTable(item, p.alias);
+      listOf('products').items.push(item);
+      left.delete(p.alias);
+      result.written.push(p.alias);
+    }
+    writeFile(CONSOLE_CATALOG_FILE, doc);
   }
   result.skipped = [...left.keys()];
   return result;
+}
+
+interface ConsoleTable {
+  key: string;
+  title: string;
+  columns: { product: string | null; title: string | null }[];
+  rows: { type: string; title: string; values: string[] }[];
+}
+
+/** The comparison tables saved in the console, and which product (by alias) shows which (by key). */
+async function consoleTables(db: Db): Promise<{ list: ConsoleTable[]; byProduct: Map<string, string> }> {
+  const c = catalogDb(db);
+  const tables = await c
+    .selectFrom('comparison_tables')
+    .select(['id', 'key', 'title'])
+    .where('edited_at', 'is not', null)
+    .orderBy('id')
+    .execute();
+  if (!tables.length) return { list: [], byProduct: new Map() };
+  const ids = tables.map((t) => t.id);
+  const [columns, rows, shownOn] = await Promise.all([
+    c
+      .selectFrom('comparison_table_products as col')
+      .leftJoin('api_products as p', 'p.id', 'col.product_id')
+      .select(['col.table_id', 'p.alias', 'col.title'])
+      .where('col.table_id', 'in', ids)
+      .orderBy('col.weight')
+      .orderBy('col.id')
+      .execute(),
+    c
+      .selectFrom('comparison_rows')
+      .select(['table_id', 'type', 'title', 'values'])
+      .where('table_id', 'in', ids)
+      .orderBy('weight')
+      .orderBy('id')
+      .execute(),
+    c
+      .selectFrom('api_products')
+      .select(['alias', 'comparison_table_id'])
+      .where('comparison_table_id', 'in', ids)
+      .execute(),
+  ]);
+  const keyOf = new Map(tables.map((t) => [t.id, t.key]));
+  return {
+    list: tables.map((t) => ({
+      key: t.key,
+      title: t.title,
+      columns: columns
+        .filter((col) => col.table_id === t.id)
+        .map((col) => ({ product: col.alias ?? null, title: col.title })),
+      rows: rows
+        .filter((r) => r.table_id === t.id)
+        .map((r) => ({
+          type: r.type,
+          title: r.title,
+          values: typeof r.values === 'string' ? (JSON.parse(r.values) as string[]) : r.values,
+        })),
+    })),
+    byProduct: new Map(shownOn.map((p) => [p.alias, keyOf.get(p.comparison_table_id!)!])),
+  };
+}
+
+/** A comparison table's entry in the import's format (a column whose product is gone keeps its title). */
+function writeTableEntry(doc: Document, item: YAMLMap, t: ConsoleTable) {
+  put(item, 'title', t.title);
+  const columns = t.columns
+    .map((col) => ({
+      ...(col.product ? { product: col.product } : {}),
+      ...(col.title ? { title: col.title } : {}),
+    }))
+    .map((col) => doc.createNode(col, { flow: true }));
+  put(item, 'columns', doc.createNode(columns));
+  put(
+    item,
+    'rows',
+    doc.createNode(
+      t.rows.map((r) =>
+        doc.createNode(
+          r.type === 'comparison_category'
+            ? { type: r.type, title: r.title }
+            : { type: r.type, title: r.title, values: r.values },
+          { flow: true },
+        ),
+      ),
+    ),
+  );
 }

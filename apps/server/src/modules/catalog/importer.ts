@@ -341,14 +341,33 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
   };
 
   const tableIds = new Map<string, number>();
+  // Tables saved in the console: their title, columns, rows and the products that show them are
+  // the console's (README 'Console: API products').
+  const consoleTables = new Set(
+    (await c.selectFrom('comparison_tables').select('id').where('edited_at', 'is not', null).execute()).map(
+      (r) => r.id,
+    ),
+  );
   for (const t of catalog.comparisonTables) {
-    const table = await c
-      .insertInto('comparison_tables')
-      .values({ key: t.key, title: t.title })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ title: t.title, changed: new Date() }))
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const table =
+      (await c
+        .insertInto('comparison_tables')
+        .values({ key: t.key, title: t.title })
+        .onConflict((oc) =>
+          oc
+            .column('key')
+            .doUpdateSet({ title: t.title, changed: new Date() })
+            .where('comparison_tables.edited_at', 'is', null),
+        )
+        .returning('id')
+        .executeTakeFirst()) ??
+      (await c
+        .selectFrom('comparison_tables')
+        .select('id')
+        .where('key', '=', t.key)
+        .executeTakeFirstOrThrow());
     tableIds.set(t.key, table.id);
+    if (consoleTables.has(table.id)) continue;
     const columns = await c
       .selectFrom('comparison_table_products')
       .selectAll()
@@ -438,7 +457,20 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
         );
       }
     }
-    await c.updateTable('api_products').set({ comparison_table_id: tableId }).where('id', '=', id).execute();
+    const shown = await c
+      .selectFrom('api_products')
+      .select('comparison_table_id')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const consoleOwned =
+      (shown.comparison_table_id !== null && consoleTables.has(shown.comparison_table_id)) ||
+      (tableId !== null && consoleTables.has(tableId));
+    if (!consoleOwned)
+      await c
+        .updateTable('api_products')
+        .set({ comparison_table_id: tableId })
+        .where('id', '=', id)
+        .execute();
 
     // Documentation links: content decides about content documentations only.
     const wantedDocs = p.documentations.map((alias) => {
@@ -518,6 +550,14 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
       );
     }
 
+    // The changelog is the console's once it added, edited or deleted an entry (or published a
+    // new version): the file's entries no longer replace it.
+    const owner = await c
+      .selectFrom('api_products')
+      .select('changelog_edited_at')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (owner.changelog_edited_at) continue;
     const entries = await c
       .selectFrom('change_log_entries')
       .select(['id', 'version'])

@@ -9,6 +9,9 @@ import { documentationRoutes } from './documentation-routes.ts';
 import { documentationFirstScreen, type FirstScreen } from './first-screen.ts';
 import { importRoutes } from './import-routes.ts';
 import { apiDraftRoutes } from './api-draft-routes.ts';
+import { consoleChangelogRoutes } from './console-changelog.ts';
+import { consoleComparisonRoutes } from './console-comparison.ts';
+import { consolePlanRoutes } from './console-plans.ts';
 import { consoleProductRoutes } from './console-products.ts';
 import { generatedProductImage } from './product-info.ts';
 import { productRoutes } from './product-routes.ts';
@@ -55,6 +58,12 @@ export default fp(
     await apiDraftRoutes(app);
     // The console's product editing: order, texts, deprecation, retirement (console-products.ts).
     await consoleProductRoutes(app);
+    // The console's changelog entries of a product (console-changelog.ts).
+    await consoleChangelogRoutes(app);
+    // The console's comparison tables (console-comparison.ts).
+    await consoleComparisonRoutes(app);
+    // The plans of a product's API documentations (console-plans.ts).
+    await consolePlanRoutes(app);
   },
   { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );

@@ -21,7 +21,10 @@ export type ChangeLogRow = Selectable<ChangeLogEntriesTable>;
 export type ComparisonTableRow = Selectable<ComparisonTablesTable>;
 export type ComparisonRowRow = Selectable<ComparisonRowsTable>;
 /** A documentation without its (large) source and converted document. */
-export type DocumentationRow = Omit<Selectable<ApiDocumentationsTable>, 'source' | 'converted'> & {
+export type DocumentationRow = Omit<
+  Selectable<ApiDocumentationsTable>,
+  'source' | 'converted' | 'plan_edited_at'
+> & {
   operation_count: number;
 };
 

@@ -4,11 +4,15 @@ import { readDocumentText, storedInRows, writeDocumentTexts } from '../../openap
 import type { SharedText } from '../../lib/text-pieces.ts';
 import { prepareDocument, sandboxUrl, type PreparedDocument } from '../../openapi/index.ts';
 import { grantDocumentScopes } from './scopes.ts';
+import { en } from '@portico/contracts/messages';
 import { catalogDb } from './tables.ts';
 import { normalizeAlias } from './versions.ts';
 
+/** The plan a documentation shows when none was given (spec B 2.12). */
+export const DEFAULT_PLAN = en.catalog.defaultPlan;
+
 /** Documentation aliases are URL path segments (/sandbox/<alias>, /documentation/<alias>). */
-export const DOC_ALIAS = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+const DOC_ALIAS = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 export interface DocumentationInput {
   alias: string;
@@ -70,6 +74,8 @@ export async function saveDocumentation(
       'source',
       'title',
       'version',
+      'plan',
+      'plan_edited_at',
       sql<string | null>`converted->'servers'->0->>'url'`.as('server'),
     ])
     .where('alias', '=', alias)
@@ -88,7 +94,8 @@ export async function saveDocumentation(
     api_id: input.apiId ?? null,
     version: input.version ?? processed?.info.version ?? existing?.version ?? null,
     deprecated: input.deprecated ?? false,
-    plan: input.plan ?? '100 per hour',
+    // A plan set in the console stays (README 'Console: API products').
+    plan: existing?.plan_edited_at ? existing.plan : (input.plan ?? DEFAULT_PLAN),
     tour: input.tour === undefined || input.tour === null ? null : JSON.stringify(input.tour),
     bot_enabled: input.botEnabled ?? false,
     bot_url: input.botUrl ?? null,

@@ -54,6 +54,10 @@ export interface ApiProductsTable {
   retired: Generated<boolean>;
   /** The last console save: the content import leaves the product's fields alone from then on. */
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Created in the console (migration 0282): export-content writes it to catalog/console.yaml. */
+  console_created: Generated<boolean>;
+  /** The last console change to its changelog: the content import leaves the changelog alone. */
+  changelog_edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created: Created;
   changed: Changed;
 }
@@ -90,6 +94,8 @@ export interface ApiDocumentationsTable {
   bot_enabled: Generated<boolean>;
   bot_url: string | null;
   plan: Generated<string>;
+  /** The plan was set in the console (migration 0282): the imports keep it from then on. */
+  plan_edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created: Created;
   changed: Changed;
 }
@@ -134,6 +140,10 @@ export interface ComparisonTablesTable {
   /** Stable key used by content imports. */
   key: string;
   title: string;
+  /** Raised by every console save (migration 0282). */
+  edit_version: Generated<number>;
+  /** The last console save: the content import leaves the table alone from then on. */
+  edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created: Created;
   changed: Changed;
 }
@@ -167,7 +177,12 @@ export interface ChangeLogEntriesTable {
   /** `date` column; read back as a Date (midnight UTC) or 'YYYY-MM-DD' depending on the driver. */
   release_date: ColumnType<Date | string | null, string | null | undefined, string | null>;
   notes: Generated<string>;
+  /** The Markdown the console wrote it in (migration 0282); null: `notes` (HTML) is the source. */
+  notes_markdown: string | null;
+  /** Raised by every console save. */
+  edit_version: Generated<number>;
   created: Created;
+  changed: Changed;
 }
 
 /** A new version of an API uploaded from the console, until and after it is published (migration 0275). */

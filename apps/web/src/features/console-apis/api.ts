@@ -48,14 +48,30 @@ export const sendNotice = async (alias: string, id: string, text: string) =>
 
 // The products' order and fields (catalog README 'Console: API products').
 export type {
+  ChangelogEntryFields,
+  ProductPlan,
+  ComparisonFieldChange,
+  ComparisonTableFields,
+  ConsoleComparisonTable,
+  ConsoleComparisonTableListItem,
+  ConsoleChangelogEntry,
   ConsoleProduct,
   ConsoleProductListItem,
+  ProductCreate,
   ProductFieldChange,
   ProductFields,
 } from '@portico/contracts/console-products';
 import type {
+  ChangelogEntryFields,
+  ProductPlan,
+  ComparisonFieldChange,
+  ComparisonTableFields,
+  ConsoleComparisonTable,
+  ConsoleComparisonTableListItem,
+  ConsoleChangelogEntry,
   ConsoleProduct,
   ConsoleProductListItem,
+  ProductCreate,
   ProductFieldChange,
   ProductFields,
 } from '@portico/contracts/console-products';
@@ -106,3 +122,118 @@ export function productConflictOf(body: unknown): ProductConflict | null {
     ? (meta as ProductConflict)
     : null;
 }
+
+export const createProduct = async (input: ProductCreate) =>
+  (
+    await apiRequest<{ data: ConsoleProduct }>(PRODUCTS, {
+      method: 'POST',
+      format: 'json',
+      body: input,
+    })
+  ).data;
+
+/** Deletes a product no application subscribes to (else a 409 whose message says to retire it). */
+export const deleteProduct = async (id: string, version: number) => {
+  await apiRequest<unknown>(productPath(id), {
+    method: 'DELETE',
+    format: 'json',
+    headers: { 'If-Match': `"${version}"` },
+  });
+};
+
+// A product's changelog (catalog README 'Console: API products').
+const changelogPath = (productId: string, entryId?: string) =>
+  `${productPath(productId)}/changelog${entryId ? `/${encodeURIComponent(entryId)}` : ''}`;
+
+export const listChangelog = async (productId: string) =>
+  (await apiRequest<{ data: ConsoleChangelogEntry[] }>(changelogPath(productId), { format: 'json' })).data;
+
+export const addChangelogEntry = async (productId: string, fields: ChangelogEntryFields) =>
+  (
+    await apiRequest<{ data: ConsoleChangelogEntry }>(changelogPath(productId), {
+      method: 'POST',
+      format: 'json',
+      body: fields,
+    })
+  ).data;
+
+export const saveChangelogEntry = async (
+  productId: string,
+  entryId: string,
+  fields: ChangelogEntryFields,
+  version: number,
+) =>
+  (
+    await apiRequest<{ data: ConsoleChangelogEntry }>(changelogPath(productId, entryId), {
+      method: 'PATCH',
+      format: 'json',
+      body: { ...fields, version },
+    })
+  ).data;
+
+export const deleteChangelogEntry = async (productId: string, entryId: string, version: number) => {
+  await apiRequest<unknown>(changelogPath(productId, entryId), {
+    method: 'DELETE',
+    format: 'json',
+    headers: { 'If-Match': `"${version}"` },
+  });
+};
+
+// Comparison tables (catalog README 'Console: API products').
+const TABLES = '/admin-api/catalog/comparison-tables';
+const tablePath = (id: string) => `${TABLES}/${encodeURIComponent(id)}`;
+
+export const listComparisonTables = async () =>
+  (await apiRequest<{ data: ConsoleComparisonTableListItem[] }>(TABLES, { format: 'json' })).data;
+
+export const getComparisonTable = async (id: string) =>
+  (await apiRequest<{ data: ConsoleComparisonTable }>(tablePath(id), { format: 'json' })).data;
+
+export const createComparisonTable = async (key: string, fields: ComparisonTableFields) =>
+  (
+    await apiRequest<{ data: ConsoleComparisonTable }>(TABLES, {
+      method: 'POST',
+      format: 'json',
+      body: { key, ...fields },
+    })
+  ).data;
+
+export const saveComparisonTable = async (id: string, fields: ComparisonTableFields, version: number) =>
+  (
+    await apiRequest<{ data: ConsoleComparisonTable }>(tablePath(id), {
+      method: 'PATCH',
+      format: 'json',
+      body: { ...fields, version },
+    })
+  ).data;
+
+export const deleteComparisonTable = async (id: string, version: number) => {
+  await apiRequest<unknown>(tablePath(id), {
+    method: 'DELETE',
+    format: 'json',
+    headers: { 'If-Match': `"${version}"` },
+  });
+};
+
+/** The body of a table's 409: the table as saved meanwhile and the fields that differ. */
+export function tableConflictOf(
+  body: unknown,
+): { current: ConsoleComparisonTable; changes: ComparisonFieldChange[] } | null {
+  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
+  return meta && typeof meta.current === 'object' && meta.current && Array.isArray(meta.changes)
+    ? (meta as { current: ConsoleComparisonTable; changes: ComparisonFieldChange[] })
+    : null;
+}
+
+// The plans of a product's API documentations (catalog README 'Console: API products').
+export const listPlans = async (productId: string) =>
+  (await apiRequest<{ data: ProductPlan[] }>(`${productPath(productId)}/plans`, { format: 'json' })).data;
+
+export const savePlans = async (productId: string, plans: { documentation: string; plan: string | null }[]) =>
+  (
+    await apiRequest<{ data: ProductPlan[] }>(`${productPath(productId)}/plans`, {
+      method: 'PUT',
+      format: 'json',
+      body: { plans },
+    })
+  ).data;

@@ -26,6 +26,7 @@ import { useTranslation } from '../../lib/i18n';
 // Every console page wraps itself in the console's frame (features/console, issue 27).
 import { ConsolePage } from '../console/console-layout';
 import { fetchAudience, listApis, publishDraft, sendNotice, uploadDraft } from './api';
+import { ComparisonTableList } from './comparison-editor-page';
 import { ProductList } from './product-list';
 
 /** One error of a refused upload: the document's problems with their lines (decision 033). */
@@ -49,6 +50,7 @@ export default function ConsoleApisPage() {
     <ConsolePage roles="api_manager" title={t('console.apis.title')}>
       <Stack gap="xl">
         <ProductList />
+        <ComparisonTableList />
         <ApiProducts />
       </Stack>
     </ConsolePage>

@@ -7,6 +7,7 @@ import {
   Checkbox,
   Group,
   Image,
+  Modal,
   MultiSelect,
   NumberInput,
   Paper,
@@ -20,14 +21,18 @@ import {
 import { CARD_DESCRIPTION_MAX } from '@portico/contracts/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { HtmlContent } from '../../components/ui/html-content';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
+import { ChangelogEditor } from './changelog-editor';
+import { PlansEditor } from './plans-editor';
 import {
+  createProduct,
+  deleteProduct,
   getProduct,
   listProductCategories,
   listProducts,
@@ -84,29 +89,67 @@ export default function ProductEditorPage() {
       ) : !query.data ? (
         <Loading />
       ) : (
-        <ProductForm
-          key={`${query.data.id}-${seed}`}
-          product={query.data}
-          onReplaced={(p) => {
-            client.setQueryData(['console-product', productId], p);
-            setSeed((n) => n + 1);
-          }}
-        />
+        <>
+          <ProductForm
+            key={`${query.data.id}-${seed}`}
+            product={query.data}
+            onReplaced={(p) => {
+              client.setQueryData(['console-product', productId], p);
+              setSeed((n) => n + 1);
+            }}
+          />
+          <ChangelogEditor productId={query.data.id} />
+          <PlansEditor productId={query.data.id} />
+        </>
       )}
     </ConsolePage>
   );
 }
 
-function ProductForm({
+/** A product not saved yet: what the create form starts from. */
+export const BLANK_PRODUCT: ConsoleProduct = {
+  id: '',
+  alias: '',
+  productVersion: null,
+  imageUrl: null,
+  imageAlt: null,
+  version: 0,
+  changed: '',
+  editedAt: null,
+  title: '',
+  label: null,
+  description: '',
+  weight: 0,
+  category: null,
+  commercial: false,
+  deprecated: false,
+  successor: null,
+  retired: false,
+  features: [],
+  advantages: [],
+  related: [],
+};
+
+/**
+ * A product's fields with the preview: the form of a saved product (`creating` false), or of a
+ * new one (its alias and version label too; created, it opens in its own form).
+ */
+export function ProductForm({
   product,
+  creating = false,
   onReplaced,
 }: {
   product: ConsoleProduct;
+  creating?: boolean;
   onReplaced(p: ConsoleProduct): void;
 }) {
   const { t } = useTranslation();
   const client = useQueryClient();
+  const navigate = useNavigate();
   const [fields, setFields] = useState<ProductFields>(() => fieldsOf(product));
+  const [alias, setAlias] = useState(product.alias);
+  const [productVersion, setProductVersion] = useState(product.productVersion ?? '');
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const [version, setVersion] = useState(product.version);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -125,6 +168,31 @@ function ProductForm({
     label: `${p.title}${p.productVersion ? ` ${p.productVersion}` : ''} (/${p.alias})`,
   });
 
+  const create = useMutation({
+    mutationFn: () => createProduct({ ...fields, alias, productVersion: productVersion.trim() || null }),
+    onSuccess: async (data) => {
+      client.setQueryData(['console-product', data.id], data);
+      await client.invalidateQueries({ queryKey: PRODUCTS_KEY });
+      await navigate(paths.adminProduct(data.id));
+    },
+    onError: (err) => setError(messageOf(err, t('errors.somethingWentWrong'))),
+  });
+  const remove = useMutation({
+    mutationFn: () => deleteProduct(product.id, version),
+    onSuccess: async () => {
+      setConfirmDelete(false);
+      client.removeQueries({ queryKey: ['console-product', product.id] });
+      await client.invalidateQueries({ queryKey: PRODUCTS_KEY });
+      await navigate(paths.adminApis, {
+        state: { notice: t('console.products.editor.deleted', { title: product.title }) },
+      });
+    },
+    onError: (err) => {
+      setConfirmDelete(false);
+      setNotice(null);
+      setError(messageOf(err, t('errors.somethingWentWrong')));
+    },
+  });
   const save = useMutation({
     mutationFn: (over?: number) => saveProduct(product.id, fields, over ?? version),
     onSuccess: async (data) => {
@@ -148,7 +216,8 @@ function ProductForm({
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    save.mutate(undefined);
+    if (creating) create.mutate();
+    else save.mutate(undefined);
   };
   const successor = others.find((p) => p.id === fields.successor) ?? null;
 
@@ -162,15 +231,33 @@ function ProductForm({
         data-testid="product-form"
       >
         <Stack>
-          <Group gap="xs">
-            <Text size="sm" c="dimmed">
-              /{product.alias}
-              {product.productVersion ? ` · ${product.productVersion}` : ''}
-            </Text>
-            <Text size="sm" c="dimmed" data-testid="product-version">
-              {t('console.products.editor.version', { version })}
-            </Text>
-          </Group>
+          {creating ? (
+            <Group grow align="flex-start">
+              <TextInput
+                label={t('console.products.editor.aliasLabel')}
+                description={t('console.products.editor.aliasHelp')}
+                required
+                value={alias}
+                onChange={(e) => setAlias(e.currentTarget.value.toLowerCase())}
+              />
+              <TextInput
+                label={t('console.products.editor.productVersionLabel')}
+                description={t('console.products.editor.productVersionHelp')}
+                value={productVersion}
+                onChange={(e) => setProductVersion(e.currentTarget.value)}
+              />
+            </Group>
+          ) : (
+            <Group gap="xs">
+              <Text size="sm" c="dimmed">
+                /{product.alias}
+                {product.productVersion ? ` · ${product.productVersion}` : ''}
+              </Text>
+              <Text size="sm" c="dimmed" data-testid="product-version">
+                {t('console.products.editor.version', { version })}
+              </Text>
+            </Group>
+          )}
           {conflict && (
             <Alert
               color="orange"
@@ -300,14 +387,40 @@ function ProductForm({
               {notice}
             </Text>
           )}
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              {t('console.products.editor.save')}
+          <Group justify="space-between">
+            <Button type="submit" loading={save.isPending || create.isPending}>
+              {creating ? t('console.products.editor.create') : t('console.products.editor.save')}
             </Button>
+            {!creating && (
+              <Button variant="outline" color="red" onClick={() => setConfirmDelete(true)}>
+                {t('console.products.editor.delete')}
+              </Button>
+            )}
           </Group>
         </Stack>
+        <Modal
+          opened={confirmDelete}
+          onClose={() => setConfirmDelete(false)}
+          title={t('console.products.editor.delete')}
+        >
+          <Text size="sm" mb="md">
+            {t('console.products.editor.deleteConfirm', { title: product.title })}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmDelete(false)}>
+              {t('console.products.editor.cancel')}
+            </Button>
+            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+              {t('console.products.editor.deleteConfirmButton')}
+            </Button>
+          </Group>
+        </Modal>
       </Box>
-      <ProductPreview product={product} fields={fields} successor={successor} />
+      <ProductPreview
+        product={creating ? { ...product, productVersion: productVersion.trim() || null } : product}
+        fields={fields}
+        successor={successor}
+      />
     </Group>
   );
 }

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
@@ -19,7 +19,11 @@ export function ProductList() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const products = useQuery({ queryKey: PRODUCTS_KEY, queryFn: listProducts });
-  const [status, setStatus] = useState<string | null>(null);
+  // A product deleted in its form comes back here with what happened.
+  const location = useLocation();
+  const [status, setStatus] = useState<string | null>(
+    () => (location.state as { notice?: string } | null)?.notice ?? null,
+  );
   const [error, setError] = useState<string | null>(null);
   const move = useMutation({
     mutationFn: ({ product, direction }: { product: ConsoleProductListItem; direction: 'up' | 'down' }) =>
@@ -41,7 +45,12 @@ export function ProductList() {
       <Title order={2} size="h3" id="console-products-title">
         {t('console.products.title')}
       </Title>
-      <Text>{t('console.products.intro')}</Text>
+      <Group justify="space-between" align="flex-end">
+        <Text>{t('console.products.intro')}</Text>
+        <Button component={Link} to={paths.adminProductNew}>
+          {t('console.products.newProduct')}
+        </Button>
+      </Group>
       {error && (
         <Alert color="red" role="alert">
           {error}
