@@ -176,12 +176,20 @@ export default tseslint.config(
     { group: ['@portico/*'], message: 'A migration must not import the contracts (decision 044).' },
   ),
   // The content importer interface (content/content-importer.ts) and its runner sit below the
-  // modules that implement it; importers.ts alone composes them (decision 044).
-  serverBoundaries(['apps/server/src/content/**/*.ts', '!apps/server/src/content/importers.ts'], {
-    regex: '^(\\.\\./)+(modules|gateway|authz-server)/',
-    message:
-      'The content importer framework sits below the modules: only importers.ts lists them (decision 044).',
-  }),
+  // modules that implement it; importers.ts alone composes them (decision 044), and exporters.ts
+  // their counterparts, the domains' exports (issue 27).
+  serverBoundaries(
+    [
+      'apps/server/src/content/**/*.ts',
+      '!apps/server/src/content/importers.ts',
+      '!apps/server/src/content/exporters.ts',
+    ],
+    {
+      regex: '^(\\.\\./)+(modules|gateway|authz-server)/',
+      message:
+        'The content importer framework sits below the modules: only importers.ts and exporters.ts list them (decision 044).',
+    },
+  ),
   // An importer reaches another domain through its service.ts only (the house rule), and, like
   // every module, never the gateway.
   serverBoundaries(

@@ -248,28 +248,13 @@ async function exportContentCommand(args: string[]): Promise<void> {
   const config = commandConfig();
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
   const dir = args[0] ?? config.contentDir;
-  const { exportArticles, exportFaq } = await import('./modules/content/export.ts');
-  const { exportPages } = await import('./modules/pages/export.ts');
-  const { exportSiteContent } = await import('./modules/site/export.ts');
-  const { exportCatalogProducts } = await import('./modules/catalog/export.ts');
-  const { exportConsoleImages } = await import('./modules/console-images/export.ts');
-  const { exportStories } = await import('./modules/quickstart/export.ts');
+  const { exportContent } = await import('./content/exporters.ts');
   const storage =
     config.storage.kind === 's3'
       ? (await import('./lib/s3-storage.ts')).createS3Storage(config.storage)
       : (await import('./lib/storage.ts')).createLocalStorage(config.storage.dir);
-  const { articles, faq, pages, site, catalog, stories, images } = await withCommandDatabase(
-    config,
-    async (db) => ({
-      articles: await exportArticles(db, dir),
-      faq: await exportFaq(db, dir),
-      pages: await exportPages(db, dir),
-      site: await exportSiteContent(db, dir),
-      catalog: await exportCatalogProducts(db, dir),
-      stories: await exportStories(db, dir),
-      // The console's uploaded images, next to the texts that show them.
-      images: await exportConsoleImages(db, storage, dir).finally(() => storage.close()),
-    }),
+  const { articles, faq, pages, site, catalog, stories, images } = await withCommandDatabase(config, (db) =>
+    exportContent(db, storage, dir).finally(() => storage.close()),
   );
   const removed = [...articles.removed, ...pages.removed];
   process.stdout.write(

@@ -8,16 +8,15 @@ import type {
 } from '@portico/contracts/api-drafts';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
-import { Marked } from 'marked';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import { cleanHtml } from '../../lib/content-html.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
 import type { DraftComparison } from '../../openapi/diff-task.ts';
 import { runInDocumentWorker } from '../../openapi/index.ts';
 import { recordAudit, type AuditActor } from '../audit/service.ts';
 import { rememberDraftDocument } from './draft-preview.ts';
 import { importApi, prepareApiImport } from './import-api.ts';
+import { changelogHtml } from './changelog-html.ts';
 import { catalogDb, type ApiDraftsTable } from './tables.ts';
 
 const M = en.console.apis;
@@ -216,8 +215,6 @@ export async function draftAnswer(db: Db, row: DraftRow): Promise<ApiDraft> {
 
 export class DraftStateError extends Error {}
 
-const markdown = new Marked({ gfm: true });
-
 /**
  * Publishes a draft the way the import does (importApi: the documentation replaced, its scopes
  * granted, search synced; the catalog's counters tell every cache and the sandbox), records the
@@ -271,7 +268,7 @@ export async function publishDraft(
         product_id: result.product.id,
         version,
         release_date: new Date().toISOString().slice(0, 10),
-        notes: cleanHtml(markdown.parse(input.changelog, { async: false })),
+        notes: changelogHtml(input.changelog),
         notes_markdown: input.changelog,
       })
       .returning('id')

@@ -7,7 +7,6 @@ import {
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Marked } from 'marked';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import {
@@ -16,11 +15,11 @@ import {
   expectedVersion,
   sendConflict as sendConflictOf,
 } from '../../lib/console-edits.ts';
-import { cleanHtml } from '../../lib/content-html.ts';
 import { notFound } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
+import { changelogHtml } from './changelog-html.ts';
 import { UUID } from './repo.ts';
 import { catalogDb } from './tables.ts';
 
@@ -39,10 +38,7 @@ const E = M.errors;
 const requireManager = (request: FastifyRequest) =>
   requireProviderRole(request, 'api_manager', M.managersOnly);
 
-const markdown = new Marked({ gfm: true });
-
-/** Changelog notes as the product page shows them: Markdown to sanitized HTML. */
-export const changelogHtml = (notes: string) => cleanHtml(markdown.parse(notes, { async: false }));
+export { changelogHtml };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const validDay = (v: string) => DAY.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;

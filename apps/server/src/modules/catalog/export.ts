@@ -125,7 +125,7 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
       .execute(),
     c
       .selectFrom('change_log_entries')
-      .select(['product_id', 'version', 'release_date', 'notes'])
+      .select(['product_id', 'version', 'release_date', 'notes', 'notes_markdown'])
       .where('product_id', 'in', ids)
       .orderBy('release_date', (ob) => ob.desc().nullsFirst())
       .orderBy('created', 'desc')
@@ -164,7 +164,8 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
       const entries = own(changelog, p).map((e) => ({
         version: e.version,
         ...(day(e.release_date) ? { releaseDate: day(e.release_date) } : {}),
-        notes: e.notes,
+        // The console's Markdown, so that its editor gets it back after an import; else the HTML.
+        ...(e.notes_markdown !== null ? { notesMarkdown: e.notes_markdown } : { notes: e.notes }),
       }));
       put(item, 'changelog', entries.length ? doc.createNode(entries) : undefined);
     }

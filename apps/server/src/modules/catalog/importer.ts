@@ -9,6 +9,7 @@ import type { Db } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { formatProblem, OpenApiImportError } from '../../openapi/index.ts';
+import { changelogHtml } from './changelog-html.ts';
 import { linkDocumentation, repointDocuments, saveDocumentation } from './store.ts';
 import { syncCatalogSearch } from './search-sync.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';
@@ -117,6 +118,8 @@ export const catalogFile = z
                 version: z.union([z.string(), z.number()]).transform(String),
                 releaseDate: date.optional(),
                 notes: z.string().default(''),
+                /** Notes in Markdown (the console's, written by export-content): rendered instead of `notes`. */
+                notesMarkdown: z.string().optional(),
               }),
             )
             .default([]),
@@ -571,7 +574,7 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
         update: async (row, e) => {
           await c
             .updateTable('change_log_entries')
-            .set({ release_date: e.releaseDate ?? null, notes: cleanHtml(e.notes) })
+            .set({ release_date: e.releaseDate ?? null, ...notesOf(e) })
             .where('id', '=', row.id)
             .execute();
         },
@@ -582,7 +585,7 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
               product_id: id,
               version: e.version,
               release_date: e.releaseDate ?? null,
-              notes: cleanHtml(e.notes),
+              ...notesOf(e),
             })
             .execute();
         },
@@ -592,6 +595,13 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
       },
     );
   }
+}
+
+/** A file's changelog notes as stored: Markdown rendered (and kept for the console), else the HTML cleaned. */
+function notesOf(e: { notes: string; notesMarkdown?: string | undefined }) {
+  return e.notesMarkdown !== undefined
+    ? { notes: changelogHtml(e.notesMarkdown), notes_markdown: e.notesMarkdown }
+    : { notes: cleanHtml(e.notes), notes_markdown: null };
 }
 
 /** Runs the catalog import for a content folder (also used by tests). */

@@ -151,13 +151,25 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
     .execute();
   const faqs = await cdb
     .selectFrom('faqs')
-    .select(['question', 'answer_markdown', 'answer_html', 'category_id', 'published', 'publish_at'])
+    .select([
+      'question',
+      'answer_markdown',
+      'answer_html',
+      'category_id',
+      'published',
+      'publish_at',
+      'weight',
+    ])
     .orderBy('weight')
     .orderBy('id')
     .execute();
+  // The import gives a question its place in the file as its weight (importer.ts): a weight that
+  // differs from that place is written out, so that the round trip keeps it.
+  let place = 0;
   const entry = (f: (typeof faqs)[number]) => ({
     question: f.question,
     answer: (f.answer_markdown ?? f.answer_html).trim(),
+    ...(f.weight === place++ ? {} : { weight: f.weight }),
     ...(f.published
       ? {}
       : f.publish_at

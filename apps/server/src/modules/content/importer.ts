@@ -94,6 +94,8 @@ const faqQuestion = z
     published: z.boolean().default(true),
     /** A scheduled publication (ISO date-time): the question stays unpublished until then. */
     publishAt: z.iso.datetime({ offset: true }).optional(),
+    /** The order (smaller first); left out: the question's place in the file (0, 1, ...). */
+    weight: z.number().int().min(-1_000_000).max(1_000_000).optional(),
   })
   .strict();
 const faqSchema = z
@@ -416,7 +418,13 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
       else {
         const faqs: FaqInput[] = [];
         const add = (
-          q: { question: string; answer: string; published: boolean; publishAt?: string | undefined },
+          q: {
+            question: string;
+            answer: string;
+            published: boolean;
+            publishAt?: string | undefined;
+            weight?: number | undefined;
+          },
           categoryId: number | null,
         ) =>
           faqs.push({
@@ -424,7 +432,7 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
             answer: renderMarkdown(q.answer),
             answerMarkdown: q.answer,
             categoryId,
-            weight: faqs.length,
+            weight: q.weight ?? faqs.length,
             published: q.publishAt ? false : q.published,
             publishAt: q.publishAt ? new Date(q.publishAt) : null,
           });

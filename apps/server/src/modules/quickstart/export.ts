@@ -8,20 +8,23 @@ import { quickstartDb } from './tables.ts';
 /**
  * Writes the Quick Start stories of the database back to content/quickstart/stories.yaml in the
  * format the import reads (README.md 'Console'), so that what was edited in the console can be
- * kept in git: every story in the tour's order (the file's order is the weight), drafts with
+ * kept in git: every story in the tour's order (the file's order is the weight, and a
+ * weight that differs from its place is written), drafts with
  * `published: false`, scheduled ones with `publishAt`. Returns the number of stories written.
  */
 export async function exportStories(db: Db, contentDir: string): Promise<number> {
   const rows = await quickstartDb(db)
     .selectFrom('quickstart_stories')
-    .select(['uuid', 'title', 'disable_for_anonymous', 'steps', 'published', 'publish_at'])
+    .select(['uuid', 'title', 'weight', 'disable_for_anonymous', 'steps', 'published', 'publish_at'])
     .orderBy('weight')
     .orderBy('title')
     .orderBy('id')
     .execute();
-  const stories = rows.map((r) => ({
+  const stories = rows.map((r, index) => ({
     uuid: r.uuid,
     title: r.title,
+    // The file's order is the weight; a weight the order does not give is written out.
+    ...(r.weight === index ? {} : { weight: r.weight }),
     disableForAnonymous: r.disable_for_anonymous,
     ...(r.published
       ? {}

@@ -20,6 +20,8 @@ const storySchema = z
     uuid: z.uuid(),
     title: z.string().trim().min(1).max(200),
     disableForAnonymous: z.boolean().default(false),
+    /** The order among the stories; left out: the story's place in the file (0, 1, ...). */
+    weight: z.number().int().min(-1_000_000).max(1_000_000).optional(),
     /** A draft (false) is shown to nobody; left out: published. */
     published: z.boolean().optional(),
     /** A scheduled publication (ISO date-time): the story stays unpublished until then. */
@@ -67,7 +69,8 @@ export async function importStories(
     // Several instances starting together: one imports, the others wait and find it done.
     await sql`select pg_advisory_xact_lock(hashtext('portico:quickstart-content'))`.execute(trx);
     const q = quickstartDb(trx);
-    for (const [weight, story] of file.stories.entries()) {
+    for (const [index, story] of file.stories.entries()) {
+      const weight = story.weight ?? index;
       const uuid = story.uuid.toLowerCase();
       const hash = createHash('sha256')
         .update(JSON.stringify({ ...story, weight }))
