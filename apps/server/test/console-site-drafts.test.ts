@@ -216,6 +216,20 @@ describe('console: site texts drafts and scheduling', () => {
     expect((await json<{ errors: { title: string }[] }>(again)).errors[0]!.title).toBe(M.errors.noDraft);
     expect((await read('block-layout')).version).toBe(after.version);
     expect((await audit('block-layout')).at(-1)!.action).toBe('site_content.draft_discarded');
+    // A revision restored as a draft leaves the live document alone.
+    const scheduledRevision = (await revisions('block-layout')).find((r) => r.state === 'scheduled')!;
+    const restored = await editor.send(
+      'POST',
+      `/admin-api/site/block-layout/revisions/${scheduledRevision.version}/restore`,
+      { version: after.version, mode: 'draft' },
+      'application/json',
+    );
+    expect(restored.status, await restored.clone().text()).toBe(200);
+    const asDraft = (await json<{ data: SiteDocument<'block-layout'> }>(restored)).data;
+    expect(asDraft.draft!.footer.at(-1)!.title).toBe('Discarded');
+    expect(asDraft.content).toEqual(start.content);
+    expect(await footerTitles()).toEqual(start.content.footer.map((f) => f.title));
+    expect((await discard('block-layout', asDraft.version)).status).toBe(200);
     // Without a version the discard is refused.
     const unversioned = await editor.send(
       'DELETE',
