@@ -8,7 +8,8 @@ import { expect, test } from '../support/traffic.ts';
  * The site's texts in the console (issue 27): a content editor adds a footer column with a link,
  * sees it in the preview, saves it, and a visitor sees it in the footer at once; a save from an
  * older version is told and shown the difference. The editor then removes the column again: the
- * footer is as the demo content has it (other specs read it).
+ * footer is as the demo content has it (other specs read it). A footer change saved as a draft is
+ * not shown to visitors until it is published.
  */
 const M = en.console.site;
 const editorAccount = { email: 'content.editor@portico.local', password: 'ContentEditor#2026' };
@@ -104,6 +105,93 @@ test('a content editor adds a footer column; a visitor sees it at once; a stale 
     footer: { title: string }[];
   };
   expect(after.footer.map((f) => f.title)).toEqual(['Developers', 'Support', 'Legal']);
+});
+
+test('a content editor saves a footer change as a draft a visitor does not see, then publishes it', async ({
+  page,
+  browser,
+}) => {
+  const column = `Draft column ${Date.now()}`;
+  const visitorFooterHas = async (expected: boolean) => {
+    const context = await browser.newContext();
+    try {
+      const visitor = await context.newPage();
+      await visitor.goto('/');
+      const heading = visitor.locator('footer').getByRole('heading', { name: column });
+      if (expected) await expect(heading).toBeVisible();
+      else {
+        await expect(visitor.locator('footer').getByRole('heading').first()).toBeVisible();
+        await expect(heading).toHaveCount(0);
+      }
+    } finally {
+      await context.close();
+    }
+  };
+  await signIn(page, editorAccount.email, editorAccount.password);
+  await declineCookies(page);
+  try {
+    await page.goto('/admin/content/site');
+    await page.getByRole('tab', { name: M.tabs.footer }).click();
+    const state = page.getByTestId('site-state');
+    await expect(state).toContainText(M.state.live);
+    const columns = page.getByTestId('site-footer-item');
+    await expect(columns).toHaveCount(3);
+    await page.getByRole('button', { name: `${M.add}: ${M.tabs.footer}`, exact: true }).click();
+    await columns.nth(3).getByRole('textbox', { name: M.fields.title }).first().fill(column);
+
+    await page.getByRole('button', { name: M.saveDraft, exact: true }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: /^Saved as a draft \(version \d+\)/ }),
+    ).toBeVisible();
+    await expect(state).toContainText(M.state.draft);
+    await expect(page.getByRole('heading', { name: M.previewDraft })).toBeVisible();
+    await expect(page.getByTestId('site-preview').getByText(column)).toBeVisible();
+    await expect(page.getByRole('button', { name: M.discardDraft })).toBeVisible();
+    await expect(page.getByTestId('site-revisions')).toContainText(`(${M.revisionState.draft})`);
+    await expectNoViolations(page, '/admin/content/site (draft pending)');
+    await visitorFooterHas(false);
+
+    // Read again from the server: the draft is what the form shows.
+    await page.reload();
+    await page.getByRole('tab', { name: M.tabs.footer }).click();
+    await expect(columns).toHaveCount(4);
+    await page.getByRole('button', { name: M.save, exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: /^Saved \(version \d+\)\.$/ })).toBeVisible();
+    await expect(state).toContainText(M.state.live);
+    await expect(page.getByRole('button', { name: M.discardDraft })).toHaveCount(0);
+    await visitorFooterHas(true);
+  } finally {
+    // The footer as the demo content has it: no draft, no extra column.
+    const token = await (await page.request.get('/session/token')).text();
+    const doc = (await (await page.request.get('/admin-api/site/block-layout')).json()) as {
+      data: { version: number; draft: unknown; content: { footer: { title: string }[] } };
+    };
+    const headers = { 'X-CSRF-Token': token, 'Content-Type': 'application/json' };
+    let version = doc.data.version;
+    if (doc.data.draft) {
+      const res = await page.request.delete('/admin-api/site/block-layout/draft', {
+        headers,
+        data: { version },
+      });
+      expect(res.status()).toBe(200);
+      version += 1;
+    }
+    if (doc.data.content.footer.some((f) => f.title === column)) {
+      const content = {
+        ...doc.data.content,
+        footer: doc.data.content.footer.filter((f) => f.title !== column),
+      };
+      const res = await page.request.put('/admin-api/site/block-layout', {
+        headers,
+        data: { content, version },
+      });
+      expect(res.status()).toBe(200);
+    }
+    const after = (await (await page.request.get('/block-layout?_format=json')).json()) as {
+      footer: { title: string }[];
+    };
+    expect(after.footer.map((f) => f.title)).toEqual(['Developers', 'Support', 'Legal']);
+  }
 });
 
 test('a support agent cannot open the site texts', async ({ page }) => {

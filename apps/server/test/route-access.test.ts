@@ -151,6 +151,7 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/site/:key/revisions': 'console:content_editor',
   'GET /admin-api/site/:key/revisions/:version': 'console:content_editor',
   'POST /admin-api/site/:key/revisions/:version/restore': 'console:content_editor',
+  'DELETE /admin-api/site/:key/draft': 'console:content_editor',
   'GET /admin-api/content/pages': 'console:content_editor',
   'POST /admin-api/content/pages': 'console:content_editor',
   'GET /admin-api/content/pages/:id': 'console:content_editor',

@@ -41,6 +41,7 @@ import * as m0280 from './migrations/0280-site-content-editing.ts';
 import * as m0281 from './migrations/0281-content-revisions.ts';
 import * as m0282 from './migrations/0282-product-console.ts';
 import * as m0290 from './migrations/0290-console-images.ts';
+import * as m0291 from './migrations/0291-site-content-drafts.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -89,6 +90,7 @@ const migrations: Record<string, Migration> = {
   '0281-content-revisions': m0281,
   '0282-product-console': m0282,
   '0290-console-images': m0290,
+  '0291-site-content-drafts': m0291,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -165,6 +165,9 @@ export interface SiteContentTable {
   /** Migration 0280: the save counter and the last console save. */
   version: Generated<number>;
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Migration 0291: the pending document (not shown yet) and when it goes live. */
+  draft: ColumnType<object | null, string | null | undefined, string | null>;
+  publish_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /**
@@ -181,6 +184,8 @@ export interface ContentRevisionsTable {
   author_email: string | null;
   created: Generated<Date>;
   fields: ColumnType<unknown, string, string>;
+  /** Migration 0291: what the save did with its document, for kinds that say it (the site's texts). */
+  state: ColumnType<'published' | 'draft' | 'scheduled' | null, string | null | undefined, never>;
 }
 
 export interface NewsletterSubscriptionsTable {

@@ -45,7 +45,16 @@ export interface ScheduleSpec {
   published?: (trx: Db, ids: number[]) => Promise<void>;
   /** Logged when a run fails. */
   what: string;
+  /**
+   * Items that keep a pending version beside the live one (the site's documents): which rows are
+   * due and what publishing them sets (raising `version`), in place of `published = false` and
+   * `published = true`; `key` is the column naming an item as the routes do (no `id`, `uuid`).
+   */
+  pending?: { due: RawBuilder<boolean>; publish: RawBuilder<unknown>; key: string };
 }
+
+/** What a save did with its item's document, stored with its revision (`content_revisions.state`). */
+export type RevisionState = 'published' | 'draft' | 'scheduled';
 
 export interface VersionedAdapter<F extends object, R extends VersionedRecord<F>, I = F> {
   /** `content_revisions.kind`. */
@@ -101,12 +110,16 @@ export interface VersionedAdapter<F extends object, R extends VersionedRecord<F>
   publishes?(input: I, before: R): boolean;
   /** Published state: the scheduler publishes what is due. */
   schedule?: ScheduleSpec;
+  /** Kinds whose fields do not say their state (the site's documents): a revision's state. */
+  revisionState?(record: R): RevisionState;
 }
 
 export interface RevisionSummary {
   version: number;
   author: string | null;
   created: string;
+  /** Only for kinds with `revisionState`. */
+  state?: RevisionState | null;
 }
 
 export interface Revision<F> extends RevisionSummary {
@@ -162,6 +175,7 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
         author_id: actor.id,
         author_email: actor.email,
         fields: JSON.stringify(record.fields),
+        state: adapter.revisionState?.(record) ?? null,
       })
       .execute();
   }
@@ -253,13 +267,18 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
   async function revisions(db: Db, record: R, limit?: number): Promise<RevisionSummary[]> {
     let q = db
       .selectFrom('content_revisions')
-      .select(['version', 'author_email', 'created'])
+      .select(['version', 'author_email', 'created', 'state'])
       .where('kind', '=', adapter.kind)
       .where(itemIs(adapter.ref(record)))
       .orderBy('version', 'desc');
     if (limit !== undefined) q = q.limit(limit);
     const rows = await q.execute();
-    return rows.map((r) => ({ version: r.version, author: r.author_email, created: iso(r.created) }));
+    return rows.map((r) => ({
+      version: r.version,
+      author: r.author_email,
+      created: iso(r.created),
+      ...(adapter.revisionState ? { state: r.state } : {}),
+    }));
   }
 
   async function revision(db: Db, record: R, raw: string): Promise<Revision<F>> {
@@ -302,29 +321,32 @@ export function versioned<F extends object, R extends VersionedRecord<F>, I = F>
 
   /**
    * Publishes the scheduled items whose time has come, once: the UPDATE takes each row's lock, and
-   * an instance that comes second finds the row no longer unpublished. The `published` hook (search
-   * rows), a revision and the audit entry (actor: system) are written in the same transaction; the
-   * table's data-version trigger makes every instance's cached answers stale. Returns the ids.
+   * an instance that comes second finds the row no longer unpublished (or its pending version
+   * gone). The `published` hook (search rows), a revision and the audit entry (actor: system) are
+   * written in the same transaction; the table's data-version trigger makes every instance's
+   * cached answers stale. Returns the ids of the routes (uuids, or the keys of keyed items).
    */
   async function publishDue(db: Db): Promise<string[]> {
     const spec = adapter.schedule;
     if (!spec) return [];
     const table = sql.table(spec.table);
+    const isDue = spec.pending?.due ?? sql<boolean>`published = false and publish_at <= now()`;
+    const publish =
+      spec.pending?.publish ??
+      sql`published = true, publish_at = null, changed = now(), version = version + 1`;
+    const returning = spec.pending
+      ? sql`null::integer as id, ${sql.ref(spec.pending.key)} as uuid`
+      : sql`id, uuid`;
     // Looked up first: an UPDATE, even of no row, fires the statement trigger that raises the
     // data version, and every cached answer would expire each second.
-    const due =
-      await sql`select 1 from ${table} where published = false and publish_at <= now() limit 1`.execute(db);
+    const due = await sql`select 1 from ${table} where ${isDue} limit 1`.execute(db);
     if (due.rows.length === 0) return [];
     return db.transaction().execute(async (trx) => {
-      const rows = await sql<{ id: number; uuid: string }>`update ${table}
-        set published = true, publish_at = null, changed = now(), version = version + 1
-        where published = false and publish_at <= now()
-        returning id, uuid`.execute(trx);
+      const rows = await sql<{ id: number | null; uuid: string }>`update ${table}
+        set ${publish} where ${isDue} returning ${returning}`.execute(trx);
       if (rows.rows.length === 0) return [];
-      await spec.published?.(
-        trx,
-        rows.rows.map((r) => r.id),
-      );
+      const ids = rows.rows.flatMap((r) => (r.id === null ? [] : [r.id]));
+      if (ids.length > 0) await spec.published?.(trx, ids);
       for (const r of rows.rows) {
         const after = (await adapter.find(trx, r.uuid, false))!;
         await storeRevision(trx, SYSTEM_ACTOR, after);

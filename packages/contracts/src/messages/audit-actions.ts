@@ -55,7 +55,14 @@ export const auditActionLabels = {
   },
   documentation: { plan_updated: 'API plan changed' },
   article: { created: 'Article created', published: 'Article published', deleted: 'Article deleted' },
-  site_content: { updated: 'Site texts saved', restored: 'Site texts restored' },
+  site_content: {
+    updated: 'Site texts saved',
+    restored: 'Site texts restored',
+    draft_saved: 'Site texts draft saved',
+    scheduled: 'Site texts scheduled',
+    published: 'Site texts published',
+    draft_discarded: 'Site texts draft discarded',
+  },
   page: {
     created: 'Page created',
     updated: 'Page updated',

@@ -6,7 +6,7 @@
 export const consoleSiteMessages = {
   title: 'Site texts',
   intro:
-    'The home page, the footer, Getting Started and the cookie popup. What you save here is shown at once and wins over the files of content/site.',
+    'The home page, the footer, Getting Started and the cookie popup. What you publish here is shown at once and wins over the files of content/site; a draft waits until you publish it or its scheduled time comes.',
   tabs: {
     carousel: 'Carousel',
     bottomBanners: 'Banners',
@@ -42,8 +42,28 @@ export const consoleSiteMessages = {
     expiryDays: 'Remember the choice for (days)',
   },
   preview: 'Preview',
-  save: 'Save',
+  previewDraft: 'Preview of the draft',
+  save: 'Publish',
+  saveDraft: 'Save as draft',
+  schedule: 'Schedule',
+  publishAt: 'Publish at',
+  discardDraft: 'Discard draft',
+  discardConfirm: 'Discard the draft? The live texts stay as they are.',
+  state: {
+    label: 'State',
+    live: 'Live',
+    draft: 'Draft pending',
+    scheduled: 'Scheduled for {{date}}',
+  },
   saved: 'Saved (version {{version}}).',
+  savedDraft: 'Saved as a draft (version {{version}}); visitors still see the live texts.',
+  scheduled: 'Scheduled for {{date}} (version {{version}}).',
+  discarded: 'The draft was discarded (version {{version}}).',
+  revisionState: {
+    published: 'published',
+    draft: 'draft',
+    scheduled: 'scheduled',
+  },
   invalid: 'Some fields are not valid: {{problems}}',
   conflictTitle: 'Someone else saved these texts meanwhile',
   conflictText: 'Version {{version}} was saved while you edited. Lines marked + are theirs, − yours:',
@@ -52,6 +72,7 @@ export const consoleSiteMessages = {
   revisions: 'Revisions',
   noRevisions: 'No revisions yet.',
   revision: 'Version {{version}}, {{date}} by {{author}}',
+  revisionWithState: 'Version {{version}} ({{state}}), {{date}} by {{author}}',
   importAuthor: 'an import',
   restore: 'Restore',
   restored: 'Version {{version}} was restored as a new save.',
@@ -60,5 +81,6 @@ export const consoleSiteMessages = {
     stale: 'These texts were saved by someone else since you opened them (version {{version}}).',
     versionNeeded: 'Say which version you edited (the version attribute or an If-Match header).',
     noRevision: 'There is no such revision.',
+    noDraft: 'These texts have no draft to discard.',
   },
 } as const;

@@ -1,5 +1,6 @@
 import { diffLines } from 'diff';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { stringify } from 'yaml';
 import { z } from 'zod';
 import {
@@ -8,16 +9,18 @@ import {
   type SiteDocumentChange,
   type SiteDocumentKey,
   type SiteRevision,
+  type SiteSaveMode,
 } from '@portico/contracts/console-site';
 import { en } from '@portico/contracts/messages';
 import { blockLayoutSchema, cookiesConsentSchema, type BlockLayout } from '@portico/contracts/site';
 import type { Db } from '../../db/client.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
+import { runInBackground } from '../../lib/background-task.ts';
 import { expectedVersion } from '../../lib/console-edits.ts';
-import { notFound } from '../../lib/errors.ts';
+import { HttpError, notFound } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
-import { versioned } from '../../lib/versioned-content.ts';
+import { publishAtOf, SCHEDULER_INTERVAL_MS, versioned } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { defaultConsent } from './defaults.ts';
@@ -25,8 +28,10 @@ import { defaultConsent } from './defaults.ts';
 /**
  * The site's own texts in the provider console (README.md 'Console'): content editors and
  * administrators read and save the block layout and the cookie popup's texts, each a whole
- * document. Every save raises the document's version and stores a revision; a save that started
- * from an older version is refused with 409 and the difference, line by line, as YAML.
+ * document, published at once or kept as the document's one pending version (a draft, or
+ * scheduled: the versioned-content scheduler publishes it when due). Every save raises the
+ * document's version and stores a revision; a save that started from an older version is refused
+ * with 409 and the difference, line by line, as YAML.
  */
 
 const M = en.console.site;
@@ -50,40 +55,69 @@ interface Stored {
   version: number;
   changed: Date;
   editedAt: Date | null;
+  /** The live document: what the site shows. */
   data: object;
-  /** The versioned content's fields: the document itself. */
+  /** The pending document (a draft, or scheduled when `publishAt`), or none. */
+  draft: object | null;
+  publishAt: Date | null;
+  /** The versioned content's fields: the document as edited (the pending one, else the live one). */
   fields: object;
 }
+
+const parseJson = (value: unknown): object =>
+  (typeof value === 'string' ? JSON.parse(value) : value) as object;
 
 async function findDocument(db: Db, key: SiteDocumentKey, lock = false): Promise<Stored> {
   let q = db
     .selectFrom('site_content')
-    .select(['data', 'version', 'updated_at', 'edited_at'])
+    .select(['data', 'version', 'updated_at', 'edited_at', 'draft', 'publish_at'])
     .where('key', '=', key);
   if (lock) q = q.forUpdate();
   const row = await q.executeTakeFirst();
   if (!row) {
     const data = fallback(key);
-    return { key, version: 0, changed: new Date(0), editedAt: null, data, fields: data };
+    return {
+      key,
+      version: 0,
+      changed: new Date(0),
+      editedAt: null,
+      data,
+      draft: null,
+      publishAt: null,
+      fields: data,
+    };
   }
+  const draft = row.draft === null ? null : parseJson(row.draft);
   return {
     key,
     version: row.version,
     changed: new Date(row.updated_at),
     editedAt: row.edited_at ? new Date(row.edited_at) : null,
     data: row.data,
-    fields: row.data,
+    draft,
+    publishAt: row.publish_at ? new Date(row.publish_at) : null,
+    fields: draft ?? row.data,
   };
 }
 
 function documentJson(d: Stored): SiteDocument {
+  const parse = (data: object) => schemas[d.key].parse(data) as SiteDocument['content'];
   return {
     key: d.key,
     version: d.version,
     changed: d.changed.toISOString(),
     editedAt: d.editedAt?.toISOString() ?? null,
-    content: schemas[d.key].parse(d.data) as SiteDocument['content'],
+    content: parse(d.data),
+    draft: d.draft ? parse(d.draft) : null,
+    publishAt: d.publishAt?.toISOString() ?? null,
   };
+}
+
+/** What a save does: `content` published, kept as the draft (scheduled at `publishAt`), or the draft dropped. */
+interface SaveInput {
+  mode: SiteSaveMode | 'discard';
+  content: object | null;
+  publishAt: Date | null;
 }
 
 /**
@@ -127,17 +161,37 @@ export function documentChanges(key: SiteDocumentKey, mine: unknown, theirs: unk
   }));
 }
 
+const modeSchema = z.enum(['publish', 'draft', 'schedule']);
 const saveSchema = z
-  .object({ content: z.unknown(), version: z.number().int().nonnegative().optional() })
+  .object({
+    content: z.unknown(),
+    version: z.number().int().nonnegative().optional(),
+    mode: modeSchema.default('publish'),
+    publishAt: z.string().nullable().optional(),
+  })
   .strict();
-const restoreSchema = z.object({ version: z.number().int().nonnegative().optional() }).strict();
+const restoreSchema = z
+  .object({
+    version: z.number().int().nonnegative().optional(),
+    mode: z.enum(['publish', 'draft']).default('publish'),
+  })
+  .strict();
+const discardSchema = z.object({ version: z.number().int().nonnegative().optional() }).strict();
+
+/** The audit's action of a save. */
+function actionOf(input: SaveInput, before: Stored): string {
+  if (input.mode === 'draft') return 'site_content.draft_saved';
+  if (input.mode === 'schedule') return 'site_content.scheduled';
+  if (input.mode === 'discard') return 'site_content.draft_discarded';
+  return before.draft ? 'site_content.published' : 'site_content.updated';
+}
 
 /**
  * The site's documents as versioned content (lib/versioned-content.ts): keyed by their key
  * (`content_revisions.item_key`), never deleted, a document nobody saved yet is version 0 (the
  * first save inserts its row), and what differs is the YAML's lines.
  */
-const siteContent = versioned<object, Stored>({
+const siteContent = versioned<object, Stored, SaveInput>({
   kind: 'site_content',
   role: ROLE,
   messages: {
@@ -152,15 +206,21 @@ const siteContent = versioned<object, Stored>({
   id: (d) => d.key,
   json: documentJson,
   changes: (from, to, d) => documentChanges(d.key, from, to),
-  async store(trx, data, before) {
+  async store(trx, input, before) {
+    if (input.mode === 'discard' && !before.draft) throw new HttpError(409, M.errors.noDraft);
     const now = new Date();
-    const json = JSON.stringify(data);
+    const content = input.content === null ? null : JSON.stringify(input.content);
+    // Published: the content goes live and a pending version goes. Otherwise the live document
+    // stays, and the content becomes (or, discarded, stops being) the pending one.
+    const live = input.mode === 'publish' ? content! : JSON.stringify(before.data);
+    const draft = input.mode === 'draft' || input.mode === 'schedule' ? content : null;
+    const publishAt = input.mode === 'schedule' ? input.publishAt : null;
     // The row is locked when it exists; the first save of a document nobody imported is an insert,
     // and of two such saves at once the second finds the row: its save starts again and is told.
     if (before.version === 0) {
       const row = await trx
         .insertInto('site_content')
-        .values({ key: before.key, data: json, version: 1, edited_at: now })
+        .values({ key: before.key, data: live, draft, publish_at: publishAt, version: 1, edited_at: now })
         .onConflict((oc) => oc.column('key').doNothing())
         .returning('version')
         .executeTakeFirst();
@@ -169,18 +229,46 @@ const siteContent = versioned<object, Stored>({
     }
     await trx
       .updateTable('site_content')
-      .set((eb) => ({ data: json, version: eb('version', '+', 1), edited_at: now, updated_at: now }))
+      .set((eb) => ({
+        data: live,
+        draft,
+        publish_at: publishAt,
+        version: eb('version', '+', 1),
+        edited_at: now,
+        updated_at: now,
+      }))
       .where('key', '=', before.key)
       .execute();
   },
+  sentFields: (input, current) => input.content ?? current.data,
+  revisionState: (d) => (d.draft ? (d.publishAt ? 'scheduled' : 'draft') : 'published'),
   audit: {
     targetType: 'site_content',
     label: (d) => d.key,
-    value: (d) => ({ version: d.version, content: d.data }),
+    value: (d) => ({
+      version: d.version,
+      content: d.data,
+      ...(d.draft ? { draft: d.draft, publishAt: d.publishAt?.toISOString() ?? null } : {}),
+    }),
     updated: 'site_content.updated',
+    published: 'site_content.published',
     restored: 'site_content.restored',
   },
+  // A pending document whose time has come goes live once, on one instance; the table's trigger
+  // makes every instance's cached public answers stale.
+  schedule: {
+    table: 'site_content',
+    what: 'publishing the scheduled site texts',
+    pending: {
+      due: sql<boolean>`draft is not null and publish_at <= now()`,
+      publish: sql`data = draft, draft = null, publish_at = null, updated_at = now(), version = version + 1`,
+      key: 'key',
+    },
+  },
 });
+
+/** Publishes the site documents whose scheduled version is due, once (lib/versioned-content.ts). */
+export const publishDueSiteContent = (db: Db) => siteContent.publishDue(db);
 
 /** Another first save inserted the document meanwhile. */
 class StaleInsert extends Error {}
@@ -189,12 +277,12 @@ async function saveDocument(
   db: Db,
   request: FastifyRequest,
   key: SiteDocumentKey,
-  data: object,
+  input: SaveInput,
   expected: number,
-  action: string,
+  action: (before: Stored) => string,
 ) {
   try {
-    return await siteContent.save(db, actorOf(request), key, data, expected, () => action);
+    return await siteContent.save(db, actorOf(request), key, input, expected, action);
   } catch (err) {
     if (!(err instanceof StaleInsert)) throw err;
     return { ok: false as const, current: await findDocument(db, key) };
@@ -218,21 +306,51 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
     return siteContent.send(reply, document);
   });
 
+  runInBackground(app, SCHEDULER_INTERVAL_MS, 'publishing the scheduled site texts', async () => {
+    await siteContent.publishDue(app.db);
+  });
+
   app.put<KeyParams>('/admin-api/site/:key', async (request, reply) => {
     guard(request);
     const key = keyOf(request.params.key);
     const body = parseBody(saveSchema, request.body);
     const expected = expectedVersion(request, body.version, M.errors.versionNeeded);
     const data = checkedContent(key, body.content);
-    const outcome = await saveDocument(app.db, request, key, data, expected, 'site_content.updated');
+    const publishAt = publishAtOf({
+      state: body.mode === 'schedule' ? 'scheduled' : body.mode,
+      publishAt: body.publishAt ?? null,
+    });
+    const input: SaveInput = { mode: body.mode, content: data, publishAt };
+    const outcome = await saveDocument(app.db, request, key, input, expected, (before) =>
+      actionOf(input, before),
+    );
     if (!outcome.ok) return siteContent.conflict(reply, outcome.current, data);
+    return siteContent.send(reply, outcome.record);
+  });
+
+  // Drops the pending version: the live document stays what the site shows.
+  app.delete<KeyParams>('/admin-api/site/:key/draft', async (request, reply) => {
+    guard(request);
+    const key = keyOf(request.params.key);
+    const body = parseBody(discardSchema, request.body ?? {});
+    const expected = expectedVersion(request, body.version, M.errors.versionNeeded);
+    const input: SaveInput = { mode: 'discard', content: null, publishAt: null };
+    const outcome = await saveDocument(app.db, request, key, input, expected, (before) =>
+      actionOf(input, before),
+    );
+    if (!outcome.ok) return siteContent.conflict(reply, outcome.current, outcome.current.fields);
     return siteContent.send(reply, outcome.record);
   });
 
   app.get<KeyParams>('/admin-api/site/:key/revisions', async (request, reply) => {
     guard(request);
     const document = await findDocument(app.db, keyOf(request.params.key));
-    const data: SiteRevision[] = await siteContent.revisions(app.db, document, 100);
+    const data: SiteRevision[] = (await siteContent.revisions(app.db, document, 100)).map((r) => ({
+      version: r.version,
+      author: r.author,
+      created: r.created,
+      state: r.state ?? null,
+    }));
     reply.header('Cache-Control', 'no-store');
     return { data };
   });
@@ -247,7 +365,7 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
       data: {
         version: Number(request.params.version),
         content: schemas[key].parse(fields),
-        changes: documentChanges(key, current.data, fields),
+        changes: documentChanges(key, current.fields, fields),
       },
     };
   });
@@ -260,7 +378,8 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
     const current = await findDocument(app.db, key);
     const revision = await siteContent.revision(app.db, current, request.params.version);
     const data = checkedContent(key, revision.fields);
-    const outcome = await saveDocument(app.db, request, key, data, expected, 'site_content.restored');
+    const input: SaveInput = { mode: body.mode, content: data, publishAt: null };
+    const outcome = await saveDocument(app.db, request, key, input, expected, () => 'site_content.restored');
     if (!outcome.ok) return siteContent.conflict(reply, outcome.current, data);
     return siteContent.send(reply, outcome.record);
   });

@@ -7,8 +7,9 @@ import { siteContentRepo } from './site-content.ts';
 
 /**
  * Writes the site documents of the database back to content/site/*.yaml in the format the import
- * reads (README.md 'Console'), so that what was edited in the console can be kept in git. A
- * document the database does not hold leaves its file as it is.
+ * reads (README.md 'Console'), so that what was edited in the console can be kept in git: the
+ * LIVE documents (a pending draft or scheduled version is not written). A document the database
+ * does not hold leaves its file as it is.
  */
 export async function exportSiteContent(db: Db, contentDir: string): Promise<string[]> {
   const repo = siteContentRepo(db);

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 /** Named documents of site content (block layout, cookie consent) kept in `site_content`. */
 export function siteContentRepo(db: Db) {
   return {
+    /** The live document (never a pending draft): what the site shows and export writes. */
     async get<T>(key: string): Promise<T | undefined> {
       const row = await db
         .selectFrom('site_content')

@@ -3,6 +3,7 @@ import type {
   SiteDocumentChange,
   SiteDocumentKey,
   SiteRevision,
+  SiteSaveMode,
 } from '@portico/contracts/console-site';
 import { apiRequest } from '../../lib/api-client';
 
@@ -13,15 +14,26 @@ const BASE = '/admin-api/site';
 export const getSiteDocument = <K extends SiteDocumentKey>(key: K) =>
   apiRequest<{ data: SiteDocument<K> }>(`${BASE}/${key}`, { format: 'json' });
 
+/** Publishes the content, or keeps it as the pending version (a draft, or scheduled at `publishAt`). */
 export const saveSiteDocument = <K extends SiteDocumentKey>(
   key: K,
   content: SiteDocument<K>['content'],
   version: number,
+  mode: SiteSaveMode = 'publish',
+  publishAt: string | null = null,
 ) =>
   apiRequest<{ data: SiteDocument<K> }>(`${BASE}/${key}`, {
     method: 'PUT',
     format: 'json',
-    body: { content, version },
+    body: mode === 'schedule' ? { content, version, mode, publishAt } : { content, version, mode },
+  });
+
+/** Drops the pending version: the live document stays. */
+export const discardSiteDraft = <K extends SiteDocumentKey>(key: K, version: number) =>
+  apiRequest<{ data: SiteDocument<K> }>(`${BASE}/${key}/draft`, {
+    method: 'DELETE',
+    format: 'json',
+    body: { version },
   });
 
 export const listSiteRevisions = (key: SiteDocumentKey) =>

@@ -18,8 +18,13 @@ import {
 } from '@mantine/core';
 import DOMPurify from 'dompurify';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import type { SiteDocument, SiteDocumentChange, SiteDocumentKey } from '@portico/contracts/console-site';
+import { useRef, useState, type ReactNode } from 'react';
+import type {
+  SiteDocument,
+  SiteDocumentChange,
+  SiteDocumentKey,
+  SiteSaveMode,
+} from '@portico/contracts/console-site';
 import type {
   BlockLayout,
   BottomBanner,
@@ -35,9 +40,11 @@ import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ContentTabs, formatDateTime } from './editing';
-import { isDirty, moved } from './versioned';
+import { fromLocalInput, isDirty, moved, toLocalInput } from './versioned';
 import { useLeaveGuard, useVersionedSave } from './versioned-editor';
+import { StateBadge } from './versioned-list';
 import {
+  discardSiteDraft,
   getSiteDocument,
   listSiteRevisions,
   restoreSiteRevision,
@@ -565,11 +572,18 @@ function Revisions({
       {list.map((r) => (
         <Group key={r.version} justify="space-between">
           <Text size="sm">
-            {t('console.site.revision', {
-              version: r.version,
-              date: formatDateTime(r.created),
-              author: r.author ?? t('console.site.importAuthor'),
-            })}
+            {r.state
+              ? t('console.site.revisionWithState', {
+                  version: r.version,
+                  state: t(`console.site.revisionState.${r.state}`),
+                  date: formatDateTime(r.created),
+                  author: r.author ?? t('console.site.importAuthor'),
+                })
+              : t('console.site.revision', {
+                  version: r.version,
+                  date: formatDateTime(r.created),
+                  author: r.author ?? t('console.site.importAuthor'),
+                })}
           </Text>
           {r.version !== version && (
             <Button
@@ -588,10 +602,37 @@ function Revisions({
   );
 }
 
+/** A document's state: live, a draft pending, or scheduled (and when). */
+function DocumentState({ document }: { document: SiteDocument }) {
+  const { t } = useTranslation();
+  const [state, label] = !document.draft
+    ? (['published', t('console.site.state.live')] as const)
+    : document.publishAt
+      ? ([
+          'scheduled',
+          t('console.site.state.scheduled', { date: formatDateTime(document.publishAt) }),
+        ] as const)
+      : (['draft', t('console.site.state.draft')] as const);
+  return (
+    <Group gap="xs" data-testid="site-state">
+      <Text size="sm">{t('console.site.state.label')}:</Text>
+      <StateBadge state={state} label={label} />
+      <Text size="sm" c="dimmed">
+        {t('console.content.revisions.version', { version: document.version })}
+      </Text>
+    </Group>
+  );
+}
+
+/** The form's content of a document: its pending version when it has one, else the live one. */
+const edited = <K extends SiteDocumentKey>(d: SiteDocument<K>) => d.draft ?? d.content;
+
 /**
  * /admin/content/site: the site's own texts (issue 27): the home page's carousel and banners, the
  * footer and social links, the Getting Started timeline and the cookie popup, each in a form with
- * a preview. A save sends the whole document with the version it started from.
+ * a preview. A save sends the whole document with the version it started from, to publish it, to
+ * keep it as a draft, or to schedule it; a pending draft is what the form and the preview show,
+ * and can be discarded.
  */
 export default function SiteTextsPage() {
   const { t } = useTranslation();
@@ -622,38 +663,82 @@ function SiteTexts() {
   const loadedLayout = layoutQuery.data?.data;
   const loadedConsent = consentQuery.data?.data;
   const currentLayout =
-    layout ?? (loadedLayout ? { version: loadedLayout.version, content: loadedLayout.content } : null);
+    layout ?? (loadedLayout ? { version: loadedLayout.version, content: edited(loadedLayout) } : null);
   const currentConsent =
-    consent ?? (loadedConsent ? { version: loadedConsent.version, content: loadedConsent.content } : null);
+    consent ?? (loadedConsent ? { version: loadedConsent.version, content: edited(loadedConsent) } : null);
   const docKey = keyOf(section);
+  const activeDocument: SiteDocument | undefined = docKey === 'block-layout' ? loadedLayout : loadedConsent;
   useLeaveGuard(
-    isDirty(currentLayout?.content, loadedLayout?.content) ||
-      isDirty(currentConsent?.content, loadedConsent?.content),
+    isDirty(currentLayout?.content, loadedLayout && edited(loadedLayout)) ||
+      isDirty(currentConsent?.content, loadedConsent && edited(loadedConsent)),
   );
 
   const replaced = (d: SiteDocument) => {
     client.setQueryData(['console-site', d.key], { data: d });
-    if (d.key === 'block-layout') setLayout({ version: d.version, content: d.content as BlockLayout });
-    else setConsent({ version: d.version, content: d.content as CookiesConsent });
+    if (d.key === 'block-layout') setLayout({ version: d.version, content: edited(d) as BlockLayout });
+    else setConsent({ version: d.version, content: edited(d) as CookiesConsent });
   };
 
   const [failure, setFailure] = useState<string | null>(null);
+  // What the next save does (publish, draft, schedule): kept for a save over a conflict too.
+  const mode = useRef<SiteSaveMode>('publish');
+  const [savingMode, setSavingMode] = useState<SiteSaveMode>('publish');
+  const [publishAt, setPublishAt] = useState<string | null>(null);
+  // The date-time typed, else when the document is scheduled already.
+  const scheduleAt = publishAt ?? activeDocument?.publishAt ?? null;
   const save = useVersionedSave<SiteDocument, SiteDocumentChange>({
     save: (version) => {
       setNotice(null);
       setFailure(null);
+      const when = mode.current === 'schedule' ? scheduleAt : null;
       if (docKey === 'block-layout')
-        return saveSiteDocument('block-layout', currentLayout!.content, version ?? currentLayout!.version);
-      return saveSiteDocument('cookies-consent', currentConsent!.content, version ?? currentConsent!.version);
+        return saveSiteDocument(
+          'block-layout',
+          currentLayout!.content,
+          version ?? currentLayout!.version,
+          mode.current,
+          when,
+        );
+      return saveSiteDocument(
+        'cookies-consent',
+        currentConsent!.content,
+        version ?? currentConsent!.version,
+        mode.current,
+        when,
+      );
     },
     onSaved: (data) => {
       replaced(data);
-      setNotice(t('console.site.saved', { version: data.version }));
+      setNotice(
+        data.draft && data.publishAt
+          ? t('console.site.scheduled', { version: data.version, date: formatDateTime(data.publishAt) })
+          : data.draft
+            ? t('console.site.savedDraft', { version: data.version })
+            : t('console.site.saved', { version: data.version }),
+      );
     },
     onFailed: setFailure,
     failed: t('console.site.saveFailed'),
   });
   const { conflict } = save;
+  const run = (next: SiteSaveMode) => {
+    mode.current = next;
+    setSavingMode(next);
+    save.run();
+  };
+  const discard = useMutation({
+    mutationFn: (version: number) => discardSiteDraft(docKey, version),
+    onMutate: () => {
+      setNotice(null);
+      setFailure(null);
+    },
+    onSuccess: ({ data }) => {
+      replaced(data);
+      save.drop();
+      setNotice(t('console.site.discarded', { version: data.version }));
+    },
+    onError: (err) => setFailure(messageOf(err, t('console.site.saveFailed'))),
+  });
 
   if (layoutQuery.isPending || consentQuery.isPending) return <Loading />;
   if (!currentLayout || !currentConsent)
@@ -685,6 +770,7 @@ function SiteTexts() {
         </Tabs.List>
       </Tabs>
       <Stack>
+        {activeDocument && <DocumentState document={activeDocument} />}
         {notice && (
           <Alert color="green" role="status">
             {notice}
@@ -708,9 +794,10 @@ function SiteTexts() {
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="xl">
           <Box
             component="form"
+            aria-label={t(`console.site.tabs.${section}`)}
             onSubmit={(e) => {
               e.preventDefault();
-              save.run();
+              run('publish');
             }}
           >
             <Stack>
@@ -726,16 +813,52 @@ function SiteTexts() {
                   onChange={(content) => setLayout({ version: currentLayout.version, content })}
                 />
               )}
-              <Group>
-                <Button type="submit" loading={save.saving}>
+              <Group align="flex-end">
+                <Button type="submit" loading={save.saving && savingMode === 'publish'}>
                   {t('console.site.save')}
+                </Button>
+                <Button
+                  variant="default"
+                  loading={save.saving && savingMode === 'draft'}
+                  onClick={() => run('draft')}
+                >
+                  {t('console.site.saveDraft')}
+                </Button>
+                {activeDocument?.draft && (
+                  <Button
+                    color="red"
+                    variant="outline"
+                    loading={discard.isPending}
+                    onClick={() => {
+                      if (window.confirm(t('console.site.discardConfirm'))) discard.mutate(activeVersion);
+                    }}
+                  >
+                    {t('console.site.discardDraft')}
+                  </Button>
+                )}
+              </Group>
+              <Group align="flex-end">
+                <TextInput
+                  type="datetime-local"
+                  step={1}
+                  label={t('console.site.publishAt')}
+                  value={toLocalInput(scheduleAt)}
+                  onChange={(e) => setPublishAt(fromLocalInput(e.currentTarget.value))}
+                />
+                <Button
+                  variant="default"
+                  disabled={!scheduleAt}
+                  loading={save.saving && savingMode === 'schedule'}
+                  onClick={() => run('schedule')}
+                >
+                  {t('console.site.schedule')}
                 </Button>
               </Group>
             </Stack>
           </Box>
           <Stack>
             <Title order={2} size="h4">
-              {t('console.site.preview')}
+              {activeDocument?.draft ? t('console.site.previewDraft') : t('console.site.preview')}
             </Title>
             <Preview section={section} layout={currentLayout.content} consent={currentConsent.content} />
             <Revisions
