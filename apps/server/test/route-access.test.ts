@@ -187,6 +187,7 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/catalog/apis/:alias/drafts/:id/documentation/index': 'console:api_manager',
   'GET /admin-api/catalog/apis/:alias/drafts/:id/documentation/operations/:key': 'console:api_manager',
   'POST /admin-api/catalog/apis/:alias/drafts/:id/publish': 'console:api_manager',
+  'DELETE /admin-api/catalog/apis/:alias/drafts/:id': 'console:api_manager',
   'GET /admin-api/catalog/apis/:alias/drafts/:id/audience': 'console:api_manager',
   'POST /admin-api/catalog/apis/:alias/drafts/:id/notices': 'console:api_manager',
   'GET /admin-api/catalog/products': 'console:api_manager',

@@ -32,6 +32,7 @@ export const auditActionLabels = {
   },
   api: {
     draft_uploaded: 'API version uploaded as a draft',
+    draft_discarded: 'API draft discarded',
     published: 'API version published',
     notice_sent: 'Breaking-change notice sent',
   },
