@@ -241,6 +241,7 @@ const POLICY: Record<string, Access> = {
   // upload and list them; everyone sees an uploaded image.
   'POST /admin-api/images': 'console:content_editor+api_manager',
   'GET /admin-api/images': 'console:content_editor+api_manager',
+  'DELETE /admin-api/images/:id': 'console:content_editor+api_manager',
   'GET /images/console/:name': 'public',
 };
 

@@ -72,7 +72,7 @@ export const auditActionLabels = {
     reordered: 'FAQ categories reordered',
     deleted: 'FAQ category deleted',
   },
-  image: { uploaded: 'Image uploaded' },
+  image: { uploaded: 'Image uploaded', deleted: 'Image deleted' },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */
