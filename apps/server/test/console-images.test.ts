@@ -9,6 +9,7 @@ import { en } from '@portico/contracts/messages';
 import { ASSIGNABLE_ROLES } from '@portico/contracts/provider-roles';
 import { exportArticles } from '../src/modules/content/export.ts';
 import { exportConsoleImages } from '../src/modules/console-images/export.ts';
+import { IMAGE_UPLOADS_PER_HOUR } from '../src/modules/console-images/routes.ts';
 import { imagesDb } from '../src/modules/console-images/tables.ts';
 import { TestClient } from './http-client.ts';
 import { png } from './image-fixtures.ts';
@@ -123,6 +124,44 @@ describe('console: images', () => {
     expect([401, 403]).toContain(anonymous.status);
     expect((await new TestClient(t.baseUrl).get('/admin-api/images')).status).toBe(401);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses uploads past the hourly limit per user with 429 and Retry-After, storing nothing', async () => {
+    const busy = await signedInUser(t, 'images.busy@example.com', { roles: ['content_editor'] });
+    expect((await upload(busy, png(2, 2), 'first.png')).status).toBe(201);
+    const key = async () => {
+      const { id } = await t.app.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'images.busy@example.com')
+        .executeTakeFirstOrThrow();
+      return `console-image:user:${id}`;
+    };
+    const counted = await t.app.db
+      .selectFrom('rate_limits')
+      .select('count')
+      .where('key', '=', await key())
+      .executeTakeFirstOrThrow();
+    expect(Number(counted.count)).toBe(1);
+    // The rest of the hour's uploads made (the shared counter of lib/rate-limit.ts, as the support
+    // area's attachments use it).
+    await t.app.db
+      .updateTable('rate_limits')
+      .set({ count: IMAGE_UPLOADS_PER_HOUR })
+      .where('key', '=', await key())
+      .execute();
+    const before = await snapshot();
+    const refused = await upload(busy, png(2, 2), 'one too many.png');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as ErrorDoc).errors[0]!.title).toBe(
+      format(M.errors.tooManyUploads, { max: IMAGE_UPLOADS_PER_HOUR }),
+    );
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(await snapshot()).toEqual(before);
+    // Per user: another editor still uploads.
+    expect((await upload(editor, png(2, 2), 'still fine.png')).status).toBe(201);
   });
 
   it('tells the type by the bytes: a .png that is HTML, an SVG, an empty file are refused with their message', async () => {

@@ -9,6 +9,7 @@ export const consoleImagesMessages = {
     notAnImage: 'The file is not a PNG, JPEG, GIF or WebP image (its content was checked, not its name).',
     svgRefused: 'SVG images are not accepted, as they can carry scripts: upload a PNG, JPEG, GIF or WebP.',
     notFound: 'There is no such image.',
+    tooManyUploads: 'You have uploaded {{max}} images within an hour, the most allowed. Try again later.',
     /** The 409 of DELETE /admin-api/images/:id; `{{uses}}` names the items (usedIn, joined). */
     inUse: 'The image cannot be deleted while it is shown in {{uses}}. Take it out of there first.',
     usedIn: {

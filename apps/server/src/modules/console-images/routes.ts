@@ -15,6 +15,7 @@ import { inTransaction } from '../../db/client.ts';
 import { pageParam, UUID } from '../../lib/console-edits.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { removeDeletedFiles } from '../../lib/file-removal.ts';
+import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { storageKeyFor } from '../../lib/storage.ts';
 import {
@@ -36,6 +37,13 @@ const M = en.console.images;
 const O = en.organizations;
 /** Who may upload and list images: the roles that edit content (administrators always). */
 export const IMAGE_ROLES: readonly ProviderRole[] = ['content_editor', 'api_manager'];
+/**
+ * Uploads per user per hour (the support area's attachments: 30, support/service.ts LIMITS). An
+ * editor illustrating a long article uploads a few dozen at most; 120 leaves room for that and
+ * still stops a script or a stuck client from filling the storage (10 MiB each: at most 1.2 GiB an
+ * hour per account). Counted in the database (lib/rate-limit.ts), so every instance counts together.
+ */
+export const IMAGE_UPLOADS_PER_HOUR = 120;
 /** `<uuid>.<ext>` as served. */
 const SERVED_NAME = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(png|jpg|gif|webp)$/;
 /** An uploaded image never changes under its address: a year, immutable. */
@@ -94,6 +102,14 @@ export async function imageRoutes(app: FastifyInstance): Promise<void> {
             isSvg(data) ? M.errors.svgRefused : M.errors.notAnImage,
             'unsupported_image',
           );
+        // Counted once the image is one (as the support area counts its attachments): 429 with
+        // Retry-After past the limit, nothing stored.
+        await enforceRateLimit(
+          app.db,
+          `console-image:user:${user.id}`,
+          IMAGE_UPLOADS_PER_HOUR,
+          format(M.errors.tooManyUploads, { max: IMAGE_UPLOADS_PER_HOUR }),
+        );
         const dimensions = imageSize(type, data);
         const uuid = randomUUID();
         const key = storageKeyFor(uuid);
