@@ -9,7 +9,7 @@ import { expect, test, trackTraffic } from '../support/traffic.ts';
  * An API manager uploads a new version of a demo API and reads its documentation before
  * publishing it: the draft rendered by the documentation page's own reference, marked as a
  * preview, while developers still read the published version and cannot open the preview (issue
- * 27). Nothing is published: the draft stays a draft, the demo's documentation as it was.
+ * 27). Nothing is published: the draft is discarded at the end, the demo's documentation as it was.
  */
 const M = en.console.apis;
 
@@ -135,4 +135,22 @@ test('an API manager previews a new version as developers will see it, before pu
     (a) => a.alias === 'payments-v1',
   );
   expect(payments?.version).toBe('1.2.0');
+
+  // The API manager discards the draft, after a confirmation: it and its preview are gone.
+  await page.getByRole('button', { name: M.discard }).click();
+  const confirm = page.getByRole('dialog', { name: M.discardConfirmTitle });
+  await expect(confirm).toContainText(format(M.discardConfirm, { version: '1.3.0', title: 'Payments API' }));
+  await confirm.getByRole('button', { name: M.discard }).click();
+  await expect(page.getByTestId('draft-discarded')).toHaveText(
+    format(M.discarded, { version: '1.3.0', title: 'Payments API' }),
+  );
+  await expect(page.getByRole('heading', { name: /^Draft 1\.3\.0/ })).toHaveCount(0);
+  await expectNoViolations(page, 'console API products after a discard');
+  const gone = await page.request.get(`/admin-api/catalog/apis/payments-v1/drafts/${draftId}`);
+  expect(gone.status()).toBe(404);
+  const after = await page.request.get('/admin-api/catalog/apis');
+  const drafts = ((await after.json()) as { data: { alias: string; drafts: { id: string }[] }[] }).data.find(
+    (a) => a.alias === 'payments-v1',
+  )?.drafts;
+  expect(drafts?.map((d) => d.id)).not.toContain(draftId);
 });

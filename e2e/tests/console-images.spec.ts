@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { expectNoViolations } from '../support/axe.ts';
 import { signIn } from '../support/session.ts';
@@ -8,7 +9,8 @@ import { expect, test } from '../support/traffic.ts';
  * Images in the console's Markdown editors (issue 27): a content editor's file that is not an
  * image is refused with the server's message; a real one is uploaded with its progress and a
  * required description, goes into a new page's text at the cursor, shows in the preview and on the
- * published page; then the page is deleted again (the uploaded image, an item of its own, stays).
+ * published page. The image cannot be deleted while the page shows it (the picker says where);
+ * once the page is deleted, the image is deleted too, and its address answers 404.
  */
 const M = en.console.images.picker;
 const P = en.console.pages;
@@ -42,6 +44,7 @@ test('a content editor uploads an image into a page: refused when it is not one,
   const title = `Walrus diagrams ${stamp}`;
   const address = `/legal/walrus-diagrams-${stamp}`;
   const alt = `A walrus diagram ${stamp}`;
+  const fileName = `walrus-${stamp}.png`;
   await signIn(page, editorAccount.email, editorAccount.password);
   await declineCookies(page);
   await page.goto('/admin/content/pages/new');
@@ -74,8 +77,8 @@ test('a content editor uploads an image into a page: refused when it is not one,
   await dialog.getByRole('button', { name: M.insert }).click();
   await expect(dialog.getByRole('alert').filter({ hasText: M.noImage })).toBeVisible();
 
-  await fileInput.setInputFiles({ name: 'walrus.png', mimeType: 'image/png', buffer: PNG });
-  await expect(dialog.getByText(M.uploadedOne.replace('{{name}}', 'walrus.png'))).toBeVisible();
+  await fileInput.setInputFiles({ name: fileName, mimeType: 'image/png', buffer: PNG });
+  await expect(dialog.getByText(M.uploadedOne.replace('{{name}}', fileName))).toBeVisible();
   await dialog.getByRole('button', { name: M.insert }).click();
   await expect(dialog.getByText(M.altRequired)).toBeVisible();
   await expect(dialog.getByRole('textbox', { name: M.altLabel })).toBeFocused();
@@ -118,11 +121,42 @@ test('a content editor uploads an image into a page: refused when it is not one,
     expect(served.headers()['content-type']).toBe('image/png');
     expect(served.headers()['x-content-type-options']).toBe('nosniff');
 
-    // Clean up: the page goes (the demo content stays as it was).
+    // The image cannot be deleted while the page shows it: the picker says where.
+    const deleteImage = async () => {
+      await page.getByRole('button', { name: M.open }).click();
+      const picker = page.getByRole('dialog', { name: M.title });
+      await picker.getByRole('tab', { name: M.uploaded }).click();
+      page.once('dialog', (d) => {
+        expect(d.message()).toBe(format(M.deleteConfirm, { name: fileName }));
+        void d.accept();
+      });
+      await picker.getByRole('button', { name: format(M.deleteLabel, { name: fileName }) }).click();
+      return picker;
+    };
+    const refused = await deleteImage();
+    await expect(refused.getByTestId('image-delete-refused')).toHaveText(
+      format(en.console.images.errors.inUse, {
+        uses: format(en.console.images.errors.usedIn.page, { title }),
+      }),
+    );
+    await expectNoViolations(page, 'insert image: a delete refused');
+    await refused.getByRole('button', { name: M.cancel }).click();
+    expect((await visitor.request.get(url)).status()).toBe(200);
+
+    // Clean up: the page goes (the demo content stays as it was), then the image.
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: P.editor.delete }).click();
     await expect(page).toHaveURL(/\/admin\/content\/pages$/);
     expect((await visitor.request.get(`${address}?_format=json`)).status()).toBe(404);
+    await page.goto('/admin/content/pages/new');
+    const picker = await deleteImage();
+    await expect(
+      picker.getByRole('status').filter({ hasText: format(M.deleted, { name: fileName }) }),
+    ).toBeVisible();
+    await expect(picker.getByRole('button', { name: format(M.deleteLabel, { name: fileName }) })).toHaveCount(
+      0,
+    );
+    expect((await visitor.request.get(url)).status()).toBe(404);
   } finally {
     await visitorContext.close();
   }

@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.ts';
 import { HttpError } from './lib/errors.ts';
+import { TooManyRequests } from './lib/rate-limit.ts';
 import { errorDocument } from './jsonapi/errors.ts';
 import dbPlugin from './plugins/db.ts';
 import securityPlugin from './plugins/security.ts';
@@ -105,6 +106,8 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
   );
 
   app.setErrorHandler((error, request, reply) => {
+    // A rate limit's refusal says when to try again (lib/rate-limit.ts).
+    if (error instanceof TooManyRequests) reply.header('Retry-After', String(error.retryAfterSeconds));
     if (error instanceof HttpError) {
       return reply.status(error.status).type('application/vnd.api+json').send(errorDocument(error));
     }

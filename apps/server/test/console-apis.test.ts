@@ -172,6 +172,10 @@ async function uploadDraft(
   });
 }
 const json = async <T>(res: Response): Promise<T> => (await res.json()) as T;
+async function discard(client: TestClient, url: string): Promise<Response> {
+  client.csrfToken ??= await (await client.get('/session/token')).text();
+  return client.request(url, { method: 'DELETE', headers: { 'x-csrf-token': client.csrfToken } });
+}
 const count = async (table: string) =>
   Number(
     (await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(t.app.db)).rows[0]!.n,
@@ -520,6 +524,70 @@ describe('API versions from the console', () => {
       'application/json',
     );
     expect(again.status).toBe(409);
+  });
+
+  it('discards a draft never published: its row, its preview and an audit entry; a published one stays', async () => {
+    const res = await uploadDraft(manager, 'pets', V2.replace("version: '2.0'", "version: '2.1'"));
+    expect(res.status, await res.clone().text()).toBe(201);
+    const draft = (await json<{ data: ApiDraft }>(res)).data;
+    const path = `/admin-api/catalog/apis/pets/drafts/${draft.id}`;
+    expect((await manager.get(`${path}/documentation/index`)).status).toBe(200);
+
+    // Nobody else may discard it, and a refused call changes nothing.
+    const before = await counters();
+    expect((await discard(new TestClient(t.baseUrl), path)).status).toBe(401);
+    for (const client of others) expect((await discard(client, path)).status).toBe(403);
+    expect(await counters()).toEqual(before);
+
+    // A published draft stays, with a message that says why.
+    const published = await discard(manager, `/admin-api/catalog/apis/pets/drafts/${draftV2.id}`);
+    expect(published.status).toBe(409);
+    expect((await json<{ errors: { title: string }[] }>(published)).errors[0]!.title).toBe(
+      M.discardPublished,
+    );
+    expect(await counters()).toEqual(before);
+
+    const discarded = await discard(manager, path);
+    expect(discarded.status, await discarded.clone().text()).toBe(204);
+    expect(await counters()).toEqual({ ...before, drafts: before.drafts - 1, audit: before.audit + 1 });
+    expect((await manager.get(path)).status).toBe(404);
+    expect((await manager.get(`${path}/documentation/index`)).status).toBe(404);
+    expect((await discard(manager, path)).status).toBe(404);
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .select(['actor_email', 'target_id', 'before', 'after'])
+      .where('action', '=', 'api.draft_discarded')
+      .executeTakeFirstOrThrow();
+    expect(audit).toMatchObject({ actor_email: 'apis.manager@example.com', target_id: 'pets', after: null });
+    const parse = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+    expect(parse(audit.before)).toMatchObject({ draft: draft.id, fromVersion: '2.0', toVersion: '2.1' });
+    // The published API is as it was.
+    const list = (await json<{ data: ApiListItem[] }>(await manager.get('/admin-api/catalog/apis'))).data;
+    const pets = list.find((a) => a.alias === 'pets')!;
+    expect(pets.version).toBe('2.0');
+    expect(pets.drafts.map((d) => d.id)).not.toContain(draft.id);
+
+    // Published and discarded at once: one of them happens, the other is told.
+    const raced = (await json<{ data: ApiDraft }>(await uploadDraft(manager, 'pets', V2))).data;
+    const racedPath = `/admin-api/catalog/apis/pets/drafts/${raced.id}`;
+    const [publish, dropped] = await Promise.all([
+      admin.send('POST', `${racedPath}/publish`, { changelog: raced.changelogText }, 'application/json'),
+      discard(manager, racedPath),
+    ]);
+    const outcome = [publish!.status, dropped!.status];
+    expect(
+      [
+        [200, 409],
+        [404, 204],
+      ],
+      JSON.stringify(outcome),
+    ).toContainEqual(outcome);
+    const row = await catalogDb(t.app.db)
+      .selectFrom('api_drafts')
+      .select('published_at')
+      .where('uuid', '=', raced.id)
+      .executeTakeFirst();
+    expect(row ? 'published' : 'discarded').toBe(publish!.status === 200 ? 'published' : 'discarded');
   });
 
   it('counts the audience from the gateway records and sends notices by e-mail and on the application page', async () => {

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleImage, ConsoleImageList } from '@portico/contracts/console-images';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { ASSIGNABLE_ROLES } from '@portico/contracts/provider-roles';
 import { exportArticles } from '../src/modules/content/export.ts';
 import { exportConsoleImages } from '../src/modules/console-images/export.ts';
+import { IMAGE_UPLOADS_PER_HOUR } from '../src/modules/console-images/routes.ts';
 import { imagesDb } from '../src/modules/console-images/tables.ts';
 import { TestClient } from './http-client.ts';
 import { png } from './image-fixtures.ts';
@@ -124,6 +126,44 @@ describe('console: images', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('refuses uploads past the hourly limit per user with 429 and Retry-After, storing nothing', async () => {
+    const busy = await signedInUser(t, 'images.busy@example.com', { roles: ['content_editor'] });
+    expect((await upload(busy, png(2, 2), 'first.png')).status).toBe(201);
+    const key = async () => {
+      const { id } = await t.app.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'images.busy@example.com')
+        .executeTakeFirstOrThrow();
+      return `console-image:user:${id}`;
+    };
+    const counted = await t.app.db
+      .selectFrom('rate_limits')
+      .select('count')
+      .where('key', '=', await key())
+      .executeTakeFirstOrThrow();
+    expect(Number(counted.count)).toBe(1);
+    // The rest of the hour's uploads made (the shared counter of lib/rate-limit.ts, as the support
+    // area's attachments use it).
+    await t.app.db
+      .updateTable('rate_limits')
+      .set({ count: IMAGE_UPLOADS_PER_HOUR })
+      .where('key', '=', await key())
+      .execute();
+    const before = await snapshot();
+    const refused = await upload(busy, png(2, 2), 'one too many.png');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as ErrorDoc).errors[0]!.title).toBe(
+      format(M.errors.tooManyUploads, { max: IMAGE_UPLOADS_PER_HOUR }),
+    );
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(await snapshot()).toEqual(before);
+    // Per user: another editor still uploads.
+    expect((await upload(editor, png(2, 2), 'still fine.png')).status).toBe(201);
+  });
+
   it('tells the type by the bytes: a .png that is HTML, an SVG, an empty file are refused with their message', async () => {
     const before = await snapshot();
     const html = await upload(
@@ -218,6 +258,102 @@ describe('console: images', () => {
     ).json()) as ConsoleImageList;
     expect(second.data.map((i) => i.id)).toEqual(all.data.slice(1, 3).map((i) => i.id));
     expect((await editor.get('/admin-api/images?page[limit]=1000')).status).toBe(400);
+  });
+
+  it('deletes an image no content shows: its row, its file, an audit entry; one still shown is refused with where', async () => {
+    const del = async (client: TestClient, id: string) =>
+      client.request(`/admin-api/images/${id}`, {
+        method: 'DELETE',
+        headers: { 'x-csrf-token': await csrf(client) },
+      });
+    const uploaded = async (name: string) =>
+      ((await (await upload(editor, png(3, 3), name)).json()) as { data: ConsoleImage }).data;
+    const post = async (url: string, body: object) => {
+      const res = await editor.send('POST', url, body, 'application/json');
+      expect(res.status, await res.clone().text()).toBe(201);
+      return ((await res.json()) as { data: { id: string } }).data.id;
+    };
+    const refusal = async (id: string) => {
+      const res = await del(editor, id);
+      expect(res.status).toBe(409);
+      return ((await res.json()) as ErrorDoc).errors[0]!.title;
+    };
+    const used = (uses: string) => format(M.errors.inUse, { uses });
+
+    // In a draft article's Markdown, a scheduled page's main image, a draft FAQ answer, a story's step.
+    const inArticle = await uploaded('in article.png');
+    await post('/admin-api/content/articles', {
+      title: 'Draft with a chart',
+      path: '/blog/draft-with-a-chart',
+      body: `Look:\n\n![A chart](${inArticle.url})`,
+      state: 'draft',
+    });
+    const inPage = await uploaded('in page.png');
+    await post('/admin-api/content/pages', {
+      title: 'Scheduled page',
+      path: '/scheduled-with-image',
+      body: 'Soon.',
+      imageUrl: `https://portal.example.com${inPage.url}`,
+      imageAlt: 'A header',
+      state: 'scheduled',
+      publishAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const inFaq = await uploaded('in faq.png');
+    await post('/admin-api/content/faqs', {
+      question: 'Where is the diagram?',
+      answer: `Here: ![Diagram](${inFaq.url})`,
+    });
+    const inStory = await uploaded('in story.png');
+    await post('/admin-api/content/quickstart', {
+      title: 'A story with a picture',
+      steps: [{ target: '#main', content: `See ![Step](${inStory.url})` }],
+    });
+
+    const before = await snapshot();
+    expect(await refusal(inArticle.id)).toBe(
+      used(format(M.errors.usedIn.article, { title: 'Draft with a chart' })),
+    );
+    expect(await refusal(inPage.id)).toBe(used(format(M.errors.usedIn.page, { title: 'Scheduled page' })));
+    expect(await refusal(inFaq.id)).toBe(
+      used(format(M.errors.usedIn.faq, { title: 'Where is the diagram?' })),
+    );
+    expect(await refusal(inStory.id)).toBe(
+      used(format(M.errors.usedIn.story, { title: 'A story with a picture' })),
+    );
+    expect(await snapshot()).toEqual(before);
+    for (const image of [inArticle, inPage, inFaq, inStory]) {
+      expect((await new TestClient(t.baseUrl).get(image.url)).status).toBe(200);
+    }
+
+    // The roles that may not upload may not delete either; an unknown image is a 404.
+    const agent = await signedInUser(t, 'images.delete.agent@example.com', { roles: ['support_agent'] });
+    const unused = await uploaded('unused.png');
+    const kept = await snapshot();
+    expect((await del(agent, unused.id)).status).toBe(403);
+    expect((await del(new TestClient(t.baseUrl), unused.id)).status).toBe(401);
+    expect((await del(editor, crypto.randomUUID())).status).toBe(404);
+    expect((await del(editor, 'not-a-uuid')).status).toBe(404);
+    expect(await snapshot()).toEqual(kept);
+
+    const res = await del(editor, unused.id);
+    expect(res.status, await res.clone().text()).toBe(204);
+    // The row and, once committed, the stored file are gone; the address answers 404.
+    expect(await snapshot()).toEqual({ ...kept, rows: kept.rows - 1, files: kept.files - 1 });
+    expect((await new TestClient(t.baseUrl).get(unused.url)).status).toBe(404);
+    expect((await del(editor, unused.id)).status).toBe(404);
+    const entry = await t.app.db
+      .selectFrom('audit_log')
+      .select(['actor_email', 'target_type', 'target_label', 'before'])
+      .where('action', '=', 'image.deleted')
+      .where('target_id', '=', unused.id)
+      .executeTakeFirstOrThrow();
+    expect(entry).toMatchObject({
+      actor_email: 'images.editor@example.com',
+      target_type: 'image',
+      target_label: 'unused.png',
+    });
+    const list = (await (await editor.get('/admin-api/images?page[limit]=100')).json()) as ConsoleImageList;
+    expect(list.data.map((i) => i.id)).not.toContain(unused.id);
   });
 
   it('export-content writes the images next to the texts: a portal started from the export shows them', async () => {

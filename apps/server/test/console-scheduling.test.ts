@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FaqListItem } from '@portico/contracts/console-content';
+import type { PageListItem } from '@portico/contracts/console-pages';
 import { en } from '@portico/contracts/messages';
 import { exportFaq } from '../src/modules/content/export.ts';
 import { publishDueFaqs } from '../src/modules/content/faq-console.ts';
@@ -113,8 +115,11 @@ describe('console: scheduled publishing of pages, FAQ questions and stories', ()
     expect(page.publishAt).not.toBeNull();
     expect((await visitor().get('/scheduled-pangolin?_format=json')).status).toBe(404);
     expect(await searchLinks('pangolin')).toEqual([]);
-    const listed = await json<{ data: { id: string }[] }>(await editor.get(`${base}?state=scheduled`));
-    expect(listed.data.map((p) => p.id)).toEqual([page.id]);
+    // The list says when it goes live, as the articles' does.
+    const listed = await json<{ data: PageListItem[] }>(await editor.get(`${base}?state=scheduled`));
+    expect(listed.data.map((p) => [p.id, p.state, p.publishAt])).toEqual([
+      [page.id, 'scheduled', page.publishAt],
+    ]);
     // Not due yet: nothing happens.
     expect(await publishDuePages(t.app.db)).toEqual([]);
 
@@ -124,6 +129,8 @@ describe('console: scheduled publishing of pages, FAQ questions and stories', ()
     expect(runs.flat().filter((id) => id === page.id).length).toBeLessThanOrEqual(1);
     await expect.poll(async () => (await read(base, page.id)).state).toBe('published');
     expect(await read(base, page.id)).toMatchObject({ publishAt: null, version: 2 });
+    const all = await json<{ data: PageListItem[] }>(await editor.get(base));
+    expect(all.data.find((p) => p.id === page.id)).toMatchObject({ state: 'published', publishAt: null });
     expect((await visitor().get('/scheduled-pangolin?_format=json')).status).toBe(200);
     expect(await searchLinks('pangolin')).toEqual(['/scheduled-pangolin']);
     expect(await publishDuePages(t.app.db)).toEqual([]);
@@ -152,16 +159,19 @@ describe('console: scheduled publishing of pages, FAQ questions and stories', ()
       );
     expect(await publicIds()).not.toContain(faq.id);
     expect(await searchLinks('numbats')).toEqual([]);
-    const listed = await json<{ data: { id: string; state: string }[] }>(
-      await editor.get(`${base}?state=scheduled`),
-    );
-    expect(listed.data.map((q) => [q.id, q.state])).toEqual([[faq.id, 'scheduled']]);
+    const listed = await json<{ data: FaqListItem[] }>(await editor.get(`${base}?state=scheduled`));
+    expect(listed.data.map((q) => [q.id, q.state, q.publishAt])).toEqual([
+      [faq.id, 'scheduled', faq.publishAt],
+    ]);
+    expect(faq.publishAt).not.toBeNull();
 
     await due('faqs', faq.id);
     const runs = await Promise.all([publishDueFaqs(t.app.db), publishDueFaqs(t.app.db)]);
     expect(runs.flat().filter((id) => id === faq.id).length).toBeLessThanOrEqual(1);
     await expect.poll(async () => (await read(base, faq.id)).state).toBe('published');
     expect(await publicIds()).toContain(faq.id);
+    const all = await json<{ data: FaqListItem[] }>(await editor.get(base));
+    expect(all.data.find((q) => q.id === faq.id)).toMatchObject({ state: 'published', publishAt: null });
     expect(await searchLinks('numbats')).toEqual(['/faq-page']);
     expect((await auditOf('faq', faq.id)).map((a) => [a.action, a.actor_email])).toEqual([
       ['faq.created', 'schedule.editor@example.com'],

@@ -188,6 +188,7 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/catalog/apis/:alias/drafts/:id/documentation/index': 'console:api_manager',
   'GET /admin-api/catalog/apis/:alias/drafts/:id/documentation/operations/:key': 'console:api_manager',
   'POST /admin-api/catalog/apis/:alias/drafts/:id/publish': 'console:api_manager',
+  'DELETE /admin-api/catalog/apis/:alias/drafts/:id': 'console:api_manager',
   'GET /admin-api/catalog/apis/:alias/drafts/:id/audience': 'console:api_manager',
   'POST /admin-api/catalog/apis/:alias/drafts/:id/notices': 'console:api_manager',
   'GET /admin-api/catalog/products': 'console:api_manager',
@@ -254,6 +255,7 @@ const POLICY: Record<string, Access> = {
   // upload and list them; everyone sees an uploaded image.
   'POST /admin-api/images': 'console:content_editor+api_manager',
   'GET /admin-api/images': 'console:content_editor+api_manager',
+  'DELETE /admin-api/images/:id': 'console:content_editor+api_manager',
   'GET /images/console/:name': 'public',
 };
 

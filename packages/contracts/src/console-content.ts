@@ -55,6 +55,8 @@ export interface FaqListItem {
   category: string | null;
   categoryName: string | null;
   weight: number;
+  /** ISO date-time of a scheduled publication (state 'scheduled'), else null. */
+  publishAt: string | null;
   version: number;
   changed: string;
 }

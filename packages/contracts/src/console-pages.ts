@@ -22,5 +22,17 @@ export interface PageFields {
   publishAt: string | null;
 }
 
+/** A row of the console's page list. */
+export interface PageListItem {
+  id: string;
+  title: string;
+  path: string;
+  state: PageState;
+  /** ISO date-time of a scheduled publication (state 'scheduled'), else null. */
+  publishAt: string | null;
+  version: number;
+  changed: string;
+}
+
 /** A field-by-field difference (a 409's `meta.changes`, a revision's `changes`). */
 export type { FieldChange } from './console-content.ts';

@@ -1,5 +1,33 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
+import { HttpError } from './errors.ts';
+
+export const HOUR_MS = 3600_000;
+
+/** A 429 that also tells when to try again: the app's error handler sends `Retry-After` from it. */
+export class TooManyRequests extends HttpError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * Counts one action of `key` (say `ticket-file:user:7`) in a fixed window of `windowMs` (an hour
+ * unless told) and refuses it past `max` with TooManyRequests(`message`): the per-user and per-IP
+ * limits of the support area and of the console's uploads.
+ */
+export async function enforceRateLimit(
+  db: Db,
+  key: string,
+  max: number,
+  message: string,
+  windowMs = HOUR_MS,
+): Promise<void> {
+  const hit = await hitRateLimit(db, key, max, windowMs);
+  if (!hit.allowed) throw new TooManyRequests(message, hit.retryAfterSeconds);
+}
 
 /**
  * Fixed-window counters kept in the database, so that every instance behind a load balancer

@@ -32,6 +32,7 @@ export const auditActionLabels = {
   },
   api: {
     draft_uploaded: 'API version uploaded as a draft',
+    draft_discarded: 'API draft discarded',
     published: 'API version published',
     notice_sent: 'Breaking-change notice sent',
   },
@@ -91,7 +92,7 @@ export const auditActionLabels = {
     reordered: 'FAQ categories reordered',
     deleted: 'FAQ category deleted',
   },
-  image: { uploaded: 'Image uploaded' },
+  image: { uploaded: 'Image uploaded', deleted: 'Image deleted' },
 } as const;
 
 /** The words for `action`, or the action itself when it has none. */

@@ -65,6 +65,14 @@ export const consoleApisMessages = {
   publishing: 'Publishing \u2026',
   published: 'Version {{version}} of {{title}} is published. The sandbox answers it now.',
   alreadyPublished: 'This draft is already published.',
+  discard: 'Discard draft',
+  discardConfirmTitle: 'Discard this draft?',
+  discardConfirm:
+    'Draft {{version}} of {{title}} and its preview are deleted. The published version stays as it is.',
+  discardCancel: 'Keep the draft',
+  discarded: 'Draft {{version}} of {{title}} was discarded.',
+  discardPublished:
+    'This draft is published and cannot be discarded: its version is the documentation developers read, and its changelog entry and notices refer to it.',
   notifyTitle: 'Notify affected applications',
   audience:
     'It reaches {{applications}} applications in {{organizations}} organizations that called the affected operations in the last 30 days.',

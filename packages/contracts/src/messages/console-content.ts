@@ -107,6 +107,7 @@ export const consoleContentMessages = {
       order: 'Order',
     },
     states: { draft: 'Draft', published: 'Published', scheduled: 'Scheduled' },
+    scheduledFor: 'Publishes {{date}}',
     moveUp: 'Move “{{question}}” up',
     moveDown: 'Move “{{question}}” down',
     reordered: 'The order was saved.',

@@ -8,6 +8,17 @@ export const consoleImagesMessages = {
   errors: {
     notAnImage: 'The file is not a PNG, JPEG, GIF or WebP image (its content was checked, not its name).',
     svgRefused: 'SVG images are not accepted, as they can carry scripts: upload a PNG, JPEG, GIF or WebP.',
+    notFound: 'There is no such image.',
+    tooManyUploads: 'You have uploaded {{max}} images within an hour, the most allowed. Try again later.',
+    /** The 409 of DELETE /admin-api/images/:id; `{{uses}}` names the items (usedIn, joined). */
+    inUse: 'The image cannot be deleted while it is shown in {{uses}}. Take it out of there first.',
+    usedIn: {
+      article: 'the article \u2018{{title}}\u2019',
+      page: 'the page \u2018{{title}}\u2019',
+      faq: 'the FAQ question \u2018{{title}}\u2019',
+      story: 'the Quick Start story \u2018{{title}}\u2019',
+    },
+    andOthers: '{{uses}} and others',
   },
   picker: {
     open: 'Insert image',
@@ -31,5 +42,9 @@ export const consoleImagesMessages = {
     useAsImage: 'Use as the main image',
     cancel: 'Cancel',
     dimensions: '{{width}} × {{height}} px',
+    delete: 'Delete',
+    deleteLabel: 'Delete {{name}}',
+    deleteConfirm: 'Delete {{name}} for good? Its address stops working.',
+    deleted: '{{name}} is deleted.',
   },
 } as const;

@@ -16,6 +16,7 @@ export const consolePagesMessages = {
     empty: 'No pages match.',
     columns: { title: 'Title', state: 'State', changed: 'Last saved', version: 'Version' },
     states: { draft: 'Draft', published: 'Published', scheduled: 'Scheduled' },
+    scheduledFor: 'Publishes {{date}}',
     notFound: 'There is no such page.',
     loadFailed: 'The pages could not be loaded.',
     open: 'Open the page',

@@ -11,6 +11,8 @@ import { actorOf } from '../audit/service.ts';
 import {
   createDraft,
   draftAnswer,
+  discardDraft,
+  DraftGoneError,
   DraftStateError,
   findDraft,
   listApis,
@@ -123,8 +125,28 @@ export async function apiDraftRoutes(app: FastifyInstance): Promise<void> {
         return reply.send({ data: await draftAnswer(app.db, published) });
       } catch (err) {
         if (err instanceof DraftStateError) throw new HttpError(409, err.message);
+        if (err instanceof DraftGoneError) throw new HttpError(404, err.message);
         throw err;
       }
+    },
+  );
+
+  // A draft never published is discarded (its row, and its preview's kept document); a published
+  // one stays: 409.
+  app.delete<{ Params: { alias: string; id: string } }>(
+    '/admin-api/catalog/apis/:alias/drafts/:id',
+    async (request, reply) => {
+      requireApiManager(request);
+      const draft = await findDraft(app.db, aliasOf(request.params.alias), request.params.id);
+      if (!draft) throw new HttpError(404, M.errors.noSuchDraft);
+      try {
+        await discardDraft(app.db, actorOf(request), draft);
+      } catch (err) {
+        if (err instanceof DraftStateError) throw new HttpError(409, err.message);
+        if (err instanceof DraftGoneError) throw new HttpError(404, err.message);
+        throw err;
+      }
+      return reply.status(204).send();
     },
   );
 

@@ -9,12 +9,12 @@ import type {
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { Selectable } from 'kysely';
-import type { Db } from '../../db/client.ts';
+import { inTransaction, type Db } from '../../db/client.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
 import type { DraftComparison } from '../../openapi/diff-task.ts';
 import { runInDocumentWorker } from '../../openapi/index.ts';
 import { recordAudit, type AuditActor } from '../audit/service.ts';
-import { rememberDraftDocument } from './draft-preview.ts';
+import { forgetDraftDocument, rememberDraftDocument } from './draft-preview.ts';
 import { importApi, prepareApiImport } from './import-api.ts';
 import { changelogHtml } from './changelog-html.ts';
 import { catalogDb, type ApiDraftsTable } from './tables.ts';
@@ -214,6 +214,8 @@ export async function draftAnswer(db: Db, row: DraftRow): Promise<ApiDraft> {
 }
 
 export class DraftStateError extends Error {}
+/** A draft that is not there (any more): discarded meanwhile. */
+export class DraftGoneError extends Error {}
 
 /**
  * Publishes a draft the way the import does (importApi: the documentation replaced, its scopes
@@ -260,7 +262,11 @@ export async function publishDraft(
       .where('published_at', 'is', null)
       .returning('id')
       .executeTakeFirst();
-    if (!claimed) throw new DraftStateError(M.alreadyPublished);
+    if (!claimed) {
+      // Published meanwhile, or discarded meanwhile (discardDraft).
+      const still = await c.selectFrom('api_drafts').select('id').where('id', '=', row.id).executeTakeFirst();
+      throw still ? new DraftStateError(M.alreadyPublished) : new DraftGoneError(M.errors.noSuchDraft);
+    }
     const result = await importApi(trx, prepared);
     const entry = await c
       .insertInto('change_log_entries')
@@ -310,6 +316,44 @@ export async function publishDraft(
     });
     return updated;
   });
+}
+
+/**
+ * Discards a draft that was never published: its row goes, with the audit entry
+ * `api.draft_discarded` in the same transaction, and the preview forgets its document. A published
+ * draft stays (its changelog entry and notices point at it): DraftStateError. The delete only takes
+ * a row still unpublished, so a publication running at the same time either wins (the draft stays,
+ * published) or finds nothing to publish.
+ */
+export async function discardDraft(db: Db, actor: AuditActor, row: DraftRow): Promise<void> {
+  if (row.published_at) throw new DraftStateError(M.discardPublished);
+  await inTransaction(db, async (trx) => {
+    const c = catalogDb(trx);
+    const gone = await c
+      .deleteFrom('api_drafts')
+      .where('id', '=', row.id)
+      .where('published_at', 'is', null)
+      .returning('uuid')
+      .executeTakeFirst();
+    if (!gone) {
+      const still = await c.selectFrom('api_drafts').select('id').where('id', '=', row.id).executeTakeFirst();
+      if (still) throw new DraftStateError(M.discardPublished);
+      throw new DraftGoneError(M.errors.noSuchDraft);
+    }
+    await recordAudit(trx, actor, {
+      action: 'api.draft_discarded',
+      targetType: 'api',
+      targetId: row.documentation_alias,
+      targetLabel: row.title,
+      before: {
+        draft: row.uuid,
+        fromVersion: row.from_version,
+        toVersion: row.to_version,
+        filename: row.source_filename,
+      },
+    });
+  });
+  forgetDraftDocument(db, row.uuid);
 }
 
 /** The catalog's APIs with their product, changelog versions and drafts (the console's list). */

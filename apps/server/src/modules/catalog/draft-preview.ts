@@ -111,6 +111,11 @@ export function rememberDraftDocument(db: Db, uuid: string, processed: PreparedD
   remember(db, uuid, draftDocument(processed), processed.convertedText.length);
 }
 
+/** A discarded draft's document is not kept any longer. */
+export function forgetDraftDocument(db: Db, uuid: string): void {
+  storeOf(db).delete(uuid);
+}
+
 /** The draft's converted document and index: kept, else the draft's source processed again. */
 function documentOf(db: Db, draft: PreviewedDraft, publicUrl: string): Promise<DraftDocument> {
   const hit = storeOf(db).get(draft.uuid);

@@ -7,12 +7,15 @@ import {
   CONSOLE_IMAGES_PATH,
   type ConsoleImageList,
 } from '@portico/contracts/console-images';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { ProviderRole } from '@portico/contracts/provider-roles';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inTransaction } from '../../db/client.ts';
-import { pageParam } from '../../lib/console-edits.ts';
+import { pageParam, UUID } from '../../lib/console-edits.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
+import { removeDeletedFiles } from '../../lib/file-removal.ts';
+import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { storageKeyFor } from '../../lib/storage.ts';
 import {
@@ -28,11 +31,19 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { TYPE_OF_EXTENSION, fileNameOf, imageJson } from './service.ts';
 import { imagesDb } from './tables.ts';
+import { imageUses, type ImageUse } from './usage.ts';
 
 const M = en.console.images;
 const O = en.organizations;
 /** Who may upload and list images: the roles that edit content (administrators always). */
 export const IMAGE_ROLES: readonly ProviderRole[] = ['content_editor', 'api_manager'];
+/**
+ * Uploads per user per hour (the support area's attachments: 30, support/service.ts LIMITS). An
+ * editor illustrating a long article uploads a few dozen at most; 120 leaves room for that and
+ * still stops a script or a stuck client from filling the storage (10 MiB each: at most 1.2 GiB an
+ * hour per account). Counted in the database (lib/rate-limit.ts), so every instance counts together.
+ */
+export const IMAGE_UPLOADS_PER_HOUR = 120;
 /** `<uuid>.<ext>` as served. */
 const SERVED_NAME = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(png|jpg|gif|webp)$/;
 /** An uploaded image never changes under its address: a year, immutable. */
@@ -45,9 +56,19 @@ function uploadError(status: number, detail: string, code?: string): HttpError {
 
 const guard = (request: FastifyRequest) => requireProviderRole(request, IMAGE_ROLES, M.forbidden);
 
+/** The 409 of a delete: the items that still show the image, named (at most six). */
+function inUseMessage(uses: ImageUse[]): string {
+  const names = uses.slice(0, 6).map((use) => format(M.errors.usedIn[use.kind], { title: use.title }));
+  const listed = names.join(', ');
+  return format(M.errors.inUse, {
+    uses: uses.length > names.length ? format(M.errors.andOthers, { uses: listed }) : listed,
+  });
+}
+
 /**
  * POST /admin-api/images (the raw bytes, as every upload: decision 033), GET /admin-api/images (the
- * uploaded ones, newest first) and GET /images/console/<uuid>.<ext> (public). README.md.
+ * uploaded ones, newest first), DELETE /admin-api/images/:id (one no content shows) and
+ * GET /images/console/<uuid>.<ext> (public). README.md.
  */
 export async function imageRoutes(app: FastifyInstance): Promise<void> {
   await app.register(async (scope) => {
@@ -81,6 +102,14 @@ export async function imageRoutes(app: FastifyInstance): Promise<void> {
             isSvg(data) ? M.errors.svgRefused : M.errors.notAnImage,
             'unsupported_image',
           );
+        // Counted once the image is one (as the support area counts its attachments): 429 with
+        // Retry-After past the limit, nothing stored.
+        await enforceRateLimit(
+          app.db,
+          `console-image:user:${user.id}`,
+          IMAGE_UPLOADS_PER_HOUR,
+          format(M.errors.tooManyUploads, { max: IMAGE_UPLOADS_PER_HOUR }),
+        );
         const dimensions = imageSize(type, data);
         const uuid = randomUUID();
         const key = storageKeyFor(uuid);
@@ -158,6 +187,42 @@ export async function imageRoutes(app: FastifyInstance): Promise<void> {
     reply.header('Cache-Control', 'no-store');
     const body: ConsoleImageList = { data: rows.map(imageJson), meta: { count: Number(count.n) } };
     return body;
+  });
+
+  // An image no article, page, FAQ answer or story shows (published, draft or scheduled) is deleted:
+  // its row with the audit entry, then its file through the queue of deleted rows' files.
+  app.delete<{ Params: { id: string } }>('/admin-api/images/:id', async (request, reply) => {
+    guard(request);
+    const id = request.params.id.toLowerCase();
+    if (!UUID.test(id)) throw notFound(M.errors.notFound);
+    await inTransaction(app.db, async (trx) => {
+      const row = await imagesDb(trx)
+        .selectFrom('console_images')
+        .select(['uuid', 'file_name', 'type', 'size'])
+        .where('uuid', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row) throw notFound(M.errors.notFound);
+      const uses = await imageUses(trx, id);
+      if (uses.length) throw new HttpError(409, inUseMessage(uses), { code: 'image_in_use' });
+      // The row's trigger (migration 0290) queues its stored file for removal, in this transaction.
+      await imagesDb(trx).deleteFrom('console_images').where('uuid', '=', id).execute();
+      await recordAudit(trx, actorOf(request), {
+        action: 'image.deleted',
+        targetType: 'image',
+        targetId: id,
+        targetLabel: row.file_name,
+        before: {
+          url: `${CONSOLE_IMAGES_PATH}${fileNameOf(id, row.type)}`,
+          name: row.file_name,
+          type: IMAGE_MIME_TYPES[row.type],
+          size: row.size,
+        },
+      });
+    });
+    // Committed: the file goes now (else the next run of every instance takes it).
+    await removeDeletedFiles(app);
+    return reply.status(204).send();
   });
 
   // Public: an image put in an article is seen by everyone who reads it.

@@ -394,6 +394,7 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
         category: f.fields.category,
         categoryName: f.categoryName,
         weight: f.fields.weight,
+        publishAt: f.fields.publishAt,
         version: f.version,
         changed: f.changed.toISOString(),
       };

@@ -1,4 +1,9 @@
-import { PAGE_STATES, type PageFields, type PageState } from '@portico/contracts/console-pages';
+import {
+  PAGE_STATES,
+  type PageFields,
+  type PageListItem,
+  type PageState,
+} from '@portico/contracts/console-pages';
 import { isWebRoute } from '@portico/contracts/web-routes';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
@@ -321,13 +326,14 @@ export async function consolePageRoutes(app: FastifyInstance): Promise<void> {
     ]);
     reply.header('Cache-Control', 'no-store');
     return {
-      data: rows.map((r) => {
+      data: rows.map((r): PageListItem => {
         const p = recordOf(r);
         return {
           id: p.uuid,
           title: p.fields.title,
           path: p.fields.path,
           state: p.fields.state,
+          publishAt: p.fields.publishAt,
           version: p.version,
           changed: p.changed.toISOString(),
         };

@@ -1,10 +1,8 @@
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
 import { contactRoutes } from './contact-routes.ts';
 import { ticketRoutes } from './ticket-routes.ts';
 import { fileRoutes } from './file-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
-import { TooManyRequests } from './service.ts';
 import { scheduleUploadCleanup } from './upload-cleanup.ts';
 
 /**
@@ -13,11 +11,8 @@ import { scheduleUploadCleanup } from './upload-cleanup.ts';
  */
 export default fp(
   async (app) => {
+    // Their rate limits' 429s carry Retry-After (lib/rate-limit.ts TooManyRequests, app.ts).
     await app.register(async (scope) => {
-      scope.setErrorHandler((error: FastifyError | TooManyRequests, _request, reply) => {
-        if (error instanceof TooManyRequests) reply.header('Retry-After', String(error.retryAfterSeconds));
-        throw error;
-      });
       await contactRoutes(scope);
       await ticketRoutes(scope);
       await fileRoutes(scope);

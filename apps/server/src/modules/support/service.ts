@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/errors.ts';
 import type { MailMessage } from '../../lib/mailer.ts';
-import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { enforceRateLimit } from '../../lib/rate-limit.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { spendCaptcha, type CaptchaSecrets } from './captcha.ts';
 import { supportDb } from './tables.ts';
@@ -13,7 +13,6 @@ import { supportDb } from './tables.ts';
 export { openTicketsBySeverity } from './dashboard-figures.ts';
 
 const M = en.support;
-const HOUR = 3600_000;
 
 /**
  * Rate limits of the support area (database counters, shared by every instance; README.md).
@@ -38,20 +37,9 @@ export function captchaRequired(user: SessionUser | null): boolean {
   return !user?.emailVerified;
 }
 
-/** A 429 that also tells when to try again (the plugin sets Retry-After from it). */
-export class TooManyRequests extends HttpError {
-  readonly retryAfterSeconds: number;
-  constructor(message: string, retryAfterSeconds: number) {
-    super(429, message);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
+/** One action of `key` counted against its hourly `max` (lib/rate-limit.ts: 429 with Retry-After past it). */
 export async function limit(app: FastifyInstance, key: string, max: number, message: string): Promise<void> {
-  const hit = await hitRateLimit(app.db, key, max, HOUR);
-  if (!hit.allowed) {
-    throw new TooManyRequests(message, hit.retryAfterSeconds);
-  }
+  await enforceRateLimit(app.db, key, max, message);
 }
 
 /**

@@ -34,6 +34,10 @@ export const publishDraft = async (alias: string, id: string, changelog: string,
     })
   ).data;
 
+/** Discards a draft never published (a published one: ApiError 409 with the server's reason). */
+export const discardDraft = (alias: string, id: string) =>
+  apiRequest<undefined>(draftPath(alias, id), { method: 'DELETE', format: 'json' });
+
 export const fetchAudience = async (alias: string, id: string) =>
   (await apiRequest<{ data: NoticeAudience }>(`${draftPath(alias, id)}/audience`)).data;
 

@@ -7,6 +7,7 @@ import {
   FileInput,
   Group,
   List,
+  Modal,
   Progress,
   Stack,
   Table,
@@ -25,7 +26,7 @@ import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 // Every console page wraps itself in the console's frame (features/console, issue 27).
 import { ConsolePage } from '../console/console-layout';
-import { fetchAudience, listApis, publishDraft, sendNotice, uploadDraft } from './api';
+import { discardDraft, fetchAudience, listApis, publishDraft, sendNotice, uploadDraft } from './api';
 import { ComparisonTableList } from './comparison-editor-page';
 import { ProductList } from './product-list';
 
@@ -41,8 +42,8 @@ interface ServerError {
  * catalog's order, moved up and down, each with its form (product-list.tsx). The APIs with their
  * versions; a new version uploaded (with its progress) as a draft; its change summary with the
  * breaking changes marked, the operations as the documentation will list them, the scopes to
- * review and the changelog text to edit; publication; then the notice to the applications that
- * called the broken operations.
+ * review and the changelog text to edit; publication (or the draft discarded, after a
+ * confirmation); then the notice to the applications that called the broken operations.
  */
 export default function ConsoleApisPage() {
   const { t } = useTranslation();
@@ -64,9 +65,17 @@ function ApiProducts() {
   const apis = useQuery({ queryKey: ['console-apis'], queryFn: listApis });
   const [target, setTarget] = useState<Target | null>(null);
   const [draft, setDraft] = useState<ApiDraft | null>(null);
+  // What the last discard said, until something else is chosen.
+  const [discarded, setDiscarded] = useState('');
   const choose = (next: Target) => {
     setDraft(null);
+    setDiscarded('');
     setTarget(next);
+  };
+  const onDiscarded = (gone: ApiDraft) => {
+    setDraft(null);
+    setTarget(null);
+    setDiscarded(t('console.apis.discarded', { version: gone.toVersion ?? '', title: gone.title }));
   };
   return (
     <Stack gap="lg">
@@ -81,7 +90,10 @@ function ApiProducts() {
       {target && !draft && (
         <UploadForm key={`${target.alias}-${String(target.isNew)}`} target={target} onDraft={setDraft} />
       )}
-      {draft && <DraftReview draft={draft} onChange={setDraft} />}
+      {draft && <DraftReview draft={draft} onChange={setDraft} onDiscarded={onDiscarded} />}
+      <Text role="status" data-testid="draft-discarded">
+        {discarded}
+      </Text>
     </Stack>
   );
 }
@@ -284,7 +296,15 @@ function OperationList({ ops, label }: { ops: OperationChanges[]; label: string 
   );
 }
 
-function DraftReview({ draft, onChange }: { draft: ApiDraft; onChange: (d: ApiDraft) => void }) {
+function DraftReview({
+  draft,
+  onChange,
+  onDiscarded,
+}: {
+  draft: ApiDraft;
+  onChange: (d: ApiDraft) => void;
+  onDiscarded: (d: ApiDraft) => void;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [changelog, setChangelog] = useState(draft.changelogText);
@@ -428,6 +448,7 @@ function DraftReview({ draft, onChange }: { draft: ApiDraft; onChange: (d: ApiDr
             <Button type="submit" loading={publish.isPending} disabled={!changelog.trim()}>
               {t('console.apis.publish')}
             </Button>
+            <DiscardDraft draft={draft} disabled={publish.isPending} onDiscarded={onDiscarded} />
           </Group>
         </Stack>
       ) : (
@@ -442,6 +463,67 @@ function DraftReview({ draft, onChange }: { draft: ApiDraft; onChange: (d: ApiDr
         </>
       )}
     </Stack>
+  );
+}
+
+/** "Discard draft", after a confirmation: the draft and its preview go, the published version stays. */
+function DiscardDraft({
+  draft,
+  disabled,
+  onDiscarded,
+}: {
+  draft: ApiDraft;
+  disabled: boolean;
+  onDiscarded: (d: ApiDraft) => void;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const discard = useMutation({
+    mutationFn: () => discardDraft(draft.alias, draft.id),
+    onSuccess: async () => {
+      setOpen(false);
+      onDiscarded(draft);
+      await queryClient.invalidateQueries({ queryKey: ['console-apis'] });
+    },
+  });
+  const names = { version: draft.toVersion ?? '', title: draft.title };
+  return (
+    <>
+      <Button
+        // Dark red on white: AA contrast (axe).
+        color="red.9"
+        variant="outline"
+        disabled={disabled}
+        onClick={() => {
+          discard.reset();
+          setOpen(true);
+        }}
+      >
+        {t('console.apis.discard')}
+      </Button>
+      <Modal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={t('console.apis.discardConfirmTitle')}
+        centered
+      >
+        <Text mb="md">{t('console.apis.discardConfirm', names)}</Text>
+        {discard.isError && (
+          <Alert color="red" role="alert" mb="md">
+            {messageOf(discard.error, t('errors.somethingWentWrong'))}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={() => setOpen(false)}>
+            {t('console.apis.discardCancel')}
+          </Button>
+          <Button color="red.9" loading={discard.isPending} onClick={() => discard.mutate()}>
+            {t('console.apis.discard')}
+          </Button>
+        </Group>
+      </Modal>
+    </>
   );
 }
 

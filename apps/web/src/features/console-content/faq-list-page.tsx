@@ -33,7 +33,7 @@ import {
   reorderFaqs,
   type FaqCategory,
 } from './api';
-import { StateBadge } from './versioned-list';
+import { StateCell } from './versioned-list';
 import { ContentTabs, formatDateTime } from './editing';
 
 const PAGE = 50;
@@ -174,7 +174,12 @@ function Questions() {
                   </Table.Td>
                   <Table.Td>{q.categoryName ?? t('console.content.faq.noCategory')}</Table.Td>
                   <Table.Td>
-                    <StateBadge state={q.state} label={t(`console.content.faq.states.${q.state}`)} />
+                    <StateCell
+                      state={q.state}
+                      label={t(`console.content.faq.states.${q.state}`)}
+                      publishAt={q.publishAt}
+                      scheduledFor={(date) => t('console.content.faq.scheduledFor', { date })}
+                    />
                   </Table.Td>
                   <Table.Td>{formatDateTime(q.changed)}</Table.Td>
                   {orderable && (

@@ -24,7 +24,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
-import { listImages, uploadImage } from './images-api';
+import { deleteImage, listImages, uploadImage } from './images-api';
 
 export interface ImagePickerProps {
   /** The Markdown text the image goes into. */
@@ -57,7 +57,9 @@ function bodyTextarea(anchor: HTMLElement | null, label: string): HTMLTextAreaEl
  * uploads an image, with its progress, or picks one uploaded before, asks for its description
  * (required), and puts `![description](/images/console/…)` at the cursor of the text, or, for
  * articles and pages, the address and description in their image fields. The server checks the
- * file (modules/console-images/README.md); its refusal is shown as it says it.
+ * file (modules/console-images/README.md); its refusal is shown as it says it. An uploaded image
+ * can be deleted from the list, after a confirmation; the server refuses one that content still
+ * shows and says where (shown as it says it).
  */
 export function ImagePicker({ body, onBodyChange, bodyLabel, onUseAsImage }: ImagePickerProps) {
   const { t } = useTranslation();
@@ -183,6 +185,18 @@ function PickerDialog({
     onSettled: () => setProgress(null),
   });
 
+  // "Delete" beside an uploaded image, after a confirmation; the server refuses one still shown.
+  const [deletedName, setDeletedName] = useState('');
+  const remove = useMutation({
+    mutationFn: (image: ConsoleImage) => deleteImage(image.id),
+    onMutate: () => setDeletedName(''),
+    onSuccess: async (_done, image) => {
+      setDeletedName(t('console.images.picker.deleted', { name: image.name }));
+      setSelected((current) => (current?.id === image.id ? null : current));
+      await client.invalidateQueries({ queryKey: ['console-images'] });
+    },
+  });
+
   const choose = (f: File | null) => {
     setFile(f);
     if (f) upload.mutate(f);
@@ -260,26 +274,42 @@ function PickerDialog({
               >
                 <Stack gap="xs" mt="xs">
                   {list.map((image) => (
-                    <Radio
-                      key={image.id}
-                      value={image.id}
-                      label={
-                        <Group gap="sm" wrap="nowrap">
-                          <Image src={image.url} alt="" w={48} h={48} fit="contain" />
-                          <span>
-                            {image.name}
-                            {image.width && image.height ? (
-                              <Text span size="xs" c="dimmed" display="block">
-                                {t('console.images.picker.dimensions', {
-                                  width: image.width,
-                                  height: image.height,
-                                })}
-                              </Text>
-                            ) : null}
-                          </span>
-                        </Group>
-                      }
-                    />
+                    <Group key={image.id} gap="sm" wrap="nowrap" justify="space-between">
+                      <Radio
+                        value={image.id}
+                        label={
+                          <Group gap="sm" wrap="nowrap">
+                            <Image src={image.url} alt="" w={48} h={48} fit="contain" />
+                            <span>
+                              {image.name}
+                              {image.width && image.height ? (
+                                <Text span size="xs" c="dimmed" display="block">
+                                  {t('console.images.picker.dimensions', {
+                                    width: image.width,
+                                    height: image.height,
+                                  })}
+                                </Text>
+                              ) : null}
+                            </span>
+                          </Group>
+                        }
+                      />
+                      <Button
+                        type="button"
+                        size="compact-xs"
+                        variant="outline"
+                        // Dark red on white: AA contrast (axe), as the console's other delete buttons.
+                        color="red.9"
+                        aria-label={t('console.images.picker.deleteLabel', { name: image.name })}
+                        loading={remove.isPending && remove.variables?.id === image.id}
+                        onClick={() => {
+                          if (window.confirm(t('console.images.picker.deleteConfirm', { name: image.name })))
+                            remove.mutate(image);
+                        }}
+                      >
+                        {t('console.images.picker.delete')}
+                      </Button>
+                    </Group>
                   ))}
                 </Stack>
               </Radio.Group>
@@ -297,6 +327,14 @@ function PickerDialog({
               )}
             </ScrollArea.Autosize>
           )}
+          {remove.isError && (
+            <Alert color="red" role="alert" mt="xs" data-testid="image-delete-refused">
+              {messageOf(remove.error, t('errors.somethingWentWrong'))}
+            </Alert>
+          )}
+          <Text size="sm" role="status" mt={remove.isSuccess ? 'xs' : 0}>
+            {deletedName}
+          </Text>
         </Tabs.Panel>
       </Tabs>
       {selected && (

@@ -19,3 +19,7 @@ export async function uploadImage(file: File, onProgress: (share: number) => voi
     )
   ).data;
 }
+
+/** Deletes an uploaded image; one that content still shows is refused (ApiError 409 naming where). */
+export const deleteImage = (id: string) =>
+  apiRequest<undefined>(`/admin-api/images/${encodeURIComponent(id)}`, { method: 'DELETE', format: 'json' });

@@ -4,9 +4,10 @@ export {
   PAGE_STATES,
   type FieldChange,
   type PageFields,
+  type PageListItem,
   type PageState,
 } from '@portico/contracts/console-pages';
-import type { PageFields, PageState } from '@portico/contracts/console-pages';
+import type { PageFields, PageListItem } from '@portico/contracts/console-pages';
 import { versionedApi } from './versioned-api';
 
 export interface ConsolePage extends PageFields {
@@ -16,15 +17,6 @@ export interface ConsolePage extends PageFields {
   changed: string;
   editedAt: string | null;
   sourceFile: string | null;
-}
-
-export interface PageListItem {
-  id: string;
-  title: string;
-  path: string;
-  state: PageState;
-  version: number;
-  changed: string;
 }
 
 /** The page calls (versioned-api.ts). */

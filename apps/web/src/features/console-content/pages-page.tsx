@@ -4,7 +4,7 @@ import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { formatDateTime } from './editing';
 import { PAGE_STATES, pagesApi, type PageListItem, type PageState } from './pages-api';
-import { StateBadge, VersionedListPage } from './versioned-list';
+import { StateCell, VersionedListPage } from './versioned-list';
 
 /** /admin/content/pages: the basic pages, drafts included, with their states. */
 export default function PagesPage() {
@@ -43,7 +43,14 @@ export default function PagesPage() {
         },
         {
           header: t('console.pages.list.columns.state'),
-          cell: (p) => <StateBadge state={p.state} label={t(`console.pages.list.states.${p.state}`)} />,
+          cell: (p) => (
+            <StateCell
+              state={p.state}
+              label={t(`console.pages.list.states.${p.state}`)}
+              publishAt={p.publishAt}
+              scheduledFor={(date) => t('console.pages.list.scheduledFor', { date })}
+            />
+          ),
         },
         { header: t('console.pages.list.columns.changed'), cell: (p) => formatDateTime(p.changed) },
         { header: t('console.pages.list.columns.version'), cell: (p) => p.version },
