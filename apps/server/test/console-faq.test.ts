@@ -182,6 +182,46 @@ describe('console: FAQ', () => {
     expect((await categories()).map((c) => c.id)).not.toContain(category.id);
   });
 
+  it('refuses an internal link that leads nowhere, as the import of faq.yaml would, storing nothing', async () => {
+    const nowhere = (target: string) => M.errors.linkNowhere.replace('{{target}}', target);
+    const count = async () =>
+      Number(
+        (
+          await contentDb(t.app.db)
+            .selectFrom('faqs')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    const refused = await editor.send(
+      'POST',
+      BASE,
+      { question: 'Where are the links?', answer: 'See [link](/faq) and [more](/nowhere-at-all).' },
+      'application/json',
+    );
+    expect(refused.status).toBe(400);
+    const doc = await json<ErrorDoc>(refused);
+    expect(doc.errors[0]).toMatchObject({
+      code: 'invalid_input',
+      title: [nowhere('/faq'), nowhere('/nowhere-at-all')].join('\n'),
+      source: { pointer: '/answer' },
+    });
+    expect(await count()).toBe(before);
+
+    const faq = await create({ question: 'Where are the links?', answer: 'On [the FAQ page](/faq-page).' });
+    const res = await save(faq.id, { ...fieldsOf(faq), answer: 'See [link](/faq).', version: faq.version });
+    expect(res.status).toBe(400);
+    expect((await json<ErrorDoc>(res)).errors[0]).toMatchObject({
+      title: nowhere('/faq'),
+      source: { pointer: '/answer' },
+    });
+    expect(await read(faq.id)).toMatchObject({
+      version: faq.version,
+      answer: 'On [the FAQ page](/faq-page).',
+    });
+  });
+
   it('refuses bad input precisely, writing nothing', async () => {
     const before = await snapshot(t);
     const cases: [Record<string, unknown>, string][] = [
