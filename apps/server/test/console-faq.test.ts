@@ -10,6 +10,7 @@ import { exportFaq } from '../src/modules/content/export.ts';
 import { importBlogAndFaq } from '../src/modules/content/importer.ts';
 import { contentDb } from '../src/modules/content/tables.ts';
 import { TestClient } from './http-client.ts';
+import { png } from './image-fixtures.ts';
 import { signedInUser } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -220,6 +221,31 @@ describe('console: FAQ', () => {
       version: faq.version,
       answer: 'On [the FAQ page](/faq-page).',
     });
+
+    // An image uploaded in the console is a target; another name of its folder is not.
+    const uploaded = await editor.request('/admin-api/images', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/octet-stream',
+        'content-disposition': "file; filename*=UTF-8''faq-link.png",
+        'x-csrf-token': await csrf(editor),
+      },
+      body: new Uint8Array(png(4, 4)),
+    });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+    const { url } = (await json<{ data: { url: string } }>(uploaded)).data;
+    const other = '/images/console/00000000-0000-4000-8000-000000000000.png';
+    const withImage = await save(faq.id, {
+      ...fieldsOf(faq),
+      answer: `![a picture](${url}) and ![none](${other})`,
+      version: faq.version,
+    });
+    expect(withImage.status).toBe(400);
+    expect((await json<ErrorDoc>(withImage)).errors[0]!.title).toBe(nowhere(other));
+    const ok = await save(faq.id, { ...fieldsOf(faq), answer: `![a picture](${url})`, version: faq.version });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    // The round trip below exports faq.yaml without the console's images: this question goes.
+    expect((await del(editor, `${BASE}/${faq.id}`)).status).toBe(204);
   });
 
   it('refuses bad input precisely, writing nothing', async () => {
