@@ -212,6 +212,83 @@ describe('console: articles', () => {
     expect(await countArticles(t)).toBe(before);
   });
 
+  it('refuses an internal link that leads nowhere, as the import would; a console-created page is a target at once', async () => {
+    const count = async () =>
+      Number(
+        (
+          await contentDb(t.app.db)
+            .selectFrom('articles')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    const nowhere = (target: string) => M.errors.linkNowhere.replace('{{target}}', target);
+    const refused = await editor.send(
+      'POST',
+      BASE,
+      {
+        title: 'Links nowhere',
+        body: 'See [the FAQ](/faq) and ![x](/blog-images/none.png).\n\n[ok](/faq-page)',
+      },
+      'application/json',
+    );
+    expect(refused.status).toBe(400);
+    const doc = await json<ErrorDoc>(refused);
+    expect(doc.errors[0]).toMatchObject({ code: 'invalid_input', source: { pointer: '/body' } });
+    expect(doc.errors[0]!.title).toBe([nowhere('/faq'), nowhere('/blog-images/none.png')].join('\n'));
+    expect(await count()).toBe(before);
+
+    const article = await create({
+      title: 'Links somewhere',
+      path: '/blog/links-somewhere',
+      body: 'See [the FAQ](/faq-page).',
+    });
+    const stale = await save(article.id, {
+      title: 'Links somewhere',
+      path: '/blog/links-somewhere',
+      body: 'See [a page](/links-target-page).',
+      version: article.version,
+    });
+    expect(stale.status).toBe(400);
+    expect((await json<ErrorDoc>(stale)).errors[0]).toMatchObject({
+      code: 'invalid_input',
+      title: nowhere('/links-target-page'),
+      source: { pointer: '/body' },
+    });
+    const image = await save(article.id, {
+      title: 'Links somewhere',
+      path: '/blog/links-somewhere',
+      body: 'See [the FAQ](/faq-page).',
+      imageUrl: '/blog-images/missing-hero.png',
+      version: article.version,
+    });
+    expect(image.status).toBe(400);
+    expect((await json<ErrorDoc>(image)).errors[0]!.source?.pointer).toBe('/imageUrl');
+    expect(await read(article.id)).toMatchObject({
+      version: article.version,
+      body: 'See [the FAQ](/faq-page).',
+    });
+
+    // The page created in the console first: the article's link to it is accepted.
+    const page = await editor.send(
+      'POST',
+      '/admin-api/content/pages',
+      { title: 'Links target', path: '/links-target-page', body: 'The target.' },
+      'application/json',
+    );
+    expect(page.status, await page.clone().text()).toBe(201);
+    const saved = await save(article.id, {
+      title: 'Links somewhere',
+      body: 'See [a page](/links-target-page#top) and [this article](/blog/links-somewhere).',
+      path: '/blog/links-somewhere',
+      version: article.version,
+    });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    // The round trip below exports the articles without the pages: this one goes.
+    expect((await del(editor, article.id)).status).toBe(204);
+  });
+
   it('schedules an article: invisible until its time, then published once, on the blog and in search', async () => {
     const publishAt = new Date(Date.now() + 1500).toISOString();
     const article = await create({

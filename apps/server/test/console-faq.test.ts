@@ -10,6 +10,7 @@ import { exportFaq } from '../src/modules/content/export.ts';
 import { importBlogAndFaq } from '../src/modules/content/importer.ts';
 import { contentDb } from '../src/modules/content/tables.ts';
 import { TestClient } from './http-client.ts';
+import { png } from './image-fixtures.ts';
 import { signedInUser } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -180,6 +181,71 @@ describe('console: FAQ', () => {
     ]);
     expect((await del(editor, `${CATS}/${category.id}`)).status).toBe(204);
     expect((await categories()).map((c) => c.id)).not.toContain(category.id);
+  });
+
+  it('refuses an internal link that leads nowhere, as the import of faq.yaml would, storing nothing', async () => {
+    const nowhere = (target: string) => M.errors.linkNowhere.replace('{{target}}', target);
+    const count = async () =>
+      Number(
+        (
+          await contentDb(t.app.db)
+            .selectFrom('faqs')
+            .select((eb) => eb.fn.countAll<string>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    const refused = await editor.send(
+      'POST',
+      BASE,
+      { question: 'Where are the links?', answer: 'See [link](/faq) and [more](/nowhere-at-all).' },
+      'application/json',
+    );
+    expect(refused.status).toBe(400);
+    const doc = await json<ErrorDoc>(refused);
+    expect(doc.errors[0]).toMatchObject({
+      code: 'invalid_input',
+      title: [nowhere('/faq'), nowhere('/nowhere-at-all')].join('\n'),
+      source: { pointer: '/answer' },
+    });
+    expect(await count()).toBe(before);
+
+    const faq = await create({ question: 'Where are the links?', answer: 'On [the FAQ page](/faq-page).' });
+    const res = await save(faq.id, { ...fieldsOf(faq), answer: 'See [link](/faq).', version: faq.version });
+    expect(res.status).toBe(400);
+    expect((await json<ErrorDoc>(res)).errors[0]).toMatchObject({
+      title: nowhere('/faq'),
+      source: { pointer: '/answer' },
+    });
+    expect(await read(faq.id)).toMatchObject({
+      version: faq.version,
+      answer: 'On [the FAQ page](/faq-page).',
+    });
+
+    // An image uploaded in the console is a target; another name of its folder is not.
+    const uploaded = await editor.request('/admin-api/images', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/octet-stream',
+        'content-disposition': "file; filename*=UTF-8''faq-link.png",
+        'x-csrf-token': await csrf(editor),
+      },
+      body: new Uint8Array(png(4, 4)),
+    });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(201);
+    const { url } = (await json<{ data: { url: string } }>(uploaded)).data;
+    const other = '/images/console/00000000-0000-4000-8000-000000000000.png';
+    const withImage = await save(faq.id, {
+      ...fieldsOf(faq),
+      answer: `![a picture](${url}) and ![none](${other})`,
+      version: faq.version,
+    });
+    expect(withImage.status).toBe(400);
+    expect((await json<ErrorDoc>(withImage)).errors[0]!.title).toBe(nowhere(other));
+    const ok = await save(faq.id, { ...fieldsOf(faq), answer: `![a picture](${url})`, version: faq.version });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    // The round trip below exports faq.yaml without the console's images: this question goes.
+    expect((await del(editor, `${BASE}/${faq.id}`)).status).toBe(204);
   });
 
   it('refuses bad input precisely, writing nothing', async () => {

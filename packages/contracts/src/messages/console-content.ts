@@ -86,6 +86,8 @@ export const consoleContentMessages = {
     categoryUnknown: 'There is no such category.',
     versionNeeded: 'Say which version you edited (the version attribute or an If-Match header).',
     noRevision: 'There is no such revision.',
+    /** One line per broken internal link of a saved text (the import refuses the same links). */
+    linkNowhere: 'The link {{target}} leads nowhere: link to a page, an article or an image of the portal.',
   },
   faq: {
     title: 'FAQ',

@@ -18,6 +18,7 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { normalizeAlias, renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../../lib/validation.ts';
+import { refuseBrokenLinks } from './links.ts';
 import { contentRepo } from './repo.ts';
 import { contentDb } from './tables.ts';
 
@@ -178,7 +179,12 @@ export function fieldChanges(from: ArticleFields, to: ArticleFields): FieldChang
 }
 
 /** Checks fields against the database and turns them into the repo's input. */
-async function toInput(trx: Db, fields: ArticleFields, existing: ArticleRecord | undefined) {
+async function toInput(
+  trx: Db,
+  fields: ArticleFields,
+  existing: ArticleRecord | undefined,
+  contentDir: string,
+) {
   let path: string | null = null;
   if (fields.path) {
     path = normalizeAlias(fields.path) ?? null;
@@ -202,6 +208,11 @@ async function toInput(trx: Db, fields: ArticleFields, existing: ArticleRecord |
   }
   const publishAt = publishAtOf(fields);
   const markdown = fields.body.trim();
+  // The import checks the body and the image of an article file: so does the console (links.ts).
+  await refuseBrokenLinks(trx, contentDir, [
+    { pointer: '/body', text: markdown },
+    ...(fields.imageUrl?.startsWith('/') ? [{ pointer: '/imageUrl', target: fields.imageUrl }] : []),
+  ]);
   return {
     title: fields.title,
     path,
@@ -236,55 +247,64 @@ function auditValue(a: ArticleRecord) {
   return { ...rest, bodyLength: body.length, version: a.version };
 }
 
-/** Articles as versioned content (lib/versioned-content.ts). */
-export const articleContent = versioned<ArticleFields, ArticleRecord>({
-  kind: 'article',
-  role: ROLE,
-  messages: {
-    forbidden: M.forbidden,
-    notFound: M.articles.notFound,
-    stale: M.errors.stale,
-    versionNeeded: M.errors.versionNeeded,
-    noRevision: M.errors.noRevision,
-  },
-  find: findArticle,
-  ref: (a) => a.id,
-  id: (a) => a.uuid,
-  json: articleJson,
-  fieldNames: FIELD_NAMES,
-  lineFields: ['body'],
-  async store(trx, fields, before) {
-    const input = await toInput(trx, fields, before);
-    await contentRepo(trx).saveArticle(input, { id: before.id }, { editedAt: new Date() });
-  },
-  remove: (trx, a) => contentRepo(trx).deleteArticles([a.id]),
-  publishes: (fields, before) => fields.state === 'published' && before.fields.state !== 'published',
-  audit: {
-    targetType: 'article',
-    label: (a) => a.fields.title,
-    value: auditValue,
-    created: 'article.created',
-    updated: 'article.updated',
-    published: 'article.published',
-    restored: 'article.restored',
-    deleted: 'article.deleted',
-  },
-  schedule: {
-    table: 'articles',
-    what: 'scheduled article publication',
-    published: (trx, ids) => contentRepo(trx).reindexArticles(ids),
-  },
-});
+/**
+ * Articles as versioned content (lib/versioned-content.ts); a save checks its internal links
+ * against the database and the image folders of `contentDir` (undefined: a component that only
+ * publishes, and saves nothing).
+ */
+function articleComponent(contentDir: string | undefined) {
+  return versioned<ArticleFields, ArticleRecord>({
+    kind: 'article',
+    role: ROLE,
+    messages: {
+      forbidden: M.forbidden,
+      notFound: M.articles.notFound,
+      stale: M.errors.stale,
+      versionNeeded: M.errors.versionNeeded,
+      noRevision: M.errors.noRevision,
+    },
+    find: findArticle,
+    ref: (a) => a.id,
+    id: (a) => a.uuid,
+    json: articleJson,
+    fieldNames: FIELD_NAMES,
+    lineFields: ['body'],
+    async store(trx, fields, before) {
+      if (contentDir === undefined) throw new Error('This article component saves nothing');
+      const input = await toInput(trx, fields, before, contentDir);
+      await contentRepo(trx).saveArticle(input, { id: before.id }, { editedAt: new Date() });
+    },
+    remove: (trx, a) => contentRepo(trx).deleteArticles([a.id]),
+    publishes: (fields, before) => fields.state === 'published' && before.fields.state !== 'published',
+    audit: {
+      targetType: 'article',
+      label: (a) => a.fields.title,
+      value: auditValue,
+      created: 'article.created',
+      updated: 'article.updated',
+      published: 'article.published',
+      restored: 'article.restored',
+      deleted: 'article.deleted',
+    },
+    schedule: {
+      table: 'articles',
+      what: 'scheduled article publication',
+      published: (trx, ids) => contentRepo(trx).reindexArticles(ids),
+    },
+  });
+}
 
 /**
  * Publishes the scheduled articles whose time has come, once (lib/versioned-content.ts
  * `publishDue`): search rows, a revision and the audit entry in the same transaction.
  */
-export const publishDueArticles = (db: Db): Promise<string[]> => articleContent.publishDue(db);
+export const publishDueArticles = (db: Db): Promise<string[]> => articleComponent(undefined).publishDue(db);
 
 /** The console's article routes (README.md 'Console'). */
 export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> {
   const guard = (request: FastifyRequest) => requireProviderRole(request, ROLE, M.forbidden);
+  const { contentDir } = app.config;
+  const articleContent = articleComponent(contentDir);
 
   app.get<{ Querystring: Record<string, unknown> }>('/admin-api/content/articles', async (request, reply) => {
     guard(request);
@@ -342,7 +362,7 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
     guard(request);
     const fields = parseBody(fieldsSchema, request.body) as ArticleFields;
     const article = await articleContent.create(app.db, actorOf(request), async (trx) => {
-      const input = await toInput(trx, fields, undefined);
+      const input = await toInput(trx, fields, undefined, contentDir);
       const { uuid } = await contentRepo(trx).saveArticle(input, undefined, { editedAt: new Date() });
       return uuid;
     });

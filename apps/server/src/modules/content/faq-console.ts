@@ -18,6 +18,7 @@ import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-con
 import { renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { fieldChanges, pageParam, searchParam, UUID, type FieldChange } from '../../lib/console-edits.ts';
+import { refuseBrokenLinks } from './links.ts';
 import { contentRepo } from './repo.ts';
 import { contentDb } from './tables.ts';
 
@@ -169,7 +170,12 @@ async function categoryIdOf(trx: Db, uuid: string | null): Promise<number | null
 }
 
 /** Checks fields against the database and completes them (a new question's place: last). */
-async function resolveFields(trx: Db, input: FieldsInput, existing: FaqRecord | undefined) {
+async function resolveFields(
+  trx: Db,
+  input: FieldsInput,
+  existing: FaqRecord | undefined,
+  contentDir: string,
+) {
   const cdb = contentDb(trx);
   const categoryId = await categoryIdOf(trx, input.category);
   let taken = cdb.selectFrom('faqs').select('id').where('question', '=', input.question);
@@ -196,6 +202,11 @@ async function resolveFields(trx: Db, input: FieldsInput, existing: FaqRecord | 
     publishAt: input.state === 'scheduled' ? input.publishAt : null,
   };
   const publishAt = publishAtOf(fields);
+  // The import checks every link of faq.yaml, where the export writes these texts (links.ts).
+  await refuseBrokenLinks(trx, contentDir, [
+    { pointer: '/question', text: fields.question },
+    { pointer: '/answer', text: fields.answer },
+  ]);
   return {
     fields,
     input: {
@@ -217,62 +228,69 @@ function auditValue(f: FaqRecord) {
   return { ...rest, answerLength: answer.length, version: f.version };
 }
 
-/** FAQ questions as versioned content (lib/versioned-content.ts). */
-export const faqContent = versioned<FaqFields, FaqRecord, FieldsInput>({
-  kind: 'faq',
-  role: ROLE,
-  messages: {
-    forbidden: M.forbidden,
-    notFound: M.faq.notFound,
-    stale: E.stale,
-    versionNeeded: M.errors.versionNeeded,
-    noRevision: M.errors.noRevision,
-  },
-  find: findFaq,
-  ref: (f) => f.id,
-  id: (f) => f.uuid,
-  json: faqJson,
-  fieldNames: FIELD_NAMES,
-  lineFields: ['answer'],
-  async store(trx, input, before) {
-    const { input: faqInput } = await resolveFields(trx, input, before);
-    await contentRepo(trx).saveFaq(faqInput, { id: before.id }, { editedAt: new Date() });
-  },
-  remove: (trx, f) => contentRepo(trx).deleteFaqs([f.id]),
-  sentFields: (input, current) => sentFields(input, current),
-  // A category deleted since is no category now.
-  async restoreInput(db, fields) {
-    const category =
-      fields.category &&
-      (await contentDb(db)
-        .selectFrom('faq_categories')
-        .select('id')
-        .where('uuid', '=', fields.category)
-        .executeTakeFirst())
-        ? fields.category
-        : null;
-    return { ...fields, category };
-  },
-  publishes: (input, before) => input.state === 'published' && before.fields.state !== 'published',
-  audit: {
-    targetType: 'faq',
-    label: (f) => f.fields.question,
-    value: auditValue,
-    created: 'faq.created',
-    updated: 'faq.updated',
-    published: 'faq.published',
-    restored: 'faq.restored',
-    deleted: 'faq.deleted',
-  },
-  schedule: {
-    table: 'faqs',
-    what: 'scheduled FAQ publication',
-    published: (trx, ids) => contentRepo(trx).reindexFaqs(ids),
-  },
-});
+/**
+ * FAQ questions as versioned content (lib/versioned-content.ts); a save checks its internal links
+ * against the database and the image folders of `contentDir` (undefined: a component that only
+ * publishes and keeps revisions, and saves nothing).
+ */
+function faqComponent(contentDir: string | undefined) {
+  return versioned<FaqFields, FaqRecord, FieldsInput>({
+    kind: 'faq',
+    role: ROLE,
+    messages: {
+      forbidden: M.forbidden,
+      notFound: M.faq.notFound,
+      stale: E.stale,
+      versionNeeded: M.errors.versionNeeded,
+      noRevision: M.errors.noRevision,
+    },
+    find: findFaq,
+    ref: (f) => f.id,
+    id: (f) => f.uuid,
+    json: faqJson,
+    fieldNames: FIELD_NAMES,
+    lineFields: ['answer'],
+    async store(trx, input, before) {
+      if (contentDir === undefined) throw new Error('This FAQ component saves nothing');
+      const { input: faqInput } = await resolveFields(trx, input, before, contentDir);
+      await contentRepo(trx).saveFaq(faqInput, { id: before.id }, { editedAt: new Date() });
+    },
+    remove: (trx, f) => contentRepo(trx).deleteFaqs([f.id]),
+    sentFields: (input, current) => sentFields(input, current),
+    // A category deleted since is no category now.
+    async restoreInput(db, fields) {
+      const category =
+        fields.category &&
+        (await contentDb(db)
+          .selectFrom('faq_categories')
+          .select('id')
+          .where('uuid', '=', fields.category)
+          .executeTakeFirst())
+          ? fields.category
+          : null;
+      return { ...fields, category };
+    },
+    publishes: (input, before) => input.state === 'published' && before.fields.state !== 'published',
+    audit: {
+      targetType: 'faq',
+      label: (f) => f.fields.question,
+      value: auditValue,
+      created: 'faq.created',
+      updated: 'faq.updated',
+      published: 'faq.published',
+      restored: 'faq.restored',
+      deleted: 'faq.deleted',
+    },
+    schedule: {
+      table: 'faqs',
+      what: 'scheduled FAQ publication',
+      published: (trx, ids) => contentRepo(trx).reindexFaqs(ids),
+    },
+  });
+}
 
 /** Publishes the scheduled FAQ questions whose time has come, once (lib/versioned-content.ts). */
-export const publishDueFaqs = (db: Db) => faqContent.publishDue(db);
+export const publishDueFaqs = (db: Db) => faqComponent(undefined).publishDue(db);
 
 type Params = { Params: { id: string } };
 
@@ -345,6 +363,7 @@ async function nameTaken(trx: Db, name: string, except?: number): Promise<void> 
 /** The console's FAQ routes (README.md 'Console: FAQ'). */
 export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
   const guard = (request: FastifyRequest) => requireProviderRole(request, ROLE, M.forbidden);
+  const faqContent = faqComponent(app.config.contentDir);
   app.get<{ Querystring: Record<string, unknown> }>(BASE, async (request, reply) => {
     guard(request);
     const q = request.query;
@@ -406,7 +425,7 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
     guard(request);
     const body = parseBody(fieldsSchema, request.body);
     const faq = await faqContent.create(app.db, actorOf(request), async (trx) => {
-      const { input } = await resolveFields(trx, body, undefined);
+      const { input } = await resolveFields(trx, body, undefined, app.config.contentDir);
       const { uuid } = await contentRepo(trx).saveFaq(input, undefined, { editedAt: new Date() });
       return uuid;
     });

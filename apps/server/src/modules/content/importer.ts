@@ -4,11 +4,10 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { isWebRoute } from '@portico/contracts/web-routes';
-import { CONSOLE_IMAGES_PATH } from '@portico/contracts/console-images';
 import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
 import { loadPageFiles, normalizeAlias, renderMarkdown } from '../pages/service.ts';
+import { CONTENT_IMAGES_PATH, folderImages, internalLinks, leadsNowhere, type LinkTargets } from './links.ts';
 import { contentRepo, type FaqInput } from './repo.ts';
 import { contentDb } from './tables.ts';
 
@@ -20,8 +19,7 @@ import { contentDb } from './tables.ts';
 
 /** Part of every article hash: raise it when the rendering changes. */
 const RENDERING = 'content-2';
-/** Where content/blog/images is served. */
-export const CONTENT_IMAGES_PATH = '/blog-images/';
+export { CONTENT_IMAGES_PATH, internalLinks } from './links.ts';
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 
@@ -139,21 +137,6 @@ function yamlFile<T>(file: string, text: string, schema: z.ZodType<T>): T {
   return parsed.data;
 }
 
-/** Site-relative link targets of a Markdown or HTML text, with their (1-based) line numbers. */
-export function internalLinks(text: string, firstLine = 1): { line: number; target: string }[] {
-  const out: { line: number; target: string }[] = [];
-  const patterns = [/\]\(\s*<?(\/[^)\s>]*)/g, /\b(?:href|src)\s*=\s*["'](\/[^"']*)["']/g];
-  text.split(/\r?\n/).forEach((line, i) => {
-    for (const re of patterns) {
-      for (const m of line.matchAll(re)) {
-        const target = m[1]!;
-        if (!target.startsWith('//')) out.push({ line: firstLine + i, target });
-      }
-    }
-  });
-  return out;
-}
-
 /** Parses one article file; a broken file throws a message naming it. */
 export function parseArticleFile(file: string, text: string): ArticleFile {
   const source = text.replace(/^\uFEFF/, '');
@@ -242,31 +225,15 @@ export function loadContent(contentDir: string): LoadedContent {
 
   // Internal links: to an article, a basic page, a page of the web app or a content image.
   const pageAliases = new Set(loadPageFiles(contentDir).flatMap((p) => p.aliases));
-  const imageDir = path.join(contentDir, 'blog', 'images');
+  const isImage = folderImages(contentDir);
+  const targets: LinkTargets = {
+    isPath: (alias) => paths.has(alias) || pageAliases.has(alias),
+    isImage,
+  };
   const broken: string[] = [];
   const check = (file: string, line: number, target: string) => {
-    const bare = target.split(/[?#]/, 1)[0] ?? '';
-    if (bare === '' || bare === '/') return;
-    if (
-      bare.startsWith(CONTENT_IMAGES_PATH) ||
-      bare.startsWith('/catalog/images/') ||
-      bare.startsWith(CONSOLE_IMAGES_PATH)
-    ) {
-      const name = decodeURIComponent(bare.split('/').pop() ?? '');
-      const folder = bare.startsWith(CONTENT_IMAGES_PATH)
-        ? imageDir
-        : bare.startsWith(CONSOLE_IMAGES_PATH)
-          ? // Uploaded in the console and written here by export-content (modules/console-images).
-            path.join(contentDir, 'images', 'console')
-          : path.join(contentDir, 'catalog', 'images');
-      if (/^[A-Za-z0-9._-]+$/.test(name) && fs.existsSync(path.join(folder, name))) return;
-    } else {
-      const alias = normalizeAlias(bare);
-      if (alias && (paths.has(alias) || pageAliases.has(alias))) return;
-      if (isWebRoute(bare) && !bare.startsWith('/blog/') && bare !== '/news') return;
-      if (['/blog', '/started', '/faq-page', '/search', '/news'].includes(bare.replace(/\/$/, ''))) return;
-    }
-    broken.push(`content/${file}:${line}: the link ${target} leads nowhere`);
+    if (leadsNowhere(target, targets))
+      broken.push(`content/${file}:${line}: the link ${target} leads nowhere`);
   };
   for (const a of articles) for (const l of a.links) check(a.file, l.line, l.target);
   if (faqText) {
