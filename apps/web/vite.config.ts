@@ -98,7 +98,7 @@ function precompress(): Plugin {
  * import every area.
  */
 const SHELL =
-  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query)|zustand|clsx|@mantine[\\/]core[\\/]esm[\\/](core|utils)|@mantine[\\/]hooks)[\\/]|[\\/]src[\\/](lib[\\/](?!applications-api)|config[\\/])|[\\/]contracts[\\/]src[\\/](messages[\\/](shell|api|catalog|identity|products|sandbox-auth|quickstart)\.ts|format|constants)/;
+  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query)|zustand|clsx|@mantine[\\/]core[\\/]esm[\\/](core|utils)|@mantine[\\/]hooks)[\\/]|[\\/]src[\\/](lib[\\/](?!applications-api|upload)|config[\\/])|[\\/]contracts[\\/]src[\\/](messages[\\/](shell|api|catalog|identity|products|sandbox-auth|quickstart)\.ts|format|constants)/;
 
 export default defineConfig({
   plugins: [react(), precompress(), routeChunks()],
@@ -118,7 +118,7 @@ export default defineConfig({
               // most under 1 KiB); in one chunk they cost no more bytes and far fewer requests.
               // A module only ever loaded by import() (lib/markdown.ts and its parser) stays out, and so
               // does lib/applications-api.ts, which only the application screens, the terminal and the
-              // try-out console use.
+              // try-out console use, and lib/upload.ts, which only the console's uploads use.
               name: (id, ctx) =>
                 SHELL.test(id) && (ctx.getModuleInfo(id)?.importers.length ?? 0) > 0 ? 'shell' : null,
               debugName: 'shell',
