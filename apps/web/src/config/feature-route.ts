@@ -17,4 +17,9 @@ export interface FeatureRoute {
    * one task (an external store's update always is).
    */
   preloadData?: (params: Record<string, string | undefined>, client: QueryClient) => Promise<unknown>;
+  /**
+   * For a route whose page is a route table of its own (the console's `/admin/*`): loads what that
+   * table's route for `pathname` needs before the first render, as above (its page's chunk, its data).
+   */
+  preloadWithin?: (pathname: string, client: QueryClient) => Promise<unknown>;
 }
