@@ -1,7 +1,7 @@
 import { WEB_ROUTE_PATTERNS } from '@portico/contracts/web-routes';
 import { describe, expect, it } from 'vitest';
 import { paths } from '../config/paths';
-import { consoleRoutePatterns } from '../features/console/console-routes';
+import { consoleRoutePatterns } from './console-routes';
 import { routePatterns } from './routes';
 
 describe('the router and the server agree on the pages that exist', () => {

@@ -28,8 +28,8 @@ const NotFoundPage = lazyPage(() => import('../features/errors/not-found-page'))
 const ProfilePage = lazyPage(() => import('../features/profile/profile-page'));
 const BasicPage = lazyPage(() => import('../features/pages/basic-page'));
 // The provider console (issue 27): one entry for all of /admin; its own route table, with its
-// pages, is a chunk of its own (features/console/console-routes.tsx).
-const loadConsole = () => import('../features/console/console-routes');
+// pages, is a chunk of its own (app/console-routes.tsx).
+const loadConsole = () => import('./console-routes');
 const ConsolePages = lazyPage(loadConsole);
 
 /** /partner/... is stripped: the visitor lands on the rest of the path (spec B 2.1). */

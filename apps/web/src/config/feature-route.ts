@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 
 /**
  * A page route a feature contributes: each feature exports its list from features/<name>/routes.tsx
- * (pages lazily imported there), and app/routes.tsx mounts every list inside the layout.
+ * (pages lazily imported there), and app/routes.tsx mounts every list inside the layout; the lists
+ * of the console's pages (under /admin) are app/console-routes.tsx's, a lazily loaded table of its own.
  */
 export interface FeatureRoute {
   path: string;

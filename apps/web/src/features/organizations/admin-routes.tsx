@@ -4,7 +4,7 @@ import { lazyPage } from '../../lib/lazy-page';
 
 const AdminOutboxPage = lazyPage(() => import('./admin-outbox-page'));
 
-/** The provider administrator's outbox: a page of the console (features/console/console-routes.tsx). */
+/** The provider administrator's outbox: a page of the console (app/console-routes.tsx). */
 export const adminOutboxRoutes: FeatureRoute[] = [
   { path: paths.adminOutbox, element: <AdminOutboxPage />, preload: AdminOutboxPage.preload },
   {

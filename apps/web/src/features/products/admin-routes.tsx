@@ -5,7 +5,7 @@ import { lazyPage } from '../../lib/lazy-page';
 const DraftPreviewPage = lazyPage(() => import('./draft-preview-page'));
 
 /**
- * The console's preview of a draft (issue 27; features/console/console-routes.tsx): the
+ * The console's preview of a draft (issue 27; app/console-routes.tsx): the
  * documentation page's reference, fed by the draft.
  */
 export const adminDraftPreviewRoutes: FeatureRoute[] = [

@@ -1,26 +1,27 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { matchRoutes, Route, Routes } from 'react-router';
-import type { FeatureRoute } from '../../config/feature-route';
-import { paths } from '../../config/paths';
-import { lazyPage } from '../../lib/lazy-page';
-import { adminGoLiveRoutes } from '../admin-go-live/routes';
-import { adminImportRoutes } from '../admin-import/routes';
-import { consoleApisRoutes } from '../console-apis/routes';
-import { consoleAuditRoutes } from '../console-audit/routes';
-import { consoleContentRoutes } from '../console-content/routes';
-import { consoleUserRoutes } from '../console-users/routes';
-import { adminOutboxRoutes } from '../organizations/admin-routes';
-import { adminDraftPreviewRoutes } from '../products/admin-routes';
-import { adminSupportRoutes } from '../support/admin-routes';
-import { consoleRoutes } from './routes';
+import type { FeatureRoute } from '../config/feature-route';
+import { paths } from '../config/paths';
+import { lazyPage } from '../lib/lazy-page';
+import { adminGoLiveRoutes } from '../features/admin-go-live/routes';
+import { adminImportRoutes } from '../features/admin-import/routes';
+import { consoleApisRoutes } from '../features/console-apis/routes';
+import { consoleAuditRoutes } from '../features/console-audit/routes';
+import { consoleContentRoutes } from '../features/console-content/routes';
+import { consoleUserRoutes } from '../features/console-users/routes';
+import { adminOutboxRoutes } from '../features/organizations/admin-routes';
+import { adminDraftPreviewRoutes } from '../features/products/admin-routes';
+import { adminSupportRoutes } from '../features/support/admin-routes';
+import { consoleRoutes } from '../features/console/routes';
 
 /**
- * The console's route table (issue 27): every page under /admin. It is a chunk of its own, which
- * the developer pages' router loads for `/admin/*` only (app/routes.tsx), so a console page adds
- * nothing to the shell. The paths stay absolute here (the contracts' list, the build's
- * route-chunks.json); the descendant <Routes> below matches the rest of the path after /admin.
+ * The console's route table (issue 27): every page under /admin, from the features that have
+ * pages there. It is a chunk of its own, which the developer pages' router (routes.tsx) loads for
+ * `/admin/*` only, so a console page adds nothing to the shell. The paths stay absolute here (the
+ * contracts' list, the build's route-chunks.json); the descendant <Routes> below matches the rest
+ * of the path after /admin.
  */
-const BasicPage = lazyPage(() => import('../pages/basic-page'));
+const BasicPage = lazyPage(() => import('../features/pages/basic-page'));
 
 const consolePageRoutes: FeatureRoute[] = [
   ...consoleRoutes,
@@ -52,7 +53,10 @@ export function consoleRoutePatterns(): string[] {
   return consolePageRoutes.map((r) => r.path);
 }
 
-/** Loads the chunk of the console page that `pathname` shows, and its first data where its route names it. */
+/**
+ * Loads the chunk of the console page that `pathname` shows, and its first data where its route
+ * names it (routes.tsx preloadRoute, for the first page).
+ */
 export function preloadConsoleRoute(pathname: string, client: QueryClient): Promise<void> {
   const matched = matchRoutes([...consolePageRoutes, otherPath], pathname)?.at(-1);
   if (!matched) return Promise.resolve();
