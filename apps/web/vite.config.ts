@@ -11,26 +11,28 @@ import { paths } from './src/config/paths';
  * modulepreload hints in the HTML of that route (plugins/web-app.ts), so the browser fetches them
  * with the entry instead of after it has run. Read from the routes files' own declarations
  * (`const Page = lazyPage(() => import('./page'))` and `{ path: ..., element: <Page /> }`); a
- * route written otherwise simply gets no hints.
+ * route written otherwise simply gets no hints. A route whose page is a route table of its own (the
+ * console's `/admin/*`, a `*routes` module) gets none either: that table's routes are listed from
+ * its file, each with the scripts of the table's chunk as well as its page's.
  */
 function routeChunks(): Plugin {
-  const routes: { pattern: string; module: string }[] = [];
+  const routes: { pattern: string; module: string; from: string }[] = [];
   return {
     name: 'portico-route-chunks',
     apply: 'build',
     // The routes files as written (TSX), before JSX is compiled.
     enforce: 'pre',
     transform(code, id) {
-      if (!/[\\/]routes\.tsx$/.test(id)) return null;
+      if (!/[\\/][\w-]*routes\.tsx$/.test(id)) return null;
       const pages = new Map<string, string>();
       for (const m of code.matchAll(/const (\w+) = lazyPage\(\(\) => import\('([^']+)'\)\)/g))
         pages.set(m[1]!, path.resolve(path.dirname(id), m[2]!));
       for (const m of code.matchAll(/path:\s*([^,{}]+?),\s*element:\s*<(\w+)/g)) {
         const module = pages.get(m[2]!);
-        if (!module) continue;
+        if (!module || /routes$/.test(module)) continue;
         try {
           const pattern = new Function('paths', `return ${m[1]!}`)(paths) as unknown;
-          if (typeof pattern === 'string') routes.push({ pattern, module });
+          if (typeof pattern === 'string') routes.push({ pattern, module, from: id });
         } catch {
           // An expression this cannot evaluate: that route gets no hints.
         }
@@ -47,11 +49,16 @@ function routeChunks(): Plugin {
         return seen;
       };
       const out: Record<string, string[]> = {};
-      for (const { pattern, module } of routes) {
+      for (const { pattern, module, from } of routes) {
         const chunk = chunks.find(
           (c) => c.isDynamicEntry && c.facadeModuleId?.replace(/\.tsx?$/, '') === module,
         );
-        if (chunk) out[pattern] = [...closure(chunk.fileName)].map((f) => `/${f}`);
+        if (!chunk) continue;
+        // A routes file loaded lazily itself (the console's table): its chunk comes first.
+        const table = chunks.find((c) => !c.isEntry && c.moduleIds.includes(from));
+        const files = table ? closure(table.fileName) : new Set<string>();
+        closure(chunk.fileName, files);
+        out[pattern] = [...files].map((f) => `/${f}`);
       }
       this.emitFile({ type: 'asset', fileName: 'route-chunks.json', source: JSON.stringify(out, null, 1) });
     },

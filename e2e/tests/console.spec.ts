@@ -164,3 +164,44 @@ test('the administrator sees the dashboard with its figures, for a range of thei
   await expectNoViolations(admin, '/admin (administrator, refused range)');
   await admin.context().close();
 });
+
+test('the console is a chunk of its own: the home page loads none of it, a deep link and its reload open the page, an unknown /admin path is the 404 page', async ({
+  browser,
+  page,
+}) => {
+  // A visitor's home page fetches no script of the console's route table.
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/');
+  await expect(page.getByText('CONNECT ON A GLOBAL SCALE')).toBeVisible();
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((s) => s.includes('console-routes'))).toEqual([]);
+
+  const admin = await signedIn(browser, demoAdmin.email, demoAdmin.password);
+  // A deep link: the server's HTML announces the console's table and the page's chunk.
+  const deep = await admin.goto('/admin/users');
+  expect(deep?.status()).toBe(200);
+  const hints = await admin
+    .locator('link[rel="modulepreload"]')
+    .evaluateAll((links) => links.map((l) => l.getAttribute('href') ?? ''));
+  expect(hints.some((h) => h.includes('console-routes'))).toBe(true);
+  expect(hints.some((h) => h.includes('users-page'))).toBe(true);
+  await expect(admin.getByRole('heading', { level: 1, name: C.users.title })).toBeVisible();
+  await admin.reload();
+  await expect(admin.getByRole('heading', { level: 1, name: C.users.title })).toBeVisible();
+  // From there to another section and back to the console's home, inside the app.
+  await openConsoleSection(admin, C.nav.audit);
+  await expect(admin).toHaveURL(/\/admin\/audit$/);
+  await consoleNav(admin).getByRole('link', { name: C.nav.dashboard }).click();
+  await expect(admin.getByTestId('dashboard')).toBeVisible();
+
+  // An unknown path under /admin: the 404 page, and the server says 404 too.
+  const unknown = await admin.goto('/admin/no-such-section');
+  expect(unknown?.status()).toBe(404);
+  await expect(admin.getByRole('heading', { level: 1, name: en.errors.notFoundTitle })).toBeVisible();
+  await expect(admin.locator('meta[name="status-code"]')).toHaveAttribute('content', '404');
+  await expectNoViolations(admin, '/admin/no-such-section');
+  await admin.context().close();
+});

@@ -2,13 +2,6 @@ import { Navigate, Route, Routes, matchRoutes, useLocation, useParams } from 're
 import type { QueryClient } from '@tanstack/react-query';
 import type { FeatureRoute } from '../config/feature-route';
 import { paths } from '../config/paths';
-import { adminGoLiveRoutes } from '../features/admin-go-live/routes';
-import { adminImportRoutes } from '../features/admin-import/routes';
-import { consoleRoutes } from '../features/console/routes';
-import { consoleUserRoutes } from '../features/console-users/routes';
-import { consoleAuditRoutes } from '../features/console-audit/routes';
-import { consoleContentRoutes } from '../features/console-content/routes';
-import { consoleApisRoutes } from '../features/console-apis/routes';
 import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
 import HomePageModule from '../features/home/home-page';
@@ -34,6 +27,10 @@ const CookieSettingsPage = lazyPage(() => import('../features/cookies/cookie-set
 const NotFoundPage = lazyPage(() => import('../features/errors/not-found-page'));
 const ProfilePage = lazyPage(() => import('../features/profile/profile-page'));
 const BasicPage = lazyPage(() => import('../features/pages/basic-page'));
+// The provider console (issue 27): one entry for all of /admin; its own route table, with its
+// pages, is a chunk of its own (app/console-routes.tsx).
+const loadConsole = () => import('./console-routes');
+const ConsolePages = lazyPage(loadConsole);
 
 /** /partner/... is stripped: the visitor lands on the rest of the path (spec B 2.1). */
 function StripPartner() {
@@ -60,13 +57,12 @@ const pageRoutes: FeatureRoute[] = [
   ...organizationsRoutes,
   ...productsRoutes,
   ...applicationsRoutes,
-  ...consoleRoutes,
-  ...consoleUserRoutes,
-  ...consoleAuditRoutes,
-  ...consoleContentRoutes,
-  ...consoleApisRoutes,
-  ...adminGoLiveRoutes,
-  ...adminImportRoutes,
+  {
+    path: paths.consolePages,
+    element: <ConsolePages />,
+    preload: ConsolePages.preload,
+    preloadWithin: async (pathname, client) => (await loadConsole()).preloadConsoleRoute(pathname, client),
+  },
   ...searchRoutes,
   ...supportRoutes,
   ...forumRoutes,
@@ -86,7 +82,10 @@ const redirects = [
   { path: '/news/*', element: <NewsToBlog /> },
 ];
 
-/** Every path pattern of the router, for the check against the server's list (contracts/web-routes). */
+/**
+ * Every path pattern of this router, for the check against the server's list (contracts/web-routes):
+ * the console's pages are behind its one pattern (paths.consolePages), in its own table.
+ */
 export function routePatterns(): string[] {
   return [...pageRoutes, ...redirects].map((r) => r.path);
 }
@@ -104,7 +103,11 @@ export function preloadRoute(pathname: string, client: QueryClient): Promise<voi
   const matched = matchRoutes(all, pathname)?.at(-1);
   if (!matched) return Promise.resolve();
   const { route, params } = matched;
-  return Promise.all([route.preload(), route.preloadData?.(params, client)]).then(() => undefined);
+  return Promise.all([
+    route.preload(),
+    route.preloadData?.(params, client),
+    route.preloadWithin?.(pathname, client),
+  ]).then(() => undefined);
 }
 
 export function AppRoutes() {

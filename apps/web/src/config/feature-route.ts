@@ -3,7 +3,8 @@ import type { ReactNode } from 'react';
 
 /**
  * A page route a feature contributes: each feature exports its list from features/<name>/routes.tsx
- * (pages lazily imported there), and app/routes.tsx mounts every list inside the layout.
+ * (pages lazily imported there), and app/routes.tsx mounts every list inside the layout; the lists
+ * of the console's pages (under /admin) are app/console-routes.tsx's, a lazily loaded table of its own.
  */
 export interface FeatureRoute {
   path: string;
@@ -17,4 +18,9 @@ export interface FeatureRoute {
    * one task (an external store's update always is).
    */
   preloadData?: (params: Record<string, string | undefined>, client: QueryClient) => Promise<unknown>;
+  /**
+   * For a route whose page is a route table of its own (the console's `/admin/*`): loads what that
+   * table's route for `pathname` needs before the first render, as above (its page's chunk, its data).
+   */
+  preloadWithin?: (pathname: string, client: QueryClient) => Promise<unknown>;
 }

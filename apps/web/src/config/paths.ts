@@ -35,6 +35,8 @@ export const paths = {
     `/application?organization=${encodeURIComponent(organizationId)}`,
   /** The provider console's home (issue 27). */
   console: '/admin',
+  /** Every page of the console: the developer router's one route for them (app/console-routes.tsx). */
+  consolePages: '/admin/*',
   /** The console's users and roles (features/console-users). */
   adminUsers: '/admin/users',
   adminUser: (uuid: string) => `/admin/users/${uuid}`,

@@ -8,9 +8,8 @@ const OrganizationCreatePage = lazyPage(() => import('./organization-create-page
 const OrganizationPage = lazyPage(() => import('./organization-page'));
 const OrganizationEditPage = lazyPage(() => import('./organization-edit-page'));
 const MembersPage = lazyPage(() => import('./members-page'));
-const AdminOutboxPage = lazyPage(() => import('./admin-outbox-page'));
 
-/** Organization pages (spec A 2) and the provider administrator's outbox. */
+/** Organization pages (spec A 2); the provider administrator's outbox is the console's (admin-routes.tsx). */
 export const organizationsRoutes: FeatureRoute[] = [
   { path: paths.organizations, element: <OrganizationsPage />, preload: OrganizationsPage.preload },
   {
@@ -42,11 +41,5 @@ export const organizationsRoutes: FeatureRoute[] = [
     path: paths.organizationMembers(':organizationId'),
     element: <MembersPage />,
     preload: MembersPage.preload,
-  },
-  { path: paths.adminOutbox, element: <AdminOutboxPage />, preload: AdminOutboxPage.preload },
-  {
-    path: paths.adminOutboxMessage(':messageId'),
-    element: <AdminOutboxPage />,
-    preload: AdminOutboxPage.preload,
   },
 ];

@@ -6,7 +6,6 @@ import { lazyPage } from '../../lib/lazy-page';
 const ProductsPage = lazyPage(() => import('./products-page'));
 const ProductPage = lazyPage(() => import('./product-page'));
 const DocumentationPage = lazyPage(() => import('./documentation-page'));
-const DraftPreviewPage = lazyPage(() => import('./draft-preview-page'));
 
 /** API products, product detail and documentation pages (spec B 2.10-2.12). */
 export const productsRoutes: FeatureRoute[] = [
@@ -20,6 +19,4 @@ export const productsRoutes: FeatureRoute[] = [
     preloadData: async ({ apiDocumentationId = '' }, client) =>
       (await import('./api-documentation')).preloadDocumentationPage(client, apiDocumentationId),
   },
-  // The console's preview of a draft (issue 27): the documentation page's reference, fed by the draft.
-  { path: paths.adminDraftPreviewRoute, element: <DraftPreviewPage />, preload: DraftPreviewPage.preload },
 ];

@@ -7,16 +7,12 @@ const ContactPage = lazyPage(() => import('./contact-page'));
 const TicketsPage = lazyPage(() => import('./tickets-page'));
 const TicketCreatePage = lazyPage(() => import('./ticket-create-page'));
 const TicketPage = lazyPage(() => import('./ticket-page'));
-const AdminSupportPage = lazyPage(() => import('./admin-support-page'));
-const AdminStaffPage = lazyPage(() => import('./admin-staff-page'));
 
-/** The support area (spec B 2.1, 2.9; issue 14). */
+/** The support area (spec B 2.1, 2.9; issue 14); its console pages are in admin-routes.tsx. */
 export const supportRoutes: FeatureRoute[] = [
   { path: paths.support, element: <SupportPage />, preload: SupportPage.preload },
   { path: paths.supportContact, element: <ContactPage />, preload: ContactPage.preload },
   { path: paths.supportTicketCreate, element: <TicketCreatePage />, preload: TicketCreatePage.preload },
   { path: paths.supportTickets, element: <TicketsPage />, preload: TicketsPage.preload },
   { path: paths.supportTicketRoute, element: <TicketPage />, preload: TicketPage.preload },
-  { path: paths.adminSupport, element: <AdminSupportPage />, preload: AdminSupportPage.preload },
-  { path: paths.adminSupportStaff, element: <AdminStaffPage />, preload: AdminStaffPage.preload },
 ];
