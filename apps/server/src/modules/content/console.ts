@@ -18,7 +18,7 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { normalizeAlias, renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../../lib/validation.ts';
-import { refuseBrokenLinks } from './links.ts';
+import { refuseBrokenLinks, refuseLinksTo } from './links.ts';
 import { contentRepo } from './repo.ts';
 import { contentDb } from './tables.ts';
 
@@ -273,8 +273,15 @@ function articleComponent(contentDir: string | undefined) {
       if (contentDir === undefined) throw new Error('This article component saves nothing');
       const input = await toInput(trx, fields, before, contentDir);
       await contentRepo(trx).saveArticle(input, { id: before.id }, { editedAt: new Date() });
+      // A path the article gives up must be one no article or FAQ text links to (links.ts).
+      const old = before.fields.path ? normalizeAlias(before.fields.path) : undefined;
+      if (old && old !== input.path) await refuseLinksTo(trx, [old], '/path');
     },
-    remove: (trx, a) => contentRepo(trx).deleteArticles([a.id]),
+    async remove(trx, a) {
+      await contentRepo(trx).deleteArticles([a.id]);
+      const path = a.fields.path ? normalizeAlias(a.fields.path) : undefined;
+      if (path) await refuseLinksTo(trx, [path]);
+    },
     publishes: (fields, before) => fields.state === 'published' && before.fields.state !== 'published',
     audit: {
       targetType: 'article',

@@ -17,6 +17,7 @@ import { badRequest, HttpError } from '../../lib/errors.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
+import { refuseLinksTo } from '../content/service.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { renderMarkdown } from './importer.ts';
 import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
@@ -244,6 +245,9 @@ async function toInput(trx: Db, fields: PageFields, existing: PageRecord | undef
   };
 }
 
+/** The addresses a page answers: its path and its other aliases (stored normalized). */
+const addressesOf = (p: PageRecord) => [p.fields.path, ...p.fields.aliases];
+
 /** Audit values: the fields less the body (its length instead), and the version. */
 function auditValue(p: PageRecord) {
   const { body, ...rest } = p.fields;
@@ -269,9 +273,16 @@ export const pageContent = versioned<PageFields, PageRecord>({
   fieldNames: FIELD_NAMES,
   lineFields: ['body', 'aliases'],
   async store(trx, fields, before) {
-    await pagesRepo(trx).replace(before.id, await toInput(trx, fields, before), { editedAt: new Date() });
+    const input = await toInput(trx, fields, before);
+    await pagesRepo(trx).replace(before.id, input, { editedAt: new Date() });
+    // An address the page gives up must be one no article or FAQ text links to (content/links.ts).
+    const given = addressesOf(before).filter((a) => !input.aliases.includes(a));
+    await refuseLinksTo(trx, given, given.includes(before.fields.path) ? '/path' : '/aliases');
   },
-  remove: (trx, p) => pagesRepo(trx).remove(p.id),
+  async remove(trx, p) {
+    await pagesRepo(trx).remove(p.id);
+    await refuseLinksTo(trx, addressesOf(p));
+  },
   publishes: (fields, before) => fields.state === 'published' && before.fields.state !== 'published',
   audit: {
     targetType: 'page',
