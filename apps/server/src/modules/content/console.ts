@@ -13,7 +13,7 @@ import {
   type FieldChange as AnyFieldChange,
 } from '../../lib/console-edits.ts';
 import { badRequest, HttpError } from '../../lib/errors.ts';
-import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { normalizeAlias, renderMarkdown } from '../pages/service.ts';
@@ -322,10 +322,7 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
     if (state !== undefined && state !== '' && !(ARTICLE_STATES as readonly unknown[]).includes(state))
       throw badRequest(`state must be one of ${ARTICLE_STATES.join(', ')}.`, 'state');
     const search = searchParam(q.q);
-    let qb = articleQuery(app.db);
-    if (state === 'published') qb = qb.where('a.published', '=', true);
-    if (state === 'scheduled') qb = qb.where('a.published', '=', false).where('a.publish_at', 'is not', null);
-    if (state === 'draft') qb = qb.where('a.published', '=', false).where('a.publish_at', 'is', null);
+    let qb = articleQuery(app.db).where(whereState(state, 'a'));
     if (search) qb = qb.where(sql<boolean>`lower(a.title) like ${`%${escapeLike(search.toLowerCase())}%`}`);
     const [rows, count] = await Promise.all([
       qb.orderBy('a.changed', 'desc').orderBy('a.id', 'desc').limit(limit).offset(offset).execute(),

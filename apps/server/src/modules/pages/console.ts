@@ -11,8 +11,8 @@ import { z } from 'zod';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
-import { pageParam, UUID } from '../../lib/console-edits.ts';
-import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { pageParam, searchParam, UUID } from '../../lib/console-edits.ts';
+import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { badRequest, HttpError } from '../../lib/errors.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
@@ -317,15 +317,10 @@ export async function consolePageRoutes(app: FastifyInstance): Promise<void> {
     const state = q.state;
     if (state !== undefined && state !== '' && !(PAGE_STATES as readonly unknown[]).includes(state))
       throw badRequest(`state must be one of ${PAGE_STATES.join(', ')}.`, 'state');
-    const search = q.q;
-    if (search !== undefined && (typeof search !== 'string' || search.length > 200))
-      throw badRequest('q must be a text of at most 200 characters.', 'q');
-    let qb = pageQuery(app.db);
-    if (state === 'published') qb = qb.where('p.published', '=', true);
-    if (state === 'scheduled') qb = qb.where('p.published', '=', false).where('p.publish_at', 'is not', null);
-    if (state === 'draft') qb = qb.where('p.published', '=', false).where('p.publish_at', 'is', null);
-    if (typeof search === 'string' && search.trim()) {
-      const like = `%${escapeLike(search.trim().toLowerCase())}%`;
+    const search = searchParam(q.q);
+    let qb = pageQuery(app.db).where(whereState(state, 'p'));
+    if (search) {
+      const like = `%${escapeLike(search.toLowerCase())}%`;
       qb = qb.where(sql<boolean>`(lower(p.title) like ${like} or p.alias like ${like})`);
     }
     const [rows, count] = await Promise.all([
