@@ -434,5 +434,6 @@ describe('console: images', () => {
     } finally {
       await fresh.close();
     }
-  });
+    // A fresh portal imports the whole content folder: longer than the default on a busy machine.
+  }, 120_000);
 });
