@@ -128,6 +128,8 @@ test('a content editor publishes a new page that a visitor opens and finds; a st
             .replace('{{address}}', `/admin/content/articles/${article.id}`),
         ),
     );
+    // The pointer left on the Delete button would check its hover colours, not the screen's.
+    await page.mouse.move(0, 0);
     await expectNoViolations(page, '/admin/content/pages/:id (delete refused)');
     await expect(page).toHaveURL(editorAddress);
     expect((await visitor.request.get(`${address}?_format=json`)).status()).toBe(200);
