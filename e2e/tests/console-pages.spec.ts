@@ -107,6 +107,37 @@ test('a content editor publishes a new page that a visitor opens and finds; a st
     await visitor.reload();
     await expect(visitor.getByText(`Their ${word} text.`)).toBeVisible();
 
+    // An article links to the page: the delete is refused, the article named with its console
+    // address, and the page stays (an export would otherwise hold a link the import refuses).
+    const csrf = await (await page.request.get('/session/token')).text();
+    const created = await page.request.post('/admin-api/content/articles', {
+      headers: { 'x-csrf-token': csrf },
+      data: { title: `Walrus notes ${stamp}`, body: `Read [the charter](${address}).` },
+    });
+    expect(created.status()).toBe(201);
+    const article = ((await created.json()) as { data: { id: string } }).data;
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: M.editor.delete }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      en.console.content.errors.linkedFrom
+        .replace('{{targets}}', address)
+        .replace(
+          '{{items}}',
+          en.console.content.errors.linkingArticle
+            .replace('{{title}}', `Walrus notes ${stamp}`)
+            .replace('{{address}}', `/admin/content/articles/${article.id}`),
+        ),
+    );
+    // The pointer left on the Delete button would check its hover colours, not the screen's.
+    await page.mouse.move(0, 0);
+    await expectNoViolations(page, '/admin/content/pages/:id (delete refused)');
+    await expect(page).toHaveURL(editorAddress);
+    expect((await visitor.request.get(`${address}?_format=json`)).status()).toBe(200);
+    const unlinked = await page.request.delete(`/admin-api/content/articles/${article.id}`, {
+      headers: { 'x-csrf-token': csrf, 'if-match': '"1"' },
+    });
+    expect(unlinked.status()).toBe(204);
+
     // The editor deletes the page: gone for the visitor and from the list.
     page.once('dialog', (dialog) => {
       expect(dialog.message()).toBe(M.editor.deleteConfirm);

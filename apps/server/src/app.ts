@@ -168,6 +168,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
             log: app.log,
             publicUrl: config.publicUrl,
             secretBox: app.secretBox,
+            storage: app.storage,
           }),
         { onWait: () => app.log.info('another instance is importing the content; waiting for it') },
       );

@@ -9,6 +9,7 @@ import { en } from '@portico/contracts/messages';
 import { ASSIGNABLE_ROLES } from '@portico/contracts/provider-roles';
 import { exportArticles } from '../src/modules/content/export.ts';
 import { exportConsoleImages } from '../src/modules/console-images/export.ts';
+import { importConsoleImages } from '../src/modules/console-images/importer.ts';
 import { IMAGE_UPLOADS_PER_HOUR } from '../src/modules/console-images/routes.ts';
 import { imagesDb } from '../src/modules/console-images/tables.ts';
 import { TestClient } from './http-client.ts';
@@ -395,8 +396,44 @@ describe('console: images', () => {
       const article = await sql<{ body_html: string }>`select body_html from articles
         where path = '/blog/with-an-image'`.execute(fresh.app.db);
       expect(article.rows[0]?.body_html).toContain(`<img src="${image.url}" alt="A chart"`);
+
+      // The content import registered the exported image: the picker lists it, under its file's name.
+      const freshEditor = await signedInUser(fresh, 'images.fresh@example.com', {
+        roles: ['content_editor'],
+      });
+      const listed = (await (
+        await freshEditor.get('/admin-api/images?page[limit]=100')
+      ).json()) as ConsoleImageList;
+      expect(listed.data.filter((i) => i.id === image.id)).toEqual([
+        expect.objectContaining({
+          url: image.url,
+          name: `${image.id}.png`,
+          type: 'image/png',
+          size: bytes.length,
+          width: 6,
+          height: 6,
+          uploadedBy: null,
+        }),
+      ]);
+      // A second import (as at the next start) adds nothing; a stray file is skipped, not registered.
+      fs.writeFileSync(path.join(dir, 'images', 'console', 'notes.txt'), 'not an image');
+      const rows = () =>
+        imagesDb(fresh.app.db)
+          .selectFrom('console_images')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow();
+      const before = await rows();
+      expect(await importConsoleImages(fresh.app.db, fresh.app.storage, dir)).toEqual({
+        registered: [],
+        skipped: ['notes.txt'],
+      });
+      expect(await rows()).toEqual(before);
+      // Served from the storage now, the same bytes.
+      const again = await new TestClient(fresh.baseUrl).get(image.url);
+      expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).toBe(true);
     } finally {
       await fresh.close();
     }
-  });
+    // A fresh portal imports the whole content folder: longer than the default on a busy machine.
+  }, 120_000);
 });

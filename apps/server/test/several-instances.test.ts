@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  clientCredentials,
+  createApp,
+  insertProduct,
+  sandbox,
+  subscription,
+} from './applications-fixtures.ts';
 import { body, createOrg, signedInUser, upload, type OrgResource } from './org-fixtures.ts';
 import type { TestClient } from './http-client.ts';
 import { startS3Server, type TestS3Server } from './s3-server.ts';
@@ -119,5 +126,43 @@ describe('provider roles and blocking across instances', () => {
     expect(blocked.status).toBe(200);
     expect((await user.get(`${b.baseUrl}/admin-api/support/tickets`)).status).toBe(401);
     expect((await user.get(`${b.baseUrl}/jsonapi/group/organization`)).status).toBe(401);
+  });
+
+  it("a block on A refuses the blocked creator's sandbox token on B at the next request (clients.ts ACCESS_DOMAINS)", async () => {
+    const admin = await signedInUser(a, 'ada.sandbox-instances@example.com', { admin: true });
+    const email = 'bo.sandbox-instances@example.com';
+    const creator = await signedInUser(a, email);
+    const product = await insertProduct(a.app.db, {
+      alias: 'instances-accounts-v1',
+      scope: 'accounts:read',
+      documentation: 'users-bank',
+    });
+    const org = await createOrg(creator, 'Instances Bank');
+    const application = await createApp(creator, org.id);
+    expect((await subscription(creator, 'subscribe', application.uuid, product.uuid)).status).toBe(200);
+    const token = await clientCredentials(a, application.clientId.development!, application.clientSecret!);
+    expect(token.status).toBe(200);
+    // B answers the token and caches the client's access.
+    expect((await sandbox(b, 'users-bank/accounts', token.body.access_token!)).status).toBe(200);
+    expect((await sandbox(b, 'users-bank/accounts', token.body.access_token!)).status).toBe(200);
+
+    const uuid = (
+      await a.app.db.selectFrom('users').select('uuid').where('email', '=', email).executeTakeFirstOrThrow()
+    ).uuid;
+    const blocked = await admin.send('POST', `/admin-api/users/${uuid}/block`, undefined, 'application/json');
+    expect(blocked.status).toBe(200);
+    // The very next request on B is refused: no waiting for a cache to expire.
+    const refused = await sandbox(b, 'users-bank/accounts', token.body.access_token!);
+    expect(refused.status).toBe(401);
+    expect(String(refused.body.error_description)).toContain('blocked');
+
+    const unblocked = await admin.send(
+      'POST',
+      `/admin-api/users/${uuid}/unblock`,
+      undefined,
+      'application/json',
+    );
+    expect(unblocked.status).toBe(200);
+    expect((await sandbox(b, 'users-bank/accounts', token.body.access_token!)).status).toBe(200);
   });
 });

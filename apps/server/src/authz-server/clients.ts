@@ -275,18 +275,39 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
 
 export type OauthClientsRepo = ReturnType<typeof oauthClientsRepo>;
 
-/** How long the gateway may trust a computed list of allowed scopes. */
+/**
+ * The change counters (decision 018, db/data-versions.ts) a client's access is computed from: its
+ * client rows, scopes, application and subscriptions (`applications`), its products' scopes
+ * (`catalog`) and its creator's account, blocked or not (`identity`). A cached answer holds while
+ * these are unchanged: a change committed on any instance is seen by the next request on every one.
+ */
+export const ACCESS_DOMAINS = ['applications', 'catalog', 'identity'] as const;
+
+/** How long an answer may be trusted without the counters (a service made with no `versions`). */
 export const ALLOWED_SCOPES_CACHE_MS = 5_000;
 
 /**
  * The app-wide client service: the repository on the app's database, the pluggable scope
- * resolvers, and `allowedScopes` = direct scopes UNION every resolver's scopes.
+ * resolvers, and `allowedScopes` = direct scopes UNION every resolver's scopes. `versions` reads
+ * the change counters (`app.dataVersions.read`: one coalesced read shared by the requests
+ * waiting for it); without it (tests of the service alone) answers are cached for
+ * ALLOWED_SCOPES_CACHE_MS.
  */
-export function createClientService(db: Db, box: SecretBox) {
+export function createClientService(
+  db: Db,
+  box: SecretBox,
+  versions?: () => Promise<ReadonlyMap<string, string>>,
+) {
   const repo = oauthClientsRepo(db, box);
   const resolvers: ScopeResolver[] = [];
   const gates: ClientGate[] = [];
-  const cache = new Map<string, { at: number; value: Promise<ClientAccess | undefined> }>();
+  const cache = new Map<string, { at: number; stamp: string; value: Promise<ClientAccess | undefined> }>();
+  /** The counters an answer depends on, as one string ('' without `versions`). */
+  const stampNow = async (): Promise<string> => {
+    if (!versions) return '';
+    const current = await versions();
+    return ACCESS_DOMAINS.map((d) => current.get(d) ?? '').join(':');
+  };
 
   async function computeAccess(clientId: string): Promise<ClientAccess | undefined> {
     const client = await repo.getClient(clientId);
@@ -328,17 +349,23 @@ export function createClientService(db: Db, box: SecretBox) {
       return (await computeAccess(clientId))?.scopes ?? [];
     },
     /**
-     * The client's environment, application and allowed scopes, cached for at most
-     * ALLOWED_SCOPES_CACHE_MS: the gateway calls this on every request.
+     * The client's environment, application and allowed scopes: the gateway calls this on every
+     * request. Cached while the counters of ACCESS_DOMAINS are unchanged (read after the call
+     * began: a block, an unsubscription or a removed scope committed on any instance is seen at
+     * once), or for ALLOWED_SCOPES_CACHE_MS without `versions`.
      */
-    clientAccess(clientId: string): Promise<ClientAccess | undefined> {
+    async clientAccess(clientId: string): Promise<ClientAccess | undefined> {
+      const stamp = await stampNow();
       const now = Date.now();
       const hit = cache.get(clientId);
-      if (hit && now - hit.at < ALLOWED_SCOPES_CACHE_MS) return hit.value;
+      if (hit && hit.stamp === stamp && (versions || now - hit.at < ALLOWED_SCOPES_CACHE_MS))
+        return hit.value;
+      // Computed after the counters were read: a change committed meanwhile raises them again, and
+      // the next call computes anew.
       const value = computeAccess(clientId);
       value.catch(() => cache.delete(clientId));
       if (cache.size > 10_000) cache.clear();
-      cache.set(clientId, { at: now, value });
+      cache.set(clientId, { at: now, stamp, value });
       return value;
     },
     /** Forgets cached access (tests; after a change that must apply before the cache expires). */

@@ -19,7 +19,8 @@ import { authorizationServerRoutes } from './routes.ts';
  */
 export default fp(
   async (app) => {
-    const clients = createClientService(app.db, app.secretBox);
+    // Cached client answers hold while the change counters they depend on do (clients.ts).
+    const clients = createClientService(app.db, app.secretBox, () => app.dataVersions.read());
     const { provider, keys } = await createAuthorizationServer(app, clients);
     app.decorate('oauthClients', clients);
     app.decorate('oauthServer', {

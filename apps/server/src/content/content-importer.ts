@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
+import type { FileStorage } from '../lib/storage.ts';
 
 /**
  * The interface every content importer implements (types only: it sits below the modules that
@@ -26,6 +27,8 @@ export interface ContentContext {
   publicUrl?: string;
   /** Seals secrets at rest, for content that creates OAuth clients (demo applications). */
   secretBox?: SecretBox;
+  /** The uploads' storage, for content that becomes uploaded files (content/images/console). */
+  storage?: FileStorage;
   /** Reads a file under content/, or returns undefined when it does not exist. */
   read(relativePath: string): string | undefined;
 }

@@ -7,6 +7,7 @@ import { contentImporter } from '../modules/content/importer.ts';
 import { demoOrganizationsImporter } from '../modules/applications/demo-importer.ts';
 import { forumImporter } from '../modules/forum/importer.ts';
 import { quickstartImporter } from '../modules/quickstart/importer.ts';
+import { consoleImagesImporter } from '../modules/console-images/importer.ts';
 import type { ContentImporter } from './content-importer.ts';
 
 /**
@@ -17,6 +18,7 @@ export const importers: ContentImporter[] = [
   usersImporter,
   pagesImporter,
   contentImporter,
+  consoleImagesImporter,
   sandboxUsersImporter,
   siteImporter,
   catalogImporter,

@@ -146,6 +146,27 @@ export function publishAtOf(fields: { state: string; publishAt: string | null })
   return publishAt;
 }
 
+/**
+ * The lists' filter of a kind with a published state (`published`, `publish_at`): `published`,
+ * `scheduled` (unpublished with a publication time), `draft` (neither); no state (undefined or
+ * ''), every item. `table` is the alias the list's query gives the item's table, if any.
+ */
+export function whereState(state: unknown, table?: string): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(table ? `${table}.${name}` : name);
+  const published = column('published');
+  const publishAt = column('publish_at');
+  switch (state) {
+    case 'published':
+      return sql<boolean>`${published} = true`;
+    case 'scheduled':
+      return sql<boolean>`(${published} = false and ${publishAt} is not null)`;
+    case 'draft':
+      return sql<boolean>`(${published} = false and ${publishAt} is null)`;
+    default:
+      return sql<boolean>`true`;
+  }
+}
+
 /** The revisions' condition naming one item: its integer id, or its key. */
 const itemIs = (ref: number | string) =>
   typeof ref === 'number' ? sql<boolean>`item_id = ${ref}` : sql<boolean>`item_key = ${ref}`;

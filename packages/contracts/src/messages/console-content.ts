@@ -88,6 +88,14 @@ export const consoleContentMessages = {
     noRevision: 'There is no such revision.',
     /** One line per broken internal link of a saved text (the import refuses the same links). */
     linkNowhere: 'The link {{target}} leads nowhere: link to a page, an article or an image of the portal.',
+    /**
+     * The 409 of a console delete or address change that would leave links leading nowhere:
+     * `{{targets}}` the addresses that go, `{{items}}` the items linking to them (linkingItem, joined).
+     */
+    linkedFrom: 'Other content links to {{targets}}: {{items}}. Change or remove those links first.',
+    linkingArticle: 'the article \u2018{{title}}\u2019 ({{address}})',
+    linkingFaq: 'the FAQ question \u2018{{title}}\u2019 ({{address}})',
+    linkingOthers: '{{items}} and others',
   },
   faq: {
     title: 'FAQ',

@@ -218,7 +218,8 @@ export async function blockUser(app: FastifyInstance, request: FastifyRequest, u
       after: { blocked: true, blockedAt: now.toISOString() },
     });
   });
-  // This instance's gateway forgets its cached client answers at once; others within 5 s.
+  // The users' change counter makes every instance's cached client answers stale (authz-server/clients.ts);
+  // this instance forgets them too.
   app.oauthClients.clearAccessCache();
 }
 

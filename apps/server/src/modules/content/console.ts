@@ -13,12 +13,12 @@ import {
   type FieldChange as AnyFieldChange,
 } from '../../lib/console-edits.ts';
 import { badRequest, HttpError } from '../../lib/errors.ts';
-import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { normalizeAlias, renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../../lib/validation.ts';
-import { refuseBrokenLinks } from './links.ts';
+import { refuseBrokenLinks, refuseLinksTo } from './links.ts';
 import { contentRepo } from './repo.ts';
 import { contentDb } from './tables.ts';
 
@@ -273,8 +273,15 @@ function articleComponent(contentDir: string | undefined) {
       if (contentDir === undefined) throw new Error('This article component saves nothing');
       const input = await toInput(trx, fields, before, contentDir);
       await contentRepo(trx).saveArticle(input, { id: before.id }, { editedAt: new Date() });
+      // A path the article gives up must be one no article or FAQ text links to (links.ts).
+      const old = before.fields.path ? normalizeAlias(before.fields.path) : undefined;
+      if (old && old !== input.path) await refuseLinksTo(trx, [old], '/path');
     },
-    remove: (trx, a) => contentRepo(trx).deleteArticles([a.id]),
+    async remove(trx, a) {
+      await contentRepo(trx).deleteArticles([a.id]);
+      const path = a.fields.path ? normalizeAlias(a.fields.path) : undefined;
+      if (path) await refuseLinksTo(trx, [path]);
+    },
     publishes: (fields, before) => fields.state === 'published' && before.fields.state !== 'published',
     audit: {
       targetType: 'article',
@@ -315,10 +322,7 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
     if (state !== undefined && state !== '' && !(ARTICLE_STATES as readonly unknown[]).includes(state))
       throw badRequest(`state must be one of ${ARTICLE_STATES.join(', ')}.`, 'state');
     const search = searchParam(q.q);
-    let qb = articleQuery(app.db);
-    if (state === 'published') qb = qb.where('a.published', '=', true);
-    if (state === 'scheduled') qb = qb.where('a.published', '=', false).where('a.publish_at', 'is not', null);
-    if (state === 'draft') qb = qb.where('a.published', '=', false).where('a.publish_at', 'is', null);
+    let qb = articleQuery(app.db).where(whereState(state, 'a'));
     if (search) qb = qb.where(sql<boolean>`lower(a.title) like ${`%${escapeLike(search.toLowerCase())}%`}`);
     const [rows, count] = await Promise.all([
       qb.orderBy('a.changed', 'desc').orderBy('a.id', 'desc').limit(limit).offset(offset).execute(),

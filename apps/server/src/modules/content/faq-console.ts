@@ -14,7 +14,7 @@ import { escapeLike } from '../../jsonapi/kysely.ts';
 import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { fieldChanges, pageParam, searchParam, UUID, type FieldChange } from '../../lib/console-edits.ts';
@@ -380,10 +380,7 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
     )
       throw badRequest('category must be a category id or none.', 'category');
     const search = searchParam(q.q);
-    let qb = faqQuery(app.db);
-    if (state === 'published') qb = qb.where('f.published', '=', true);
-    if (state === 'scheduled') qb = qb.where('f.published', '=', false).where('f.publish_at', 'is not', null);
-    if (state === 'draft') qb = qb.where('f.published', '=', false).where('f.publish_at', 'is', null);
+    let qb = faqQuery(app.db).where(whereState(state, 'f'));
     if (category === 'none') qb = qb.where('f.category_id', 'is', null);
     else if (typeof category === 'string' && category) qb = qb.where('c.uuid', '=', category.toLowerCase());
     if (search)

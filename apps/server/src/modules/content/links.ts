@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CONSOLE_IMAGES_PATH } from '@portico/contracts/console-images';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { sql, type RawBuilder } from 'kysely';
 import { isWebRoute } from '@portico/contracts/web-routes';
 import type { Db } from '../../db/client.ts';
+import { escapeLike } from '../../jsonapi/kysely.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { existingImageNames } from '../console-images/service.ts';
 import { existingAliases, normalizeAlias } from '../pages/service.ts';
@@ -137,4 +140,114 @@ export async function refuseBrokenLinks(trx: Db, contentDir: string, texts: read
     .filter((l) => !seen.has(l.target) && seen.add(l.target))
     .map((l) => en.console.content.errors.linkNowhere.replace('{{target}}', l.target));
   throw new HttpError(400, lines.join('\n'), { code: 'invalid_input', pointer: broken[0]!.pointer });
+}
+
+/** An item whose text links to an address: its title and its console address. */
+export interface LinkingItem {
+  kind: 'article' | 'faq';
+  title: string;
+  /** Where the console edits it, e.g. /admin/content/articles/<uuid>. */
+  address: string;
+  /** Which of the addresses asked about it links to. */
+  targets: string[];
+}
+
+/** At most this many linking items are named in a refusal. */
+const LINKING_NAMED = 8;
+
+/**
+ * The items whose texts the import checks (an article's body and image address, a FAQ question
+ * and answer, which go to faq.yaml) with a link to one of `aliases` (normalized article paths or
+ * page aliases). Read in `db` as it is: called after a delete or a move, in its transaction, it
+ * sees the item gone or moved. A `like` per alias finds the candidates (no index serves a
+ * substring; the content tables hold hundreds or a few thousand rows and a delete is rare), then
+ * their links are read as the import reads them, so /about-us is no link to /about.
+ */
+export async function itemsLinkingTo(db: Db, aliases: readonly string[]): Promise<LinkingItem[]> {
+  const gone = new Set(aliases);
+  if (!gone.size) return [];
+  const linkedOf = (texts: (string | null)[]) => {
+    const linked = new Set<string>();
+    for (const t of texts) {
+      if (t === null) continue;
+      const targets = [...internalLinks(t).map((l) => l.target), ...(t.startsWith('/') ? [t] : [])];
+      for (const target of targets) {
+        const need = needOf(target);
+        if (need.kind === 'path' && need.alias !== null && gone.has(need.alias)) linked.add(need.alias);
+      }
+    }
+    return [...linked].sort();
+  };
+  const anyOf = (column: RawBuilder<string | null>) =>
+    sql<boolean>`(${sql.join(
+      [...gone].map((a) => sql`lower(${column}) like ${`%${escapeLike(a)}%`}`),
+      sql` or `,
+    )})`;
+  const c = contentDb(db);
+  // One after the other: the caller is a transaction (one connection).
+  const articles = await c
+    .selectFrom('articles')
+    .select(['uuid', 'title', 'body_markdown', 'body_html', 'image_url'])
+    .where(sql<boolean>`(${anyOf(sql`coalesce(body_markdown, body_html)`)} or ${anyOf(sql`image_url`)})`)
+    .orderBy('id')
+    .execute();
+  const faqs = await c
+    .selectFrom('faqs')
+    .select(['uuid', 'question', 'answer_markdown', 'answer_html'])
+    .where(sql<boolean>`(${anyOf(sql`question`)} or ${anyOf(sql`coalesce(answer_markdown, answer_html)`)})`)
+    .orderBy('id')
+    .execute();
+  const items: LinkingItem[] = [
+    ...articles.map((a) => ({
+      kind: 'article' as const,
+      title: a.title,
+      address: `/admin/content/articles/${a.uuid}`,
+      targets: linkedOf([a.body_markdown ?? a.body_html, a.image_url]),
+    })),
+    ...faqs.map((f) => ({
+      kind: 'faq' as const,
+      title: f.question,
+      address: `/admin/content/faq/${f.uuid}`,
+      targets: linkedOf([f.question, f.answer_markdown ?? f.answer_html]),
+    })),
+  ];
+  return items.filter((i) => i.targets.length > 0);
+}
+
+/**
+ * The console's guard of a delete or an address change (README.md 'Internal links'): called in
+ * the change's transaction once the item is deleted or moved, with the addresses (`aliases`,
+ * normalized) it no longer answers. If an article or FAQ text still links to one, refuses (409
+ * `linked_content`, the items named with their console addresses; `pointer` at the field of a
+ * move) and the transaction rolls back: nothing is changed, and export-content never writes a
+ * folder whose import refuses a link.
+ */
+export async function refuseLinksTo(db: Db, aliases: readonly string[], pointer?: string): Promise<void> {
+  if (!aliases.length) return;
+  // An address another article or page still answers keeps its links working.
+  const articlePaths = await contentDb(db)
+    .selectFrom('articles')
+    .select('path')
+    .where('path', 'in', [...aliases])
+    .execute();
+  const pageAliases = await existingAliases(db, aliases);
+  const gone = aliases.filter((a) => !pageAliases.has(a) && !articlePaths.some((r) => r.path === a));
+  const items = await itemsLinkingTo(db, gone);
+  if (!items.length) return;
+  const E = en.console.content.errors;
+  const targets = [...new Set(items.flatMap((i) => i.targets))].sort();
+  const named = items
+    .slice(0, LINKING_NAMED)
+    .map((i) =>
+      format(i.kind === 'article' ? E.linkingArticle : E.linkingFaq, { title: i.title, address: i.address }),
+    )
+    .join(', ');
+  throw new HttpError(
+    409,
+    format(E.linkedFrom, {
+      targets: targets.join(', '),
+      items: items.length > LINKING_NAMED ? format(E.linkingOthers, { items: named }) : named,
+    }),
+    { code: 'linked_content', ...(pointer ? { pointer } : {}) },
+  );
 }

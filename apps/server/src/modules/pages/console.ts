@@ -11,12 +11,13 @@ import { z } from 'zod';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
-import { pageParam, UUID } from '../../lib/console-edits.ts';
-import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { pageParam, searchParam, UUID } from '../../lib/console-edits.ts';
+import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { badRequest, HttpError } from '../../lib/errors.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
+import { refuseLinksTo } from '../content/service.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { renderMarkdown } from './importer.ts';
 import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
@@ -244,6 +245,9 @@ async function toInput(trx: Db, fields: PageFields, existing: PageRecord | undef
   };
 }
 
+/** The addresses a page answers: its path and its other aliases (stored normalized). */
+const addressesOf = (p: PageRecord) => [p.fields.path, ...p.fields.aliases];
+
 /** Audit values: the fields less the body (its length instead), and the version. */
 function auditValue(p: PageRecord) {
   const { body, ...rest } = p.fields;
@@ -269,9 +273,16 @@ export const pageContent = versioned<PageFields, PageRecord>({
   fieldNames: FIELD_NAMES,
   lineFields: ['body', 'aliases'],
   async store(trx, fields, before) {
-    await pagesRepo(trx).replace(before.id, await toInput(trx, fields, before), { editedAt: new Date() });
+    const input = await toInput(trx, fields, before);
+    await pagesRepo(trx).replace(before.id, input, { editedAt: new Date() });
+    // An address the page gives up must be one no article or FAQ text links to (content/links.ts).
+    const given = addressesOf(before).filter((a) => !input.aliases.includes(a));
+    await refuseLinksTo(trx, given, given.includes(before.fields.path) ? '/path' : '/aliases');
   },
-  remove: (trx, p) => pagesRepo(trx).remove(p.id),
+  async remove(trx, p) {
+    await pagesRepo(trx).remove(p.id);
+    await refuseLinksTo(trx, addressesOf(p));
+  },
   publishes: (fields, before) => fields.state === 'published' && before.fields.state !== 'published',
   audit: {
     targetType: 'page',
@@ -306,15 +317,10 @@ export async function consolePageRoutes(app: FastifyInstance): Promise<void> {
     const state = q.state;
     if (state !== undefined && state !== '' && !(PAGE_STATES as readonly unknown[]).includes(state))
       throw badRequest(`state must be one of ${PAGE_STATES.join(', ')}.`, 'state');
-    const search = q.q;
-    if (search !== undefined && (typeof search !== 'string' || search.length > 200))
-      throw badRequest('q must be a text of at most 200 characters.', 'q');
-    let qb = pageQuery(app.db);
-    if (state === 'published') qb = qb.where('p.published', '=', true);
-    if (state === 'scheduled') qb = qb.where('p.published', '=', false).where('p.publish_at', 'is not', null);
-    if (state === 'draft') qb = qb.where('p.published', '=', false).where('p.publish_at', 'is', null);
-    if (typeof search === 'string' && search.trim()) {
-      const like = `%${escapeLike(search.trim().toLowerCase())}%`;
+    const search = searchParam(q.q);
+    let qb = pageQuery(app.db).where(whereState(state, 'p'));
+    if (search) {
+      const like = `%${escapeLike(search.toLowerCase())}%`;
       qb = qb.where(sql<boolean>`(lower(p.title) like ${like} or p.alias like ${like})`);
     }
     const [rows, count] = await Promise.all([

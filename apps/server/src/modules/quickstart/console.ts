@@ -16,7 +16,7 @@ import { escapeLike } from '../../jsonapi/kysely.ts';
 import { pageParam, searchParam, UUID } from '../../lib/console-edits.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
-import { publishAtOf, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { STORIES_FILE } from './importer.ts';
@@ -274,10 +274,7 @@ export async function consoleStoryRoutes(app: FastifyInstance): Promise<void> {
     if (state !== undefined && state !== '' && !(STORY_STATES as readonly unknown[]).includes(state))
       throw badRequest(`state must be one of ${STORY_STATES.join(', ')}.`, 'state');
     const search = searchParam(q.q);
-    let qb = storyQuery(app.db);
-    if (state === 'published') qb = qb.where('published', '=', true);
-    if (state === 'scheduled') qb = qb.where('published', '=', false).where('publish_at', 'is not', null);
-    if (state === 'draft') qb = qb.where('published', '=', false).where('publish_at', 'is', null);
+    let qb = storyQuery(app.db).where(whereState(state));
     if (search) qb = qb.where(sql<boolean>`lower(title) like ${`%${escapeLike(search.toLowerCase())}%`}`);
     const [rows, count] = await Promise.all([
       // The tour's order (service.ts).
