@@ -151,6 +151,12 @@ export function publishAtOf(fields: { state: string; publishAt: string | null })
   return publishAt;
 }
 
+/** JSON with each object's keys in order: a revision's fields come back from jsonb in its own order. */
+const sortedKeys = (_key: string, value: unknown): unknown =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : value;
+
 /** A field's change of a kind with structured fields: its text before and after, and their word diff. */
 export type ShownFieldChange<K extends string> = FieldChange<K> & { before: string; after: string };
 
@@ -167,7 +173,10 @@ export function shownChanges<F extends object, K extends keyof F & string>(
 ): ShownFieldChange<K>[] {
   const shown = (item: F) =>
     Object.fromEntries(
-      fields.map((f) => [f, typeof item[f] === 'string' ? item[f] : JSON.stringify(item[f] ?? null)]),
+      fields.map((f) => [
+        f,
+        typeof item[f] === 'string' ? item[f] : JSON.stringify(item[f] ?? null, sortedKeys),
+      ]),
     ) as Record<K, string>;
   const a = shown(from);
   const b = shown(to);

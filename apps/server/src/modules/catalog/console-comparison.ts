@@ -7,7 +7,6 @@ import {
   COMPARISON_TITLE_MAX,
   COMPARISON_VALUE_MAX,
   PRODUCT_ITEMS_MAX,
-  type ComparisonFieldChange,
   type ComparisonTableFields,
   type ConsoleComparisonTable,
   type ConsoleComparisonTableListItem,
@@ -20,8 +19,9 @@ import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
-import { shownChanges, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { versioned, versionedRoutes } from '../../lib/versioned-content.ts';
 import { actorOf } from '../audit/service.ts';
+import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { UUID } from './repo.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';
 
@@ -104,7 +104,7 @@ const createSchema = fieldsSchema
 
 type Fields = z.infer<typeof fieldsSchema>;
 /** A table as the versioned-content component holds it: the console's table and its fields. */
-type TableRecord = { rowId: number; table: ConsoleComparisonTable; version: number; fields: Fields };
+type TableRecord = CatalogRecord<Fields, ConsoleComparisonTable>;
 
 async function findTable(db: Db, id: string, lock = false): Promise<TableRecord | undefined> {
   if (!UUID.test(id)) return undefined;
@@ -153,13 +153,10 @@ async function findTable(db: Db, id: string, lock = false): Promise<TableRecord 
     products: products.map((p) => p.uuid),
   };
   const fields = Object.fromEntries(FIELD_NAMES.map((f) => [f, table[f]])) as Fields;
-  return { rowId: t.id, table, version: table.version, fields };
+  return { rowId: t.id, item: table, version: table.version, fields };
 }
 
-const tableChanges = (from: ComparisonTableFields, to: ComparisonTableFields): ComparisonFieldChange[] =>
-  shownChanges(from, to, FIELD_NAMES);
-
-const auditValue = ({ table: t }: TableRecord) => ({
+const auditValue = ({ item: t }: TableRecord) => ({
   key: t.key,
   title: t.title,
   columns: t.columns,
@@ -281,20 +278,12 @@ async function writeTable(trx: Db, tableId: number, fields: Fields) {
  * and the delete (the products that showed the table show none).
  */
 const tables = versioned<Fields, TableRecord>({
-  kind: 'comparison_table',
-  role: 'api_manager',
-  messages: {
-    forbidden: M.managersOnly,
-    notFound: E.comparisonNotFound,
-    stale: E.comparisonStale,
-    versionNeeded: E.comparisonVersionNeeded,
-    noRevision: E.noRevision,
-  },
+  ...catalogAdapter<Fields, ConsoleComparisonTable>(
+    'comparison_table',
+    { notFound: E.comparisonNotFound, stale: E.comparisonStale, versionNeeded: E.comparisonVersionNeeded },
+    FIELD_NAMES,
+  ),
   find: findTable,
-  ref: (t) => t.rowId,
-  id: (t) => t.table.id,
-  json: (t) => t.table,
-  changes: tableChanges,
   store: (trx, fields, before) => writeTable(trx, before.rowId, fields),
   async remove(trx, before) {
     const c = catalogDb(trx);
@@ -318,7 +307,7 @@ const tables = versioned<Fields, TableRecord>({
   },
   audit: {
     targetType: 'comparison_table',
-    label: (t) => t.table.title,
+    label: (t) => t.item.title,
     value: auditValue,
     created: 'comparison_table.created',
     updated: 'comparison_table.updated',

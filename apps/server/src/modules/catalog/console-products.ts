@@ -10,7 +10,6 @@ import {
   PRODUCT_VERSION_MAX,
   type ConsoleProduct,
   type ConsoleProductListItem,
-  type ProductFieldChange,
   type ProductFields,
 } from '@portico/contracts/console-products';
 import { format } from '@portico/contracts/format';
@@ -27,7 +26,8 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { parseBody } from '../../lib/validation.ts';
-import { shownChanges, versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { UUID } from './repo.ts';
 import { generatedImageUrl } from './product-info.ts';
 import { indexProducts } from './search-sync.ts';
@@ -133,7 +133,7 @@ const moveSchema = z
   .strict();
 
 /** A product as the versioned-content component holds it: the console's product and its fields. */
-type ProductRecord = { rowId: number; product: ConsoleProduct; version: number; fields: ProductFields };
+type ProductRecord = CatalogRecord<ProductFields, ConsoleProduct>;
 
 /** The version a save started from: the `version` attribute, else the If-Match header. */
 const expectedVersion = (request: FastifyRequest, bodyVersion: number | undefined) =>
@@ -227,7 +227,7 @@ async function findRecord(db: Db, id: string, lock = false): Promise<ProductReco
     advantages: advantages.map((a) => ({ title: a.title, description: a.description })),
     related: related.map((r) => r.uuid),
   };
-  return { rowId: p.id, product, version: product.version, fields: fieldsOf(product) };
+  return { rowId: p.id, item: product, version: product.version, fields: fieldsOf(product) };
 }
 
 function fieldsOf(p: ProductFields): ProductFields {
@@ -236,17 +236,12 @@ function fieldsOf(p: ProductFields): ProductFields {
   return out as ProductFields;
 }
 
-/** The fields that differ from `from` to `to`: each as text before and after, and their diff. */
-export function productChanges(from: ProductFields, to: ProductFields): ProductFieldChange[] {
-  return shownChanges(from, to, FIELD_NAMES);
-}
-
 /** Audit values: the fields with the description's length instead of its text, and the version. */
 function auditValue(p: ProductRecord) {
   const { description, features, advantages, ...rest } = p.fields;
   return {
-    alias: p.product.alias,
-    productVersion: p.product.productVersion,
+    alias: p.item.alias,
+    productVersion: p.item.productVersion,
     ...rest,
     descriptionLength: description.length,
     features: features.map((f) => f.title),
@@ -434,27 +429,15 @@ async function restorable(db: Db, fields: ProductFields): Promise<ProductFields>
  * and the delete. A product keeps its own states (deprecated, retired), not drafts.
  */
 const products = versioned<ProductFields, ProductRecord>({
-  kind: 'api_product',
-  role: 'api_manager',
-  messages: {
-    forbidden: M.managersOnly,
-    notFound: E.notFound,
-    stale: E.stale,
-    versionNeeded: E.versionNeeded,
-    noRevision: E.noRevision,
-  },
+  ...catalogAdapter<ProductFields, ConsoleProduct>('api_product', E, FIELD_NAMES),
   find: findRecord,
-  ref: (p) => p.rowId,
-  id: (p) => p.product.id,
-  json: (p) => p.product,
-  changes: (from, to) => productChanges(from, to),
   store: (trx, fields, before) => storeProduct(trx, fields, before),
   remove: removeProduct,
   restoreInput: restorable,
   saveAction: (fields, before) => actionOf(before.fields, fields),
   audit: {
     targetType: 'api_product',
-    label: (p) => p.product.title,
+    label: (p) => p.item.title,
     value: auditValue,
     created: 'product.created',
     updated: 'product.updated',
