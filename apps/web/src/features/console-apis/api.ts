@@ -176,14 +176,34 @@ export const comparisonSource = versionedSource(
 );
 
 // The plans of a product's API documentations (catalog README 'Console: API products').
-export const listPlans = async (productId: string) =>
-  (await apiRequest<{ data: ProductPlan[] }>(`${productPath(productId)}/plans`, { format: 'json' })).data;
+/** A product's plans with their version (every save names the one it started from). */
+export interface ProductPlans {
+  plans: ProductPlan[];
+  version: number;
+}
 
-export const savePlans = async (productId: string, plans: { documentation: string; plan: string | null }[]) =>
-  (
-    await apiRequest<{ data: ProductPlan[] }>(`${productPath(productId)}/plans`, {
+const plansOf = ({ data, meta }: { data: ProductPlan[]; meta: { version: number } }): ProductPlans => ({
+  plans: data,
+  version: meta.version,
+});
+
+export const listPlans = async (productId: string) =>
+  plansOf(
+    await apiRequest<{ data: ProductPlan[]; meta: { version: number } }>(`${productPath(productId)}/plans`, {
+      format: 'json',
+    }),
+  );
+
+/** Saves the plans edited from `version` (a stale one: ApiError 409, whose message says to load them again). */
+export const savePlans = async (
+  productId: string,
+  plans: { documentation: string; plan: string | null }[],
+  version: number,
+) =>
+  plansOf(
+    await apiRequest<{ data: ProductPlan[]; meta: { version: number } }>(`${productPath(productId)}/plans`, {
       method: 'PUT',
       format: 'json',
-      body: { plans },
-    })
-  ).data;
+      body: { plans, version },
+    }),
+  );
