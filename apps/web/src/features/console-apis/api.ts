@@ -1,8 +1,8 @@
 import type { ApiDraft, ApiListItem, NoticeAudience, NoticeSent } from '@portico/contracts/api-drafts';
 import { apiRequest, apiUrl } from '../../lib/api-client';
 import { uploadWithProgress } from '../../lib/upload';
-import { versionedApi } from '../console-content/versioned-api';
-import { versionedSource } from '../console-content/versioned-editor';
+import { versionedApi } from '../console/versioned-api';
+import { versionedSource } from '../console/versioned-editor';
 
 export const listApis = async () =>
   (await apiRequest<{ data: ApiListItem[] }>('/admin-api/catalog/apis')).data;
@@ -70,7 +70,6 @@ export type {
 import type {
   ChangelogEntryFields,
   ProductPlan,
-  ComparisonFieldChange,
   ComparisonTableFields,
   ConsoleComparisonTable,
   ConsoleComparisonTableListItem,
@@ -78,7 +77,6 @@ import type {
   ConsoleProduct,
   ConsoleProductListItem,
   ProductCreate,
-  ProductFieldChange,
   ProductFields,
 } from '@portico/contracts/console-products';
 
@@ -157,7 +155,6 @@ export const deleteChangelogEntry = async (productId: string, entryId: string, v
 
 // Comparison tables (catalog README 'Console: API products').
 const TABLES = '/admin-api/catalog/comparison-tables';
-const tablePath = (id: string) => `${TABLES}/${encodeURIComponent(id)}`;
 
 export const listComparisonTables = async () =>
   (await apiRequest<{ data: ConsoleComparisonTableListItem[] }>(TABLES, { format: 'json' })).data;

@@ -6,7 +6,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Modal,
   MultiSelect,
   Paper,
   Select,
@@ -27,22 +26,22 @@ import {
   type ConsoleProductListItem,
 } from '@portico/contracts/console-products';
 import { IconArrowDown, IconArrowUp, IconCheck, IconX } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import { ConflictPanel, RevisionsPanel } from '../console-content/editing';
-import { LoadVersioned, useVersionedEditor } from '../console-content/versioned-editor';
+import { ConflictPanel } from '../console/editing';
+import { LoadVersioned, useVersionedEditor } from '../console/versioned-editor';
 import {
   comparisonSource,
   listComparisonTables,
   listProducts,
   type ConsoleComparisonTableListItem,
 } from './api';
+import { DeleteDialog, PreviewAndRevisions, useCatalogDelete } from './catalog-editing';
 import { PRODUCTS_KEY } from './product-list';
 
 export const TABLES_KEY = ['console-comparison-tables'] as const;
@@ -121,8 +120,6 @@ function TableForm({
   onReplaced(x: ConsoleComparisonTable): void;
 }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const products = useQuery({ queryKey: PRODUCTS_KEY, queryFn: listProducts });
   const editor = useVersionedEditor({
     source: comparisonSource,
@@ -148,23 +145,12 @@ function TableForm({
         } as const
       )[field],
     );
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const remove = useMutation({
-    mutationFn: () => comparisonSource.remove(table!.id, editor.version),
-    onSuccess: async () => {
-      setConfirmDelete(false);
-      await client.invalidateQueries({ queryKey: TABLES_KEY });
-      await navigate(paths.adminApis, {
-        state: { notice: t('console.products.comparison.deleted', { title: table!.title }) },
-      });
-    },
-    onError: (err) => {
-      setConfirmDelete(false);
-      setDeleteError(messageOf(err, t('errors.somethingWentWrong')));
-    },
+  const remove = useCatalogDelete({
+    remove: () => comparisonSource.remove(table!.id, editor.version),
+    lists: [TABLES_KEY],
+    deleted: t('console.products.comparison.deleted', { title: table?.title ?? '' }),
   });
-  const error = deleteError ?? editor.error;
+  const error = remove.error ?? editor.error;
 
   const all = products.data ?? [];
   const optionOf = (p: ConsoleProductListItem) => ({
@@ -216,7 +202,7 @@ function TableForm({
       <Box
         component="form"
         onSubmit={(e) => {
-          setDeleteError(null);
+          remove.clear();
           editor.submit(e);
         }}
         style={{ flex: '1 1 520px' }}
@@ -437,43 +423,25 @@ function TableForm({
               {table ? t('console.products.comparison.save') : t('console.products.comparison.create')}
             </Button>
             {table && (
-              <Button variant="outline" color="red" onClick={() => setConfirmDelete(true)}>
+              <Button variant="outline" color="red" onClick={remove.ask}>
                 {t('console.products.comparison.delete')}
               </Button>
             )}
           </Group>
         </Stack>
-        <Modal
-          opened={confirmDelete}
-          onClose={() => setConfirmDelete(false)}
-          title={t('console.products.comparison.delete')}
-        >
-          <Text size="sm" mb="md">
-            {t('console.products.comparison.deleteConfirm', { title: table?.title ?? '' })}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>
-              {t('console.products.comparison.cancel')}
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-              {t('console.products.comparison.deleteConfirmButton')}
-            </Button>
-          </Group>
-        </Modal>
+        <DeleteDialog
+          remove={remove}
+          texts={{
+            title: t('console.products.comparison.delete'),
+            text: t('console.products.comparison.deleteConfirm', { title: table?.title ?? '' }),
+            cancel: t('console.products.comparison.cancel'),
+            confirm: t('console.products.comparison.deleteConfirmButton'),
+          }}
+        />
       </Box>
-      <Stack style={{ flex: '0 1 420px' }}>
+      <PreviewAndRevisions editor={editor} labelOf={labelOf} testId="comparison">
         <TablePreview fields={fields} products={all} />
-        {editor.item && (
-          <RevisionsPanel
-            id={editor.item.id}
-            version={editor.version}
-            source={comparisonSource.revisions}
-            labelOf={labelOf}
-            onRestored={editor.restored}
-            testId="comparison-revisions"
-          />
-        )}
-      </Stack>
+      </PreviewAndRevisions>
     </Group>
   );
 }

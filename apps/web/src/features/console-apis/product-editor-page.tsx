@@ -7,7 +7,6 @@ import {
   Checkbox,
   Group,
   Image,
-  Modal,
   MultiSelect,
   NumberInput,
   Paper,
@@ -19,16 +18,16 @@ import {
   Title,
 } from '@mantine/core';
 import { CARD_DESCRIPTION_MAX } from '@portico/contracts/constants';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useParams } from 'react-router';
 import { HtmlContent } from '../../components/ui/html-content';
 import { paths } from '../../config/paths';
-import { messageOf } from '../../lib/api-client';
 import { useTranslation, type Translate } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import { ConflictPanel, RevisionsPanel } from '../console-content/editing';
-import { LoadVersioned, useVersionedEditor } from '../console-content/versioned-editor';
+import { ConflictPanel } from '../console/editing';
+import { LoadVersioned, useVersionedEditor } from '../console/versioned-editor';
+import { DeleteDialog, PreviewAndRevisions, useCatalogDelete } from './catalog-editing';
 import { ChangelogEditor } from './changelog-editor';
 import { PlansEditor } from './plans-editor';
 import {
@@ -153,8 +152,6 @@ export function ProductForm({
   onReplaced(p: ConsoleProduct): void;
 }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const editor = useVersionedEditor({
     source: productSource,
     item: creating ? undefined : product,
@@ -178,7 +175,6 @@ export function ProductForm({
     onReplaced,
   });
   const { fields, set, conflict } = editor;
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const categories = useQuery({ queryKey: ['console-product-categories'], queryFn: listProductCategories });
   const products = useQuery({ queryKey: PRODUCTS_KEY, queryFn: listProducts });
   const labelOf = (field: keyof ProductFields) => productFieldLabel(t, field);
@@ -192,24 +188,12 @@ export function ProductForm({
     label: `${p.title}${p.productVersion ? ` ${p.productVersion}` : ''} (/${p.alias})`,
   });
 
-  // A delete leaves the form for the list, which says what went.
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const remove = useMutation({
-    mutationFn: () => productSource.remove(product.id, editor.version),
-    onSuccess: async () => {
-      setConfirmDelete(false);
-      client.removeQueries({ queryKey: [productSource.key, product.id] });
-      await client.invalidateQueries({ queryKey: PRODUCTS_KEY });
-      await navigate(paths.adminApis, {
-        state: { notice: t('console.products.editor.deleted', { title: product.title }) },
-      });
-    },
-    onError: (err) => {
-      setConfirmDelete(false);
-      setDeleteError(messageOf(err, t('errors.somethingWentWrong')));
-    },
+  const remove = useCatalogDelete({
+    remove: () => productSource.remove(product.id, editor.version),
+    lists: [PRODUCTS_KEY],
+    deleted: t('console.products.editor.deleted', { title: product.title }),
   });
-  const error = deleteError ?? editor.error;
+  const error = remove.error ?? editor.error;
   const successor = others.find((p) => p.id === fields.successor) ?? null;
 
   return (
@@ -217,7 +201,7 @@ export function ProductForm({
       <Box
         component="form"
         onSubmit={(e) => {
-          setDeleteError(null);
+          remove.clear();
           editor.submit(e);
         }}
         style={{ flex: '1 1 480px' }}
@@ -375,47 +359,29 @@ export function ProductForm({
               {creating ? t('console.products.editor.create') : t('console.products.editor.save')}
             </Button>
             {!creating && (
-              <Button variant="outline" color="red" onClick={() => setConfirmDelete(true)}>
+              <Button variant="outline" color="red" onClick={remove.ask}>
                 {t('console.products.editor.delete')}
               </Button>
             )}
           </Group>
         </Stack>
-        <Modal
-          opened={confirmDelete}
-          onClose={() => setConfirmDelete(false)}
-          title={t('console.products.editor.delete')}
-        >
-          <Text size="sm" mb="md">
-            {t('console.products.editor.deleteConfirm', { title: product.title })}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>
-              {t('console.products.editor.cancel')}
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-              {t('console.products.editor.deleteConfirmButton')}
-            </Button>
-          </Group>
-        </Modal>
+        <DeleteDialog
+          remove={remove}
+          texts={{
+            title: t('console.products.editor.delete'),
+            text: t('console.products.editor.deleteConfirm', { title: product.title }),
+            cancel: t('console.products.editor.cancel'),
+            confirm: t('console.products.editor.deleteConfirmButton'),
+          }}
+        />
       </Box>
-      <Stack style={{ flex: '0 1 420px' }}>
+      <PreviewAndRevisions editor={editor} labelOf={labelOf} testId="product">
         <ProductPreview
           product={creating ? { ...product, productVersion: fields.productVersion.trim() || null } : product}
           fields={fields}
           successor={successor}
         />
-        {editor.item && (
-          <RevisionsPanel
-            id={editor.item.id}
-            version={editor.version}
-            source={productSource.revisions}
-            labelOf={labelOf}
-            onRestored={editor.restored}
-            testId="product-revisions"
-          />
-        )}
-      </Stack>
+      </PreviewAndRevisions>
     </Group>
   );
 }
