@@ -144,7 +144,7 @@ describe('API product revisions', () => {
     expect(one.data.changes.map((c) => c.field)).toEqual(['title', 'label']);
     const title = one.data.changes[0]!;
     expect([title.before, title.after]).toEqual(['FX Rates API (one)', 'FX Rates API (two)']);
-    expect([removed(title), added(title)]).toEqual(['(one)', '(two)']);
+    expect([removed(title), added(title)]).toEqual(['one', 'two']);
 
     // A restore names the version it replaces: a stale one is a 409 with what differs.
     const stale = await manager.send(
