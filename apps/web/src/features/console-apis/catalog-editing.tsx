@@ -6,7 +6,7 @@ import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { RevisionsPanel } from '../console/editing';
-import type { VersionedEditor } from '../console/versioned-editor';
+import { EditorConflict, type VersionedEditor } from '../console/versioned-editor';
 
 /**
  * What the catalog's versioned forms (API products, comparison tables) share beside the console's
@@ -101,5 +101,50 @@ export function PreviewAndRevisions<T extends { id: string; version: number }, F
         />
       )}
     </Stack>
+  );
+}
+
+/**
+ * A saved item's name (`children`), version and whether the form has unsaved changes; under it
+ * the conflict of a stale save (reload theirs or save over it), in the words of `messages`.
+ */
+export function VersionLine<T extends { id: string; version: number }, F, C extends string, V>({
+  editor,
+  labelOf,
+  testId,
+  messages,
+  children,
+}: {
+  editor: VersionedEditor<T, F, C, V>;
+  labelOf(field: C): string;
+  /** Names the version (`${testId}-version`), the unsaved mark and the conflict. */
+  testId: string;
+  messages: 'console.products.editor' | 'console.products.comparison';
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Group gap="xs">
+        <Text size="sm" c="dimmed">
+          {children}
+        </Text>
+        <Text size="sm" c="dimmed" data-testid={`${testId}-version`}>
+          {t(`${messages}.version`, { version: editor.version })}
+        </Text>
+        {editor.dirty && (
+          <Text size="sm" c="dimmed" data-testid={`${testId}-unsaved`}>
+            {t('console.content.editor.unsaved')}
+          </Text>
+        )}
+      </Group>
+      <EditorConflict
+        editor={editor}
+        labelOf={labelOf}
+        title={t(`${messages}.conflictTitle`)}
+        text={(version) => t(`${messages}.conflictText`, { version })}
+        testId={`${testId}-conflict`}
+      />
+    </>
   );
 }

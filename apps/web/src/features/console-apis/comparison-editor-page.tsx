@@ -33,7 +33,6 @@ import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import { ConflictPanel } from '../console/editing';
 import { LoadVersioned, useVersionedEditor } from '../console/versioned-editor';
 import {
   comparisonSource,
@@ -41,7 +40,7 @@ import {
   listProducts,
   type ConsoleComparisonTableListItem,
 } from './api';
-import { DeleteDialog, PreviewAndRevisions, useCatalogDelete } from './catalog-editing';
+import { DeleteDialog, PreviewAndRevisions, useCatalogDelete, VersionLine } from './catalog-editing';
 import { PRODUCTS_KEY } from './product-list';
 
 export const TABLES_KEY = ['console-comparison-tables'] as const;
@@ -133,7 +132,7 @@ function TableForm({
     savedText: (version) => t('console.products.comparison.saved', { version }),
     onReplaced,
   });
-  const { fields, conflict } = editor;
+  const { fields } = editor;
   const labelOf = (field: keyof ComparisonTableFields) =>
     t(
       (
@@ -211,19 +210,14 @@ function TableForm({
       >
         <Stack>
           {table ? (
-            <Group gap="xs">
-              <Text size="sm" c="dimmed">
-                {table.key}
-              </Text>
-              <Text size="sm" c="dimmed" data-testid="comparison-version">
-                {t('console.products.comparison.version', { version: editor.version })}
-              </Text>
-              {editor.dirty && (
-                <Text size="sm" c="dimmed" data-testid="comparison-unsaved">
-                  {t('console.content.editor.unsaved')}
-                </Text>
-              )}
-            </Group>
+            <VersionLine
+              editor={editor}
+              labelOf={labelOf}
+              testId="comparison"
+              messages="console.products.comparison"
+            >
+              {table.key}
+            </VersionLine>
           ) : (
             <TextInput
               label={t('console.products.comparison.keyLabel')}
@@ -231,17 +225,6 @@ function TableForm({
               required
               value={fields.key}
               onChange={(e) => editor.set('key', e.currentTarget.value.toLowerCase())}
-            />
-          )}
-          {conflict && (
-            <ConflictPanel
-              title={t('console.products.comparison.conflictTitle')}
-              text={t('console.products.comparison.conflictText', { version: conflict.current.version })}
-              changes={conflict.changes}
-              labelOf={labelOf}
-              onReload={editor.reload}
-              onOverwrite={editor.overwrite}
-              testId="comparison-conflict"
             />
           )}
           <TextInput

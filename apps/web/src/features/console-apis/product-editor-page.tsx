@@ -25,9 +25,8 @@ import { HtmlContent } from '../../components/ui/html-content';
 import { paths } from '../../config/paths';
 import { useTranslation, type Translate } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import { ConflictPanel } from '../console/editing';
 import { LoadVersioned, useVersionedEditor } from '../console/versioned-editor';
-import { DeleteDialog, PreviewAndRevisions, useCatalogDelete } from './catalog-editing';
+import { DeleteDialog, PreviewAndRevisions, useCatalogDelete, VersionLine } from './catalog-editing';
 import { ChangelogEditor } from './changelog-editor';
 import { PlansEditor } from './plans-editor';
 import {
@@ -174,7 +173,7 @@ export function ProductForm({
     savedText: (version) => t('console.products.editor.saved', { version }),
     onReplaced,
   });
-  const { fields, set, conflict } = editor;
+  const { fields, set } = editor;
   const categories = useQuery({ queryKey: ['console-product-categories'], queryFn: listProductCategories });
   const products = useQuery({ queryKey: PRODUCTS_KEY, queryFn: listProducts });
   const labelOf = (field: keyof ProductFields) => productFieldLabel(t, field);
@@ -226,31 +225,15 @@ export function ProductForm({
               />
             </Group>
           ) : (
-            <Group gap="xs">
-              <Text size="sm" c="dimmed">
-                /{product.alias}
-                {product.productVersion ? ` · ${product.productVersion}` : ''}
-              </Text>
-              <Text size="sm" c="dimmed" data-testid="product-version">
-                {t('console.products.editor.version', { version: editor.version })}
-              </Text>
-              {editor.dirty && (
-                <Text size="sm" c="dimmed" data-testid="product-unsaved">
-                  {t('console.content.editor.unsaved')}
-                </Text>
-              )}
-            </Group>
-          )}
-          {conflict && (
-            <ConflictPanel
-              title={t('console.products.editor.conflictTitle')}
-              text={t('console.products.editor.conflictText', { version: conflict.current.version })}
-              changes={conflict.changes}
+            <VersionLine
+              editor={editor}
               labelOf={labelOf}
-              onReload={editor.reload}
-              onOverwrite={editor.overwrite}
-              testId="product-conflict"
-            />
+              testId="product"
+              messages="console.products.editor"
+            >
+              /{product.alias}
+              {product.productVersion ? ` · ${product.productVersion}` : ''}
+            </VersionLine>
           )}
           <TextInput
             label={t('console.products.editor.titleLabel')}

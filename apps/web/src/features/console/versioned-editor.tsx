@@ -295,6 +295,35 @@ export function LoadVersioned<T extends Versioned, F, C extends string>({
   );
 }
 
+/** The conflict of a stale save, if any: what the version saved meanwhile changed; reload theirs or save over it. */
+export function EditorConflict<T extends Versioned, F, C extends string, V>({
+  editor,
+  labelOf,
+  title,
+  text,
+  testId,
+}: {
+  editor: VersionedEditor<T, F, C, V>;
+  labelOf(field: C): string;
+  title: string;
+  text(version: number): string;
+  testId: string;
+}) {
+  const { conflict } = editor;
+  if (!conflict) return null;
+  return (
+    <ConflictPanel
+      title={title}
+      text={text(conflict.current.version)}
+      changes={conflict.changes}
+      labelOf={labelOf}
+      onReload={editor.reload}
+      onOverwrite={editor.overwrite}
+      testId={testId}
+    />
+  );
+}
+
 /** The words of one kind of item's form. */
 export interface EditorTexts {
   label: string;
@@ -329,7 +358,7 @@ export function VersionedForm<T extends Versioned & { state: S }, S extends Stat
   children: ReactNode;
 }) {
   const { t } = useTranslation();
-  const { item, conflict } = editor;
+  const { item } = editor;
   return (
     <Group align="flex-start" gap="xl" wrap="wrap">
       <Box component="form" onSubmit={editor.submit} style={{ flex: '1 1 480px' }} aria-label={texts.label}>
@@ -358,17 +387,13 @@ export function VersionedForm<T extends Versioned & { state: S }, S extends Stat
               {editor.error}
             </Alert>
           )}
-          {conflict && (
-            <ConflictPanel
-              title={texts.conflictTitle}
-              text={texts.conflictText(conflict.current.version)}
-              changes={conflict.changes}
-              labelOf={labelOf}
-              onReload={editor.reload}
-              onOverwrite={editor.overwrite}
-              testId={`${testId}-conflict`}
-            />
-          )}
+          <EditorConflict
+            editor={editor}
+            labelOf={labelOf}
+            title={texts.conflictTitle}
+            text={texts.conflictText}
+            testId={`${testId}-conflict`}
+          />
           {children}
           <Group>
             <Button type="submit" loading={editor.saving}>
