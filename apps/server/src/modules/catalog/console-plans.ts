@@ -136,14 +136,11 @@ export async function consolePlanRoutes(app: FastifyInstance): Promise<void> {
         .executeTakeFirstOrThrow();
       return { stale: false as const, version: raised.plans_version, plans: await plansOf(trx, product.id) };
     });
-    if (saved.stale)
-      // The plans as saved meanwhile; what differs is each documentation's plan, shown by the form.
-      return sendConflict(
-        reply,
-        format(E.plansStale, { version: saved.version }),
-        { version: saved.version, plans: json(saved.plans) } as { version: number },
-        [],
-      );
+    if (saved.stale) {
+      // The plans as saved meanwhile (the form shows each documentation's plan, so no field diff).
+      const current = { version: saved.version, plans: json(saved.plans) };
+      return sendConflict(reply, format(E.plansStale, { version: saved.version }), current, []);
+    }
     reply.header('Cache-Control', 'no-store').header('ETag', etagOf(saved.version));
     return { data: json(saved.plans), meta: { version: saved.version } };
   });
