@@ -9,7 +9,7 @@ import type {
 import { en } from '@portico/contracts/messages';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClient } from './http-client.ts';
+import type { TestClient } from './http-client.ts';
 import { signedInUser } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 

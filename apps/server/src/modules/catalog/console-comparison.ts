@@ -316,7 +316,6 @@ const tables = versioned<Fields, TableRecord>({
   },
 });
 
-type Params = { Params: { id: string } };
 const BASE = '/admin-api/catalog/comparison-tables';
 
 /** The console's comparison table routes (README.md 'Console: API products'). */

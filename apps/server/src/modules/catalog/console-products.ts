@@ -21,7 +21,7 @@ import type { Db } from '../../db/client.ts';
 import { sql } from 'kysely';
 import { expectedVersion as expectedVersionOf } from '../../lib/console-edits.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
-import { HttpError, notFound } from '../../lib/errors.ts';
+import { HttpError } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
