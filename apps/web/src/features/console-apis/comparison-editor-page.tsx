@@ -397,9 +397,9 @@ function TableForm({
             </Alert>
           )}
           {editor.notice && (
-            <Text role="status" c="green.9" data-testid="comparison-saved">
+            <Alert color="green" role="status" data-testid="comparison-saved">
               {editor.notice}
-            </Text>
+            </Alert>
           )}
           <Group justify="space-between">
             <Button type="submit" loading={editor.saving}>

@@ -333,9 +333,9 @@ export function ProductForm({
             </Alert>
           )}
           {editor.notice && (
-            <Text role="status" c="green.9" data-testid="product-saved">
+            <Alert color="green" role="status" data-testid="product-saved">
               {editor.notice}
-            </Text>
+            </Alert>
           )}
           <Group justify="space-between">
             <Button type="submit" loading={editor.saving}>
