@@ -112,3 +112,60 @@ test('an API manager deprecates a product with a successor; a visitor goes to th
   await expect(page.getByRole('table', { name: M.listLabel })).toContainText('FX Rates API');
   expect(await rowTitles(page)).toEqual(before);
 });
+
+test('an API manager edits a product twice, compares the first save with now and restores it; the product is put back', async ({
+  page,
+}) => {
+  const R = en.console.content.revisions;
+  const version = (n: number) => R.version.replace('{{version}}', String(n));
+  await signIn(page, e2eApiManager.email, e2eApiManager.password);
+  await declineCookies(page);
+  await page.goto('/admin/apis');
+  await page.getByRole('link', { name: format(M.editLabel, { title: 'Get Token API' }) }).click();
+  const form = page.getByRole('form', { name: M.editor.formLabel });
+  const label = form.getByRole('textbox', { name: M.editor.labelLabel, exact: true });
+  await expect(form.getByRole('textbox', { name: M.editor.titleLabel, exact: true })).toHaveValue(
+    'Get Token API',
+  );
+  const original = await label.inputValue();
+  const saved = page.getByTestId('product-saved');
+
+  await label.fill('ALPHA');
+  await expect(page.getByTestId('product-unsaved')).toBeVisible();
+  await form.getByRole('button', { name: M.editor.save }).click();
+  await expect(saved).toBeVisible();
+  const first = Number(/(\d+)/.exec((await saved.textContent()) ?? '')![1]);
+  await label.fill('BETA');
+  await form.getByRole('button', { name: M.editor.save }).click();
+  await expect(saved).toHaveText(format(M.editor.saved, { version: first + 1 }));
+
+  // The first save compared with now: its label removed, the current one added; then restored.
+  const revisions = page.getByTestId('product-revisions');
+  await expect(revisions).toContainText(version(first + 1));
+  const entry = revisions
+    .locator('div')
+    .filter({ hasText: version(first) })
+    .last();
+  await entry.getByRole('button', { name: R.show }).click();
+  await expect(entry).toContainText(M.editor.labelLabel);
+  await expect(entry.locator('del')).toHaveText('ALPHA');
+  await expect(entry.locator('ins')).toHaveText('BETA');
+  await expectNoViolations(page, 'console product form with its revisions');
+  await entry.getByRole('button', { name: R.restore }).click();
+  await expect(label).toHaveValue('ALPHA');
+  await expect(revisions).toContainText(version(first + 2));
+  await expect(page.getByTestId('product-version')).toHaveText(
+    format(M.editor.version, { version: first + 2 }),
+  );
+
+  // Put back as it was found.
+  await label.fill(original);
+  await form.getByRole('button', { name: M.editor.save }).click();
+  await expect(saved).toHaveText(format(M.editor.saved, { version: first + 3 }));
+  await page.reload();
+  await expect(
+    page
+      .getByRole('form', { name: M.editor.formLabel })
+      .getByRole('textbox', { name: M.editor.labelLabel, exact: true }),
+  ).toHaveValue(original);
+});

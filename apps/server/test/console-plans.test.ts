@@ -52,8 +52,22 @@ async function plans(id: string, client = manager): Promise<ProductPlan[]> {
   return ((await res.json()) as { data: ProductPlan[] }).data;
 }
 
-const put = (id: string, body: unknown, client = manager) =>
-  client.send('PUT', `/admin-api/catalog/products/${id}/plans`, body, 'application/json');
+/** The plans' version now (every save names the one it started from). */
+async function plansVersion(id: string): Promise<number> {
+  const res = await manager.get(`/admin-api/catalog/products/${id}/plans`);
+  return ((await res.json()) as { meta: { version: number } }).meta.version;
+}
+
+/** A save of the plans, with their current version unless the body names one. */
+const put = async (id: string, body: unknown, client = manager) =>
+  client.send(
+    'PUT',
+    `/admin-api/catalog/products/${id}/plans`,
+    body && typeof body === 'object' && !('version' in body)
+      ? { ...body, version: await plansVersion(id) }
+      : body,
+    'application/json',
+  );
 
 async function publicPlan(alias: string) {
   const res = await fetch(`${t.baseUrl}/jsonapi/node/api_documentation/${alias}`);
@@ -87,6 +101,42 @@ describe('plans', () => {
     // Empty: the default plan.
     await put(id, { plans: [{ documentation: fx.documentation, plan: '' }] });
     expect(await publicPlan('fx-rates-v2')).toBe(en.catalog.defaultPlan);
+  });
+
+  it('a save names the version it started from: none is a 428, a stale one a 409 that writes nothing', async () => {
+    const id = await productId('payments-api-v1');
+    const before = await plans(id);
+    const version = await plansVersion(id);
+    const body = { plans: [{ documentation: before[0]!.documentation, plan: '7 per second' }] };
+    const missing = await manager.send(
+      'PUT',
+      `/admin-api/catalog/products/${id}/plans`,
+      body,
+      'application/json',
+    );
+    expect(missing.status).toBe(428);
+    const first = await put(id, { ...body, version });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('etag')).toBe(`"${version + 1}"`);
+    expect(((await first.json()) as { meta: { version: number } }).meta.version).toBe(version + 1);
+    const stale = await put(id, {
+      plans: [{ documentation: before[0]!.documentation, plan: '8 per second' }],
+      version,
+    });
+    expect(stale.status).toBe(409);
+    const conflict = (await stale.json()) as {
+      errors: { title: string }[];
+      meta: { current: { version: number; plans: ProductPlan[] } };
+    };
+    expect(conflict.errors[0]!.title).toBe(E.plansStale.replace('{{version}}', String(version + 1)));
+    expect(conflict.meta.current.version).toBe(version + 1);
+    expect(conflict.meta.current.plans[0]!.plan).toBe('7 per second');
+    expect((await plans(id))[0]!.plan).toBe('7 per second');
+    // Back as it was.
+    const back = await put(id, {
+      plans: [{ documentation: before[0]!.documentation, plan: before[0]!.plan }],
+    });
+    expect(back.status).toBe(200);
   });
 
   it('refuses a plan with markup or too long, or a documentation of another product, writing nothing', async () => {

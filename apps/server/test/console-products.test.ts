@@ -309,7 +309,7 @@ describe('saving a product', () => {
     const body = await json<ErrorBody>(stale);
     expect(body.errors[0]!.code).toBe('conflict');
     expect(body.meta!.current.version).toBe(first.version);
-    expect(body.meta!.changes).toEqual([
+    expect(body.meta!.changes).toMatchObject([
       { field: 'title', before: 'Get Token API (second)', after: 'Get Token API (first)' },
     ]);
     expect((await product('get-token-api')).title).toBe('Get Token API (first)');

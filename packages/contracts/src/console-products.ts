@@ -1,5 +1,7 @@
 /** The console's API products (issue 27, apps/server/src/modules/catalog/README.md 'Console: API products'). */
 
+import type { FieldChange } from './console-content.ts';
+
 export const PRODUCT_TITLE_MAX = 255;
 export const PRODUCT_LABEL_MAX = 32;
 export const PRODUCT_DESCRIPTION_MAX = 100_000;
@@ -74,8 +76,8 @@ export interface ConsoleProduct extends ProductFields {
   editedAt: string | null;
 }
 
-export interface ProductFieldChange {
-  field: keyof ProductFields;
+/** A field a 409 or a revision says differs: its text before and after, and their word diff. */
+export interface ProductFieldChange extends FieldChange<keyof ProductFields & string> {
   before: string;
   after: string;
 }
@@ -175,8 +177,7 @@ export interface ConsoleComparisonTableListItem {
   version: number;
 }
 
-export interface ComparisonFieldChange {
-  field: keyof ComparisonTableFields;
+export interface ComparisonFieldChange extends FieldChange<keyof ComparisonTableFields & string> {
   before: string;
   after: string;
 }

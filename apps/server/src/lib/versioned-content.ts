@@ -108,6 +108,11 @@ export interface VersionedAdapter<F extends object, R extends VersionedRecord<F>
   };
   /** Whether a save of `input` over `before` publishes it (audited as `published`). */
   publishes?(input: I, before: R): boolean;
+  /**
+   * The audit action of a save of `input` over `before` when the kind has its own (a product
+   * retired or deprecated by the save); undefined falls back to `published` or `updated`.
+   */
+  saveAction?(input: I, before: R): string | undefined;
   /** Published state: the scheduler publishes what is due. */
   schedule?: ScheduleSpec;
   /** Kinds whose fields do not say their state (the site's documents): a revision's state. */
@@ -165,6 +170,43 @@ export function whereState(state: unknown, table?: string): RawBuilder<boolean> 
     default:
       return sql<boolean>`true`;
   }
+}
+
+/** JSON with each object's keys in order: a revision's fields come back from jsonb in its own order. */
+const sortedKeys = (_key: string, value: unknown): unknown =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    : value;
+
+/** A field's change of a kind with structured fields: its text before and after, and their word diff. */
+export type ShownFieldChange<K extends string> = FieldChange<K> & { before: string; after: string };
+
+/**
+ * What differs from `from` to `to` for kinds whose fields are lists of objects (the catalog's
+ * products and comparison tables): each field as text (JSON when it is not a text), the texts
+ * before and after (what their 409 has always answered) with the word diff the console's
+ * conflict and revisions panels show.
+ */
+export function shownChanges<F extends object, K extends keyof F & string>(
+  from: F,
+  to: F,
+  fields: readonly K[],
+): ShownFieldChange<K>[] {
+  const shown = (item: F) =>
+    Object.fromEntries(
+      fields.map((f) => [
+        f,
+        typeof item[f] === 'string' ? item[f] : JSON.stringify(item[f] ?? null, sortedKeys),
+      ]),
+    ) as Record<K, string>;
+  const a = shown(from);
+  const b = shown(to);
+  return fieldChanges(a, b, fields).map((c) => ({
+    field: c.field,
+    before: a[c.field],
+    after: b[c.field],
+    parts: c.parts,
+  }));
 }
 
 /** The revisions' condition naming one item: its integer id, or its key. */
@@ -452,9 +494,10 @@ export function versionedRoutes<F extends object, R extends VersionedRecord<F>, 
       input,
       expected,
       (before) =>
-        adapter.audit.published && adapter.publishes?.(input, before)
+        adapter.saveAction?.(input, before) ??
+        (adapter.audit.published && adapter.publishes?.(input, before)
           ? adapter.audit.published
-          : adapter.audit.updated,
+          : adapter.audit.updated),
     );
     if (!outcome.ok) return component.conflict(reply, outcome.current, sent(input, outcome.current));
     return component.send(reply, outcome.record);

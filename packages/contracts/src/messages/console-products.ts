@@ -183,6 +183,8 @@ export const consoleProductsMessages = {
     notFound: 'No such product.',
     versionNeeded: 'Say which version you edited: a version attribute or an If-Match header.',
     stale: 'The product was saved meanwhile (now version {{version}}).',
+    noRevision: 'There is no such revision.',
+    plansStale: 'The plans were saved meanwhile (now version {{version}}): load them again.',
     categoryUnknown: 'No such category.',
     successorUnknown: 'No such product to lead to.',
     successorSelf: 'A product cannot lead to itself.',

@@ -7,26 +7,21 @@ import {
   COMPARISON_TITLE_MAX,
   COMPARISON_VALUE_MAX,
   PRODUCT_ITEMS_MAX,
-  type ComparisonFieldChange,
   type ComparisonTableFields,
   type ConsoleComparisonTable,
   type ConsoleComparisonTableListItem,
 } from '@portico/contracts/console-products';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import {
-  deleteVersion,
-  etagOf,
-  expectedVersion,
-  sendConflict as sendConflictOf,
-} from '../../lib/console-edits.ts';
-import { HttpError, notFound } from '../../lib/errors.ts';
+import { HttpError } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
-import { actorOf, recordAudit } from '../audit/service.ts';
+import { versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { actorOf } from '../audit/service.ts';
+import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { UUID } from './repo.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';
 
@@ -108,16 +103,15 @@ const createSchema = fieldsSchema
   .strict();
 
 type Fields = z.infer<typeof fieldsSchema>;
-type TableRecord = ConsoleComparisonTable & { rowId: number };
+/** A table as the versioned-content component holds it: the console's table and its fields. */
+type TableRecord = CatalogRecord<Fields, ConsoleComparisonTable>;
 
-async function findTable(db: Db, id: string): Promise<TableRecord | undefined> {
+async function findTable(db: Db, id: string, lock = false): Promise<TableRecord | undefined> {
   if (!UUID.test(id)) return undefined;
   const c = catalogDb(db);
-  const t = await c
-    .selectFrom('comparison_tables')
-    .selectAll()
-    .where('uuid', '=', id.toLowerCase())
-    .executeTakeFirst();
+  let q = c.selectFrom('comparison_tables').selectAll().where('uuid', '=', id.toLowerCase());
+  if (lock) q = q.forUpdate();
+  const t = await q.executeTakeFirst();
   if (!t) return undefined;
   const [columns, rows, products] = await Promise.all([
     c
@@ -143,8 +137,7 @@ async function findTable(db: Db, id: string): Promise<TableRecord | undefined> {
       .orderBy('title')
       .execute(),
   ]);
-  return {
-    rowId: t.id,
+  const table: ConsoleComparisonTable = {
     id: t.uuid,
     key: t.key,
     version: t.edit_version,
@@ -159,24 +152,11 @@ async function findTable(db: Db, id: string): Promise<TableRecord | undefined> {
     })),
     products: products.map((p) => p.uuid),
   };
+  const fields = Object.fromEntries(FIELD_NAMES.map((f) => [f, table[f]])) as Fields;
+  return { rowId: t.id, item: table, version: table.version, fields };
 }
 
-function tableJson(t: TableRecord): ConsoleComparisonTable {
-  const { rowId: _rowId, ...rest } = t;
-  return rest;
-}
-
-const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
-
-function tableChanges(from: ComparisonTableFields, to: ComparisonTableFields): ComparisonFieldChange[] {
-  return FIELD_NAMES.flatMap((field) => {
-    const before = shown(from[field]);
-    const after = shown(to[field]);
-    return before === after ? [] : [{ field, before, after }];
-  });
-}
-
-const auditValue = (t: TableRecord) => ({
+const auditValue = ({ item: t }: TableRecord) => ({
   key: t.key,
   title: t.title,
   columns: t.columns,
@@ -292,33 +272,50 @@ async function writeTable(trx: Db, tableId: number, fields: Fields) {
       .execute();
 }
 
-type SaveOutcome = { ok: true; table: TableRecord } | { ok: false; current: TableRecord };
+/**
+ * Comparison tables through the versioned-content component (docs/decisions/048-versioned-content.md):
+ * the save with its version check, 409 and revision, the revisions with their diff and restore,
+ * and the delete (the products that showed the table show none).
+ */
+const tables = versioned<Fields, TableRecord>({
+  ...catalogAdapter<Fields, ConsoleComparisonTable>(
+    'comparison_table',
+    { notFound: E.comparisonNotFound, stale: E.comparisonStale, versionNeeded: E.comparisonVersionNeeded },
+    FIELD_NAMES,
+  ),
+  find: findTable,
+  store: (trx, fields, before) => writeTable(trx, before.rowId, fields),
+  async remove(trx, before) {
+    const c = catalogDb(trx);
+    await c
+      .updateTable('api_products')
+      .set({ comparison_table_id: null, changed: new Date() })
+      .where('comparison_table_id', '=', before.rowId)
+      .execute();
+    await c.deleteFrom('comparison_tables').where('id', '=', before.rowId).execute();
+  },
+  // A product deleted since no longer shows the table.
+  async restoreInput(db, fields) {
+    const found = fields.products.length
+      ? await catalogDb(db)
+          .selectFrom('api_products')
+          .select('uuid')
+          .where('uuid', 'in', fields.products)
+          .execute()
+      : [];
+    return { ...fields, products: fields.products.filter((p) => found.some((f) => f.uuid === p)) };
+  },
+  audit: {
+    targetType: 'comparison_table',
+    label: (t) => t.item.title,
+    value: auditValue,
+    created: 'comparison_table.created',
+    updated: 'comparison_table.updated',
+    restored: 'comparison_table.restored',
+    deleted: 'comparison_table.deleted',
+  },
+});
 
-async function lockTable(trx: Db, id: string) {
-  const locked = UUID.test(id)
-    ? await catalogDb(trx)
-        .selectFrom('comparison_tables')
-        .select(['id', 'edit_version'])
-        .where('uuid', '=', id.toLowerCase())
-        .forUpdate()
-        .executeTakeFirst()
-    : undefined;
-  if (!locked) throw notFound(E.comparisonNotFound);
-  return locked;
-}
-
-function sendConflict(reply: FastifyReply, current: TableRecord, mine: ComparisonTableFields | undefined) {
-  const message = format(E.comparisonStale, { version: current.version });
-  return sendConflictOf(reply, message, tableJson(current), mine ? tableChanges(mine, current) : []);
-}
-
-const sendTable = (reply: FastifyReply, t: TableRecord) =>
-  reply
-    .header('Cache-Control', 'no-store')
-    .header('ETag', etagOf(t.version))
-    .send({ data: tableJson(t) });
-
-type Params = { Params: { id: string } };
 const BASE = '/admin-api/catalog/comparison-tables';
 
 /** The console's comparison table routes (README.md 'Console: API products'). */
@@ -359,17 +356,10 @@ export async function consoleComparisonRoutes(app: FastifyInstance): Promise<voi
     };
   });
 
-  app.get<Params>(`${BASE}/:id`, async (request, reply) => {
-    requireManager(request);
-    const table = await findTable(app.db, request.params.id);
-    if (!table) throw notFound(E.comparisonNotFound);
-    return sendTable(reply, table);
-  });
-
   app.post(BASE, async (request, reply) => {
     requireManager(request);
     const { key, ...fields } = parseBody(createSchema, request.body);
-    const table = await app.db.transaction().execute(async (trx) => {
+    const table = await tables.create(app.db, actorOf(request), async (trx) => {
       const c = catalogDb(trx);
       const taken = await c
         .selectFrom('comparison_tables')
@@ -383,69 +373,14 @@ export async function consoleComparisonRoutes(app: FastifyInstance): Promise<voi
         .returning(['id', 'uuid'])
         .executeTakeFirstOrThrow();
       await writeTable(trx, row.id, fields);
-      const created = (await findTable(trx, row.uuid))!;
-      await recordAudit(trx, actorOf(request), {
-        action: 'comparison_table.created',
-        targetType: 'comparison_table',
-        targetId: created.id,
-        targetLabel: created.title,
-        after: auditValue(created),
-      });
-      return created;
+      return row.uuid;
     });
-    reply.code(201);
-    return sendTable(reply, table);
+    return tables.send(reply, table, 201);
   });
 
-  app.patch<Params>(`${BASE}/:id`, async (request, reply) => {
-    requireManager(request);
-    const { version, ...fields } = parseBody(saveSchema, request.body);
-    const expected = expectedVersion(request, version, E.comparisonVersionNeeded);
-    const outcome = await app.db.transaction().execute(async (trx): Promise<SaveOutcome> => {
-      const locked = await lockTable(trx, request.params.id);
-      const before = (await findTable(trx, request.params.id))!;
-      if (locked.edit_version !== expected) return { ok: false, current: before };
-      await writeTable(trx, locked.id, fields);
-      const after = (await findTable(trx, request.params.id))!;
-      await recordAudit(trx, actorOf(request), {
-        action: 'comparison_table.updated',
-        targetType: 'comparison_table',
-        targetId: after.id,
-        targetLabel: after.title,
-        before: auditValue(before),
-        after: auditValue(after),
-      });
-      return { ok: true, table: after };
-    });
-    if (!outcome.ok) return sendConflict(reply, outcome.current, fields);
-    return sendTable(reply, outcome.table);
-  });
-
-  app.delete<Params>(`${BASE}/:id`, async (request, reply) => {
-    requireManager(request);
-    const expected = deleteVersion(request, E.comparisonVersionNeeded);
-    const outcome = await app.db.transaction().execute(async (trx) => {
-      const locked = await lockTable(trx, request.params.id);
-      const before = (await findTable(trx, request.params.id))!;
-      if (expected !== 'any' && locked.edit_version !== expected)
-        return { ok: false as const, current: before };
-      const c = catalogDb(trx);
-      await c
-        .updateTable('api_products')
-        .set({ comparison_table_id: null, changed: new Date() })
-        .where('comparison_table_id', '=', locked.id)
-        .execute();
-      await c.deleteFrom('comparison_tables').where('id', '=', locked.id).execute();
-      await recordAudit(trx, actorOf(request), {
-        action: 'comparison_table.deleted',
-        targetType: 'comparison_table',
-        targetId: before.id,
-        targetLabel: before.title,
-        before: auditValue(before),
-      });
-      return { ok: true as const };
-    });
-    if (!outcome.ok) return sendConflict(reply, outcome.current, undefined);
-    return reply.code(204).header('Cache-Control', 'no-store').send();
+  // GET, PATCH and DELETE of one table, its revisions and restore: the component's routes.
+  versionedRoutes(app, tables, BASE, (body) => {
+    const { version, ...input } = parseBody(saveSchema, body);
+    return { version, input };
   });
 }

@@ -4,6 +4,7 @@ import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import { etagOf, expectedVersion, sendConflict } from '../../lib/console-edits.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
@@ -44,17 +45,18 @@ const saveSchema = z
           .strict(),
       )
       .max(50),
+    version: z.number().int().positive().optional(),
   })
   .strict();
 
-async function productOf(db: Db, id: string) {
-  const product = UUID.test(id)
-    ? await catalogDb(db)
-        .selectFrom('api_products')
-        .select(['id', 'uuid', 'title'])
-        .where('uuid', '=', id.toLowerCase())
-        .executeTakeFirst()
-    : undefined;
+/** The product (its row locked with `lock`, inside a save); a 404 when there is none. */
+async function productOf(db: Db, id: string, lock = false) {
+  let q = catalogDb(db)
+    .selectFrom('api_products')
+    .select(['id', 'uuid', 'title', 'plans_version'])
+    .where('uuid', '=', id.toLowerCase());
+  if (lock) q = q.forUpdate();
+  const product = UUID.test(id) ? await q.executeTakeFirst() : undefined;
   if (!product) throw notFound(E.notFound);
   return product;
 }
@@ -89,16 +91,19 @@ export async function consolePlanRoutes(app: FastifyInstance): Promise<void> {
   app.get<Params>('/admin-api/catalog/products/:id/plans', async (request, reply) => {
     requireManager(request);
     const product = await productOf(app.db, request.params.id);
-    reply.header('Cache-Control', 'no-store');
-    return { data: json(await plansOf(app.db, product.id)) };
+    reply.header('Cache-Control', 'no-store').header('ETag', etagOf(product.plans_version));
+    return { data: json(await plansOf(app.db, product.id)), meta: { version: product.plans_version } };
   });
 
   app.put<Params>('/admin-api/catalog/products/:id/plans', async (request, reply) => {
     requireManager(request);
-    const { plans } = parseBody(saveSchema, request.body);
+    const { plans, version } = parseBody(saveSchema, request.body);
+    const expected = expectedVersion(request, version, E.versionNeeded);
     const saved = await app.db.transaction().execute(async (trx) => {
-      const product = await productOf(trx, request.params.id);
+      const product = await productOf(trx, request.params.id, true);
       const current = await plansOf(trx, product.id);
+      if (product.plans_version !== expected)
+        return { stale: true as const, version: product.plans_version, plans: current };
       const actor = actorOf(request);
       for (const [i, p] of plans.entries()) {
         const doc = current.find((d) => d.documentation === p.documentation.toLowerCase());
@@ -123,9 +128,20 @@ export async function consolePlanRoutes(app: FastifyInstance): Promise<void> {
           after: { plan, product: product.uuid },
         });
       }
-      return plansOf(trx, product.id);
+      const raised = await catalogDb(trx)
+        .updateTable('api_products')
+        .set((eb) => ({ plans_version: eb('plans_version', '+', 1) }))
+        .where('id', '=', product.id)
+        .returning('plans_version')
+        .executeTakeFirstOrThrow();
+      return { stale: false as const, version: raised.plans_version, plans: await plansOf(trx, product.id) };
     });
-    reply.header('Cache-Control', 'no-store');
-    return { data: json(saved) };
+    if (saved.stale) {
+      // The plans as saved meanwhile (the form shows each documentation's plan, so no field diff).
+      const current = { version: saved.version, plans: json(saved.plans) };
+      return sendConflict(reply, format(E.plansStale, { version: saved.version }), current, []);
+    }
+    reply.header('Cache-Control', 'no-store').header('ETag', etagOf(saved.version));
+    return { data: json(saved.plans), meta: { version: saved.version } };
   });
 }

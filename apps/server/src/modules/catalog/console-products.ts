@@ -10,28 +10,24 @@ import {
   PRODUCT_VERSION_MAX,
   type ConsoleProduct,
   type ConsoleProductListItem,
-  type ProductFieldChange,
   type ProductFields,
 } from '@portico/contracts/console-products';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { isWebRoute, WEB_ROUTE_PATTERNS } from '@portico/contracts/web-routes';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { sql } from 'kysely';
-import {
-  deleteVersion,
-  etagOf,
-  expectedVersion as expectedVersionOf,
-  sendConflict as sendConflictOf,
-} from '../../lib/console-edits.ts';
+import { expectedVersion as expectedVersionOf } from '../../lib/console-edits.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
-import { HttpError, notFound } from '../../lib/errors.ts';
+import { HttpError } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { parseBody } from '../../lib/validation.ts';
+import { versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { UUID } from './repo.ts';
 import { generatedImageUrl } from './product-info.ts';
 import { indexProducts } from './search-sync.ts';
@@ -136,7 +132,8 @@ const moveSchema = z
   .object({ direction: z.enum(['up', 'down']), version: z.number().int().positive().optional() })
   .strict();
 
-type ProductRecord = ConsoleProduct & { rowId: number };
+/** A product as the versioned-content component holds it: the console's product and its fields. */
+type ProductRecord = CatalogRecord<ProductFields, ConsoleProduct>;
 
 /** The version a save started from: the `version` attribute, else the If-Match header. */
 const expectedVersion = (request: FastifyRequest, bodyVersion: number | undefined) =>
@@ -172,8 +169,15 @@ function productQuery(db: Db) {
     ]);
 }
 
-async function findRecord(db: Db, id: string): Promise<ProductRecord | undefined> {
+async function findRecord(db: Db, id: string, lock = false): Promise<ProductRecord | undefined> {
   if (!UUID.test(id)) return undefined;
+  if (lock)
+    await catalogDb(db)
+      .selectFrom('api_products')
+      .select('id')
+      .where('uuid', '=', id.toLowerCase())
+      .forUpdate()
+      .executeTakeFirst();
   const p = await productQuery(db).where('p.uuid', '=', id.toLowerCase()).executeTakeFirst();
   if (!p) return undefined;
   const c = catalogDb(db);
@@ -201,8 +205,7 @@ async function findRecord(db: Db, id: string): Promise<ProductRecord | undefined
       .orderBy('o.title')
       .execute(),
   ]);
-  return {
-    rowId: p.id,
+  const product: ConsoleProduct = {
     id: p.uuid,
     alias: p.alias,
     productVersion: p.version,
@@ -224,6 +227,7 @@ async function findRecord(db: Db, id: string): Promise<ProductRecord | undefined
     advantages: advantages.map((a) => ({ title: a.title, description: a.description })),
     related: related.map((r) => r.uuid),
   };
+  return { rowId: p.id, item: product, version: product.version, fields: fieldsOf(product) };
 }
 
 function fieldsOf(p: ProductFields): ProductFields {
@@ -232,26 +236,12 @@ function fieldsOf(p: ProductFields): ProductFields {
   return out as ProductFields;
 }
 
-function productJson(p: ProductRecord): ConsoleProduct {
-  const { rowId: _rowId, ...rest } = p;
-  return rest;
-}
-
-const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
-
-/** The fields that differ from `from` to `to`, each as text before and after. */
-export function productChanges(from: ProductFields, to: ProductFields): ProductFieldChange[] {
-  return FIELD_NAMES.flatMap((field) => {
-    const before = shown(from[field]);
-    const after = shown(to[field]);
-    return before === after ? [] : [{ field, before, after }];
-  });
-}
-
 /** Audit values: the fields with the description's length instead of its text, and the version. */
 function auditValue(p: ProductRecord) {
-  const { description, features, advantages, ...rest } = fieldsOf(p);
+  const { description, features, advantages, ...rest } = p.fields;
   return {
+    alias: p.item.alias,
+    productVersion: p.item.productVersion,
     ...rest,
     descriptionLength: description.length,
     features: features.map((f) => f.title),
@@ -264,7 +254,7 @@ const invalid = (message: string, pointer: string) =>
   new HttpError(400, message, { code: 'invalid_input', pointer });
 
 /** The ids of the product's category, successor and related products, checked. */
-async function resolveReferences(trx: Db, product: ProductRecord, fields: ProductFields) {
+async function resolveReferences(trx: Db, productId: number, fields: ProductFields) {
   const c = catalogDb(trx);
   let categoryId: number | null = null;
   if (fields.category) {
@@ -285,7 +275,7 @@ async function resolveReferences(trx: Db, product: ProductRecord, fields: Produc
       .where('uuid', '=', fields.successor.toLowerCase())
       .executeTakeFirst();
     if (!row) throw invalid(E.successorUnknown, '/successor');
-    if (row.id === product.rowId) throw invalid(E.successorSelf, '/successor');
+    if (row.id === productId) throw invalid(E.successorSelf, '/successor');
     if (row.retired) throw invalid(E.successorRetired, '/successor');
     successorId = row.id;
   }
@@ -297,7 +287,7 @@ async function resolveReferences(trx: Db, product: ProductRecord, fields: Produc
   const relatedIds = related.map((r, i) => {
     const row = relatedRows.find((x) => x.uuid === r);
     if (!row) throw invalid(E.relatedUnknown, `/related/${i}`);
-    if (row.id === product.rowId) throw invalid(E.relatedSelf, `/related/${i}`);
+    if (row.id === productId) throw invalid(E.relatedSelf, `/related/${i}`);
     return row.id;
   });
   return { categoryId, successorId, relatedIds };
@@ -337,92 +327,129 @@ async function replaceItems(
   if (gone.length) await c.deleteFrom(table).where('id', 'in', gone).execute();
 }
 
-type SaveOutcome = { ok: true; product: ProductRecord } | { ok: false; current: ProductRecord };
-
-/** Locks the product's row; a 404 when there is none. */
-async function lockProduct(trx: Db, id: string) {
-  const locked = UUID.test(id)
-    ? await catalogDb(trx)
-        .selectFrom('api_products')
-        .select(['id', 'edit_version'])
-        .where('uuid', '=', id.toLowerCase())
-        .forUpdate()
-        .executeTakeFirst()
-    : undefined;
-  if (!locked) throw notFound(E.notFound);
-  return locked;
-}
-
-function actionOf(before: ProductFields, after: ProductFields): string {
+function actionOf(before: ProductFields, after: ProductFields): string | undefined {
   if (after.retired && !before.retired) return 'product.retired';
   if (after.deprecated && !before.deprecated) return 'product.deprecated';
-  return 'product.updated';
+  return undefined;
 }
 
-async function saveProduct(
-  db: Db,
-  request: FastifyRequest,
-  id: string,
-  fields: ProductFields,
-  expected: number,
-): Promise<SaveOutcome> {
-  return db.transaction().execute(async (trx) => {
-    const locked = await lockProduct(trx, id);
-    const before = (await findRecord(trx, id))!;
-    if (locked.edit_version !== expected) return { ok: false, current: before };
-    const { categoryId, successorId, relatedIds } = await resolveReferences(trx, before, fields);
-    const c = catalogDb(trx);
-    const now = new Date();
+/** Writes a save's fields over the product `before` (its row locked), raising its version. */
+async function storeProduct(trx: Db, fields: ProductFields, before: ProductRecord): Promise<void> {
+  const { categoryId, successorId, relatedIds } = await resolveReferences(trx, before.rowId, fields);
+  const c = catalogDb(trx);
+  const now = new Date();
+  const id = before.rowId;
+  await c
+    .updateTable('api_products')
+    .set((eb) => ({
+      title: fields.title,
+      label: fields.label,
+      description: cleanHtml(fields.description),
+      weight: fields.weight,
+      category_id: categoryId,
+      commercial: fields.commercial,
+      deprecated: fields.deprecated,
+      successor_id: successorId,
+      retired: fields.retired,
+      edit_version: eb('edit_version', '+', 1),
+      edited_at: now,
+      changed: now,
+    }))
+    .where('id', '=', id)
+    .execute();
+  // A product retired now leaves every other deprecated product's 'GO TO NEW VERSION' too.
+  if (fields.retired && !before.fields.retired)
     await c
       .updateTable('api_products')
-      .set((eb) => ({
-        title: fields.title,
-        label: fields.label,
-        description: cleanHtml(fields.description),
-        weight: fields.weight,
-        category_id: categoryId,
-        commercial: fields.commercial,
-        deprecated: fields.deprecated,
-        successor_id: successorId,
-        retired: fields.retired,
-        edit_version: eb('edit_version', '+', 1),
-        edited_at: now,
-        changed: now,
-      }))
-      .where('id', '=', locked.id)
+      .set((eb) => ({ successor_id: null, edit_version: eb('edit_version', '+', 1) }))
+      .where('successor_id', '=', id)
       .execute();
-    // A product retired now leaves every other deprecated product's 'GO TO NEW VERSION' too.
-    if (fields.retired && !before.retired)
-      await c
-        .updateTable('api_products')
-        .set((eb) => ({ successor_id: null, edit_version: eb('edit_version', '+', 1) }))
-        .where('successor_id', '=', locked.id)
-        .execute();
-    await replaceItems(trx, 'product_features', locked.id, fields.features);
-    await replaceItems(trx, 'product_advantages', locked.id, fields.advantages);
-    await c.deleteFrom('related_products').where('product_id', '=', locked.id).execute();
-    if (relatedIds.length)
-      await c
-        .insertInto('related_products')
-        .values(relatedIds.map((r, i) => ({ product_id: locked.id, related_product_id: r, weight: i })))
-        .execute();
-    await indexProducts(trx);
-    const after = (await findRecord(trx, id))!;
-    await recordAudit(trx, actorOf(request), {
-      action: actionOf(before, after),
-      targetType: 'api_product',
-      targetId: after.id,
-      targetLabel: after.title,
-      before: auditValue(before),
-      after: auditValue(after),
-    });
-    return { ok: true, product: after };
-  });
+  await replaceItems(trx, 'product_features', id, fields.features);
+  await replaceItems(trx, 'product_advantages', id, fields.advantages);
+  await c.deleteFrom('related_products').where('product_id', '=', id).execute();
+  if (relatedIds.length)
+    await c
+      .insertInto('related_products')
+      .values(relatedIds.map((r, i) => ({ product_id: id, related_product_id: r, weight: i })))
+      .execute();
+  await indexProducts(trx);
 }
 
 /**
+ * Deletes a product no application subscribes to (a subscribed one is a 409: retire it), with
+ * its features, advantages, changelog, documentation links and search row; the comparison
+ * columns that showed it show a gone product, and products it was the successor of lead to their
+ * family's newest again. Its documentations stay in the catalog.
+ */
+async function removeProduct(trx: Db, before: ProductRecord): Promise<void> {
+  const subscribed = await sql<{
+    n: string | number;
+  }>`select count(*) as n from subscriptions where product_id = ${before.rowId}`.execute(trx);
+  const count = Number(subscribed.rows[0]?.n ?? 0);
+  if (count > 0)
+    throw new HttpError(409, format(E.hasSubscriptions, { count }), { code: 'has_subscriptions' });
+  const c = catalogDb(trx);
+  // Products that led to it lead to their family's newest again (a new version each).
+  await c
+    .updateTable('api_products')
+    .set((eb) => ({ successor_id: null, edit_version: eb('edit_version', '+', 1) }))
+    .where('successor_id', '=', before.rowId)
+    .execute();
+  await c.deleteFrom('api_products').where('id', '=', before.rowId).execute();
+  await indexProducts(trx);
+}
+
+/**
+ * A revision's fields as a restore saves them: a category, successor or related product deleted
+ * (or retired) since is left out rather than refusing the restore.
+ */
+async function restorable(db: Db, fields: ProductFields): Promise<ProductFields> {
+  const named = [fields.category, fields.successor, ...fields.related].filter((x): x is string => !!x);
+  const c = catalogDb(db);
+  const [categories, products] = await Promise.all([
+    fields.category
+      ? c.selectFrom('product_categories').select('uuid').where('uuid', '=', fields.category).execute()
+      : [],
+    named.length
+      ? c.selectFrom('api_products').select(['uuid', 'retired']).where('uuid', 'in', named).execute()
+      : [],
+  ]);
+  const successor = products.find((p) => p.uuid === fields.successor && !p.retired);
+  return {
+    ...fields,
+    category: categories.length ? fields.category : null,
+    successor: fields.deprecated && successor ? successor.uuid : null,
+    related: fields.related.filter((r) => products.some((p) => p.uuid === r)),
+  };
+}
+
+/**
+ * Products through the versioned-content component (docs/decisions/048-versioned-content.md):
+ * the save with its version check, 409 and revision, the revisions with their diff and restore,
+ * and the delete. A product keeps its own states (deprecated, retired), not drafts.
+ */
+const products = versioned<ProductFields, ProductRecord>({
+  ...catalogAdapter<ProductFields, ConsoleProduct>('api_product', E, FIELD_NAMES),
+  find: findRecord,
+  store: (trx, fields, before) => storeProduct(trx, fields, before),
+  remove: removeProduct,
+  restoreInput: restorable,
+  saveAction: (fields, before) => actionOf(before.fields, fields),
+  audit: {
+    targetType: 'api_product',
+    label: (p) => p.item.title,
+    value: auditValue,
+    created: 'product.created',
+    updated: 'product.updated',
+    restored: 'product.restored',
+    deleted: 'product.deleted',
+  },
+});
+
+/**
  * Moves the product one place up or down the catalog's order (weight, then title): the list's
- * weights become 0, 1, 2… and the products whose weight changed get a new version.
+ * weights become 0, 1, 2… and the products whose weight changed get a new version (and a
+ * revision, so that their revisions stay one a version).
  */
 async function moveProduct(
   db: Db,
@@ -430,11 +457,10 @@ async function moveProduct(
   id: string,
   direction: 'up' | 'down',
   expected: number,
-): Promise<SaveOutcome> {
+): Promise<{ ok: true; product: ProductRecord } | { ok: false; current: ProductRecord }> {
   return db.transaction().execute(async (trx) => {
-    const locked = await lockProduct(trx, id);
-    const before = (await findRecord(trx, id))!;
-    if (locked.edit_version !== expected) return { ok: false, current: before };
+    const before = await products.findRequired(trx, id, true);
+    if (before.version !== expected) return { ok: false, current: before };
     const c = catalogDb(trx);
     const order = await c
       .selectFrom('api_products')
@@ -444,7 +470,7 @@ async function moveProduct(
       .orderBy('id')
       .forUpdate()
       .execute();
-    const at = order.findIndex((p) => p.id === locked.id);
+    const at = order.findIndex((p) => p.id === before.rowId);
     const to = direction === 'up' ? at - 1 : at + 1;
     if (to < 0 || to >= order.length)
       throw new HttpError(409, E.edgeOfList, { code: 'edge_of_list', pointer: '/direction' });
@@ -458,6 +484,7 @@ async function moveProduct(
         .set((eb) => ({ weight, edit_version: eb('edit_version', '+', 1), edited_at: now, changed: now }))
         .where('id', '=', p.id)
         .execute();
+      await products.storeRevision(trx, actor, (await findRecord(trx, p.uuid))!);
       await recordAudit(trx, actor, {
         action: 'product.reordered',
         targetType: 'api_product',
@@ -506,20 +533,17 @@ type CreateInput = z.infer<typeof createSchema>;
 /**
  * Creates a product as the console made it (`console_created`, `edited_at`: export-content writes
  * it to content/catalog/console.yaml and the content import leaves it alone); its image is the
- * one generated from its title until a file gives it another.
+ * one generated from its title until a file gives it another. Its first revision and audit entry
+ * are the component's.
  */
-async function createProduct(db: Db, request: FastifyRequest, input: CreateInput): Promise<ProductRecord> {
-  return db.transaction().execute(async (trx) => {
+function createProduct(db: Db, request: FastifyRequest, input: CreateInput): Promise<ProductRecord> {
+  return products.create(db, actorOf(request), async (trx) => {
     // Two creations of one alias: the second waits and finds it taken.
     await sql`select pg_advisory_xact_lock(hashtext('portico:product-alias'))`.execute(trx);
     await checkAlias(trx, input.alias);
     const { alias, productVersion, weight, ...rest } = input;
     const fields: ProductFields = { ...rest, weight: weight ?? 0 };
-    const { categoryId, successorId, relatedIds } = await resolveReferences(
-      trx,
-      { rowId: -1 } as ProductRecord,
-      fields,
-    );
+    const { categoryId, successorId, relatedIds } = await resolveReferences(trx, -1, fields);
     const c = catalogDb(trx);
     const last = await c
       .selectFrom('api_products')
@@ -557,72 +581,8 @@ async function createProduct(db: Db, request: FastifyRequest, input: CreateInput
         .values(relatedIds.map((r, i) => ({ product_id: row.id, related_product_id: r, weight: i })))
         .execute();
     await indexProducts(trx);
-    const created = (await findRecord(trx, row.uuid))!;
-    await recordAudit(trx, actorOf(request), {
-      action: 'product.created',
-      targetType: 'api_product',
-      targetId: created.id,
-      targetLabel: created.title,
-      after: { alias: created.alias, productVersion: created.productVersion, ...auditValue(created) },
-    });
-    return created;
+    return row.uuid;
   });
-}
-
-type DeleteOutcome = { ok: true } | { ok: false; current: ProductRecord };
-
-/**
- * Deletes a product no application subscribes to (a subscribed one is a 409: retire it), with
- * its features, advantages, changelog, documentation links and search row; the comparison
- * columns that showed it show a gone product, and products it was the successor of lead to their
- * family's newest again. Its documentations stay in the catalog.
- */
-async function deleteProduct(
-  db: Db,
-  request: FastifyRequest,
-  id: string,
-  expected: number | 'any',
-): Promise<DeleteOutcome> {
-  return db.transaction().execute(async (trx) => {
-    const locked = await lockProduct(trx, id);
-    const before = (await findRecord(trx, id))!;
-    if (expected !== 'any' && locked.edit_version !== expected) return { ok: false, current: before };
-    const subscribed = await sql<{
-      n: string | number;
-    }>`select count(*) as n from subscriptions where product_id = ${locked.id}`.execute(trx);
-    const count = Number(subscribed.rows[0]?.n ?? 0);
-    if (count > 0)
-      throw new HttpError(409, format(E.hasSubscriptions, { count }), { code: 'has_subscriptions' });
-    const c = catalogDb(trx);
-    // Products that led to it lead to their family's newest again (a new version each).
-    await c
-      .updateTable('api_products')
-      .set((eb) => ({ successor_id: null, edit_version: eb('edit_version', '+', 1) }))
-      .where('successor_id', '=', locked.id)
-      .execute();
-    await c.deleteFrom('api_products').where('id', '=', locked.id).execute();
-    await indexProducts(trx);
-    await recordAudit(trx, actorOf(request), {
-      action: 'product.deleted',
-      targetType: 'api_product',
-      targetId: before.id,
-      targetLabel: before.title,
-      before: { alias: before.alias, productVersion: before.productVersion, ...auditValue(before) },
-    });
-    return { ok: true };
-  });
-}
-
-function sendConflict(reply: FastifyReply, current: ProductRecord, mine: ProductFields | undefined) {
-  const message = format(E.stale, { version: current.version });
-  return sendConflictOf(reply, message, productJson(current), mine ? productChanges(mine, current) : []);
-}
-
-function sendProduct(reply: FastifyReply, product: ProductRecord) {
-  return reply
-    .header('Cache-Control', 'no-store')
-    .header('ETag', etagOf(product.version))
-    .send({ data: productJson(product) });
 }
 
 type Params = { Params: { id: string } };
@@ -667,36 +627,16 @@ export async function consoleProductRoutes(app: FastifyInstance): Promise<void> 
     return { data: rows.map((r) => ({ id: r.uuid, name: r.name })) };
   });
 
-  app.get<Params>('/admin-api/catalog/products/:id', async (request, reply) => {
-    requireManager(request);
-    const product = await findRecord(app.db, request.params.id);
-    if (!product) throw notFound(E.notFound);
-    return sendProduct(reply, product);
-  });
-
-  app.patch<Params>('/admin-api/catalog/products/:id', async (request, reply) => {
-    requireManager(request);
-    const { version, ...fields } = parseBody(saveSchema, request.body);
-    const expected = expectedVersion(request, version);
-    const outcome = await saveProduct(app.db, request, request.params.id, fields, expected);
-    if (!outcome.ok) return sendConflict(reply, outcome.current, fields);
-    return sendProduct(reply, outcome.product);
+  // GET, PATCH and DELETE of one product, its revisions and restore: the component's routes.
+  versionedRoutes(app, products, '/admin-api/catalog/products', (body) => {
+    const { version, ...input } = parseBody(saveSchema, body);
+    return { version, input };
   });
 
   app.post('/admin-api/catalog/products', async (request, reply) => {
     requireManager(request);
     const input = parseBody(createSchema, request.body);
-    const product = await createProduct(app.db, request, input);
-    reply.code(201);
-    return sendProduct(reply, product);
-  });
-
-  app.delete<Params>('/admin-api/catalog/products/:id', async (request, reply) => {
-    requireManager(request);
-    const expected = deleteVersion(request, E.versionNeeded);
-    const outcome = await deleteProduct(app.db, request, request.params.id, expected);
-    if (!outcome.ok) return sendConflict(reply, outcome.current, undefined);
-    return reply.code(204).header('Cache-Control', 'no-store').send();
+    return products.send(reply, await createProduct(app.db, request, input), 201);
   });
 
   app.post<Params>('/admin-api/catalog/products/:id/move', async (request, reply) => {
@@ -704,7 +644,7 @@ export async function consoleProductRoutes(app: FastifyInstance): Promise<void> 
     const { direction, version } = parseBody(moveSchema, request.body);
     const expected = expectedVersion(request, version);
     const outcome = await moveProduct(app.db, request, request.params.id, direction, expected);
-    if (!outcome.ok) return sendConflict(reply, outcome.current, undefined);
-    return sendProduct(reply, outcome.product);
+    if (!outcome.ok) return products.conflict(reply, outcome.current, outcome.current.fields);
+    return products.send(reply, outcome.product);
   });
 }

@@ -48,6 +48,8 @@ export interface ApiProductsTable {
   comparison_table_id: number | null;
   /** Raised by every console save (migration 0278; `version` is the product's own version label). */
   edit_version: Generated<number>;
+  /** Raised by every console save of the product's plans (migration 0294). */
+  plans_version: Generated<number>;
   /** Where a deprecated product's 'GO TO NEW VERSION' leads; null: the newest of its family. */
   successor_id: number | null;
   /** Out of the catalog, its search and new subscriptions; existing subscriptions stay. */

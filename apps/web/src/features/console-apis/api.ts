@@ -1,6 +1,8 @@
 import type { ApiDraft, ApiListItem, NoticeAudience, NoticeSent } from '@portico/contracts/api-drafts';
 import { apiRequest, apiUrl } from '../../lib/api-client';
 import { uploadWithProgress } from '../../lib/upload';
+import { versionedApi } from '../console/versioned-api';
+import { versionedSource } from '../console/versioned-editor';
 
 export const listApis = async () =>
   (await apiRequest<{ data: ApiListItem[] }>('/admin-api/catalog/apis')).data;
@@ -68,7 +70,6 @@ export type {
 import type {
   ChangelogEntryFields,
   ProductPlan,
-  ComparisonFieldChange,
   ComparisonTableFields,
   ConsoleComparisonTable,
   ConsoleComparisonTableListItem,
@@ -76,7 +77,6 @@ import type {
   ConsoleProduct,
   ConsoleProductListItem,
   ProductCreate,
-  ProductFieldChange,
   ProductFields,
 } from '@portico/contracts/console-products';
 
@@ -86,22 +86,10 @@ const productPath = (id: string) => `${PRODUCTS}/${encodeURIComponent(id)}`;
 export const listProducts = async () =>
   (await apiRequest<{ data: ConsoleProductListItem[] }>(PRODUCTS, { format: 'json' })).data;
 
-export const getProduct = async (id: string) =>
-  (await apiRequest<{ data: ConsoleProduct }>(productPath(id), { format: 'json' })).data;
-
 export const listProductCategories = async () =>
   (
     await apiRequest<{ data: { id: string; name: string }[] }>('/admin-api/catalog/categories', {
       format: 'json',
-    })
-  ).data;
-
-export const saveProduct = async (id: string, fields: ProductFields, version: number) =>
-  (
-    await apiRequest<{ data: ConsoleProduct }>(productPath(id), {
-      method: 'PATCH',
-      format: 'json',
-      body: { ...fields, version },
     })
   ).data;
 
@@ -114,36 +102,18 @@ export const moveProduct = async (id: string, direction: 'up' | 'down', version:
     })
   ).data;
 
-/** The body of a 409: the product as saved meanwhile and the fields that differ from what was sent. */
-export interface ProductConflict {
-  current: ConsoleProduct;
-  changes: ProductFieldChange[];
-}
+/** What a product's form sends: its fields, and a new product's alias and version label. */
+export type ProductSend = ProductFields & Partial<Pick<ProductCreate, 'alias' | 'productVersion'>>;
 
-export function productConflictOf(body: unknown): ProductConflict | null {
-  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
-  return meta && typeof meta.current === 'object' && meta.current && Array.isArray(meta.changes)
-    ? (meta as ProductConflict)
-    : null;
-}
-
-export const createProduct = async (input: ProductCreate) =>
-  (
-    await apiRequest<{ data: ConsoleProduct }>(PRODUCTS, {
-      method: 'POST',
-      format: 'json',
-      body: input,
-    })
-  ).data;
-
-/** Deletes a product no application subscribes to (else a 409 whose message says to retire it). */
-export const deleteProduct = async (id: string, version: number) => {
-  await apiRequest<unknown>(productPath(id), {
-    method: 'DELETE',
-    format: 'json',
-    headers: { 'If-Match': `"${version}"` },
-  });
-};
+/**
+ * A product through the console's versioned editing (versioned-editor.tsx): one product, create,
+ * save with its version, delete (a subscribed one: a 409 whose message says to retire it), and
+ * the revisions with their comparison and restore.
+ */
+export const productSource = versionedSource(
+  versionedApi<ConsoleProduct, ProductSend, ConsoleProductListItem>(PRODUCTS),
+  { key: 'console-product', lists: ['console-products'], revisions: 'console-product-revisions' },
+);
 
 // A product's changelog (catalog README 'Console: API products').
 const changelogPath = (productId: string, entryId?: string) =>
@@ -185,59 +155,52 @@ export const deleteChangelogEntry = async (productId: string, entryId: string, v
 
 // Comparison tables (catalog README 'Console: API products').
 const TABLES = '/admin-api/catalog/comparison-tables';
-const tablePath = (id: string) => `${TABLES}/${encodeURIComponent(id)}`;
 
 export const listComparisonTables = async () =>
   (await apiRequest<{ data: ConsoleComparisonTableListItem[] }>(TABLES, { format: 'json' })).data;
 
-export const getComparisonTable = async (id: string) =>
-  (await apiRequest<{ data: ConsoleComparisonTable }>(tablePath(id), { format: 'json' })).data;
+/** What a table's form sends: its fields, and a new table's key. */
+export type ComparisonSend = ComparisonTableFields & { key?: string };
 
-export const createComparisonTable = async (key: string, fields: ComparisonTableFields) =>
-  (
-    await apiRequest<{ data: ConsoleComparisonTable }>(TABLES, {
-      method: 'POST',
-      format: 'json',
-      body: { key, ...fields },
-    })
-  ).data;
-
-export const saveComparisonTable = async (id: string, fields: ComparisonTableFields, version: number) =>
-  (
-    await apiRequest<{ data: ConsoleComparisonTable }>(tablePath(id), {
-      method: 'PATCH',
-      format: 'json',
-      body: { ...fields, version },
-    })
-  ).data;
-
-export const deleteComparisonTable = async (id: string, version: number) => {
-  await apiRequest<unknown>(tablePath(id), {
-    method: 'DELETE',
-    format: 'json',
-    headers: { 'If-Match': `"${version}"` },
-  });
-};
-
-/** The body of a table's 409: the table as saved meanwhile and the fields that differ. */
-export function tableConflictOf(
-  body: unknown,
-): { current: ConsoleComparisonTable; changes: ComparisonFieldChange[] } | null {
-  const meta = (body as { meta?: { current?: unknown; changes?: unknown } } | null)?.meta;
-  return meta && typeof meta.current === 'object' && meta.current && Array.isArray(meta.changes)
-    ? (meta as { current: ConsoleComparisonTable; changes: ComparisonFieldChange[] })
-    : null;
-}
+/** A comparison table through the console's versioned editing, as a product. */
+export const comparisonSource = versionedSource(
+  versionedApi<ConsoleComparisonTable, ComparisonSend, ConsoleComparisonTableListItem>(TABLES),
+  {
+    key: 'console-comparison-table',
+    lists: ['console-comparison-tables'],
+    revisions: 'console-comparison-revisions',
+  },
+);
 
 // The plans of a product's API documentations (catalog README 'Console: API products').
-export const listPlans = async (productId: string) =>
-  (await apiRequest<{ data: ProductPlan[] }>(`${productPath(productId)}/plans`, { format: 'json' })).data;
+/** A product's plans with their version (every save names the one it started from). */
+export interface ProductPlans {
+  plans: ProductPlan[];
+  version: number;
+}
 
-export const savePlans = async (productId: string, plans: { documentation: string; plan: string | null }[]) =>
-  (
-    await apiRequest<{ data: ProductPlan[] }>(`${productPath(productId)}/plans`, {
+const plansOf = ({ data, meta }: { data: ProductPlan[]; meta: { version: number } }): ProductPlans => ({
+  plans: data,
+  version: meta.version,
+});
+
+export const listPlans = async (productId: string) =>
+  plansOf(
+    await apiRequest<{ data: ProductPlan[]; meta: { version: number } }>(`${productPath(productId)}/plans`, {
+      format: 'json',
+    }),
+  );
+
+/** Saves the plans edited from `version` (a stale one: ApiError 409, whose message says to load them again). */
+export const savePlans = async (
+  productId: string,
+  plans: { documentation: string; plan: string | null }[],
+  version: number,
+) =>
+  plansOf(
+    await apiRequest<{ data: ProductPlan[]; meta: { version: number } }>(`${productPath(productId)}/plans`, {
       method: 'PUT',
       format: 'json',
-      body: { plans },
-    })
-  ).data;
+      body: { plans, version },
+    }),
+  );

@@ -6,7 +6,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Modal,
   MultiSelect,
   Paper,
   Select,
@@ -27,25 +26,21 @@ import {
   type ConsoleProductListItem,
 } from '@portico/contracts/console-products';
 import { IconArrowDown, IconArrowUp, IconCheck, IconX } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
-import { ApiError, messageOf } from '../../lib/api-client';
+import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
+import { LoadVersioned, useVersionedEditor } from '../console/versioned-editor';
 import {
-  createComparisonTable,
-  deleteComparisonTable,
-  getComparisonTable,
+  comparisonSource,
   listComparisonTables,
   listProducts,
-  saveComparisonTable,
-  tableConflictOf,
-  type ComparisonFieldChange,
   type ConsoleComparisonTableListItem,
 } from './api';
+import { DeleteDialog, PreviewAndRevisions, useCatalogDelete, VersionLine } from './catalog-editing';
 import { PRODUCTS_KEY } from './product-list';
 
 export const TABLES_KEY = ['console-comparison-tables'] as const;
@@ -77,18 +72,17 @@ const blankValue = (type: ComparisonRowKind) => (type === 'comparison_boolean_ro
 export default function ComparisonEditorPage() {
   const { t } = useTranslation();
   const { tableId } = useParams();
-  const client = useQueryClient();
-  const query = useQuery({
-    queryKey: ['console-comparison-table', tableId ?? ''],
-    queryFn: () => getComparisonTable(tableId!),
+  // The same query as the form's (LoadVersioned): the page's title names the table.
+  const { data: loaded } = useQuery({
+    queryKey: [comparisonSource.key, tableId ?? ''],
+    queryFn: () => comparisonSource.get(tableId!),
     enabled: tableId !== undefined,
     retry: false,
   });
-  const [seed, setSeed] = useState(0);
   const title = !tableId
     ? t('console.products.comparison.newTitle')
-    : query.data
-      ? t('console.products.comparison.editTitle', { title: query.data.title })
+    : loaded
+      ? t('console.products.comparison.editTitle', { title: loaded.data.title })
       : t('console.products.comparison.title');
   return (
     <ConsolePage roles="api_manager" title={title}>
@@ -97,26 +91,25 @@ export default function ComparisonEditorPage() {
       </Button>
       {!tableId ? (
         <TableForm table={null} onReplaced={() => undefined} />
-      ) : query.isError ? (
-        <Alert color="red" role="alert">
-          {messageOf(query.error, t('console.products.errors.comparisonNotFound'))}
-        </Alert>
-      ) : !query.data ? (
-        <Loading />
       ) : (
-        <TableForm
-          key={`${query.data.id}-${seed}`}
-          table={query.data}
-          onReplaced={(x) => {
-            client.setQueryData(['console-comparison-table', tableId], x);
-            setSeed((n) => n + 1);
-          }}
-        />
+        <LoadVersioned
+          id={tableId}
+          source={comparisonSource}
+          notFound={t('console.products.errors.comparisonNotFound')}
+        >
+          {(table, onReplaced) => <TableForm table={table} onReplaced={onReplaced} />}
+        </LoadVersioned>
       )}
     </ConsolePage>
   );
 }
 
+type TableValues = ComparisonTableFields & { key: string };
+
+/**
+ * A table's form: a new table's key, the title, columns, rows and products, with the preview and,
+ * for a saved table, its conflict and revisions (the console's versioned editing).
+ */
 function TableForm({
   table,
   onReplaced,
@@ -126,60 +119,37 @@ function TableForm({
   onReplaced(x: ConsoleComparisonTable): void;
 }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
-  const navigate = useNavigate();
   const products = useQuery({ queryKey: PRODUCTS_KEY, queryFn: listProducts });
-  const [fields, setFields] = useState<ComparisonTableFields>(() => (table ? fieldsOf(table) : BLANK));
-  const [key, setKey] = useState('');
-  const [version, setVersion] = useState(table?.version ?? 0);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [conflict, setConflict] = useState<{
-    current: ConsoleComparisonTable;
-    changes: ComparisonFieldChange[];
-  } | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-
-  const onError = (err: unknown) => {
-    setNotice(null);
-    const found = err instanceof ApiError && err.status === 409 ? tableConflictOf(err.body) : null;
-    if (found) {
-      setConflict(found);
-      setError(null);
-    } else setError(messageOf(err, t('errors.somethingWentWrong')));
-  };
-  const save = useMutation({
-    mutationFn: (over?: number) =>
-      table ? saveComparisonTable(table.id, fields, over ?? version) : createComparisonTable(key, fields),
-    onSuccess: async (data) => {
-      setConflict(null);
-      setError(null);
-      await client.invalidateQueries({ queryKey: TABLES_KEY });
-      client.setQueryData(['console-comparison-table', data.id], data);
-      if (!table) {
-        await navigate(paths.adminComparison(data.id));
-        return;
-      }
-      setVersion(data.version);
-      setFields(fieldsOf(data));
-      setNotice(t('console.products.comparison.saved', { version: data.version }));
-    },
-    onError,
+  const editor = useVersionedEditor({
+    source: comparisonSource,
+    item: table ?? undefined,
+    empty: { ...BLANK, key: '' },
+    fieldsOf: (x): TableValues => ({ ...fieldsOf(x), key: x.key }),
+    toSend: ({ key, ...fields }) => (table ? fields : { ...fields, key }),
+    afterSave: (_values, saved) => ({ ...fieldsOf(saved), key: saved.key }),
+    pathOf: paths.adminComparison,
+    listPath: paths.adminApis,
+    savedText: (version) => t('console.products.comparison.saved', { version }),
+    onReplaced,
   });
-  const remove = useMutation({
-    mutationFn: () => deleteComparisonTable(table!.id, version),
-    onSuccess: async () => {
-      setConfirmDelete(false);
-      await client.invalidateQueries({ queryKey: TABLES_KEY });
-      await navigate(paths.adminApis, {
-        state: { notice: t('console.products.comparison.deleted', { title: table!.title }) },
-      });
-    },
-    onError: (err) => {
-      setConfirmDelete(false);
-      onError(err);
-    },
+  const { fields } = editor;
+  const labelOf = (field: keyof ComparisonTableFields) =>
+    t(
+      (
+        {
+          title: 'console.products.comparison.titleLabel',
+          columns: 'console.products.comparison.columns',
+          rows: 'console.products.comparison.rows',
+          products: 'console.products.comparison.productsLabel',
+        } as const
+      )[field],
+    );
+  const remove = useCatalogDelete({
+    remove: () => comparisonSource.remove(table!.id, editor.version),
+    lists: [TABLES_KEY],
+    deleted: t('console.products.comparison.deleted', { title: table?.title ?? '' }),
   });
+  const error = remove.error ?? editor.error;
 
   const all = products.data ?? [];
   const optionOf = (p: ConsoleProductListItem) => ({
@@ -187,7 +157,7 @@ function TableForm({
     label: `${p.title}${p.productVersion ? ` ${p.productVersion}` : ''} (/${p.alias})`,
   });
   const setColumns = (columns: ComparisonColumnFields[], rows: ComparisonRowFields[]) =>
-    setFields((f) => ({ ...f, columns, rows }));
+    editor.update({ columns, rows });
   const addColumn = () =>
     setColumns(
       [...fields.columns, { product: null, title: null }],
@@ -201,89 +171,67 @@ function TableForm({
       fields.rows.map((r) => ({ ...r, values: r.values.filter((_, j) => j !== i) })),
     );
   const updateColumn = (i: number, patch: Partial<ComparisonColumnFields>) =>
-    setFields((f) => ({ ...f, columns: f.columns.map((c, j) => (j === i ? { ...c, ...patch } : c)) }));
+    editor.set(
+      'columns',
+      fields.columns.map((c, j) => (j === i ? { ...c, ...patch } : c)),
+    );
   const updateRow = (i: number, patch: Partial<ComparisonRowFields>) =>
-    setFields((f) => ({ ...f, rows: f.rows.map((r, j) => (j === i ? { ...r, ...patch } : r)) }));
+    editor.set(
+      'rows',
+      fields.rows.map((r, j) => (j === i ? { ...r, ...patch } : r)),
+    );
   const setType = (i: number, type: ComparisonRowKind) =>
     updateRow(i, {
       type,
       values: type === 'comparison_category' ? [] : fields.columns.map(() => blankValue(type)),
     });
-  const moveRow = (i: number, to: number) =>
-    setFields((f) => {
-      const rows = [...f.rows];
-      [rows[i], rows[to]] = [rows[to]!, rows[i]!];
-      return { ...f, rows };
-    });
-  const addRow = () =>
-    setFields((f) => ({
-      ...f,
-      rows: [...f.rows, { type: 'comparison_text_row', title: '', values: f.columns.map(() => '') }],
-    }));
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate(undefined);
+  const moveRow = (i: number, to: number) => {
+    const rows = [...fields.rows];
+    [rows[i], rows[to]] = [rows[to]!, rows[i]!];
+    editor.set('rows', rows);
   };
+  const addRow = () =>
+    editor.set('rows', [
+      ...fields.rows,
+      { type: 'comparison_text_row', title: '', values: fields.columns.map(() => '') },
+    ]);
 
   return (
     <Group align="flex-start" gap="xl" wrap="wrap">
       <Box
         component="form"
-        onSubmit={submit}
+        onSubmit={(e) => {
+          remove.clear();
+          editor.submit(e);
+        }}
         style={{ flex: '1 1 520px' }}
         aria-label={t('console.products.comparison.formLabel')}
         data-testid="comparison-form"
       >
         <Stack>
           {table ? (
-            <Group gap="xs">
-              <Text size="sm" c="dimmed">
-                {table.key}
-              </Text>
-              <Text size="sm" c="dimmed" data-testid="comparison-version">
-                {t('console.products.comparison.version', { version })}
-              </Text>
-            </Group>
+            <VersionLine
+              editor={editor}
+              labelOf={labelOf}
+              testId="comparison"
+              messages="console.products.comparison"
+            >
+              {table.key}
+            </VersionLine>
           ) : (
             <TextInput
               label={t('console.products.comparison.keyLabel')}
               description={t('console.products.comparison.keyHelp')}
               required
-              value={key}
-              onChange={(e) => setKey(e.currentTarget.value.toLowerCase())}
+              value={fields.key}
+              onChange={(e) => editor.set('key', e.currentTarget.value.toLowerCase())}
             />
-          )}
-          {conflict && (
-            <Alert color="orange" role="alert" title={t('console.products.comparison.conflictTitle')}>
-              <Text size="sm" mb="xs">
-                {t('console.products.comparison.conflictText', { version: conflict.current.version })}
-              </Text>
-              <Stack gap={4}>
-                {conflict.changes.map((c) => (
-                  <Text size="sm" key={c.field}>
-                    <strong>{c.field}</strong>
-                  </Text>
-                ))}
-              </Stack>
-              <Group mt="sm">
-                <Button size="xs" onClick={() => onReplaced(conflict.current)}>
-                  {t('console.products.comparison.conflictLoad')}
-                </Button>
-                <Button size="xs" variant="default" onClick={() => save.mutate(conflict.current.version)}>
-                  {t('console.products.comparison.conflictOverwrite')}
-                </Button>
-              </Group>
-            </Alert>
           )}
           <TextInput
             label={t('console.products.comparison.titleLabel')}
             required
             value={fields.title}
-            onChange={(e) => {
-              const title = e.currentTarget.value;
-              setFields((f) => ({ ...f, title }));
-            }}
+            onChange={(e) => editor.set('title', e.currentTarget.value)}
           />
 
           <Box component="fieldset" style={{ border: 0, padding: 0, margin: 0 }}>
@@ -385,7 +333,12 @@ function TableForm({
                         size="compact-sm"
                         variant="subtle"
                         color="red"
-                        onClick={() => setFields((f) => ({ ...f, rows: f.rows.filter((_, j) => j !== i) }))}
+                        onClick={() =>
+                          editor.set(
+                            'rows',
+                            fields.rows.filter((_, j) => j !== i),
+                          )
+                        }
                       >
                         {t('console.products.comparison.removeRow', { n: i + 1 })}
                       </Button>
@@ -436,48 +389,42 @@ function TableForm({
             searchable
             data={all.map(optionOf)}
             value={fields.products}
-            onChange={(v) => setFields((f) => ({ ...f, products: v }))}
+            onChange={(v) => editor.set('products', v)}
           />
           {error && (
             <Alert color="red" role="alert">
               {error}
             </Alert>
           )}
-          {notice && (
-            <Text role="status" c="green.9" data-testid="comparison-saved">
-              {notice}
-            </Text>
+          {editor.notice && (
+            <Alert color="green" role="status" data-testid="comparison-saved">
+              {editor.notice}
+            </Alert>
           )}
           <Group justify="space-between">
-            <Button type="submit" loading={save.isPending}>
+            <Button type="submit" loading={editor.saving}>
               {table ? t('console.products.comparison.save') : t('console.products.comparison.create')}
             </Button>
             {table && (
-              <Button variant="outline" color="red" onClick={() => setConfirmDelete(true)}>
+              <Button variant="outline" color="red" onClick={remove.ask}>
                 {t('console.products.comparison.delete')}
               </Button>
             )}
           </Group>
         </Stack>
-        <Modal
-          opened={confirmDelete}
-          onClose={() => setConfirmDelete(false)}
-          title={t('console.products.comparison.delete')}
-        >
-          <Text size="sm" mb="md">
-            {t('console.products.comparison.deleteConfirm', { title: table?.title ?? '' })}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>
-              {t('console.products.comparison.cancel')}
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-              {t('console.products.comparison.deleteConfirmButton')}
-            </Button>
-          </Group>
-        </Modal>
+        <DeleteDialog
+          remove={remove}
+          texts={{
+            title: t('console.products.comparison.delete'),
+            text: t('console.products.comparison.deleteConfirm', { title: table?.title ?? '' }),
+            cancel: t('console.products.comparison.cancel'),
+            confirm: t('console.products.comparison.deleteConfirmButton'),
+          }}
+        />
       </Box>
-      <TablePreview fields={fields} products={all} />
+      <PreviewAndRevisions editor={editor} labelOf={labelOf} testId="comparison">
+        <TablePreview fields={fields} products={all} />
+      </PreviewAndRevisions>
     </Group>
   );
 }

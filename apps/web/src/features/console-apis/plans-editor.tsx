@@ -5,9 +5,9 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
-import { messageOf } from '../../lib/api-client';
+import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
-import { listPlans, savePlans, type ProductPlan } from './api';
+import { listPlans, savePlans, type ProductPlan, type ProductPlans } from './api';
 
 const plansKey = (productId: string) => ['console-plans', productId] as const;
 
@@ -38,12 +38,14 @@ export function PlansEditor({ productId }: { productId: string }) {
         <Alert color="red">{messageOf(query.error, t('errors.somethingWentWrong'))}</Alert>
       ) : !query.data ? (
         <Loading />
-      ) : query.data.length === 0 ? (
+      ) : query.data.plans.length === 0 ? (
         <Text size="sm">{t('console.products.plans.none')}</Text>
       ) : (
         <PlansForm
-          key={query.data.map((p) => `${p.documentation}:${p.plan}`).join('|')}
-          plans={query.data}
+          key={`${query.data.version}:${query.data.plans.map((p) => `${p.documentation}:${p.plan}`).join('|')}`}
+          plans={query.data.plans}
+          version={query.data.version}
+          onReload={() => void query.refetch()}
           onSaved={(saved) => client.setQueryData(plansKey(productId), saved)}
           productId={productId}
         />
@@ -55,11 +57,17 @@ export function PlansEditor({ productId }: { productId: string }) {
 function PlansForm({
   productId,
   plans,
+  version,
   onSaved,
+  onReload,
 }: {
   productId: string;
   plans: ProductPlan[];
-  onSaved(plans: ProductPlan[]): void;
+  /** The plans' version the form started from. */
+  version: number;
+  onSaved(saved: ProductPlans): void;
+  /** Loads the plans saved meanwhile (after a 409). */
+  onReload(): void;
 }) {
   const { t } = useTranslation();
   const [values, setValues] = useState(() => plans.map((p) => p.plan));
@@ -69,6 +77,7 @@ function PlansForm({
       savePlans(
         productId,
         plans.map((p, i) => ({ documentation: p.documentation, plan: values[i]?.trim() || null })),
+        version,
       ),
     onSuccess: (saved) => {
       setNotice(t('console.products.plans.saved'));
@@ -106,6 +115,11 @@ function PlansForm({
         {save.isError && (
           <Alert color="red" role="alert">
             {messageOf(save.error, t('errors.somethingWentWrong'))}
+            {save.error instanceof ApiError && save.error.status === 409 && (
+              <Button size="xs" mt="xs" display="block" onClick={onReload}>
+                {t('console.products.editor.conflictLoad')}
+              </Button>
+            )}
           </Alert>
         )}
         <Text size="sm" role="status" aria-live="polite" c="green.9" data-testid="plans-status">

@@ -7,7 +7,6 @@ import {
   Checkbox,
   Group,
   Image,
-  Modal,
   MultiSelect,
   NumberInput,
   Paper,
@@ -19,28 +18,23 @@ import {
   Title,
 } from '@mantine/core';
 import { CARD_DESCRIPTION_MAX } from '@portico/contracts/constants';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link, useParams } from 'react-router';
 import { HtmlContent } from '../../components/ui/html-content';
-import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
-import { ApiError, messageOf } from '../../lib/api-client';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation, type Translate } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
+import { LoadVersioned, useVersionedEditor } from '../console/versioned-editor';
+import { DeleteDialog, PreviewAndRevisions, useCatalogDelete, VersionLine } from './catalog-editing';
 import { ChangelogEditor } from './changelog-editor';
 import { PlansEditor } from './plans-editor';
 import {
-  createProduct,
-  deleteProduct,
-  getProduct,
   listProductCategories,
   listProducts,
-  productConflictOf,
-  saveProduct,
+  productSource,
   type ConsoleProduct,
   type ConsoleProductListItem,
-  type ProductConflict,
   type ProductFields,
 } from './api';
 import { PRODUCTS_KEY } from './product-list';
@@ -62,46 +56,55 @@ function fieldsOf(p: ConsoleProduct): ProductFields {
   };
 }
 
+/** A product's field as its form names it (the conflict and the revisions say which differ). */
+export function productFieldLabel(t: Translate, field: keyof ProductFields): string {
+  const E = 'console.products.editor';
+  const key = (
+    {
+      title: 'titleLabel',
+      label: 'labelLabel',
+      description: 'descriptionLabel',
+      weight: 'weightLabel',
+      category: 'categoryLabel',
+      commercial: 'commercialLabel',
+      deprecated: 'deprecatedLabel',
+      successor: 'successorLabel',
+      retired: 'retiredLabel',
+      features: 'features',
+      advantages: 'advantages',
+      related: 'related',
+    } as const
+  )[field];
+  return t(`${E}.${key}`);
+}
+
 /** /admin/apis/products/:productId: one API product's fields, with a preview of its card and page. */
 export default function ProductEditorPage() {
   const { t } = useTranslation();
   const { productId = '' } = useParams();
-  const client = useQueryClient();
-  const query = useQuery({
-    queryKey: ['console-product', productId],
-    queryFn: () => getProduct(productId),
+  // The same query as the form's (LoadVersioned): the page's title names the product.
+  const { data: loaded } = useQuery({
+    queryKey: [productSource.key, productId],
+    queryFn: () => productSource.get(productId),
     retry: false,
   });
-  // Raised when another version replaces the form's (after a conflict).
-  const [seed, setSeed] = useState(0);
-  const title = query.data
-    ? t('console.products.editor.title', { title: query.data.title })
+  const title = loaded
+    ? t('console.products.editor.title', { title: loaded.data.title })
     : t('console.products.title');
   return (
     <ConsolePage roles="api_manager" title={title}>
       <Button component={Link} to={paths.adminApis} variant="subtle" mb="sm" px={0}>
         {t('console.products.editor.back')}
       </Button>
-      {query.isError ? (
-        <Alert color="red" role="alert">
-          {messageOf(query.error, t('console.products.errors.notFound'))}
-        </Alert>
-      ) : !query.data ? (
-        <Loading />
-      ) : (
-        <>
-          <ProductForm
-            key={`${query.data.id}-${seed}`}
-            product={query.data}
-            onReplaced={(p) => {
-              client.setQueryData(['console-product', productId], p);
-              setSeed((n) => n + 1);
-            }}
-          />
-          <ChangelogEditor productId={query.data.id} />
-          <PlansEditor productId={query.data.id} />
-        </>
-      )}
+      <LoadVersioned id={productId} source={productSource} notFound={t('console.products.errors.notFound')}>
+        {(product, onReplaced) => (
+          <>
+            <ProductForm product={product} onReplaced={onReplaced} />
+            <ChangelogEditor productId={product.id} />
+            <PlansEditor productId={product.id} />
+          </>
+        )}
+      </LoadVersioned>
     </ConsolePage>
   );
 }
@@ -130,9 +133,13 @@ export const BLANK_PRODUCT: ConsoleProduct = {
   related: [],
 };
 
+/** The form's values: the fields, and a new product's alias and version label. */
+type ProductValues = ProductFields & { alias: string; productVersion: string };
+
 /**
- * A product's fields with the preview: the form of a saved product (`creating` false), or of a
- * new one (its alias and version label too; created, it opens in its own form).
+ * A product's fields with the preview: the form of a saved product (`creating` false: its
+ * conflict and revisions beside it), or of a new one (its alias and version label too; created,
+ * it opens in its own form). Saving, the 409 and the revisions are the console's versioned editing.
  */
 export function ProductForm({
   product,
@@ -144,20 +151,32 @@ export function ProductForm({
   onReplaced(p: ConsoleProduct): void;
 }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
-  const navigate = useNavigate();
-  const [fields, setFields] = useState<ProductFields>(() => fieldsOf(product));
-  const [alias, setAlias] = useState(product.alias);
-  const [productVersion, setProductVersion] = useState(product.productVersion ?? '');
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [version, setVersion] = useState(product.version);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [conflict, setConflict] = useState<ProductConflict | null>(null);
+  const editor = useVersionedEditor({
+    source: productSource,
+    item: creating ? undefined : product,
+    empty: { ...fieldsOf(BLANK_PRODUCT), alias: '', productVersion: '' },
+    fieldsOf: (p): ProductValues => ({
+      ...fieldsOf(p),
+      alias: p.alias,
+      productVersion: p.productVersion ?? '',
+    }),
+    toSend: ({ alias, productVersion, ...fields }) =>
+      creating ? { ...fields, alias, productVersion: productVersion.trim() || null } : fields,
+    // What the server cleaned (the description's HTML) is what the form shows.
+    afterSave: (_values, saved) => ({
+      ...fieldsOf(saved),
+      alias: saved.alias,
+      productVersion: saved.productVersion ?? '',
+    }),
+    pathOf: paths.adminProduct,
+    listPath: paths.adminApis,
+    savedText: (version) => t('console.products.editor.saved', { version }),
+    onReplaced,
+  });
+  const { fields, set } = editor;
   const categories = useQuery({ queryKey: ['console-product-categories'], queryFn: listProductCategories });
   const products = useQuery({ queryKey: PRODUCTS_KEY, queryFn: listProducts });
-  const set = <K extends keyof ProductFields>(key: K, value: ProductFields[K]) =>
-    setFields((f) => ({ ...f, [key]: value }));
+  const labelOf = (field: keyof ProductFields) => productFieldLabel(t, field);
 
   const others = useMemo(
     () => (products.data ?? []).filter((p) => p.id !== product.id),
@@ -168,64 +187,22 @@ export function ProductForm({
     label: `${p.title}${p.productVersion ? ` ${p.productVersion}` : ''} (/${p.alias})`,
   });
 
-  const create = useMutation({
-    mutationFn: () => createProduct({ ...fields, alias, productVersion: productVersion.trim() || null }),
-    onSuccess: async (data) => {
-      client.setQueryData(['console-product', data.id], data);
-      await client.invalidateQueries({ queryKey: PRODUCTS_KEY });
-      await navigate(paths.adminProduct(data.id));
-    },
-    onError: (err) => setError(messageOf(err, t('errors.somethingWentWrong'))),
+  const remove = useCatalogDelete({
+    remove: () => productSource.remove(product.id, editor.version),
+    lists: [PRODUCTS_KEY],
+    deleted: t('console.products.editor.deleted', { title: product.title }),
   });
-  const remove = useMutation({
-    mutationFn: () => deleteProduct(product.id, version),
-    onSuccess: async () => {
-      setConfirmDelete(false);
-      client.removeQueries({ queryKey: ['console-product', product.id] });
-      await client.invalidateQueries({ queryKey: PRODUCTS_KEY });
-      await navigate(paths.adminApis, {
-        state: { notice: t('console.products.editor.deleted', { title: product.title }) },
-      });
-    },
-    onError: (err) => {
-      setConfirmDelete(false);
-      setNotice(null);
-      setError(messageOf(err, t('errors.somethingWentWrong')));
-    },
-  });
-  const save = useMutation({
-    mutationFn: (over?: number) => saveProduct(product.id, fields, over ?? version),
-    onSuccess: async (data) => {
-      setConflict(null);
-      setError(null);
-      setVersion(data.version);
-      setFields(fieldsOf(data));
-      setNotice(t('console.products.editor.saved', { version: data.version }));
-      client.setQueryData(['console-product', data.id], data);
-      await client.invalidateQueries({ queryKey: PRODUCTS_KEY });
-    },
-    onError: (err) => {
-      setNotice(null);
-      const found = err instanceof ApiError && err.status === 409 ? productConflictOf(err.body) : null;
-      if (found) {
-        setConflict(found);
-        setError(null);
-      } else setError(messageOf(err, t('errors.somethingWentWrong')));
-    },
-  });
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (creating) create.mutate();
-    else save.mutate(undefined);
-  };
+  const error = remove.error ?? editor.error;
   const successor = others.find((p) => p.id === fields.successor) ?? null;
 
   return (
     <Group align="flex-start" gap="xl" wrap="wrap">
       <Box
         component="form"
-        onSubmit={submit}
+        onSubmit={(e) => {
+          remove.clear();
+          editor.submit(e);
+        }}
         style={{ flex: '1 1 480px' }}
         aria-label={t('console.products.editor.formLabel')}
         data-testid="product-form"
@@ -237,53 +214,26 @@ export function ProductForm({
                 label={t('console.products.editor.aliasLabel')}
                 description={t('console.products.editor.aliasHelp')}
                 required
-                value={alias}
-                onChange={(e) => setAlias(e.currentTarget.value.toLowerCase())}
+                value={fields.alias}
+                onChange={(e) => set('alias', e.currentTarget.value.toLowerCase())}
               />
               <TextInput
                 label={t('console.products.editor.productVersionLabel')}
                 description={t('console.products.editor.productVersionHelp')}
-                value={productVersion}
-                onChange={(e) => setProductVersion(e.currentTarget.value)}
+                value={fields.productVersion}
+                onChange={(e) => set('productVersion', e.currentTarget.value)}
               />
             </Group>
           ) : (
-            <Group gap="xs">
-              <Text size="sm" c="dimmed">
-                /{product.alias}
-                {product.productVersion ? ` · ${product.productVersion}` : ''}
-              </Text>
-              <Text size="sm" c="dimmed" data-testid="product-version">
-                {t('console.products.editor.version', { version })}
-              </Text>
-            </Group>
-          )}
-          {conflict && (
-            <Alert
-              color="orange"
-              role="alert"
-              title={t('console.products.editor.conflictTitle')}
-              data-testid="product-conflict"
+            <VersionLine
+              editor={editor}
+              labelOf={labelOf}
+              testId="product"
+              messages="console.products.editor"
             >
-              <Text size="sm" mb="xs">
-                {t('console.products.editor.conflictText', { version: conflict.current.version })}
-              </Text>
-              <Stack gap={4}>
-                {conflict.changes.map((c) => (
-                  <Text size="sm" key={c.field}>
-                    <strong>{c.field}</strong>: <del>{c.before}</del> → <ins>{c.after}</ins>
-                  </Text>
-                ))}
-              </Stack>
-              <Group mt="sm">
-                <Button size="xs" onClick={() => onReplaced(conflict.current)}>
-                  {t('console.products.editor.conflictLoad')}
-                </Button>
-                <Button size="xs" variant="default" onClick={() => save.mutate(conflict.current.version)}>
-                  {t('console.products.editor.conflictOverwrite')}
-                </Button>
-              </Group>
-            </Alert>
+              /{product.alias}
+              {product.productVersion ? ` · ${product.productVersion}` : ''}
+            </VersionLine>
           )}
           <TextInput
             label={t('console.products.editor.titleLabel')}
@@ -333,7 +283,7 @@ export function ProductForm({
             checked={fields.deprecated}
             onChange={(e) => {
               const deprecated = e.currentTarget.checked;
-              setFields((f) => ({ ...f, deprecated, successor: deprecated ? f.successor : null }));
+              editor.update({ deprecated, successor: deprecated ? fields.successor : null });
             }}
           />
           {fields.deprecated && (
@@ -382,45 +332,39 @@ export function ProductForm({
               {error}
             </Alert>
           )}
-          {notice && (
-            <Text role="status" c="green.9" data-testid="product-saved">
-              {notice}
-            </Text>
+          {editor.notice && (
+            <Alert color="green" role="status" data-testid="product-saved">
+              {editor.notice}
+            </Alert>
           )}
           <Group justify="space-between">
-            <Button type="submit" loading={save.isPending || create.isPending}>
+            <Button type="submit" loading={editor.saving}>
               {creating ? t('console.products.editor.create') : t('console.products.editor.save')}
             </Button>
             {!creating && (
-              <Button variant="outline" color="red" onClick={() => setConfirmDelete(true)}>
+              <Button variant="outline" color="red" onClick={remove.ask}>
                 {t('console.products.editor.delete')}
               </Button>
             )}
           </Group>
         </Stack>
-        <Modal
-          opened={confirmDelete}
-          onClose={() => setConfirmDelete(false)}
-          title={t('console.products.editor.delete')}
-        >
-          <Text size="sm" mb="md">
-            {t('console.products.editor.deleteConfirm', { title: product.title })}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmDelete(false)}>
-              {t('console.products.editor.cancel')}
-            </Button>
-            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
-              {t('console.products.editor.deleteConfirmButton')}
-            </Button>
-          </Group>
-        </Modal>
+        <DeleteDialog
+          remove={remove}
+          texts={{
+            title: t('console.products.editor.delete'),
+            text: t('console.products.editor.deleteConfirm', { title: product.title }),
+            cancel: t('console.products.editor.cancel'),
+            confirm: t('console.products.editor.deleteConfirmButton'),
+          }}
+        />
       </Box>
-      <ProductPreview
-        product={creating ? { ...product, productVersion: productVersion.trim() || null } : product}
-        fields={fields}
-        successor={successor}
-      />
+      <PreviewAndRevisions editor={editor} labelOf={labelOf} testId="product">
+        <ProductPreview
+          product={creating ? { ...product, productVersion: fields.productVersion.trim() || null } : product}
+          fields={fields}
+          successor={successor}
+        />
+      </PreviewAndRevisions>
     </Group>
   );
 }
