@@ -102,6 +102,7 @@ const POLICY: Record<string, Access> = {
   'GET /phpsdk/app-analytics/sumAggregates': 'user',
   'POST /api/application': 'user',
   'POST /secret/reset': 'user',
+  'GET /api/application/:application/software-statement': 'user',
   'POST /secret/delete': 'user',
   'GET /files/:uuid/:name': 'user',
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isAllowedRedirectUri } from '@portico/contracts/redirect-uri';
+import type { DynamicRegistrar } from './registration.ts';
 
 /**
  * The API authorization server's clients, kept in `oauth_clients`. oidc-provider reads this table
@@ -23,6 +24,8 @@ export interface CreateClientInput {
   public?: boolean;
   /** Scopes granted to the client directly (clients without an application, tests). */
   scopes?: string[];
+  /** The id and secret the authorization server already answered with (dynamic registration). */
+  issued?: { clientId: string; secret: string | null };
 }
 
 export interface UpdateClientInput {
@@ -135,8 +138,8 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
       checkInput(input.grantTypes, redirectUris);
       checkUris(redirectUris, 'redirect URI');
       checkUris(postLogoutRedirectUris, 'post-logout redirect URI');
-      const clientId = newClientId();
-      const clientSecret = input.public ? null : newSecret();
+      const clientId = input.issued?.clientId ?? newClientId();
+      const clientSecret = input.issued ? input.issued.secret : input.public ? null : newSecret();
       await db
         .insertInto('oauth_clients')
         .values({
@@ -301,6 +304,7 @@ export function createClientService(
   const repo = oauthClientsRepo(db, box);
   const resolvers: ScopeResolver[] = [];
   const gates: ClientGate[] = [];
+  let registrar: DynamicRegistrar | null = null;
   const cache = new Map<string, { at: number; stamp: string; value: Promise<ClientAccess | undefined> }>();
   /** The counters an answer depends on, as one string ('' without `versions`). */
   const stampNow = async (): Promise<string> => {
@@ -341,6 +345,14 @@ export function createClientService(
     /** Adds a check that may refuse a client (see ClientGate); consulted on every uncached lookup. */
     registerClientGate(gate: ClientGate): void {
       gates.push(gate);
+    },
+    /** Sets who stores dynamically registered clients (the applications module). */
+    registerDynamicRegistrar(value: DynamicRegistrar): void {
+      registrar = value;
+    },
+    /** Who stores dynamically registered clients, or null when nobody registered (tests). */
+    dynamicRegistrar(): DynamicRegistrar | null {
+      return registrar;
     },
     /** Why the client may not be used now (uncached), or null. */
     refusal,

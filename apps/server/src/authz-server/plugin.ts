@@ -10,6 +10,7 @@ import {
   publicJwks,
   sandboxResource,
 } from './provider.ts';
+import { STATEMENT_JWKS_PATH, type StatementSigner } from './registration.ts';
 import { authorizationServerRoutes } from './routes.ts';
 
 /**
@@ -21,8 +22,15 @@ export default fp(
   async (app) => {
     // Cached client answers hold while the change counters they depend on do (clients.ts).
     const clients = createClientService(app.db, app.secretBox, () => app.dataVersions.read());
-    const { provider, keys } = await createAuthorizationServer(app, clients);
+    const { provider, keys, statements } = await createAuthorizationServer(app, clients);
     app.decorate('oauthClients', clients);
+    app.decorate('softwareStatements', statements);
+    // The software statements' public keys (the directory's keystore, issue 28): a TPP's tooling
+    // and the registration endpoint verify statements with them.
+    app.get(STATEMENT_JWKS_PATH, async (_request, reply) => {
+      reply.header('Cache-Control', 'public, max-age=300');
+      return reply.type('application/jwk-set+json').send({ keys: statements.publicKeys });
+    });
     app.decorate('oauthServer', {
       issuer: oauthIssuer(app),
       resource: sandboxResource(app),
@@ -46,5 +54,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     oauthClients: ClientService;
     oauthServer: { issuer: string; resource: string; publicKeys: JWK[] };
+    /** Signs the software statements of dynamic client registration (registration.ts). */
+    softwareStatements: StatementSigner;
   }
 }

@@ -16,6 +16,12 @@ import { isStorableText } from '../lib/storable-text.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
 import type { ClientService } from './clients.ts';
 import { sandboxErrorPage } from './pages.ts';
+import {
+  createStatementSigner,
+  registrationConfiguration,
+  storeRegisteredClient,
+  type StatementSigner,
+} from './registration.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
 
 /** The API authorization server's path, adapter tag and signing-key tag. */
@@ -83,6 +89,7 @@ async function clientMetadata(
 function createOauthAdapterClass(
   app: FastifyInstance,
   clients: ClientService,
+  signer: StatementSigner,
 ): new (name: string) => Adapter {
   const Base = createAdapterClass(app.db, OAUTH_TAG);
   const consoleRedirectUri = `${app.config.publicUrl}/${REDOC_CALLBACK_PATH}`;
@@ -93,9 +100,17 @@ function createOauthAdapterClass(
       this.inner = new Base(name);
       this.isClient = name === 'Client';
     }
-    upsert(id: string, payload: AdapterPayload, expiresIn: number) {
-      // Clients are managed by the portal, never registered through the provider.
-      if (this.isClient) return Promise.resolve();
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number) {
+      // Clients live in the portal's tables: a dynamic registration or an RFC 7592 update becomes
+      // an application of the software statement's organization (registration.ts).
+      if (this.isClient) {
+        const exists = (await clients.getClient(id)) !== undefined;
+        const ctx = Provider.ctx;
+        await storeRegisteredClient(clients.dynamicRegistrar(), signer, id, { ...payload }, ctx, exists, [
+          consoleRedirectUri,
+        ]);
+        return;
+      }
       return this.inner.upsert(id, payload, expiresIn);
     }
     async find(id: string): Promise<AdapterPayload | undefined> {
@@ -113,8 +128,13 @@ function createOauthAdapterClass(
     consume(id: string) {
       return this.inner.consume(id);
     }
-    destroy(id: string) {
-      return this.isClient ? Promise.resolve() : this.inner.destroy(id);
+    async destroy(id: string) {
+      // Only an RFC 7592 delete destroys a client: the registered application goes with it.
+      if (this.isClient) {
+        await clients.dynamicRegistrar()?.remove(id, Provider.ctx?.ip ?? '');
+        return;
+      }
+      return this.inner.destroy(id);
     }
     revokeByGrantId(grantId: string) {
       return this.inner.revokeByGrantId(grantId);
@@ -142,8 +162,11 @@ export function publicJwks(keys: JWK[]): JWK[] {
 export async function createAuthorizationServer(
   app: FastifyInstance,
   clients: ClientService,
-): Promise<{ provider: Provider; keys: JWK[] }> {
+): Promise<{ provider: Provider; keys: JWK[]; statements: StatementSigner }> {
   const keys = await loadOrCreateSigningKeys(app.db, app.secretBox, OAUTH_TAG);
+  const statements = await createStatementSigner(app.db, app.secretBox, app.config.publicUrl);
+  // The try-out console's callback is the portal's, added to development clients: never a TPP's.
+  const registration = registrationConfiguration([`${app.config.publicUrl}/${REDOC_CALLBACK_PATH}`]);
   const customers = sandboxUsersRepo(app.db);
   const resource = sandboxResource(app);
 
@@ -176,7 +199,8 @@ export async function createAuthorizationServer(
   }
 
   const configuration: Configuration = {
-    adapter: createOauthAdapterClass(app, clients),
+    adapter: createOauthAdapterClass(app, clients, statements),
+    extraClientMetadata: registration.extraClientMetadata,
     clients: [],
     async findAccount(_ctx, sub) {
       const customer = await customers.findByUuid(sub);
@@ -210,6 +234,7 @@ export async function createAuthorizationServer(
       // Tokens are for the sandbox, not for a userinfo endpoint: an 'openid' scope must not turn
       // the access token into an opaque userinfo token.
       userinfo: { enabled: false },
+      ...registration.features,
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -257,5 +282,5 @@ export async function createAuthorizationServer(
   const provider = new Provider(oauthIssuer(app), configuration);
   provider.proxy = app.config.trustProxy;
   provider.on('server_error', (_ctx, err) => app.log.error({ err }, 'authorization server error'));
-  return { provider, keys };
+  return { provider, keys, statements };
 }

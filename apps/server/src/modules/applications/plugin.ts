@@ -9,6 +9,7 @@ import { applicationRoutes } from './application-routes.ts';
 import { credentialRoutes } from './credential-routes.ts';
 import { goLiveRoutes } from './golive-routes.ts';
 import { noticeRoutes } from './notice-routes.ts';
+import { dynamicRegistrar, softwareStatementRoutes } from './registration.ts';
 import { reviewRoutes } from './review-routes.ts';
 import { creatorBlocked, deleteApplication, subscribedScopes } from './service.ts';
 import { appDb } from './tables.ts';
@@ -28,6 +29,8 @@ export default fp(
     app.oauthClients.registerClientGate(async (client, db) =>
       client.applicationUuid ? creatorBlocked(db, client.applicationUuid) : null,
     );
+    // Clients a TPP registers with a software statement become applications (issue 28).
+    app.oauthClients.registerDynamicRegistrar(dynamicRegistrar(app));
 
     // Refuses while an application is in PRODUCTION; otherwise the applications and their OAuth
     // clients go with the organization, in its transaction.
@@ -77,6 +80,7 @@ export default fp(
       });
       await applicationRoutes(scope);
       await credentialRoutes(scope);
+      await softwareStatementRoutes(scope);
       await goLiveRoutes(scope);
       await reviewRoutes(scope);
       await analyticsRoutes(scope);

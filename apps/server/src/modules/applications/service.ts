@@ -67,7 +67,13 @@ async function clientWrite<T>(write: () => Promise<T>): Promise<T> {
 export async function createApplication(
   db: Db,
   box: SecretBox,
-  input: ApplicationFields & { organizationId: number; createdBy: number; productIds: number[] },
+  input: ApplicationFields & {
+    organizationId: number;
+    createdBy: number | null;
+    productIds: number[];
+    /** The client id and secret already issued (dynamic client registration, registration.ts). */
+    issued?: { clientId: string; secret: string | null };
+  },
 ): Promise<ApplicationRow> {
   const row = await appDb(db)
     .insertInto('applications')
@@ -89,6 +95,7 @@ export async function createApplication(
       grantTypes: input.grantTypes,
       redirectUris: input.redirectUris,
       postLogoutRedirectUris: input.postLogoutRedirectUris,
+      ...(input.issued ? { issued: input.issued } : {}),
     }),
   );
   if (input.productIds.length) await replaceSubscriptions(db, row, input.productIds);

@@ -27,6 +27,8 @@ export interface ApplicationsTable {
   development_secret_deleted: Generated<boolean>;
   production_secret_deleted: Generated<boolean>;
   created_by: number | null;
+  /** The application whose software statement registered this one (migration 0308), or null. */
+  registered_from: Generated<string | null>;
   created: Created;
   changed: Changed;
 }
