@@ -115,6 +115,10 @@ export const applicationsMessages = {
     resetSecret: 'Reset Secret',
     resetSecretConfirm: 'Reset the client secret of {{title}}? The current secret stops working at once.',
     newSecret: 'New client secret',
+    registration: 'Dynamic client registration',
+    registrationHelp:
+      'Your own tooling can register more clients of this application at the authorization server (RFC 7591) with its software statement, sent to {{endpoint}}. Each client registered this way is an application of this organization with the same subscriptions. A statement is valid for 90 days.',
+    downloadStatement: 'Download software statement',
     deleteTitle: 'Delete application',
     deleteConfirm:
       'Delete {{title}}? Everything using its credentials stops working. This action cannot be undone.',

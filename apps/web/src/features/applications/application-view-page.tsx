@@ -96,6 +96,28 @@ function UriList({ uris }: { uris: string[] }) {
   );
 }
 
+/** The software statement for dynamic client registration (issue 28): a plain download. */
+function Registration({ app }: { app: Application }) {
+  const { t } = useTranslation();
+  const endpoint = `${window.location.origin}/oauth/reg`;
+  return (
+    <Field label={t('applications.ui.registration')}>
+      <Text size="sm">{t('applications.ui.registrationHelp', { endpoint })}</Text>
+      <Group>
+        <Button
+          component="a"
+          href={`/api/application/${app.uuid}/software-statement`}
+          download
+          variant="default"
+          size="sm"
+        >
+          {t('applications.ui.downloadStatement')}
+        </Button>
+      </Group>
+    </Field>
+  );
+}
+
 function Details({ app, organization }: { app: Application; organization: string }) {
   const { t } = useTranslation();
   const production = app.applicationStatus === 'PRODUCTION';
@@ -170,6 +192,7 @@ function Details({ app, organization }: { app: Application; organization: string
               <UriList uris={app.postLogoutRedirectUri} />
             </Field>
             <Credentials app={app} />
+            {app.permissions.update && app.permissions.goLive && <Registration app={app} />}
           </Stack>
         </Grid.Col>
       </Grid>
