@@ -10,6 +10,7 @@ import { credentialRoutes } from './credential-routes.ts';
 import { goLiveRoutes } from './golive-routes.ts';
 import { noticeRoutes } from './notice-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
+import { tokenSecurityRoutes } from './token-security-routes.ts';
 import { creatorBlocked, deleteApplication, subscribedScopes } from './service.ts';
 import { appDb } from './tables.ts';
 
@@ -81,6 +82,7 @@ export default fp(
       await reviewRoutes(scope);
       await analyticsRoutes(scope);
       await noticeRoutes(scope);
+      await tokenSecurityRoutes(scope);
     });
   },
   {
