@@ -8,6 +8,7 @@ import {
   type CryptoKey,
   type JWK,
 } from 'jose';
+import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { en } from '@portico/contracts/messages';
 import type { TokenSecurity } from '@portico/contracts/token-security';
@@ -371,5 +372,65 @@ describe('DPoP-bound tokens and FAPI 2.0', () => {
       dpop: await proof(key, 'GET', `${t.baseUrl}${path}`, issued.body.access_token),
     });
     expect(call.status).toBe(200);
+  });
+  it('openid-client performs authorization code with PAR, PKCE and DPoP under the FAPI 2.0 profile', async () => {
+    // The client is a FAPI 2.0 client since the test before.
+    const issuer = new URL(`${t.config.publicUrl}/oauth`);
+    const config = await oidc.discovery(issuer, clientId, undefined, oidc.ClientSecretBasic(secret), {
+      execute: [oidc.allowInsecureRequests],
+    });
+    expect(config.serverMetadata()).toMatchObject({
+      pushed_authorization_request_endpoint: `${t.config.publicUrl}/oauth/request`,
+      authorization_response_iss_parameter_supported: true,
+      dpop_signing_alg_values_supported: expect.arrayContaining(['ES256']),
+    });
+    const DPoP = oidc.getDPoPHandle(config, await oidc.randomDPoPKeyPair('ES256'));
+    const verifier = oidc.randomPKCECodeVerifier();
+    const state = oidc.randomState();
+    const authorizationUrl = await oidc.buildAuthorizationUrlWithPAR(
+      config,
+      {
+        redirect_uri: REDIRECT_URI,
+        scope: 'accounts:read',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+      },
+      { DPoP },
+    );
+    expect(authorizationUrl.searchParams.get('request_uri')).toMatch(/^urn:ietf:params:oauth:request_uri:/);
+
+    // The bank customer, in a browser.
+    const browser = new TestClient(t.baseUrl);
+    let { res, url } = await browser.follow(`${authorizationUrl.pathname}${authorizationUrl.search}`);
+    for (let step = 0; step < 4 && new URL(url).origin === t.baseUrl; step++) {
+      const html = await res.text();
+      const pagePath = new URL(url).pathname;
+      const posted = html.includes('name="password"')
+        ? await browser.postForm(`${pagePath}/login`, ALICE)
+        : await browser.postForm(`${pagePath}/confirm`, {});
+      ({ res, url } = await browser.follow(posted.headers.get('location')!));
+    }
+
+    const tokens = await oidc.authorizationCodeGrant(
+      config,
+      new URL(url),
+      { pkceCodeVerifier: verifier, expectedState: state },
+      undefined,
+      { DPoP },
+    );
+    expect(tokens.token_type.toLowerCase()).toBe('dpop');
+    expect(tokens.expires_in).toBe(600);
+    const call = await oidc.fetchProtectedResource(
+      config,
+      tokens.access_token,
+      new URL(`${t.config.publicUrl}/sandbox/dpop-bank/accounts`),
+      'GET',
+      undefined,
+      undefined,
+      { DPoP },
+    );
+    expect(call.status).toBe(200);
+    expect(await call.json()).toEqual({ data: [] });
   });
 });
