@@ -301,6 +301,10 @@ describe('DPoP-bound tokens and FAPI 2.0', () => {
     );
     for (let step = 0; step < 4 && new URL(url).origin === t.baseUrl; step++) {
       const html = await res.text();
+      // The pushed request's redirect URI is where the sign-in and consent forms may end.
+      expect(res.headers.get('content-security-policy')).toMatch(
+        /form-action 'self'[^;]* https:\/\/tpp\.example/,
+      );
       const pagePath = new URL(url).pathname;
       const posted = html.includes('name="password"')
         ? await browser.postForm(`${pagePath}/login`, ALICE)
