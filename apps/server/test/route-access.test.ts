@@ -97,6 +97,8 @@ const POLICY: Record<string, Access> = {
   'POST /phpsdk/organization/invite-resend': 'user',
   'GET /phpsdk/organization/apps': 'user',
   'GET /api/applications/:id/notices': 'user',
+  'GET /api/applications/:id/token-security': 'user',
+  'PUT /api/applications/:id/token-security': 'user',
   'POST /phpsdk/organization/apps/create': 'user',
   'GET /phpsdk/app-analytics/aggregates': 'user',
   'GET /phpsdk/app-analytics/sumAggregates': 'user',

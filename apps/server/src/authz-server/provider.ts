@@ -15,6 +15,7 @@ import { createAdapterClass } from '../oidc/adapter.ts';
 import { isStorableText } from '../lib/storable-text.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
 import type { ClientService } from './clients.ts';
+import * as senderConstraints from './dpop.ts';
 import { sandboxErrorPage } from './pages.ts';
 import {
   createStatementSigner,
@@ -115,7 +116,10 @@ function createOauthAdapterClass(
     }
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.isClient) {
-        return (await clientMetadata(clients, id, consoleRedirectUri)) as AdapterPayload | undefined;
+        const metadata = await clientMetadata(clients, id, consoleRedirectUri);
+        // DPoP-bound tokens, FAPI 2.0 (dpop.ts).
+        return (metadata && (await senderConstraints.withSenderConstraints(app.db, metadata))) as
+          AdapterPayload | undefined;
       }
       return (await this.inner.find(id)) ?? undefined;
     }
@@ -202,6 +206,7 @@ export async function createAuthorizationServer(
     adapter: createOauthAdapterClass(app, clients, statements),
     extraClientMetadata: registration.extraClientMetadata,
     clients: [],
+    ...senderConstraints.senderConstraintConfiguration,
     async findAccount(_ctx, sub) {
       const customer = await customers.findByUuid(sub);
       if (!customer) return undefined;
@@ -235,6 +240,7 @@ export async function createAuthorizationServer(
       // the access token into an opaque userinfo token.
       userinfo: { enabled: false },
       ...registration.features,
+      ...senderConstraints.senderConstraintFeatures,
       resourceIndicators: {
         enabled: true,
         defaultResource: () => resource,
@@ -254,16 +260,17 @@ export async function createAuthorizationServer(
         }
       });
     },
-    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    pkce: { required: senderConstraints.pkceRequired },
     async issueRefreshToken(_ctx, client, code) {
       // Rotation (rotateRefreshToken) renews refresh tokens; only a code exchange issues the first.
       return client.grantTypeAllowed('refresh_token') && code.kind === 'AuthorizationCode';
     },
-    rotateRefreshToken: true,
+    rotateRefreshToken: senderConstraints.rotateRefreshToken,
     interactions: { url: (_ctx, interaction) => `${OAUTH_PREFIX}/interaction/${interaction.uid}` },
     ttl: {
-      AccessToken: ACCESS_TOKEN_TTL,
-      ClientCredentials: ACCESS_TOKEN_TTL,
+      // FAPI 2.0 clients' access tokens are shorter (dpop.ts).
+      AccessToken: senderConstraints.accessTokenTtl(ACCESS_TOKEN_TTL),
+      ClientCredentials: senderConstraints.accessTokenTtl(ACCESS_TOKEN_TTL),
       AuthorizationCode: 60,
       IdToken: 3600,
       Interaction: 3600,

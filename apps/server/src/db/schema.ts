@@ -241,8 +241,19 @@ export interface OauthClientsTable {
   grant_types: string[];
   redirect_uris: string[];
   post_logout_redirect_uris: string[];
+  /** Access tokens must be DPoP-bound (migration 0306). */
+  dpop_bound_access_tokens: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The FAPI 2.0 Security Profile applies (migration 0306). */
+  fapi: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+}
+
+/** DPoP proofs accepted by the sandbox gateway, for replay detection (migration 0307). */
+export interface DpopProofJtisTable {
+  jkt: string;
+  jti: string;
+  expires_at: ColumnType<Date, Date, Date>;
 }
 
 export interface OauthClientScopesTable {
@@ -339,6 +350,7 @@ export interface Database {
   outbox: OutboxTable;
   oauth_clients: OauthClientsTable;
   oauth_client_scopes: OauthClientScopesTable;
+  dpop_proof_jtis: DpopProofJtisTable;
   sandbox_users: SandboxUsersTable;
   api_calls: ApiCallsTable;
   api_call_daily: ApiCallDailyTable;

@@ -2,8 +2,9 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAccess } from '../authz-server/clients.ts';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
-import { bearerToken, operationNeeds, presented, secretMatches } from './credentials.ts';
+import { operationNeeds, presented, secretMatches } from './credentials.ts';
 import { createDocumentCache } from './documents.ts';
+import { createDpopChecker, dpopChallenge, DpopError, presentedToken, type PresentedToken } from './dpop.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
 import { createTokenVerifier, TokenError, type VerifiedToken } from './tokens.ts';
@@ -28,8 +29,10 @@ interface OAuthErrorBody {
 
 const quote = (v: string) => v.replace(/["\\]/g, '');
 
-function sendError(reply: FastifyReply, status: number, body: OAuthErrorBody): FastifyReply {
-  if (status === 401 || (status === 403 && body.error === 'insufficient_scope')) {
+function sendError(reply: FastifyReply, status: number, body: OAuthErrorBody, dpop = false): FastifyReply {
+  // Refusals of DPoP (gateway/dpop.ts) challenge with the DPoP scheme.
+  if (dpop) reply.header('WWW-Authenticate', dpopChallenge(body.error, body.error_description));
+  else if (status === 401 || (status === 403 && body.error === 'insufficient_scope')) {
     const parts = [
       `realm="sandbox"`,
       `error="${body.error}"`,
@@ -56,6 +59,7 @@ export default fp(
       audience: app.oauthServer.resource,
       keys: app.oauthServer.publicKeys,
     });
+    const dpop = createDpopChecker(app.db, { publicUrl: app.config.publicUrl });
     const recorder = createCallRecorder(app.db, app.log);
     app.decorate('callRecorder', recorder);
     app.decorate('flushCallRecorder', () => recorder.flush());
@@ -65,7 +69,7 @@ export default fp(
 
     const calls = new WeakMap<FastifyRequest, CallContext>();
 
-    type Refusal = { status: 401 | 403; body: OAuthErrorBody };
+    type Refusal = { status: 401 | 403; body: OAuthErrorBody; dpop?: boolean };
     const invalid = (error_description: string): Refusal => ({
       status: 401,
       body: { error: 'invalid_token', error_description },
@@ -73,19 +77,49 @@ export default fp(
     const tokenRequired = () =>
       invalid(`an access token is required: get one at ${app.oauthServer.issuer}/token`);
 
-    /** The client an access token names, or why it is refused. */
+    /**
+     * The client an access token names, or why it is refused. A DPoP-bound token needs the DPoP
+     * scheme and a proof for this request (dpop.ts); checked once per request (a proof is used once).
+     */
     async function fromToken(
-      raw: string | null | undefined,
+      request: FastifyRequest,
+      raw: PresentedToken,
     ): Promise<Refusal | { clientId: string; scopes: Set<string> }> {
       if (raw === undefined) return tokenRequired();
-      if (raw === null) return invalid('the Authorization header must be "Bearer <access token>"');
+      if (raw === null)
+        return invalid('the Authorization header must be "Bearer <access token>" or "DPoP <access token>"');
+      let token: VerifiedToken;
       try {
-        const token: VerifiedToken = await verify(raw);
-        return { clientId: token.clientId, scopes: token.scopes };
+        token = await verify(raw.token);
       } catch (err) {
         if (err instanceof TokenError) return invalid(err.message);
         throw err;
       }
+      if (token.jkt === undefined && raw.scheme === 'DPoP')
+        return invalid(
+          'this access token is not DPoP-bound: send it as "Authorization: Bearer <access token>"',
+        );
+      if (token.jkt !== undefined) {
+        if (raw.scheme !== 'DPoP') {
+          return {
+            ...invalid(
+              'this access token is DPoP-bound: send it as "Authorization: DPoP <access token>" with a DPoP proof',
+            ),
+            dpop: true,
+          };
+        }
+        try {
+          await dpop.check(request, raw.token, token.jkt);
+        } catch (err) {
+          if (!(err instanceof DpopError)) throw err;
+          return {
+            status: 401,
+            body: { error: 'invalid_dpop_proof', error_description: err.message },
+            dpop: true,
+          };
+        }
+      }
+      return { clientId: token.clientId, scopes: token.scopes };
     }
 
     /**
@@ -100,11 +134,13 @@ export default fp(
       query: URLSearchParams,
     ): Promise<Refusal | { access: ClientAccess | undefined }> {
       const needs = operationNeeds(api, matched);
-      const raw = bearerToken(request);
+      const raw = presentedToken(request);
+      let checked: ReturnType<typeof fromToken> | undefined;
+      const tokenOnce = () => (checked ??= fromToken(request, raw));
       if (!needs) {
         // No security: a valid token still names the caller for analytics.
         if (!raw) return { access: undefined };
-        const token = await fromToken(raw);
+        const token = await tokenOnce();
         const access = 'status' in token ? undefined : await app.oauthClients.clientAccess(token.clientId);
         return { access: access?.refused ? undefined : access };
       }
@@ -116,7 +152,7 @@ export default fp(
         for (const need of alternative) {
           let id: string;
           if (need.kind === 'token') {
-            const token = await fromToken(raw);
+            const token = await tokenOnce();
             if ('status' in token) {
               failed = token;
               break;
@@ -199,7 +235,7 @@ export default fp(
             .header('Access-Control-Allow-Methods', 'GET, PUT, POST, DELETE, PATCH, HEAD, OPTIONS')
             .header(
               'Access-Control-Allow-Headers',
-              typeof headers === 'string' ? headers : 'Authorization, Content-Type',
+              typeof headers === 'string' ? headers : 'Authorization, Content-Type, DPoP',
             )
             .header('Access-Control-Max-Age', '600')
             .send();
@@ -270,7 +306,7 @@ export default fp(
         // Authorization: one alternative of the operation's security, every scheme of it.
         const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
         const outcome = await authorize(request, api, matched, query);
-        if ('status' in outcome) return sendError(reply, outcome.status, outcome.body);
+        if ('status' in outcome) return sendError(reply, outcome.status, outcome.body, outcome.dpop);
         if (outcome.access) {
           calls.set(request, {
             alias,

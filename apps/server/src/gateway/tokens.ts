@@ -4,6 +4,8 @@ export interface VerifiedToken {
   clientId: string;
   subject: string | undefined;
   scopes: Set<string>;
+  /** The thumbprint of the key a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449). */
+  jkt: string | undefined;
 }
 
 export class TokenError extends Error {
@@ -27,7 +29,9 @@ export function createTokenVerifier(options: { issuer: string; audience: string;
       const clientId = typeof payload.client_id === 'string' ? payload.client_id : undefined;
       if (!clientId) throw new TokenError('the access token names no client');
       const scope = typeof payload.scope === 'string' ? payload.scope : '';
-      return { clientId, subject: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
+      const cnf = payload.cnf as { jkt?: unknown } | undefined;
+      const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : undefined;
+      return { clientId, subject: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)), jkt };
     } catch (err) {
       if (err instanceof TokenError) throw err;
       if (err instanceof joseErrors.JWTExpired) throw new TokenError('the access token has expired');

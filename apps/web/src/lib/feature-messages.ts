@@ -8,6 +8,7 @@ import { organizationsMessages } from '@portico/contracts/messages/organizations
 import { searchMessages } from '@portico/contracts/messages/search';
 import { supportMessages } from '@portico/contracts/messages/support';
 import { terminalMessages } from '@portico/contracts/messages/terminal';
+import { tokenSecurityMessages } from '@portico/contracts/messages/token-security';
 import { tryoutMessages } from '@portico/contracts/messages/tryout';
 import { registerMessages } from './i18n';
 
@@ -27,5 +28,6 @@ registerMessages({
   search: searchMessages,
   support: supportMessages,
   terminal: terminalMessages,
+  tokenSecurity: tokenSecurityMessages,
   tryout: tryoutMessages,
 });

@@ -1,6 +1,7 @@
 import { apiRequest, csrfToken } from './api-client';
 import { useAppStore, type SessionUserBody } from './store';
 import { safeReturnTo } from '@portico/contracts/return-to';
+import { clearTryoutToken } from './tryout-token';
 
 /**
  * The session calls of spec B 7 and the login flow of spec B 4: the return path is remembered
@@ -63,7 +64,8 @@ export async function logout(): Promise<void> {
       headers: { 'X-CSRF-Token': await csrfToken() },
     });
   } finally {
-    // Even when the call fails (offline), the browser forgets the user.
+    // Even when the call fails (offline), the browser forgets the user, and the try-out's token.
+    clearTryoutToken();
     useAppStore.getState().loggedOut();
   }
 }

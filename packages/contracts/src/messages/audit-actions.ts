@@ -11,6 +11,7 @@ export const auditActionLabels = {
     deleted: 'Application deleted',
     secret_reset: 'Client secret reset',
     secret_deleted: 'Client secret deleted',
+    token_security_changed: 'Token security changed',
   },
   subscription: { added: 'Subscribed to a product', removed: 'Unsubscribed from a product' },
   membership: {

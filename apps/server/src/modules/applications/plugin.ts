@@ -11,6 +11,7 @@ import { goLiveRoutes } from './golive-routes.ts';
 import { noticeRoutes } from './notice-routes.ts';
 import { dynamicRegistrar, softwareStatementRoutes } from './registration.ts';
 import { reviewRoutes } from './review-routes.ts';
+import { tokenSecurityRoutes } from './token-security-routes.ts';
 import { creatorBlocked, deleteApplication, subscribedScopes } from './service.ts';
 import { appDb } from './tables.ts';
 
@@ -85,6 +86,7 @@ export default fp(
       await reviewRoutes(scope);
       await analyticsRoutes(scope);
       await noticeRoutes(scope);
+      await tokenSecurityRoutes(scope);
     });
   },
   {

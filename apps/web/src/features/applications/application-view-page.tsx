@@ -30,6 +30,7 @@ import { Subscriptions } from './subscriptions';
 const AnalyticsSection = lazy(() => import('./analytics-section'));
 // The provider's notices about changes to APIs the application calls: their own chunk.
 const ApplicationNotices = lazy(() => import('./application-notices'));
+const TokenSecuritySection = lazy(() => import('./token-security'));
 
 /** /application/:applicationId?organization=: the application view (spec A 2). */
 export default function ApplicationViewPage() {
@@ -57,6 +58,9 @@ function ApplicationView() {
         <ApplicationNotices applicationId={app.uuid} />
       </Suspense>
       <Details app={app} organization={organization} />
+      <Suspense fallback={null}>
+        <TokenSecuritySection app={app} />
+      </Suspense>
       {production && app.permissions.viewAnalytics && analytics.data === true && (
         <Suspense fallback={<Loading />}>
           <AnalyticsSection app={app} />

@@ -3,6 +3,7 @@ import type { TryoutHistoryItem } from '../../lib/store';
 import { apiRequest, apiUrl } from '../../lib/api-client';
 import { fetchMyApplications } from '../../lib/applications-api';
 import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
+import type { TokenSecurity } from '@portico/contracts/token-security';
 
 /**
  * The try-out console's calls: the stored history (apps/server/src/modules/tryout/README.md), the
@@ -78,6 +79,7 @@ export interface TokenAnswer {
   token_type: string;
   expires_in: number;
   scope?: string;
+  refresh_token?: string;
 }
 
 export class OAuthError extends Error {
@@ -95,12 +97,17 @@ export class OAuthError extends Error {
 export async function requestToken(
   fields: Record<string, string>,
   signal?: AbortSignal,
+  headers: Record<string, string> = {},
 ): Promise<TokenAnswer> {
   let res: Response;
   try {
     res = await fetch(apiUrl('/oauth/token'), {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        ...headers,
+      },
       body: new URLSearchParams(fields).toString(),
       credentials: 'omit',
       ...(signal ? { signal } : {}),
@@ -116,6 +123,21 @@ export async function requestToken(
   }
   return body as unknown as TokenAnswer;
 }
+
+/** An application's token security (issue 28): whether its tokens must be DPoP-bound. */
+export function useTokenSecurity(application: string | undefined) {
+  return useQuery({
+    queryKey: ['tryout', 'token-security', application] as const,
+    queryFn: () =>
+      apiRequest<{ data: TokenSecurity }>(`/api/applications/${application}/token-security`, {
+        format: 'json',
+      }).then((r) => r.data),
+    enabled: application !== undefined,
+  });
+}
+
+/** The token endpoint's URL, as a DPoP proof names it (htu). */
+export const tokenEndpointUrl = (): string => new URL(apiUrl('/oauth/token'), window.location.href).href;
 
 /** POST /secret/reset: a new DEVELOPMENT secret, shown once. */
 export function resetDevelopmentSecret(application: string): Promise<{ secret: string; clientId: string }> {

@@ -273,9 +273,22 @@ export function TryoutConsole({
     let text: string;
     const removeCookies = request.cookies.length > 0 ? setCallCookies(op.server, request.cookies) : null;
     try {
+      // A DPoP-bound token goes with a fresh proof of the browser's key for this very call.
+      const headers =
+        tokenUsable && tokenUsable.tokenType.toLowerCase() === 'dpop' && creds.authorization
+          ? [
+              ...request.headers,
+              [
+                'DPoP',
+                await (
+                  await import('./dpop-proof')
+                ).dpopProof(request.method, request.url, tokenUsable.accessToken),
+              ] as [string, string],
+            ]
+          : request.headers;
       res = await fetch(request.url, {
         method: request.method,
-        headers: request.headers,
+        headers,
         ...(request.body !== null ? { body: request.body } : {}),
         signal: controller.signal,
         // The portal's own cookies never go to the sandbox, unless the call has cookies of its own.
@@ -648,7 +661,7 @@ function RequestView({
         aria-label={t('tryout.codeSamples')}
         mb={4}
       />
-      <Code block data-testid="tryout-snippet" style={{ whiteSpace: 'pre-wrap' }}>
+      <Code block data-testid="tryout-snippet" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
         {code}
       </Code>
     </section>

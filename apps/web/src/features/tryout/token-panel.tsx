@@ -15,6 +15,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { TRYOUT_POPUP_CHECK_MS, TRYOUT_POPUP_SIZE } from '@portico/contracts/tryout';
 import { useTranslation } from '../../lib/i18n';
 import { messageOf } from '../../lib/api-client';
+import { useAppStore } from '../../lib/store';
+import { loadTryoutToken, saveTryoutToken } from '../../lib/tryout-token';
 import {
   OAuthError,
   pkcePair,
@@ -23,6 +25,8 @@ import {
   requestToken,
   resetDevelopmentSecret,
   subscribedTo,
+  tokenEndpointUrl,
+  useTokenSecurity,
   useTryoutApps,
   type TokenAnswer,
 } from './api';
@@ -37,12 +41,18 @@ interface CallbackMessage {
 
 export type Flow = 'client_credentials' | 'authorization_code';
 
-/** A token as the panel holds it (spec B 3 'Try-out access token'): never persisted. */
+/**
+ * A token as the panel holds it (spec B 3 'Try-out access token'), kept in the tab's session
+ * storage across a reload and removed on sign-out (lib/tryout-token.ts, issue 28).
+ */
 export interface HeldToken {
   accessToken: string;
+  /** 'Bearer', or 'DPoP' for a token bound to the browser's key (dpop-proof.ts). */
   tokenType: string;
   expiresAt: number;
   scopes: string[];
+  /** Renews the token after it expires, without a new sign-in (authorization_code tokens). */
+  refreshToken?: string;
 }
 
 export interface Credentials {
@@ -75,6 +85,7 @@ function held(answer: TokenAnswer, requested: string[]): HeldToken {
     tokenType: answer.token_type || 'Bearer',
     expiresAt: Date.now() + answer.expires_in * 1000,
     scopes: answer.scope ? answer.scope.split(' ').filter(Boolean) : requested,
+    ...(answer.refresh_token ? { refreshToken: answer.refresh_token } : {}),
   };
 }
 
@@ -87,16 +98,21 @@ function held(answer: TokenAnswer, requested: string[]): HeldToken {
 export function TokenPanel(props: TokenPanelProps) {
   const { t } = useTranslation();
   const apps = useTryoutApps(props.signedIn);
+  const user = useAppStore((s) => s.applicationUser.uuid);
+  // The token this tab held before a reload (for the user signed in now).
+  const [restored] = useState(() => loadTryoutToken(user));
   const eligible = useMemo(
     () => (apps.data ? subscribedTo(apps.data, props.documentationAlias) : []),
     [apps.data, props.documentationAlias],
   );
   // The first subscribed application until the user picks another.
-  const [chosen, setClientId] = useState<string | null>(null);
+  const [chosen, setClientId] = useState<string | null>(restored?.clientId ?? null);
   const clientId = chosen ?? eligible[0]?.clientId.development ?? '';
   const [flow, setFlow] = useState<Flow | ''>('client_credentials');
   const [secret, setSecret] = useState('');
-  const [token, setToken] = useState<HeldToken | null>(null);
+  const [token, setToken] = useState<HeldToken | null>(() => restored && heldOf(restored));
+  const [notice, setNotice] = useState<string | null>(restored ? t('tryout.tokenRestored') : null);
+  const [renewFailed, setRenewFailed] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [secretNotice, setSecretNotice] = useState(false);
@@ -107,16 +123,35 @@ export function TokenPanel(props: TokenPanelProps) {
 
   const selected = eligible.find((a) => a.clientId.development === clientId);
   const validClient = Boolean(selected);
-  const { onCredentials, registerCancel } = props;
+  const { onCredentials, registerCancel, onApply } = props;
+  const security = useTokenSecurity(selected?.uuid);
+  const dpop = security.data?.dpopBoundAccessTokens === true;
+
+  // A restored token is applied again, as it was before the reload.
+  useEffect(() => {
+    if (restored) onApply(heldOf(restored));
+  }, [restored, onApply]);
+
+  // Kept for this tab (session storage), with the user and client it was issued to.
+  useEffect(() => {
+    if (!token || !user) return;
+    saveTryoutToken({ ...token, user, clientId });
+  }, [token, user, clientId]);
 
   useEffect(() => {
     onCredentials(validClient ? { clientId, secret } : null);
   }, [validClient, clientId, secret, onCredentials]);
 
-  // The expiry counts down while a token is shown.
+  // The expiry counts down while a token is shown; an expired one is renewed when it can be.
+  const onExpiry = useRef<() => void>(() => undefined);
   useEffect(() => {
     if (!token) return;
-    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    const tick = () => {
+      const at = Date.now();
+      setNow(at);
+      if (at >= token.expiresAt) onExpiry.current();
+    };
+    const timer = window.setInterval(tick, 1000);
     return () => window.clearInterval(timer);
   }, [token]);
 
@@ -132,28 +167,54 @@ export function TokenPanel(props: TokenPanelProps) {
   useEffect(() => registerCancel(stop), [registerCancel]);
   useEffect(() => stop, []);
 
-  async function exchange(fields: Record<string, string>) {
+  async function exchange(fields: Record<string, string>): Promise<HeldToken | null> {
     const controller = new AbortController();
     abort.current = controller;
     try {
+      // A DPoP-bound application's token requests carry a proof of the browser's key.
+      const headers: Record<string, string> = dpop
+        ? { DPoP: await (await import('./dpop-proof')).dpopProof('POST', tokenEndpointUrl()) }
+        : {};
       const answer = await requestToken(
         {
           ...fields,
           client_id: clientId,
           client_secret: secret,
-          ...(props.scopes.length ? { scope: props.scopes.join(' ') } : {}),
+          ...(props.scopes.length && fields.grant_type !== 'refresh_token'
+            ? { scope: props.scopes.join(' ') }
+            : {}),
         },
         controller.signal,
+        headers,
       );
-      setToken(held(answer, props.scopes));
+      const next = held(answer, props.scopes);
+      setToken(next);
       setNow(Date.now());
       setError(null);
+      setNotice(null);
+      return next;
     } catch (err) {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) return null;
       setError(err instanceof OAuthError && err.description ? err.description : t('tryout.tokenFailed'));
+      return null;
     } finally {
       setLoading(false);
     }
+  }
+
+  /** A new token from the refresh token (rotated by the server): no new sign-in. */
+  async function renew() {
+    if (!token?.refreshToken || !secret || !validClient) return;
+    const wasApplied = props.applied?.accessToken === token.accessToken;
+    setLoading(true);
+    setError(null);
+    const next = await exchange({ grant_type: 'refresh_token', refresh_token: token.refreshToken });
+    if (!next) {
+      setRenewFailed(true);
+      return;
+    }
+    setNotice(t('tryout.tokenRenewed'));
+    if (wasApplied) onApply(next);
   }
 
   async function authorize() {
@@ -247,6 +308,15 @@ export function TokenPanel(props: TokenPanelProps) {
 
   const expired = token !== null && token.expiresAt <= now;
 
+  const canRenew = Boolean(token?.refreshToken && secret && validClient && !loading);
+  // What the countdown does when the token expires: renew it with the refresh token at once
+  // (once: after a failure the user renews or gets a new token).
+  useEffect(() => {
+    onExpiry.current = () => {
+      if (canRenew && !renewFailed) void renew();
+    };
+  });
+
   if (!props.signedIn) {
     return (
       <Section title={props.needsToken ? t('tryout.token') : t('tryout.clientId')}>
@@ -329,11 +399,21 @@ export function TokenPanel(props: TokenPanelProps) {
             {error}
           </Alert>
         )}
+        {notice && (
+          <Text size="sm" role="status" data-testid="tryout-token-notice">
+            {notice}
+          </Text>
+        )}
         {token && (
           <Stack gap={4} data-testid="tryout-token">
             <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
               {token.accessToken}
             </Code>
+            {token.tokenType.toLowerCase() === 'dpop' && (
+              <Text size="xs" data-testid="tryout-token-dpop">
+                {t('tryout.dpopBound')}
+              </Text>
+            )}
             <Group gap="xs">
               <Text size="sm" data-testid="tryout-token-expiry">
                 {expired
@@ -355,6 +435,19 @@ export function TokenPanel(props: TokenPanelProps) {
               <Button size="xs" onClick={() => props.onApply(token)} disabled={expired}>
                 {t('tryout.apply')}
               </Button>
+              {token.refreshToken && (
+                <Button
+                  size="xs"
+                  variant="default"
+                  onClick={() => {
+                    setRenewFailed(false);
+                    void renew();
+                  }}
+                  disabled={!canRenew}
+                >
+                  {t('tryout.renewToken')}
+                </Button>
+              )}
               {props.applied?.accessToken === token.accessToken && (
                 <Text size="xs" c="green.9" role="status">
                   {t('tryout.applied')}
@@ -366,6 +459,11 @@ export function TokenPanel(props: TokenPanelProps) {
       </Stack>
     </Section>
   );
+}
+
+function heldOf(stored: HeldToken): HeldToken {
+  const { accessToken, tokenType, expiresAt, scopes, refreshToken } = stored;
+  return { accessToken, tokenType, expiresAt, scopes, ...(refreshToken ? { refreshToken } : {}) };
 }
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
