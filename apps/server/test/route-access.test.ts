@@ -103,6 +103,10 @@ const POLICY: Record<string, Access> = {
   'POST /api/application': 'user',
   'POST /secret/reset': 'user',
   'POST /secret/delete': 'user',
+  // Client secret rotation with overlap (issue 28).
+  'GET /api/applications/:id/secrets': 'user',
+  'POST /api/applications/:id/secrets': 'user',
+  'DELETE /api/applications/:id/secrets/:secretId': 'user',
   'GET /files/:uuid/:name': 'user',
 
   'GET /admin-api/outbox': 'admin',

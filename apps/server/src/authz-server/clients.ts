@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isAllowedRedirectUri } from '@portico/contracts/redirect-uri';
+import { clientSecretsRepo } from './secret-rotation.ts';
 
 /**
  * The API authorization server's clients, kept in `oauth_clients`. oidc-provider reads this table
@@ -137,11 +138,12 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
       checkUris(postLogoutRedirectUris, 'post-logout redirect URI');
       const clientId = newClientId();
       const clientSecret = input.public ? null : newSecret();
+      const sealed = clientSecret === null ? null : box.encrypt(clientSecret);
       await db
         .insertInto('oauth_clients')
         .values({
           client_id: clientId,
-          secret: clientSecret === null ? null : box.encrypt(clientSecret),
+          secret: sealed,
           application_uuid: input.applicationUuid ?? null,
           environment: input.environment,
           grant_types: [...new Set(input.grantTypes)],
@@ -149,6 +151,7 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
           post_logout_redirect_uris: [...new Set(postLogoutRedirectUris)],
         })
         .execute();
+      if (sealed !== null) await clientSecretsRepo(db, box).replaceAll(clientId, sealed);
       const scopes = [...new Set(input.scopes ?? [])];
       if (scopes.length) {
         await db
@@ -211,15 +214,20 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
       return true;
     },
 
-    /** A new secret; the old one stops working at once. Undefined when the client does not exist. */
+    /**
+     * A new secret; every old one (the current and the rotated ones, secret-rotation.ts) stops
+     * working at once. Undefined when the client does not exist.
+     */
     async resetSecret(clientId: string): Promise<string | undefined> {
       const secret = newSecret();
+      const sealed = box.encrypt(secret);
       const updated = await db
         .updateTable('oauth_clients')
-        .set({ secret: box.encrypt(secret), updated_at: new Date() })
+        .set({ secret: sealed, updated_at: new Date() })
         .where('client_id', '=', clientId)
         .returning('client_id')
         .executeTakeFirst();
+      if (updated) await clientSecretsRepo(db, box).replaceAll(clientId, sealed);
       return updated ? secret : undefined;
     },
 

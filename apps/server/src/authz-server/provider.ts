@@ -17,6 +17,7 @@ import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
 import type { ClientService } from './clients.ts';
 import { sandboxErrorPage } from './pages.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
+import { acceptRotatedSecrets } from './secret-rotation.ts';
 
 /** The API authorization server's path, adapter tag and signing-key tag. */
 export const OAUTH_PREFIX = '/oauth';
@@ -256,6 +257,7 @@ export async function createAuthorizationServer(
   };
   const provider = new Provider(oauthIssuer(app), configuration);
   provider.proxy = app.config.trustProxy;
+  acceptRotatedSecrets(provider, app.db, app.secretBox);
   provider.on('server_error', (_ctx, err) => app.log.error({ err }, 'authorization server error'));
   return { provider, keys };
 }

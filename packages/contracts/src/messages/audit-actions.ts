@@ -11,6 +11,8 @@ export const auditActionLabels = {
     deleted: 'Application deleted',
     secret_reset: 'Client secret reset',
     secret_deleted: 'Client secret deleted',
+    secret_rotated: 'Client secret rotated',
+    secret_revoked: 'Client secret revoked',
   },
   subscription: { added: 'Subscribed to a product', removed: 'Unsubscribed from a product' },
   membership: {

@@ -10,6 +10,7 @@ import { credentialRoutes } from './credential-routes.ts';
 import { goLiveRoutes } from './golive-routes.ts';
 import { noticeRoutes } from './notice-routes.ts';
 import { reviewRoutes } from './review-routes.ts';
+import { scheduleSecretExpiryReminders } from './secret-reminders.ts';
 import { creatorBlocked, deleteApplication, subscribedScopes } from './service.ts';
 import { appDb } from './tables.ts';
 
@@ -45,6 +46,9 @@ export default fp(
       }
       return null;
     };
+    // Owners hear of a rotated secret a week and a day before it expires (issue 28).
+    scheduleSecretExpiryReminders(app);
+
     organizationDeleteGuards.push(guard);
     // The guard list is per process; tests build several apps in one.
     app.addHook('onClose', async () => {
