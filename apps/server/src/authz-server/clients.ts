@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isAllowedRedirectUri } from '@portico/contracts/redirect-uri';
-import { clientSecretsRepo } from './secret-rotation.ts';
+import { clientSecretsRepo, sameSecret } from './secret-rotation.ts';
 
 /**
  * The API authorization server's clients, kept in `oauth_clients`. oidc-provider reads this table
@@ -229,6 +229,16 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
         .executeTakeFirst();
       if (updated) await clientSecretsRepo(db, box).replaceAll(clientId, sealed);
       return updated ? secret : undefined;
+    },
+
+    /**
+     * Whether `presented` is a secret the client may use now: the current one or a rotated one
+     * before its expiry and unrevoked (secret-rotation.ts). The sandbox's HTTP Basic check.
+     */
+    async secretAccepted(clientId: string, presented: string): Promise<boolean> {
+      const current = await this.getClientSecret(clientId);
+      if (current !== undefined && sameSecret(current, presented)) return true;
+      return (await clientSecretsRepo(db, box).match(clientId, presented)).state === 'valid';
     },
 
     /** The decrypted secret, for display to the application's authorised members only. */

@@ -28,6 +28,9 @@ export type SecretMatch = { state: 'valid' } | { state: 'expired'; expiresAt: Da
 const newSecret = () => randomBytes(32).toString('base64url');
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
+/** Compares two secrets in constant time (of their digests). */
+export const sameSecret = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b));
+
 /** An ISO date-time without milliseconds: 2026-12-03T10:00:00Z. */
 export const isoSeconds = (d: Date): string => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 

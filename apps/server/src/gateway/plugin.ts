@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAccess } from '../authz-server/clients.ts';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
-import { bearerToken, operationNeeds, presented, secretMatches } from './credentials.ts';
+import { bearerToken, operationNeeds, presented } from './credentials.ts';
 import { createDocumentCache } from './documents.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
@@ -131,7 +131,7 @@ export default fp(
             }
             if (
               need.kind === 'basic' &&
-              !secretMatches(credential.secret!, await app.oauthClients.getClientSecret(credential.clientId))
+              !(await app.oauthClients.secretAccepted(credential.clientId, credential.secret!))
             ) {
               failed = invalid('the client id and client secret of the Basic credentials do not match');
               break;
