@@ -17,6 +17,7 @@ import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
 import type { ClientService } from './clients.ts';
 import { sandboxErrorPage } from './pages.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
+import { grantClaim, refuseRevokedConsent } from './scripted-customers.ts';
 import { acceptRotatedSecrets } from './secret-rotation.ts';
 
 /** The API authorization server's path, adapter tag and signing-key tag. */
@@ -179,9 +180,10 @@ export async function createAuthorizationServer(
   const configuration: Configuration = {
     adapter: createOauthAdapterClass(app, clients),
     clients: [],
-    async findAccount(_ctx, sub) {
+    async findAccount(ctx, sub, token) {
       const customer = await customers.findByUuid(sub);
       if (!customer) return undefined;
+      await refuseRevokedConsent(ctx, customer, token); // scripted customers (issue 28)
       return {
         accountId: sub,
         async claims() {
@@ -190,6 +192,8 @@ export async function createAuthorizationServer(
       };
     },
     claims: { openid: ['sub'], profile: ['name'], email: ['email'] },
+    // A customer's tokens name their grant: the sandbox refuses them once it is revoked (issue 28).
+    extraTokenClaims: (_ctx, token) => grantClaim(token),
     cookies: {
       keys: [app.secretBox.derive('oauth-cookie-key')],
       // Distinct from the identity provider's cookies (same host, different issuer).

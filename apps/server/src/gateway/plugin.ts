@@ -81,6 +81,9 @@ export default fp(
       if (raw === null) return invalid('the Authorization header must be "Bearer <access token>"');
       try {
         const token: VerifiedToken = await verify(raw);
+        // A sandbox customer's revoked consent (authz-server/scripted-customers.ts).
+        const refused = await app.oauthServer.tokenRefusal(token);
+        if (refused) return invalid(refused);
         return { clientId: token.clientId, scopes: token.scopes };
       } catch (err) {
         if (err instanceof TokenError) return invalid(err.message);

@@ -4,6 +4,8 @@ export interface VerifiedToken {
   clientId: string;
   subject: string | undefined;
   scopes: Set<string>;
+  /** The grant of a sandbox customer's token (`grant_id`), undefined for client_credentials. */
+  grantId: string | undefined;
 }
 
 export class TokenError extends Error {
@@ -27,7 +29,9 @@ export function createTokenVerifier(options: { issuer: string; audience: string;
       const clientId = typeof payload.client_id === 'string' ? payload.client_id : undefined;
       if (!clientId) throw new TokenError('the access token names no client');
       const scope = typeof payload.scope === 'string' ? payload.scope : '';
-      return { clientId, subject: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
+      const scopes = new Set(scope.split(' ').filter(Boolean));
+      const grantId = typeof payload.grant_id === 'string' ? payload.grant_id : undefined;
+      return { clientId, subject: payload.sub, scopes, grantId };
     } catch (err) {
       if (err instanceof TokenError) throw err;
       if (err instanceof joseErrors.JWTExpired) throw new TokenError('the access token has expired');
