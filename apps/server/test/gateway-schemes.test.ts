@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { clientSecretsRepo } from '../src/authz-server/secret-rotation.ts';
 import { clientCredentials } from './applications-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -169,6 +170,14 @@ describe('sandbox: every security scheme maps to the application credentials', (
     const fresh = await t.app.oauthClients.resetSecret(other.clientId);
     expect((await call(t, '/basic', basic(other.clientId, other.clientSecret!))).status).toBe(401);
     expect((await call(t, '/basic', basic(other.clientId, fresh!))).status).toBe(200);
+    // A rotated secret keeps working during its grace period, not after it (issue 28).
+    const rotated = await clientSecretsRepo(t.app.db, t.app.secretBox).rotate(other.clientId, 3600);
+    expect((await call(t, '/basic', basic(other.clientId, fresh!))).status).toBe(200);
+    expect((await call(t, '/basic', basic(other.clientId, rotated!.secret))).status).toBe(200);
+    await sql`update oauth_client_secrets set expires_at = now() - interval '1 minute'
+      where client_id = ${other.clientId} and expires_at is not null`.execute(t.app.db);
+    expect((await call(t, '/basic', basic(other.clientId, fresh!))).status).toBe(401);
+    expect((await call(t, '/basic', basic(other.clientId, rotated!.secret))).status).toBe(200);
   });
 
   it('takes an access token for bearer and OAuth 2 schemes, with the scopes as today', async () => {

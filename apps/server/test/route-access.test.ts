@@ -106,6 +106,10 @@ const POLICY: Record<string, Access> = {
   'POST /secret/reset': 'user',
   'GET /api/application/:application/software-statement': 'user',
   'POST /secret/delete': 'user',
+  // Client secret rotation with overlap (issue 28).
+  'GET /api/applications/:id/secrets': 'user',
+  'POST /api/applications/:id/secrets': 'user',
+  'DELETE /api/applications/:id/secrets/:secretId': 'user',
   'GET /files/:uuid/:name': 'user',
 
   'GET /admin-api/outbox': 'admin',

@@ -20,6 +20,7 @@ import { apiImportMessages } from './messages/api-import.ts';
 import { consoleMessages } from './messages/console.ts';
 import { applicationNoticesMessages } from './messages/application-notices.ts';
 import { tokenSecurityMessages } from './messages/token-security.ts';
+import { clientSecretsMessages } from './messages/client-secrets.ts';
 
 export const en = {
   ...shellMessages,
@@ -36,6 +37,7 @@ export const en = {
   console: consoleMessages,
   applicationNotices: applicationNoticesMessages,
   tokenSecurity: tokenSecurityMessages,
+  clientSecrets: clientSecretsMessages,
 };
 
 export type Messages = typeof en;

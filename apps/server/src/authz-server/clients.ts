@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isAllowedRedirectUri } from '@portico/contracts/redirect-uri';
 import type { DynamicRegistrar } from './registration.ts';
+import { clientSecretsRepo, sameSecret } from './secret-rotation.ts';
 
 /**
  * The API authorization server's clients, kept in `oauth_clients`. oidc-provider reads this table
@@ -140,11 +141,12 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
       checkUris(postLogoutRedirectUris, 'post-logout redirect URI');
       const clientId = input.issued?.clientId ?? newClientId();
       const clientSecret = input.issued ? input.issued.secret : input.public ? null : newSecret();
+      const sealed = clientSecret === null ? null : box.encrypt(clientSecret);
       await db
         .insertInto('oauth_clients')
         .values({
           client_id: clientId,
-          secret: clientSecret === null ? null : box.encrypt(clientSecret),
+          secret: sealed,
           application_uuid: input.applicationUuid ?? null,
           environment: input.environment,
           grant_types: [...new Set(input.grantTypes)],
@@ -152,6 +154,7 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
           post_logout_redirect_uris: [...new Set(postLogoutRedirectUris)],
         })
         .execute();
+      if (sealed !== null) await clientSecretsRepo(db, box).replaceAll(clientId, sealed);
       const scopes = [...new Set(input.scopes ?? [])];
       if (scopes.length) {
         await db
@@ -214,16 +217,31 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
       return true;
     },
 
-    /** A new secret; the old one stops working at once. Undefined when the client does not exist. */
+    /**
+     * A new secret; every old one (the current and the rotated ones, secret-rotation.ts) stops
+     * working at once. Undefined when the client does not exist.
+     */
     async resetSecret(clientId: string): Promise<string | undefined> {
       const secret = newSecret();
+      const sealed = box.encrypt(secret);
       const updated = await db
         .updateTable('oauth_clients')
-        .set({ secret: box.encrypt(secret), updated_at: new Date() })
+        .set({ secret: sealed, updated_at: new Date() })
         .where('client_id', '=', clientId)
         .returning('client_id')
         .executeTakeFirst();
+      if (updated) await clientSecretsRepo(db, box).replaceAll(clientId, sealed);
       return updated ? secret : undefined;
+    },
+
+    /**
+     * Whether `presented` is a secret the client may use now: the current one or a rotated one
+     * before its expiry and unrevoked (secret-rotation.ts). The sandbox's HTTP Basic check.
+     */
+    async secretAccepted(clientId: string, presented: string): Promise<boolean> {
+      const current = await this.getClientSecret(clientId);
+      if (current !== undefined && sameSecret(current, presented)) return true;
+      return (await clientSecretsRepo(db, box).match(clientId, presented)).state === 'valid';
     },
 
     /** The decrypted secret, for display to the application's authorised members only. */

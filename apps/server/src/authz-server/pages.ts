@@ -74,3 +74,12 @@ export function sandboxConsentPage(opts: {
 export function sandboxErrorPage(title: string, message: string): string {
   return layout(title, `<div class="alert" role="alert">${esc(message)}</div>`);
 }
+
+/** sca.fails after the password: the second step failed; the button ends the authorization. */
+export function sandboxScaFailedPage(opts: { action: string }): string {
+  return layout(
+    M.scaFailedTitle,
+    `<div class="alert" role="alert">${esc(M.scaFailed)}</div>
+<form method="post" action="${esc(opts.action)}"><input type="hidden" name="reason" value="sca"><button type="submit">${esc(M.scaBackButton)}</button></form>`,
+  );
+}

@@ -12,6 +12,7 @@ import {
 } from './provider.ts';
 import { STATEMENT_JWKS_PATH, type StatementSigner } from './registration.ts';
 import { authorizationServerRoutes } from './routes.ts';
+import { consentRevocationCheck } from './scripted-customers.ts';
 
 /**
  * The API authorization server at /oauth (tokens for developer applications) and its client
@@ -35,6 +36,7 @@ export default fp(
       issuer: oauthIssuer(app),
       resource: sandboxResource(app),
       publicKeys: publicJwks(keys),
+      tokenRefusal: consentRevocationCheck(app.db, provider),
     });
     await authorizationServerRoutes(app, provider);
     await mountOidcProvider(app, OAUTH_PREFIX, provider);
@@ -53,7 +55,16 @@ export default fp(
 declare module 'fastify' {
   interface FastifyInstance {
     oauthClients: ClientService;
-    oauthServer: { issuer: string; resource: string; publicKeys: JWK[] };
+    oauthServer: {
+      issuer: string;
+      resource: string;
+      publicKeys: JWK[];
+      /** Why the sandbox refuses a verified access token (a revoked consent), or null. */
+      tokenRefusal(token: {
+        subject: string | undefined;
+        grantId: string | undefined;
+      }): Promise<string | null>;
+    };
     /** Signs the software statements of dynamic client registration (registration.ts). */
     softwareStatements: StatementSigner;
   }

@@ -24,6 +24,8 @@ import {
   type StatementSigner,
 } from './registration.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
+import { grantClaim, refuseRevokedConsent } from './scripted-customers.ts';
+import { acceptRotatedSecrets } from './secret-rotation.ts';
 
 /** The API authorization server's path, adapter tag and signing-key tag. */
 export const OAUTH_PREFIX = '/oauth';
@@ -207,9 +209,10 @@ export async function createAuthorizationServer(
     extraClientMetadata: registration.extraClientMetadata,
     clients: [],
     ...senderConstraints.senderConstraintConfiguration,
-    async findAccount(_ctx, sub) {
+    async findAccount(ctx, sub, token) {
       const customer = await customers.findByUuid(sub);
       if (!customer) return undefined;
+      await refuseRevokedConsent(ctx, customer, token); // scripted customers (issue 28)
       return {
         accountId: sub,
         async claims() {
@@ -218,6 +221,8 @@ export async function createAuthorizationServer(
       };
     },
     claims: { openid: ['sub'], profile: ['name'], email: ['email'] },
+    // A customer's tokens name their grant: the sandbox refuses them once it is revoked (issue 28).
+    extraTokenClaims: (_ctx, token) => grantClaim(token),
     cookies: {
       keys: [app.secretBox.derive('oauth-cookie-key')],
       // Distinct from the identity provider's cookies (same host, different issuer).
@@ -288,6 +293,7 @@ export async function createAuthorizationServer(
   };
   const provider = new Provider(oauthIssuer(app), configuration);
   provider.proxy = app.config.trustProxy;
+  acceptRotatedSecrets(provider, app.db, app.secretBox);
   provider.on('server_error', (_ctx, err) => app.log.error({ err }, 'authorization server error'));
   return { provider, keys, statements };
 }

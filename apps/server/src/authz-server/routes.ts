@@ -6,7 +6,8 @@ import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
 import { allowInteractionRedirect } from '../oidc/form-targets.ts';
 import { OAUTH_PREFIX } from './provider.ts';
-import { sandboxConsentPage, sandboxErrorPage, sandboxSignInPage } from './pages.ts';
+import { sandboxConsentPage, sandboxErrorPage, sandboxScaFailedPage, sandboxSignInPage } from './pages.ts';
+import { scriptOf } from './scripted-customers.ts';
 import { sandboxSignInGuard } from './sandbox-sign-in-guard.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
 
@@ -112,7 +113,20 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
           : (await verifyPassword(password, await dummyPasswordHash()), false);
         if (!customer || !ok) return page(M.invalidCredentials, 401);
         await attempt.succeeded(reply);
+        // Scripted customers (scripted-customers.ts): the second factor fails, or the consent is
+        // rejected at once.
+        const script = scriptOf(customer.username);
+        if (script === 'sca_fails') return html(reply, sandboxScaFailedPage({ action: p.abort }), 401);
         reply.hijack();
+        if (script === 'consent_rejects') {
+          await provider.interactionFinished(
+            request.raw,
+            reply.raw,
+            { error: 'access_denied', error_description: M.consentRejected },
+            { mergeWithLastSubmission: false },
+          );
+          return;
+        }
         await provider.interactionFinished(
           request.raw,
           reply.raw,
@@ -167,7 +181,11 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
         await provider.interactionFinished(
           request.raw,
           reply.raw,
-          { error: 'access_denied', error_description: M.denied },
+          {
+            error: 'access_denied',
+            // The button of sca.fails' page says why (scripted-customers.ts).
+            error_description: field(request.body, 'reason') === 'sca' ? M.scaFailedDescription : M.denied,
+          },
           { mergeWithLastSubmission: false },
         );
       },

@@ -256,6 +256,21 @@ export interface DpopProofJtisTable {
   expires_at: ColumnType<Date, Date, Date>;
 }
 
+/** Migration 0300: every secret of a client; `oauth_clients.secret` is the current one. */
+export interface OauthClientSecretsTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  client_id: string;
+  /** Sealed with the secret box. */
+  secret: string;
+  created_at: CreatedAt;
+  /** Null: no expiry (the current secret). */
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  week_reminder_at: Date | null;
+  day_reminder_at: Date | null;
+}
+
 export interface OauthClientScopesTable {
   client_id: string;
   scope: string;
@@ -351,6 +366,7 @@ export interface Database {
   oauth_clients: OauthClientsTable;
   oauth_client_scopes: OauthClientScopesTable;
   dpop_proof_jtis: DpopProofJtisTable;
+  oauth_client_secrets: OauthClientSecretsTable;
   sandbox_users: SandboxUsersTable;
   api_calls: ApiCallsTable;
   api_call_daily: ApiCallDailyTable;

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { credentialPlace, sandboxCredential } from '@portico/contracts/catalog';
 import type { FastifyRequest } from 'fastify';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
@@ -144,12 +143,4 @@ export function presented(
       return { ok: true, clientId: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
     }
   }
-}
-
-/** Compares a presented secret with the stored one in constant time. */
-export function secretMatches(presentedSecret: string, stored: string | undefined): boolean {
-  if (stored === undefined) return false;
-  const a = createHash('sha256').update(presentedSecret).digest();
-  const b = createHash('sha256').update(stored).digest();
-  return timingSafeEqual(a, b);
 }

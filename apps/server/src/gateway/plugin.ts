@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAccess } from '../authz-server/clients.ts';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
-import { operationNeeds, presented, secretMatches } from './credentials.ts';
+import { operationNeeds, presented } from './credentials.ts';
 import { createDocumentCache } from './documents.ts';
 import { createDpopChecker, dpopChallenge, DpopError, presentedToken, type PresentedToken } from './dpop.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
@@ -95,6 +95,9 @@ export default fp(
         if (err instanceof TokenError) return invalid(err.message);
         throw err;
       }
+      // A sandbox customer's revoked consent (authz-server/scripted-customers.ts).
+      const refused = await app.oauthServer.tokenRefusal(token);
+      if (refused) return invalid(refused);
       if (token.jkt === undefined && raw.scheme === 'DPoP')
         return invalid(
           'this access token is not DPoP-bound: send it as "Authorization: Bearer <access token>"',
@@ -167,7 +170,7 @@ export default fp(
             }
             if (
               need.kind === 'basic' &&
-              !secretMatches(credential.secret!, await app.oauthClients.getClientSecret(credential.clientId))
+              !(await app.oauthClients.secretAccepted(credential.clientId, credential.secret!))
             ) {
               failed = invalid('the client id and client secret of the Basic credentials do not match');
               break;

@@ -6,6 +6,8 @@ export interface VerifiedToken {
   scopes: Set<string>;
   /** The thumbprint of the key a DPoP-bound token is bound to (`cnf.jkt`, RFC 9449). */
   jkt: string | undefined;
+  /** The grant of a sandbox customer's token (`grant_id`), undefined for client_credentials. */
+  grantId: string | undefined;
 }
 
 export class TokenError extends Error {
@@ -29,9 +31,11 @@ export function createTokenVerifier(options: { issuer: string; audience: string;
       const clientId = typeof payload.client_id === 'string' ? payload.client_id : undefined;
       if (!clientId) throw new TokenError('the access token names no client');
       const scope = typeof payload.scope === 'string' ? payload.scope : '';
+      const scopes = new Set(scope.split(' ').filter(Boolean));
+      const grantId = typeof payload.grant_id === 'string' ? payload.grant_id : undefined;
       const cnf = payload.cnf as { jkt?: unknown } | undefined;
       const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : undefined;
-      return { clientId, subject: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)), jkt };
+      return { clientId, subject: payload.sub, scopes, grantId, jkt };
     } catch (err) {
       if (err instanceof TokenError) throw err;
       if (err instanceof joseErrors.JWTExpired) throw new TokenError('the access token has expired');

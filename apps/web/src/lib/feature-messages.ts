@@ -2,6 +2,7 @@ import { apiImportMessages } from '@portico/contracts/messages/api-import';
 import { applicationNoticesMessages } from '@portico/contracts/messages/application-notices';
 import { applicationsMessages } from '@portico/contracts/messages/applications';
 import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
+import { clientSecretsMessages } from '@portico/contracts/messages/client-secrets';
 import { contentMessages } from '@portico/contracts/messages/content';
 import { forumMessages } from '@portico/contracts/messages/forum';
 import { organizationsMessages } from '@portico/contracts/messages/organizations';
@@ -22,6 +23,7 @@ registerMessages({
   applications: applicationsMessages,
   applicationNotices: applicationNoticesMessages,
   chatBot: chatBotMessages,
+  clientSecrets: clientSecretsMessages,
   content: contentMessages,
   forum: forumMessages,
   organizations: organizationsMessages,

@@ -12,6 +12,8 @@ export const auditActionLabels = {
     secret_reset: 'Client secret reset',
     secret_deleted: 'Client secret deleted',
     token_security_changed: 'Token security changed',
+    secret_rotated: 'Client secret rotated',
+    secret_revoked: 'Client secret revoked',
   },
   subscription: { added: 'Subscribed to a product', removed: 'Unsubscribed from a product' },
   membership: {

@@ -29,6 +29,22 @@ export const sandboxAuthMessages = {
   // Sent to the application as error_description with error=access_denied.
   denied: 'The customer denied the access request.',
 
+  // Scripted customers (authz-server/scripted-customers.ts, README 'Sandbox customers').
+  scaFailedTitle: 'Strong customer authentication failed',
+  scaFailed:
+    'We could not confirm it is you: the approval in your sandbox banking app was declined. Your password was right, but without this second step the application gets no access.',
+  scaBackButton: 'Back to the application',
+  // Sent to the application as error_description with error=access_denied.
+  scaFailedDescription:
+    'Strong customer authentication failed: the customer did not confirm the second factor.',
+  consentRejected: 'The customer rejected the consent request.',
+  // Sent with error=invalid_grant when consent.revoked's refresh token is used.
+  consentRevoked:
+    'The customer revoked the consent for this application; ask the customer to authorize again.',
+  // The sandbox's 401 invalid_token for an access token of a revoked consent.
+  consentRevokedToken:
+    'the customer revoked the consent this access token was issued under; ask the customer to authorize again',
+
   // Error pages
   signInExpiredTitle: 'Sign-in expired',
   interactionExpired: 'This sign-in has expired. Start again from the application.',

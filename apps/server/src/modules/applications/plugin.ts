@@ -12,6 +12,7 @@ import { noticeRoutes } from './notice-routes.ts';
 import { dynamicRegistrar, softwareStatementRoutes } from './registration.ts';
 import { reviewRoutes } from './review-routes.ts';
 import { tokenSecurityRoutes } from './token-security-routes.ts';
+import { scheduleSecretExpiryReminders } from './secret-reminders.ts';
 import { creatorBlocked, deleteApplication, subscribedScopes } from './service.ts';
 import { appDb } from './tables.ts';
 
@@ -49,6 +50,9 @@ export default fp(
       }
       return null;
     };
+    // Owners hear of a rotated secret a week and a day before it expires (issue 28).
+    scheduleSecretExpiryReminders(app);
+
     organizationDeleteGuards.push(guard);
     // The guard list is per process; tests build several apps in one.
     app.addHook('onClose', async () => {

@@ -1,10 +1,11 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import type { Application } from '@portico/contracts/applications';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { messageOf } from '../../lib/api-client';
 import { resetSecret } from './api';
+import { ClientSecrets, secretsKey } from './client-secrets';
 import { useApplicationCache } from './queries';
 
 /** A credential hidden by default, with Show/Hide and copy (spec A 4). */
@@ -47,12 +48,14 @@ function HiddenValue({ label, value, testId }: { label: string; value: string; t
 export function Credentials({ app }: { app: Application }) {
   const { t } = useTranslation();
   const cache = useApplicationCache();
+  const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const reset = useMutation({
     mutationFn: () => resetSecret(app.uuid),
     onSuccess: () => {
       setConfirming(false);
       void cache.refetch(app.uuid);
+      void queryClient.invalidateQueries({ queryKey: secretsKey(app.uuid) });
     },
   });
   const rows: { label: string; value: string | null; testId: string; secret: boolean }[] = [
@@ -148,6 +151,7 @@ export function Credentials({ app }: { app: Application }) {
           </Button>
         </Group>
       )}
+      {app.permissions.viewSecret && <ClientSecrets app={app} />}
       <Modal
         opened={confirming}
         onClose={() => setConfirming(false)}
