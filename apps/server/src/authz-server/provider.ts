@@ -148,6 +148,21 @@ function createOauthAdapterClass(
   };
 }
 
+type ExtraClientMetadata = NonNullable<Configuration['extraClientMetadata']>;
+
+/** Several modules' extra client metadata as one: every property, every validator in turn. */
+function combinedClientMetadata(parts: (ExtraClientMetadata | undefined)[]): ExtraClientMetadata {
+  const present = parts.filter((p): p is ExtraClientMetadata => p !== undefined);
+  return {
+    properties: present.flatMap((p) => [...(p.properties ?? [])]),
+    validator(ctx, key, value, metadata) {
+      for (const part of present) {
+        if (part.properties?.includes(key)) part.validator?.(ctx, key, value, metadata);
+      }
+    },
+  };
+}
+
 /** The signing keys' public halves: what the gateway verifies access tokens with. */
 export function publicJwks(keys: JWK[]): JWK[] {
   return keys.map(({ kty, n, e, crv, x, y, kid, alg, use }) => {
@@ -206,9 +221,13 @@ export async function createAuthorizationServer(
 
   const configuration: Configuration = {
     adapter: createOauthAdapterClass(app, clients, statements),
-    extraClientMetadata: registration.extraClientMetadata,
     clients: [],
-    ...senderConstraints.senderConstraintConfiguration,
+    // Extra client metadata: the FAPI flag (dpop.ts) and the software statement's members
+    // (registration.ts), each property checked by its own validator.
+    extraClientMetadata: combinedClientMetadata([
+      senderConstraints.senderConstraintConfiguration.extraClientMetadata,
+      registration.extraClientMetadata,
+    ]),
     async findAccount(ctx, sub, token) {
       const customer = await customers.findByUuid(sub);
       if (!customer) return undefined;
