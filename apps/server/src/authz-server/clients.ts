@@ -65,6 +65,12 @@ export type ScopeResolver = (client: ScopeResolverClient, db: Db) => Promise<rea
  */
 export type ClientGate = (client: ScopeResolverClient, db: Db) => Promise<string | null>;
 
+/**
+ * Explains why a requested scope outside the allowed ones is refused (the `invalid_scope`
+ * error_description), or null to leave the generic description (e.g. the PSD2 roles, issue 28).
+ */
+export type ScopeExplainer = (client: ScopeResolverClient, scope: string, db: Db) => Promise<string | null>;
+
 export class ClientInputError extends Error {
   override name = 'ClientInputError';
 }
@@ -301,6 +307,7 @@ export function createClientService(
   const repo = oauthClientsRepo(db, box);
   const resolvers: ScopeResolver[] = [];
   const gates: ClientGate[] = [];
+  const explainers: ScopeExplainer[] = [];
   const cache = new Map<string, { at: number; stamp: string; value: Promise<ClientAccess | undefined> }>();
   /** The counters an answer depends on, as one string ('' without `versions`). */
   const stampNow = async (): Promise<string> => {
@@ -341,6 +348,21 @@ export function createClientService(
     /** Adds a check that may refuse a client (see ClientGate); consulted on every uncached lookup. */
     registerClientGate(gate: ClientGate): void {
       gates.push(gate);
+    },
+    /** Adds an explanation of refused scopes (see ScopeExplainer). */
+    registerScopeExplainer(explainer: ScopeExplainer): void {
+      explainers.push(explainer);
+    },
+    /** Why the client may not have `scope` (uncached), or null when no explainer knows. */
+    async explainScope(clientId: string, scope: string): Promise<string | null> {
+      const client = await repo.getClient(clientId);
+      if (!client) return null;
+      const info = { clientId, applicationUuid: client.applicationUuid, environment: client.environment };
+      for (const explain of explainers) {
+        const reason = await explain(info, scope, db);
+        if (reason) return reason;
+      }
+      return null;
     },
     /** Why the client may not be used now (uncached), or null. */
     refusal,

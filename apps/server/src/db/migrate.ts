@@ -43,6 +43,8 @@ import * as m0282 from './migrations/0282-product-console.ts';
 import * as m0290 from './migrations/0290-console-images.ts';
 import * as m0291 from './migrations/0291-site-content-drafts.ts';
 import * as m0294 from './migrations/0294-plans-version.ts';
+import * as m0304 from './migrations/0304-organization-certificates.ts';
+import * as m0305 from './migrations/0305-product-psd2-roles.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -93,6 +95,8 @@ const migrations: Record<string, Migration> = {
   '0290-console-images': m0290,
   '0291-site-content-drafts': m0291,
   '0294-plans-version': m0294,
+  '0304-organization-certificates': m0304,
+  '0305-product-psd2-roles': m0305,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -11,7 +11,9 @@ export const auditActionLabels = {
     deleted: 'Application deleted',
     secret_reset: 'Client secret reset',
     secret_deleted: 'Client secret deleted',
+    psd2_certificate_changed: 'PSD2 certificate of the application changed',
   },
+  certificate: { issued: 'Sandbox certificate issued', revoked: 'Sandbox certificate revoked' },
   subscription: { added: 'Subscribed to a product', removed: 'Unsubscribed from a product' },
   membership: {
     invited: 'Member invited',
@@ -116,6 +118,7 @@ export const KNOWN_AUDIT_TARGET_TYPES: readonly string[] = [
   'api',
   'application',
   'article',
+  'certificate',
   'email',
   'membership',
   'organization',
