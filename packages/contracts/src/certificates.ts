@@ -47,7 +47,7 @@ export interface SandboxCaInfo {
 
 export interface CertificateListDocument {
   data: CertificateResource[];
-  meta: { ca: SandboxCaInfo; canIssue: boolean };
+  meta: { ca: SandboxCaInfo; canIssue: boolean; organization: { id: string; label: string } };
 }
 
 /** The issue request body (JSON). Roles and kind are checked by the server with precise errors. */

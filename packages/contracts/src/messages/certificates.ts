@@ -32,6 +32,7 @@ export const certificatesMessages = {
   downloadLabel: 'Download certificate {{serial}}',
   revoke: 'Revoke',
   revokeLabel: 'Revoke certificate {{serial}}',
+  cancel: 'Cancel',
   revokeConfirm:
     'Revoke certificate {{serial}}? Applications linked to it lose their PSD2 roles at once. This action cannot be undone.',
   revoked: 'Certificate {{serial}} revoked.',

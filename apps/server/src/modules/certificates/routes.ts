@@ -66,6 +66,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
           pem: ca.certificate.toString('pem'),
         },
         canIssue: isOwner(access),
+        organization: { id: access.org.uuid, label: access.org.title },
       },
     };
     reply.header('Cache-Control', 'private, no-store');

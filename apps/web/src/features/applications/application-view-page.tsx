@@ -30,6 +30,8 @@ import { Subscriptions } from './subscriptions';
 const AnalyticsSection = lazy(() => import('./analytics-section'));
 // The provider's notices about changes to APIs the application calls: their own chunk.
 const ApplicationNotices = lazy(() => import('./application-notices'));
+// The application's PSD2 certificate (issue 28): its own chunk.
+const Psd2Certificate = lazy(() => import('./psd2-certificate'));
 
 /** /application/:applicationId?organization=: the application view (spec A 2). */
 export default function ApplicationViewPage() {
@@ -170,6 +172,9 @@ function Details({ app, organization }: { app: Application; organization: string
               <UriList uris={app.postLogoutRedirectUri} />
             </Field>
             <Credentials app={app} />
+            <Suspense fallback={<Loading />}>
+              <Psd2Certificate app={app} />
+            </Suspense>
           </Stack>
         </Grid.Col>
       </Grid>
