@@ -33,6 +33,7 @@ export const certificatesMessages = {
   revoke: 'Revoke',
   revokeLabel: 'Revoke certificate {{serial}}',
   cancel: 'Cancel',
+  closeNotice: 'Close the notice',
   revokeConfirm:
     'Revoke certificate {{serial}}? Applications linked to it lose their PSD2 roles at once. This action cannot be undone.',
   revoked: 'Certificate {{serial}} revoked.',

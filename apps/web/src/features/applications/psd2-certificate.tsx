@@ -134,7 +134,7 @@ export default function Psd2Certificate({ app }: { app: Application }) {
             </Alert>
           )}
           {saved && !save.isPending && (
-            <Text size="sm" role="status" c="green.9">
+            <Text size="sm" role="status">
               {t('certificates.appCertificateSaved')}
             </Text>
           )}

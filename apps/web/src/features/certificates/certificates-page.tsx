@@ -123,7 +123,13 @@ function CertificatesBody({ document }: { document: CertificateListDocument }) {
           </Stack>
         </Paper>
         {notice && (
-          <Alert color="green" role="status" withCloseButton onClose={() => setNotice(null)}>
+          <Alert
+            color="green"
+            role="status"
+            withCloseButton
+            closeButtonLabel={t('certificates.closeNotice')}
+            onClose={() => setNotice(null)}
+          >
             {notice}
           </Alert>
         )}
