@@ -81,11 +81,13 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
     if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
     const checked = checkIssueRequest(parsed.data);
     if (Array.isArray(checked)) throw new ApiErrors(422, checked);
+    // The CA is made once, outside the issuing transaction (a refused CSR must not undo it).
+    const ca = await sandboxCa(db, app.secretBox);
     let row;
     try {
       row = await db.transaction().execute(async (trx) => {
         const created = await issue(
-          { db: trx, box: app.secretBox, organization: access.org, userId: user.id },
+          { db: trx, ca, organization: access.org, userId: user.id },
           checked,
           parsed.data.csr,
         );

@@ -8,12 +8,10 @@ import {
 } from '@portico/contracts/certificates';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
-import type { SecretBox } from '../../lib/secret-box.ts';
 import type { ErrorEntry } from '../organizations/resources.ts';
-import { sandboxCa } from './ca.ts';
 import { isPsd2Role, PSD2_ROLES } from './psd2-statement.ts';
 import { certDb, type CertificateRow } from './tables.ts';
-import { CertificateInputError, issueCertificate, parseCsr } from './x509.ts';
+import { CertificateInputError, issueCertificate, parseCsr, type SandboxCa } from './x509.ts';
 
 const M = en.certificates;
 
@@ -108,7 +106,8 @@ export function checkIssueRequest(body: IssueCertificateRequest): ValidRequest |
 
 export interface IssueContext {
   db: Db;
-  box: SecretBox;
+  /** The sandbox CA, loaded (or made) before the transaction: see ca.ts. */
+  ca: SandboxCa;
   organization: { id: number; title: string };
   userId: number;
 }
@@ -126,8 +125,7 @@ export async function issue(
   const commonName = request.commonName ?? csr.commonName;
   if (!commonName) throw new CertificateInputError(M.csrNoCommonName, 'csr');
   if (commonName.length > 64) throw new CertificateInputError(M.commonNameTooLong, 'csr');
-  const ca = await sandboxCa(ctx.db, ctx.box);
-  const issued = await issueCertificate(ca, {
+  const issued = await issueCertificate(ctx.ca, {
     kind: request.kind,
     roles: request.roles,
     ncaName: request.ncaName,
