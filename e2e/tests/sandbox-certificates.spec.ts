@@ -49,9 +49,18 @@ test('an owner issues a sandbox QWAC with a browser key and its PSD2 roles limit
   expect(ca.suggestedFilename()).toBe('portico-sandbox-ca.pem');
   expect(await text(ca)).toMatch(/^-----BEGIN CERTIFICATE-----/);
 
-  // A malformed CSR is refused with the server's precise message.
+  // A malformed CSR file is refused with the server's precise message.
   await page.getByLabel(M.keyCsr).check();
-  await page.getByLabel(M.csrLabel).fill('not a certificate request');
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: M.csrFile }).click();
+  await (
+    await chooser
+  ).setFiles({
+    name: 'request.csr',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('not a certificate request\n'),
+  });
+  await expect(page.getByLabel(M.csrLabel)).toHaveValue('not a certificate request\n');
   await page.getByRole('button', { name: M.issueButton }).click();
   await expect(page.getByRole('alert').filter({ hasText: M.csrNotPem })).toBeVisible();
 

@@ -14,6 +14,7 @@ import {
 } from '../src/modules/certificates/psd2-statement.ts';
 import { x509 } from '../src/modules/certificates/x509.ts';
 import {
+  appDocument,
   clientCredentials,
   createApp,
   insertProduct,
@@ -268,6 +269,33 @@ describe('sandbox test certificates', () => {
         "Payments API needs the PSD2 role PSP_PI; this application's certificate holds PSP_AI.",
       );
       expect((errors[0] as { code?: string }).code).toBe('psd2_role_missing');
+    });
+
+    it('refuses the roles it lacks through the edit call too, changing nothing', async () => {
+      const res = await w.c.developer.send(
+        'PATCH',
+        `/jsonapi/node/application/${aisp.uuid}/edit_app_custom`,
+        appDocument(
+          {},
+          {
+            field_application_subscriptions: {
+              data: [accounts.uuid, payments.uuid].map((id) => ({ type: 'node--api_product', id })),
+            },
+          },
+        ),
+      );
+      expect(res.status).toBe(422);
+      const error = (await body<JsonApiErrorBody>(res)).errors[0]!;
+      expect(error.title).toBe(
+        "Payments API needs the PSD2 role PSP_PI; this application's certificate holds PSP_AI.",
+      );
+      expect(error.source?.pointer).toBe('/data/relationships/field_application_subscriptions');
+      const subs = await sql<{ n: number }>`select count(*)::int as n from subscriptions s
+        join applications a on a.id = s.application_id where a.uuid = ${aisp.uuid}`.execute(t.app.db);
+      expect(subs.rows[0]!.n).toBe(1);
+      const bad = await link(w.c.developer, aisp.uuid, 'not-a-uuid');
+      expect(bad.status).toBe(422);
+      expect((await body<JsonApiErrorBody>(bad)).errors[0]!.title).toBe(M.certificateFieldInvalid);
     });
 
     it('gives its tokens only the scopes of its roles', async () => {

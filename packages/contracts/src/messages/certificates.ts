@@ -55,6 +55,7 @@ export const certificatesMessages = {
     'An ECDSA P-256 key is made by your browser. Only the certificate request is sent to the portal: the private key stays with you, download it now.',
   keyCsr: 'Upload a certificate signing request (CSR)',
   csrLabel: 'CSR (PEM)',
+  csrFile: 'Load a CSR file',
   csrHelp: 'Starts with -----BEGIN CERTIFICATE REQUEST-----. RSA (2048 bits or more) or ECDSA P-256/P-384.',
   issueButton: 'Issue certificate',
   issuing: 'Issuing…',

@@ -6,6 +6,7 @@ import {
   Checkbox,
   Code,
   Container,
+  FileButton,
   Group,
   Modal,
   Paper,
@@ -394,16 +395,32 @@ function IssueForm({
               />
             </>
           ) : (
-            <Textarea
-              label={t('certificates.csrLabel')}
-              description={t('certificates.csrHelp')}
-              value={csr}
-              onChange={(e) => setCsr(e.currentTarget.value)}
-              autosize
-              minRows={6}
-              styles={{ input: { fontFamily: 'monospace' } }}
-              required
-            />
+            <Stack gap="xs">
+              <Textarea
+                label={t('certificates.csrLabel')}
+                description={t('certificates.csrHelp')}
+                value={csr}
+                onChange={(e) => setCsr(e.currentTarget.value)}
+                autosize
+                minRows={6}
+                styles={{ input: { fontFamily: 'monospace' } }}
+                required
+              />
+              <Group>
+                <FileButton
+                  onChange={(file) => {
+                    if (file) void file.text().then(setCsr);
+                  }}
+                  accept=".csr,.pem,.req,.txt,application/pkcs10"
+                >
+                  {(props) => (
+                    <Button size="xs" variant="default" {...props}>
+                      {t('certificates.csrFile')}
+                    </Button>
+                  )}
+                </FileButton>
+              </Group>
+            </Stack>
           )}
           {issue.isError && (
             <Alert color="red" role="alert">
