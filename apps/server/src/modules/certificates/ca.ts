@@ -64,7 +64,7 @@ async function loadOrCreate(db: Db, box: SecretBox): Promise<SandboxCa> {
   return load((await read(db, box))!);
 }
 
-/** The sandbox CA, made on first use. */
+/** The sandbox CA, made on first use (the plugin's start). */
 export function sandboxCa(db: Db, box: SecretBox): Promise<SandboxCa> {
   let ca = cache.get(db);
   if (!ca) {

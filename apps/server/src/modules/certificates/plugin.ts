@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { ApiErrors, sendApiErrors } from '../organizations/resources.ts';
+import { sandboxCa } from './ca.ts';
 import { certificateRoutes } from './routes.ts';
 
 /**
@@ -9,6 +10,9 @@ import { certificateRoutes } from './routes.ts';
  */
 export default fp(
   async (app) => {
+    // The sandbox CA is made (once) or loaded at start, like the authorization servers' signing
+    // keys: the GETs that show it then only read.
+    await sandboxCa(app.db, app.secretBox);
     await app.register(async (scope) => {
       // Errors with several entries and pointers into the request body.
       scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
