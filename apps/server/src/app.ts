@@ -23,6 +23,7 @@ import catalogPlugin from './modules/catalog/plugin.ts';
 import authzServerPlugin from './authz-server/plugin.ts';
 import gatewayPlugin from './gateway/plugin.ts';
 import applicationsPlugin from './modules/applications/plugin.ts';
+import certificatesPlugin from './modules/certificates/plugin.ts';
 import pagesPlugin from './modules/pages/plugin.ts';
 import searchPlugin from './modules/search/plugin.ts';
 import tryoutPlugin from './modules/tryout/plugin.ts';
@@ -142,6 +143,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(authzServerPlugin);
     await app.register(gatewayPlugin);
     await app.register(applicationsPlugin);
+    await app.register(certificatesPlugin);
     await app.register(searchPlugin);
     await app.register(supportPlugin);
     await app.register(consoleUsersPlugin);

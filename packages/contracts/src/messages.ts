@@ -21,6 +21,7 @@ import { consoleMessages } from './messages/console.ts';
 import { applicationNoticesMessages } from './messages/application-notices.ts';
 import { tokenSecurityMessages } from './messages/token-security.ts';
 import { clientSecretsMessages } from './messages/client-secrets.ts';
+import { certificatesMessages } from './messages/certificates.ts';
 
 export const en = {
   ...shellMessages,
@@ -38,6 +39,7 @@ export const en = {
   applicationNotices: applicationNoticesMessages,
   tokenSecurity: tokenSecurityMessages,
   clientSecrets: clientSecretsMessages,
+  certificates: certificatesMessages,
 };
 
 export type Messages = typeof en;

@@ -20,6 +20,7 @@ export const WEB_ROUTE_PATTERNS = [
   '/organization/:organizationId/content',
   '/organization/:organizationId/content/add',
   '/organization/:organizationId/members',
+  '/organization/:organizationId/certificates',
   '/admin',
   '/admin/users',
   '/admin/users/:userId',

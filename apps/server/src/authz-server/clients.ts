@@ -69,6 +69,12 @@ export type ScopeResolver = (client: ScopeResolverClient, db: Db) => Promise<rea
  */
 export type ClientGate = (client: ScopeResolverClient, db: Db) => Promise<string | null>;
 
+/**
+ * Explains why a requested scope outside the allowed ones is refused (the `invalid_scope`
+ * error_description), or null to leave the generic description (e.g. the PSD2 roles, issue 28).
+ */
+export type ScopeExplainer = (client: ScopeResolverClient, scope: string, db: Db) => Promise<string | null>;
+
 export class ClientInputError extends Error {
   override name = 'ClientInputError';
 }
@@ -323,6 +329,7 @@ export function createClientService(
   const resolvers: ScopeResolver[] = [];
   const gates: ClientGate[] = [];
   let registrar: DynamicRegistrar | null = null;
+  const explainers: ScopeExplainer[] = [];
   const cache = new Map<string, { at: number; stamp: string; value: Promise<ClientAccess | undefined> }>();
   /** The counters an answer depends on, as one string ('' without `versions`). */
   const stampNow = async (): Promise<string> => {
@@ -371,6 +378,21 @@ export function createClientService(
     /** Who stores dynamically registered clients, or null when nobody registered (tests). */
     dynamicRegistrar(): DynamicRegistrar | null {
       return registrar;
+    },
+    /** Adds an explanation of refused scopes (see ScopeExplainer). */
+    registerScopeExplainer(explainer: ScopeExplainer): void {
+      explainers.push(explainer);
+    },
+    /** Why the client may not have `scope` (uncached), or null when no explainer knows. */
+    async explainScope(clientId: string, scope: string): Promise<string | null> {
+      const client = await repo.getClient(clientId);
+      if (!client) return null;
+      const info = { clientId, applicationUuid: client.applicationUuid, environment: client.environment };
+      for (const explain of explainers) {
+        const reason = await explain(info, scope, db);
+        if (reason) return reason;
+      }
+      return null;
     },
     /** Why the client may not be used now (uncached), or null. */
     refusal,

@@ -202,7 +202,11 @@ export async function createAuthorizationServer(
     const requested = typeof params?.scope === 'string' ? params.scope.split(' ').filter(Boolean) : [];
     const apiScopes = requested.filter((s) => !PROTOCOL_SCOPES.has(s));
     const refused = apiScopes.find((s) => !allowed.includes(s));
-    if (refused !== undefined) throw new errors.InvalidScope('requested scope is not allowed', refused);
+    if (refused !== undefined)
+      throw new errors.InvalidScope(
+        (await clients.explainScope(client.clientId, refused)) ?? 'requested scope is not allowed',
+        refused,
+      );
     // An omitted scope means every allowed scope (authorization request, client_credentials).
     const defaults =
       ctx.oidc.route === 'authorization' ||

@@ -44,6 +44,8 @@ import * as m0290 from './migrations/0290-console-images.ts';
 import * as m0291 from './migrations/0291-site-content-drafts.ts';
 import * as m0294 from './migrations/0294-plans-version.ts';
 import * as m0300 from './migrations/0300-client-secrets.ts';
+import * as m0304 from './migrations/0304-organization-certificates.ts';
+import * as m0305 from './migrations/0305-product-psd2-roles.ts';
 import * as m0306 from './migrations/0306-dpop-bound-tokens.ts';
 import * as m0307 from './migrations/0307-dpop-proof-jtis.ts';
 import * as m0308 from './migrations/0308-dynamic-registration.ts';
@@ -98,6 +100,8 @@ const migrations: Record<string, Migration> = {
   '0291-site-content-drafts': m0291,
   '0294-plans-version': m0294,
   '0300-client-secrets': m0300,
+  '0304-organization-certificates': m0304,
+  '0305-product-psd2-roles': m0305,
   '0306-dpop-bound-tokens': m0306,
   '0307-dpop-proof-jtis': m0307,
   '0308-dynamic-registration': m0308,

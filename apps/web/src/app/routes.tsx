@@ -4,6 +4,7 @@ import type { FeatureRoute } from '../config/feature-route';
 import { paths } from '../config/paths';
 import { applicationsRoutes } from '../features/applications/routes';
 import { organizationsRoutes } from '../features/organizations/routes';
+import { certificatesRoutes } from '../features/certificates/routes';
 import HomePageModule from '../features/home/home-page';
 import { productsRoutes } from '../features/products/routes';
 import { searchRoutes } from '../features/search/routes';
@@ -55,6 +56,7 @@ const pageRoutes: FeatureRoute[] = [
   { path: paths.profile, element: <ProfilePage />, preload: ProfilePage.preload },
   { path: paths.notFound, element: <NotFoundPage />, preload: NotFoundPage.preload },
   ...organizationsRoutes,
+  ...certificatesRoutes,
   ...productsRoutes,
   ...applicationsRoutes,
   {

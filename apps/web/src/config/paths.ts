@@ -24,6 +24,7 @@ export const paths = {
   organizationCreate: '/organization/create',
   organizationEdit: (id: string) => `/organization/${id}/edit`,
   organizationMembers: (id: string) => `/organization/${id}/members`,
+  organizationCertificates: (id: string) => `/organization/${id}/certificates`,
   organizationContent: (id: string) => `/organization/${id}/content`,
   organizationContentAdd: (id: string) => `/organization/${id}/content/add`,
   /** The organizations list in create-application mode: a row leads to the create form (spec A 2). */

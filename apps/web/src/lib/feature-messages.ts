@@ -1,6 +1,7 @@
 import { apiImportMessages } from '@portico/contracts/messages/api-import';
 import { applicationNoticesMessages } from '@portico/contracts/messages/application-notices';
 import { applicationsMessages } from '@portico/contracts/messages/applications';
+import { certificatesMessages } from '@portico/contracts/messages/certificates';
 import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
 import { clientSecretsMessages } from '@portico/contracts/messages/client-secrets';
 import { contentMessages } from '@portico/contracts/messages/content';
@@ -22,6 +23,7 @@ registerMessages({
   apiImport: apiImportMessages,
   applications: applicationsMessages,
   applicationNotices: applicationNoticesMessages,
+  certificates: certificatesMessages,
   chatBot: chatBotMessages,
   clientSecrets: clientSecretsMessages,
   content: contentMessages,

@@ -50,6 +50,8 @@ export const applicationsMessages = {
     'A PSD2 certificate is required for {{products}}. Upload your eIDAS certificate (.crt, .pem, .cer or .der) to the documents of your organization.',
   certInvalid: 'A valid PSD2 certificate is required for {{products}}. {{problems}}',
   certUnreadable: '{{file}} is not an X.509 certificate.',
+  /** The name of a sandbox certificate in the messages above (issue 28). */
+  certSandboxName: 'sandbox certificate {{serial}}',
   certExpired: '{{file}} expired on {{date}}.',
   certNotYetValid: '{{file}} is not valid before {{date}}.',
   certNoQcStatement: '{{file}} has no PSD2 QC statement (qcStatements with 0.4.0.19495.2).',

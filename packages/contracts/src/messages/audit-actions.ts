@@ -14,7 +14,9 @@ export const auditActionLabels = {
     token_security_changed: 'Token security changed',
     secret_rotated: 'Client secret rotated',
     secret_revoked: 'Client secret revoked',
+    psd2_certificate_changed: 'PSD2 certificate of the application changed',
   },
+  certificate: { issued: 'Sandbox certificate issued', revoked: 'Sandbox certificate revoked' },
   subscription: { added: 'Subscribed to a product', removed: 'Unsubscribed from a product' },
   membership: {
     invited: 'Member invited',
@@ -119,6 +121,7 @@ export const KNOWN_AUDIT_TARGET_TYPES: readonly string[] = [
   'api',
   'application',
   'article',
+  'certificate',
   'email',
   'membership',
   'organization',

@@ -16,6 +16,7 @@ import {
 } from '../organizations/query.ts';
 import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
 import { assertAllowed, allowed, requireApplication } from './access.ts';
+import { assertRolesAllow } from './psd2-roles.ts';
 import {
   DOCUMENT_POINTERS,
   PAYLOAD_POINTERS,
@@ -125,9 +126,22 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
   }
 
   /** Products to subscribe to: known, and (for ones not yet subscribed) offered for subscription. */
-  async function productIdsFor(refs: string[], current: number[], pointer: string): Promise<number[]> {
+  async function productIdsFor(
+    refs: string[],
+    current: number[],
+    pointer: string,
+    application?: ApplicationRow,
+  ): Promise<number[]> {
     const products = await resolveProducts(db, refs);
     for (const p of products) if (!current.includes(p.id)) assertSubscribable(p, pointer);
+    // The PSD2 roles of the application's certificate (issue 28).
+    if (application)
+      await assertRolesAllow(
+        db,
+        application,
+        products.filter((p) => !current.includes(p.id)),
+        pointer,
+      );
     return [...new Set(products.map((p) => p.id))];
   }
 
@@ -310,6 +324,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
             parsed.productRefs,
             await subscribedProductIds(db, current.id),
             '/data/relationships/field_application_subscriptions',
+            current,
           )
         : undefined;
       const { row, changed } = await db.transaction().execute(async (trx) => {
@@ -374,6 +389,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
         if (type === 'subscribe') {
           const already = (await subscribedProductIds(trx, locked.id)).includes(product!.id);
           if (!already) assertSubscribable(product!, '/product');
+          if (!already) await assertRolesAllow(trx, locked, [product!], '/product');
           if (await subscribe(trx, locked, product!))
             await auditSubscriptions(trx, request, locked, [product!.id], []);
         } else if (await unsubscribe(trx, locked, product!)) {

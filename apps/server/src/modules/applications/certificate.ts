@@ -1,14 +1,19 @@
 import { X509Certificate } from 'node:crypto';
+import {
+  parseQcStatements,
+  PSD2_QC_STATEMENT_OID,
+  QC_STATEMENTS_OID,
+} from '../certificates/psd2-statement.ts';
 
 /**
  * The PSD2 certificate check of one file (spec A 3 'PSD certificate validation result'): an
  * X.509 certificate that parses, is within its validity dates and carries the PSD2 QC statement
  * (ETSI TS 119 495: statement 0.4.0.19495.2 inside the qcStatements extension
  * 1.3.6.1.5.5.7.1.3, RFC 3739). node:crypto parses the certificate but does not expose arbitrary
- * extensions, so the extension is found by walking the DER here.
+ * extensions, so the extension is found by walking the DER here; its value is parsed with the
+ * asn1-schema structures of certificates/psd2-statement.ts.
  */
-export const QC_STATEMENTS_OID = '1.3.6.1.5.5.7.1.3';
-export const PSD2_QC_STATEMENT_OID = '0.4.0.19495.2';
+export { PSD2_QC_STATEMENT_OID, QC_STATEMENTS_OID };
 
 export type CertificateProblem = 'unreadable' | 'expired' | 'not-yet-valid' | 'no-qc-statement';
 
@@ -65,7 +70,6 @@ function children(buf: Uint8Array, parent: Tlv): Tlv[] {
 const SEQUENCE = 0x30;
 const OID = 0x06;
 const OCTET_STRING = 0x04;
-const UTF8_STRING = 0x0c;
 /** [3] EXPLICIT, constructed: the extensions of a TBSCertificate. */
 const EXTENSIONS = 0xa3;
 
@@ -110,28 +114,15 @@ export function certificateExtensions(der: Uint8Array): { oid: string; value: Ui
 
 /**
  * The statements of a qcStatements extension value: statement OIDs, and for the PSD2 statement the
- * names of the PSP roles it grants (PSP_AS, PSP_PI, PSP_AI, PSP_IC).
+ * names of the PSP roles it grants (PSP_AS, PSP_PI, PSP_AI, PSP_IC). The one parser of the sandbox
+ * certificates and real ones (certificates/psd2-statement.ts); throws on malformed DER.
  */
 export function qcStatements(value: Uint8Array): { oid: string; roles: string[] }[] {
-  const list = readTlv(value, 0);
-  if (list.tag !== SEQUENCE) throw new DerError('bad qcStatements');
-  return children(value, list).map((statement) => {
-    const [id, info] = children(value, statement);
-    if (!id || id.tag !== OID) throw new DerError('bad QCStatement');
-    const oid = oidOf(value, id);
-    const roles: string[] = [];
-    if (oid === PSD2_QC_STATEMENT_OID && info?.tag === SEQUENCE) {
-      // PSD2QcType ::= SEQUENCE { rolesOfPSP SEQUENCE OF RoleOfPSP, nCAName, nCAId }
-      const rolesOfPsp = children(value, info)[0];
-      if (rolesOfPsp?.tag === SEQUENCE) {
-        for (const role of children(value, rolesOfPsp)) {
-          const name = children(value, role).find((c) => c.tag === UTF8_STRING);
-          if (name) roles.push(Buffer.from(value.subarray(name.start, name.end)).toString('utf8'));
-        }
-      }
-    }
-    return { oid, roles };
-  });
+  const parsed = parseQcStatements(value);
+  return parsed.statements.map((oid) => ({
+    oid,
+    roles: oid === PSD2_QC_STATEMENT_OID ? (parsed.psd2?.roles ?? []) : [],
+  }));
 }
 
 /** Checks one uploaded file (PEM or DER) at `now`. */

@@ -13,7 +13,8 @@ import { dynamicRegistrar, softwareStatementRoutes } from './registration.ts';
 import { reviewRoutes } from './review-routes.ts';
 import { tokenSecurityRoutes } from './token-security-routes.ts';
 import { scheduleSecretExpiryReminders } from './secret-reminders.ts';
-import { creatorBlocked, deleteApplication, subscribedScopes } from './service.ts';
+import { roleLimitedScopes, scopeRefusal } from './psd2-roles.ts';
+import { creatorBlocked, deleteApplication } from './service.ts';
 import { appDb } from './tables.ts';
 
 /**
@@ -23,9 +24,13 @@ import { appDb } from './tables.ts';
  */
 export default fp(
   async (app) => {
-    // A client's allowed scopes = the scopes of the products its application is subscribed to.
+    // A client's allowed scopes = the scopes of the products its application is subscribed to,
+    // less those its PSD2 certificate's roles do not allow (issue 28, psd2-roles.ts).
     app.oauthClients.registerScopeResolver(async (client, db) =>
-      client.applicationUuid ? subscribedScopes(db, client.applicationUuid, client.environment) : [],
+      client.applicationUuid ? roleLimitedScopes(db, client.applicationUuid, client.environment) : [],
+    );
+    app.oauthClients.registerScopeExplainer(async (client, scope, db) =>
+      client.applicationUuid ? scopeRefusal(db, client.applicationUuid, client.environment, scope) : null,
     );
     // An application whose creator is blocked gets no tokens and is refused by the sandbox (issue 27).
     app.oauthClients.registerClientGate(async (client, db) =>

@@ -3,11 +3,13 @@ import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { checkPsd2Certificate, type CertificateCheck } from './certificate.ts';
+import type { CertificateTables } from '../certificates/tables.ts';
 import { appDb, type ApplicationRow } from './tables.ts';
 
 /**
  * The go-live certificate check (spec A 4, issue 5): when a subscribed product requires a PSD2
- * certificate, one of the organization's X.509 documents must pass `checkPsd2Certificate`.
+ * certificate, one of the organization's sandbox certificates (issue 28) or X.509 documents must
+ * pass `checkPsd2Certificate`.
  */
 const M = en.applications;
 const CERTIFICATE_EXTENSIONS = ['crt', 'pem', 'cer', 'der'];
@@ -77,11 +79,30 @@ export async function validateCertificates(
       .orderBy('id', 'desc')
       .execute()
   ).filter((f) => CERTIFICATE_EXTENSIONS.includes(f.filename.split('.').pop()?.toLowerCase() ?? ''));
-  if (!documents.length)
+  // The organization's sandbox certificates (issue 28), the application's own first; revoked ones
+  // do not count. Checked like uploaded ones: the same parser of the QC statement.
+  const sandbox = await db
+    .withTables<CertificateTables>()
+    .selectFrom('organization_certificates')
+    .select(['id', 'serial', 'pem'])
+    .where('organization_id', '=', app.organization_id)
+    .where('revoked_at', 'is', null)
+    .orderBy('created', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  sandbox.sort((a, b) => Number(b.id === app.psd2_certificate_id) - Number(a.id === app.psd2_certificate_id));
+  const candidates: { filename: string; load: () => Promise<Buffer | undefined> }[] = [
+    ...sandbox.map((c) => ({
+      filename: fill(M.certSandboxName, { serial: c.serial }),
+      load: () => Promise.resolve(Buffer.from(c.pem)),
+    })),
+    ...documents.map((doc) => ({ filename: doc.filename, load: () => readAll(storage, doc.storage_key) })),
+  ];
+  if (!candidates.length)
     return { isValid: false, certRequired: true, message: fill(M.certMissing, { products }) };
   const problems: string[] = [];
-  for (const doc of documents) {
-    const data = await readAll(storage, doc.storage_key);
+  for (const doc of candidates) {
+    const data = await doc.load();
     const check: CertificateCheck = data
       ? checkPsd2Certificate(data, now)
       : { ok: false, problem: 'unreadable' };

@@ -10,6 +10,7 @@ import { escapeHtml } from '../../lib/html.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { recordAudit, type AuditActor } from '../audit/service.ts';
 import { assertAllowed, findApplication, requireApplication } from './access.ts';
+import { heldRoles } from './psd2-roles.ts';
 import {
   createApplication,
   creatorBlocked,
@@ -117,7 +118,8 @@ export function dynamicRegistrar(app: FastifyInstance): DynamicRegistrar {
         });
         await appDb(trx)
           .updateTable('applications')
-          .set({ registered_from: source.uuid })
+          // The same certificate, so the same PSD2 roles limit its subscriptions and scopes.
+          .set({ registered_from: source.uuid, psd2_certificate_id: source.psd2_certificate_id })
           .where('id', '=', row.id)
           .execute();
         await recordAudit(trx, tpp(ip), {
@@ -239,7 +241,7 @@ export async function softwareStatementRoutes(app: FastifyInstance): Promise<voi
         software_environment: 'sandbox',
         software_mode: 'Test',
         software_redirect_uris: row.redirect_uris,
-        software_roles: [],
+        software_roles: (await heldRoles(app.db, { id: row.id }))?.roles ?? [],
         org_id: org.uuid,
         org_name: org.title,
         org_status: 'Active',

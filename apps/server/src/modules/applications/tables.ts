@@ -31,6 +31,8 @@ export interface ApplicationsTable {
   registered_from: Generated<string | null>;
   created: Created;
   changed: Changed;
+  /** The organization certificate whose PSD2 roles limit the application (migration 0304). */
+  psd2_certificate_id: Generated<number | null>;
 }
 
 export interface SubscriptionsTable {

@@ -100,6 +100,8 @@ export const catalogFile = z
           scope: scopes.default(''),
           scopeProduction: scopes.default(''),
           psd2CertificateRequired: z.boolean().default(false),
+          /** PSD2 roles an application's certificate must hold (issue 28). */
+          psd2Roles: z.array(z.enum(['PSP_AS', 'PSP_PI', 'PSP_AI', 'PSP_IC'])).default([]),
           documentations: z.array(text).default([]),
           features: z
             .array(
@@ -312,6 +314,7 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
       scope: p.scope,
       scope_production: p.scopeProduction,
       psd2_certificate_required: p.psd2CertificateRequired,
+      psd2_roles: p.psd2Roles,
       category_id: categoryId,
       advantages_header_title: p.advantagesHeader?.title ?? null,
       advantages_header_body: p.advantagesHeader?.body ? cleanHtml(p.advantagesHeader.body) : null,

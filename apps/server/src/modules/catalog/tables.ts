@@ -42,6 +42,8 @@ export interface ApiProductsTable {
   /** Space-separated OAuth scopes granted for PRODUCTION clients. */
   scope_production: Generated<string>;
   psd2_certificate_required: Generated<boolean>;
+  /** PSD2 roles an application's certificate must hold to subscribe (migration 0305). */
+  psd2_roles: Generated<string[]>;
   category_id: number | null;
   advantages_header_title: string | null;
   advantages_header_body: string | null;

@@ -31,6 +31,8 @@ const AnalyticsSection = lazy(() => import('./analytics-section'));
 // The provider's notices about changes to APIs the application calls: their own chunk.
 const ApplicationNotices = lazy(() => import('./application-notices'));
 const TokenSecuritySection = lazy(() => import('./token-security'));
+// The application's PSD2 certificate (issue 28): its own chunk.
+const Psd2Certificate = lazy(() => import('./psd2-certificate'));
 
 /** /application/:applicationId?organization=: the application view (spec A 2). */
 export default function ApplicationViewPage() {
@@ -197,6 +199,9 @@ function Details({ app, organization }: { app: Application; organization: string
             </Field>
             <Credentials app={app} />
             {app.permissions.update && app.permissions.goLive && <Registration app={app} />}
+            <Suspense fallback={<Loading />}>
+              <Psd2Certificate app={app} />
+            </Suspense>
           </Stack>
         </Grid.Col>
       </Grid>

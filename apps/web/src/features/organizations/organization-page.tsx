@@ -185,6 +185,11 @@ function OrganizationMenu({ organization }: { organization: Organization }) {
             {t('organizations.viewMembers')}
           </Menu.Item>
         )}
+        {canSeeMembers && (
+          <Menu.Item component={Link} to={paths.organizationCertificates(resource.id)}>
+            {t('certificates.menuLink')}
+          </Menu.Item>
+        )}
       </Menu.Dropdown>
     </Menu>
   );

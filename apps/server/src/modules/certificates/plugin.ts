@@ -1,0 +1,35 @@
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { ApiErrors, sendApiErrors } from '../organizations/resources.ts';
+import { sandboxCa } from './ca.ts';
+import { certificateRoutes } from './routes.ts';
+
+/**
+ * Sandbox test certificates (issue 28, README.md): the sandbox CA, an organization's QWAC-like and
+ * QSealC-like certificates, and the certificate whose PSD2 roles limit an application.
+ */
+export default fp(
+  async (app) => {
+    // The sandbox CA is made (once) or loaded at start, like the authorization servers' signing
+    // keys: the GETs that show it then only read.
+    await sandboxCa(app.db, app.secretBox);
+    await app.register(async (scope) => {
+      // Errors with several entries and pointers into the request body.
+      scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
+        if (error instanceof ApiErrors) return sendApiErrors(reply, error);
+        throw error;
+      });
+      // A revoke is a POST without a body, with or without a JSON content type: accept that.
+      const json = scope.getDefaultJsonParser('error', 'error');
+      for (const type of ['application/json', 'application/vnd.api+json']) {
+        scope.removeContentTypeParser(type);
+        scope.addContentTypeParser(type, { parseAs: 'string' }, (request, raw, done) => {
+          if (raw === '' && request.method === 'POST') return done(null, undefined);
+          return json(request, String(raw), done);
+        });
+      }
+      await certificateRoutes(scope);
+    });
+  },
+  { name: 'certificates', dependencies: ['session', 'services', 'organizations', 'applications'] },
+);
