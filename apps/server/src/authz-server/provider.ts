@@ -14,6 +14,7 @@ import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../oidc/adapter.ts';
 import { isStorableText } from '../lib/storable-text.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
+import { clientAuthConfiguration, withClientAuth } from './client-auth.ts';
 import type { ClientService } from './clients.ts';
 import { sandboxErrorPage } from './pages.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
@@ -100,7 +101,9 @@ function createOauthAdapterClass(
     }
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.isClient) {
-        return (await clientMetadata(clients, id, consoleRedirectUri)) as AdapterPayload | undefined;
+        // The client's authentication method (issue 28): client-auth.ts.
+        const meta = await withClientAuth(app.db, await clientMetadata(clients, id, consoleRedirectUri));
+        return meta as AdapterPayload | undefined;
       }
       return (await this.inner.find(id)) ?? undefined;
     }
@@ -175,7 +178,11 @@ export async function createAuthorizationServer(
     };
   }
 
+  // Client authentication methods, mutual TLS and its discovery aliases (issue 28): client-auth.ts.
+  const { clientAuthMethods, mTLS, discovery } = clientAuthConfiguration(app.config);
   const configuration: Configuration = {
+    clientAuthMethods,
+    discovery,
     adapter: createOauthAdapterClass(app, clients),
     clients: [],
     async findAccount(_ctx, sub) {
@@ -204,6 +211,7 @@ export async function createAuthorizationServer(
     responseTypes: ['code'],
     features: {
       devInteractions: { enabled: false },
+      mTLS,
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
       revocation: { enabled: true },

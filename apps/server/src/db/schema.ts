@@ -243,6 +243,14 @@ export interface OauthClientsTable {
   post_logout_redirect_uris: string[];
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Migration 0302: how the client authenticates at the token endpoint (authz-server/client-auth.ts). */
+  auth_method: Generated<
+    'client_secret' | 'private_key_jwt' | 'tls_client_auth' | 'self_signed_tls_client_auth'
+  >;
+  /** Migration 0302: the client's public keys (a JWKS document), or null. */
+  jwks: JSONColumnType<{ keys: Record<string, unknown>[] } | null, string | null, string | null>;
+  jwks_uri: string | null;
+  tls_subject_dn: string | null;
 }
 
 export interface OauthClientScopesTable {

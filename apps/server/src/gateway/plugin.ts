@@ -6,6 +6,7 @@ import { bearerToken, operationNeeds, presented, secretMatches } from './credent
 import { createDocumentCache } from './documents.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
+import { certificateBindingRefusal } from './certificate-binding.ts';
 import { createTokenVerifier, TokenError, type VerifiedToken } from './tokens.ts';
 
 export const SANDBOX_PREFIX = '/sandbox';
@@ -76,11 +77,15 @@ export default fp(
     /** The client an access token names, or why it is refused. */
     async function fromToken(
       raw: string | null | undefined,
+      request: FastifyRequest,
     ): Promise<Refusal | { clientId: string; scopes: Set<string> }> {
       if (raw === undefined) return tokenRequired();
       if (raw === null) return invalid('the Authorization header must be "Bearer <access token>"');
       try {
         const token: VerifiedToken = await verify(raw);
+        // RFC 8705: a certificate-bound token needs its certificate (certificate-binding.ts).
+        const unbound = certificateBindingRefusal(token.certificateThumbprint, request, app.config);
+        if (unbound) return invalid(unbound);
         return { clientId: token.clientId, scopes: token.scopes };
       } catch (err) {
         if (err instanceof TokenError) return invalid(err.message);
@@ -104,7 +109,7 @@ export default fp(
       if (!needs) {
         // No security: a valid token still names the caller for analytics.
         if (!raw) return { access: undefined };
-        const token = await fromToken(raw);
+        const token = await fromToken(raw, request);
         const access = 'status' in token ? undefined : await app.oauthClients.clientAccess(token.clientId);
         return { access: access?.refused ? undefined : access };
       }
@@ -116,7 +121,7 @@ export default fp(
         for (const need of alternative) {
           let id: string;
           if (need.kind === 'token') {
-            const token = await fromToken(raw);
+            const token = await fromToken(raw, request);
             if ('status' in token) {
               failed = token;
               break;

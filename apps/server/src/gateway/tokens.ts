@@ -1,9 +1,12 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose';
+import { boundThumbprint } from './certificate-binding.ts';
 
 export interface VerifiedToken {
   clientId: string;
   subject: string | undefined;
   scopes: Set<string>;
+  /** The certificate the token is bound to (RFC 8705 `cnf.x5t#S256`): certificate-binding.ts. */
+  certificateThumbprint?: string | undefined;
 }
 
 export class TokenError extends Error {
@@ -27,7 +30,12 @@ export function createTokenVerifier(options: { issuer: string; audience: string;
       const clientId = typeof payload.client_id === 'string' ? payload.client_id : undefined;
       if (!clientId) throw new TokenError('the access token names no client');
       const scope = typeof payload.scope === 'string' ? payload.scope : '';
-      return { clientId, subject: payload.sub, scopes: new Set(scope.split(' ').filter(Boolean)) };
+      return {
+        clientId,
+        subject: payload.sub,
+        scopes: new Set(scope.split(' ').filter(Boolean)),
+        certificateThumbprint: boundThumbprint(payload.cnf),
+      };
     } catch (err) {
       if (err instanceof TokenError) throw err;
       if (err instanceof joseErrors.JWTExpired) throw new TokenError('the access token has expired');

@@ -2,6 +2,7 @@ import { apiImportMessages } from '@portico/contracts/messages/api-import';
 import { applicationNoticesMessages } from '@portico/contracts/messages/application-notices';
 import { applicationsMessages } from '@portico/contracts/messages/applications';
 import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
+import { clientAuthMessages } from '@portico/contracts/messages/client-auth';
 import { contentMessages } from '@portico/contracts/messages/content';
 import { forumMessages } from '@portico/contracts/messages/forum';
 import { organizationsMessages } from '@portico/contracts/messages/organizations';
@@ -21,6 +22,7 @@ registerMessages({
   applications: applicationsMessages,
   applicationNotices: applicationNoticesMessages,
   chatBot: chatBotMessages,
+  clientAuth: clientAuthMessages,
   content: contentMessages,
   forum: forumMessages,
   organizations: organizationsMessages,

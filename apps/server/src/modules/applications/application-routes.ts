@@ -17,6 +17,11 @@ import {
 import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
 import { assertAllowed, allowed, requireApplication } from './access.ts';
 import {
+  setApplicationClientAuthentication,
+  type ClientAuthentication,
+} from '../../authz-server/client-auth.ts';
+import { clientAuthFromDocument } from './client-auth-fields.ts';
+import {
   DOCUMENT_POINTERS,
   PAYLOAD_POINTERS,
   issuesToErrors,
@@ -136,6 +141,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
     access: OrgAccess,
     fields: ApplicationFields,
     productIds: number[],
+    clientAuth?: ClientAuthentication,
   ): Promise<ApplicationRow> {
     const row = await db.transaction().execute(async (trx) => {
       const created = await createApplication(trx, app.secretBox, {
@@ -144,6 +150,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
         createdBy: access.user.id,
         productIds,
       });
+      if (clientAuth) await setApplicationClientAuthentication(trx, created.uuid, clientAuth);
       await recordAudit(trx, actorOf(request), {
         action: 'application.created',
         targetType: 'application',
@@ -173,10 +180,11 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
     assertAllowed(access, 'create');
     const parsed = parseApplicationDocument(request.body);
     checkClientRules(parsed.fields, DOCUMENT_POINTERS);
+    const clientAuth = clientAuthFromDocument(request.body, app.config.nodeEnv);
     const productIds = parsed.productRefs
       ? await productIdsFor(parsed.productRefs, [], '/data/relationships/field_application_subscriptions')
       : [];
-    const row = await create(request, access, parsed.fields, productIds);
+    const row = await create(request, access, parsed.fields, productIds, clientAuth);
     const view = await viewOf(row, access);
     return sendDocument(reply, 201, { data: applicationResource(baseUrl(request), view) });
   });
@@ -305,6 +313,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       )
         throw new HttpError(409, en.api.idMismatch);
       checkClientRules(parsed.fields, DOCUMENT_POINTERS);
+      const clientAuth = clientAuthFromDocument(request.body, app.config.nodeEnv);
       const productIds = parsed.productRefs
         ? await productIdsFor(
             parsed.productRefs,
@@ -315,6 +324,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       const { row, changed } = await db.transaction().execute(async (trx) => {
         const locked = await lockDevelopment(trx, current.id, M.cannotEdit);
         const updated = await updateApplication(trx, app.secretBox, locked, parsed.fields);
+        if (clientAuth) await setApplicationClientAuthentication(trx, updated.uuid, clientAuth);
         const had = productIds ? await subscribedProductIds(trx, locked.id) : [];
         const subsChanged = productIds ? await replaceSubscriptions(trx, updated, productIds) : false;
         if (productIds)
