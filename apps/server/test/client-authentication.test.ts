@@ -164,7 +164,7 @@ describe('private_key_jwt', () => {
       [JSON.stringify({ keys: [{ kty: 'oct', k: 'c2VjcmV0' }] }), 'JWKS /keys/0/kty: symmetric keys ("oct")'],
       [JSON.stringify({ keys: [{ kty: 'RSA', n: 'AQAB' }] }), 'JWKS /keys/0: is not a valid RSA public key'],
     ];
-    const before = await t.app.db.selectFrom('applications').select('id').execute();
+    const before = await t.app.db.selectFrom('oauth_clients').select('client_id').execute();
     for (const [jwks, title] of cases) {
       const res = await w.c.developer.send(
         'POST',
@@ -179,7 +179,9 @@ describe('private_key_jwt', () => {
       expect(errors[0]!.title).toContain(title);
       expect(errors[0]!.source?.pointer).toBe(pointer);
     }
-    expect(await t.app.db.selectFrom('applications').select('id').execute()).toHaveLength(before.length);
+    expect(await t.app.db.selectFrom('oauth_clients').select('client_id').execute()).toHaveLength(
+      before.length,
+    );
 
     // An edit with a bad JWKS leaves the method as it was.
     const a = await createApp(w.c.developer, w.org.id);
@@ -313,6 +315,44 @@ describe('mutual TLS (tls_client_auth) and certificate-bound tokens', () => {
 
     // Other paths are not served on the mutual-TLS port.
     expect((await overMtls('/api/me', { cert: tpp.cert, key: tpp.key })).status).toBe(404);
+  });
+
+  it('self_signed_tls_client_auth: the certificate registered in the JWKS (x5c) authenticates the client', async () => {
+    const mine = selfSignedCertificate({ subject: [['CN', 'self.example']] });
+    const x509 = new X509Certificate(mine.cert);
+    const jwk = await exportJWK(x509.publicKey);
+    const withCert = { ...jwk, x5c: [x509.raw.toString('base64')] };
+
+    // Without the certificate the JWKS cannot register one.
+    const bad = await w.c.developer.send(
+      'POST',
+      `/phpsdk/organization/apps/create?ORGANIZATION=${w.org.id}&_format=json`,
+      appDocument({
+        ...VALID_APP,
+        [A.method]: 'self_signed_tls_client_auth',
+        [A.jwks]: JSON.stringify({ keys: [jwk] }),
+      }),
+    );
+    expect(bad.status).toBe(422);
+    const errors = (await body<JsonApiErrorBody>(bad)).errors as { title: string }[];
+    expect(errors[0]!.title).toBe(
+      'JWKS /keys/0/x5c: must hold the client certificate (base64 DER) for self-signed mutual TLS',
+    );
+
+    const a = await subscribedApp({
+      [A.method]: 'self_signed_tls_client_auth',
+      [A.jwks]: JSON.stringify({ keys: [withCert] }),
+    });
+    const form = tokenForm({
+      grant_type: 'client_credentials',
+      client_id: a.clientId.development!,
+      scope: 'accounts:read',
+    });
+    const refused = await overMtls('/oauth/token', { ...form, cert: intruder.cert, key: intruder.key });
+    expect(refused.body).toMatchObject({ error: 'invalid_client' });
+    const issued = await overMtls('/oauth/token', { ...form, cert: mine.cert, key: mine.key });
+    expect(issued.status).toBe(200);
+    expect(decodeJwt(String(issued.body.access_token)).cnf).toEqual({ 'x5t#S256': thumbprint(mine.cert) });
   });
 
   it('a subject DN that is not attribute=value pairs is a 422 at the field', async () => {
