@@ -17,6 +17,7 @@ import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
 import { lazy, Suspense, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { useTouched } from '../../lib/touched';
+import { ClientAuthFields } from './client-auth-fields';
 
 const RichTextField = lazy(() => import('../../components/ui/rich-text-editor'));
 
@@ -203,6 +204,7 @@ export function ApplicationFormView({
           clearable
           error={shown('postLogoutRedirectUri')}
         />
+        <ClientAuthFields value={form.clientAuth} onChange={(v) => set('clientAuth', v)} />
         {error && (
           <Alert color="red" role="alert" data-testid="form-error">
             {error}

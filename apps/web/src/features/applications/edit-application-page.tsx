@@ -1,5 +1,6 @@
 import { Anchor, Container } from '@mantine/core';
 import type { Application, ApplicationForm } from '@portico/contracts/applications';
+import { clientAuthFormOf } from '@portico/contracts/client-auth';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -29,6 +30,7 @@ function formOf(app: Application): ApplicationForm {
     clientCredentialsAllowed: app.allowedGrantTypes.includes('client_credentials'),
     oAuthRedirectUri: app.oauthRedirectUri,
     postLogoutRedirectUri: app.postLogoutRedirectUri,
+    clientAuth: clientAuthFormOf(app.clientAuthentication),
   };
 }
 
