@@ -19,7 +19,7 @@ export const clientAuthMessages = {
   jwksUriHint: 'https only; the authorization server fetches the keys from it.',
   tlsSubjectDn: "Certificate's subject DN",
   tlsSubjectDnHint: 'e.g. CN=tpp.example,O=Example TPP,C=NL',
-  viewKeys: 'Registered public keys: {count}',
+  viewKeys: 'Registered public keys: {{count}}',
   viewKeysAt: 'Keys fetched from',
   viewSubject: 'Certificate subject',
 } as const;
