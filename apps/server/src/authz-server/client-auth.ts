@@ -145,6 +145,11 @@ export function parseJwks(raw: unknown, needCertificates: boolean): ClientAuthen
       problems.push(jwksProblem(at, `is not a valid ${jwk.kty} public key (${(err as Error).message})`));
       return;
     }
+    const bits = publicKey.asymmetricKeyDetails?.modulusLength;
+    if (jwk.kty === 'RSA' && bits !== undefined && bits < 2048) {
+      problems.push(jwksProblem(`${at}/n`, `an RSA key needs at least 2048 bits; this one has ${bits}`));
+      return;
+    }
     if (jwk.x5c !== undefined || needCertificates) {
       if (!Array.isArray(jwk.x5c) || !jwk.x5c.length || typeof jwk.x5c[0] !== 'string') {
         problems.push(
