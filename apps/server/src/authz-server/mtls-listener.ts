@@ -23,13 +23,15 @@ export default fp(
     if (mtls?.certHeader && !app.config.trustProxy)
       app.log.warn('MTLS_CERT_HEADER is ignored: it is honoured only with TRUST_PROXY=true');
     if (mtls?.port === undefined) return;
+    // An IPv6 literal ('[::1]') is no DNS name: the certificate names the others only.
     const host = new URL(app.config.publicUrl).hostname;
+    const names = [host, 'localhost', '127.0.0.1'].filter((n) => !n.startsWith('['));
     const generated =
       mtls.serverCertFile && mtls.serverKeyFile
         ? undefined
         : selfSignedCertificate({
-            subject: [['CN', host]],
-            altNames: [...new Set([host, 'localhost', '127.0.0.1'])],
+            subject: [['CN', names[0] ?? 'localhost']],
+            altNames: [...new Set(names)],
           });
     const server = https.createServer(
       {
