@@ -29,15 +29,22 @@ let t: TestApp;
 let w: World;
 let mtlsPort: number;
 let product: { uuid: string };
+/** What the test route /test/tpp-jwks serves: a TPP's published keys (jwks_uri). */
+let publishedKeys: { keys: Record<string, unknown>[] } = { keys: [] };
 
 beforeAll(async () => {
   mtlsPort = await freePort();
-  t = await startTestApp({
-    LOGIN_RATE_LIMIT: '1000',
-    IMPORT_CONTENT: 'false',
-    SANDBOX_MTLS_PORT: String(mtlsPort),
-    MTLS_CERT_HEADER: 'X-Client-Cert',
-  });
+  t = await startTestApp(
+    {
+      LOGIN_RATE_LIMIT: '1000',
+      IMPORT_CONTENT: 'false',
+      SANDBOX_MTLS_PORT: String(mtlsPort),
+      MTLS_CERT_HEADER: 'X-Client-Cert',
+    },
+    (app) => {
+      app.get('/test/tpp-jwks', async () => publishedKeys);
+    },
+  );
   w = await makeWorld(t, new TestClient(t.baseUrl));
   product = await insertProduct(t.app.db, {
     alias: 'cauth-accounts-v1',
@@ -150,6 +157,24 @@ describe('private_key_jwt', () => {
     await expect(oidc.clientCredentialsGrant(wrong, { scope: 'accounts:read' })).rejects.toMatchObject({
       error: 'invalid_client',
     });
+  });
+
+  it('keys at a jwks_uri are fetched by the authorization server', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+    publishedKeys = { keys: [{ ...(await exportJWK(publicKey)), kid: 'published-1', alg: 'ES256' }] };
+    const a = await subscribedApp({
+      [A.method]: 'private_key_jwt',
+      [A.jwksUri]: `${t.baseUrl}/test/tpp-jwks`,
+    });
+    const config = await oidc.discovery(
+      new URL(`${t.config.publicUrl}/oauth`),
+      a.clientId.development!,
+      { token_endpoint_auth_method: 'private_key_jwt' },
+      oidc.PrivateKeyJwt({ key: privateKey, kid: 'published-1' }),
+      { execute: [oidc.allowInsecureRequests] },
+    );
+    const tokens = await oidc.clientCredentialsGrant(config, { scope: 'accounts:read' });
+    expect(decodeJwt(tokens.access_token).client_id).toBe(a.clientId.development);
   });
 
   it('a malformed JWKS is a 422 naming the problem and pointing at the field; nothing is stored', async () => {

@@ -385,6 +385,7 @@ export function clientAuthConfiguration(config: Config): {
   clientAuthMethods: NonNullable<Configuration['clientAuthMethods']>;
   mTLS: NonNullable<NonNullable<Configuration['features']>['mTLS']>;
   discovery: Record<string, unknown>;
+  fetch: NonNullable<Configuration['fetch']>;
 } {
   const aliasBase = config.mtls ? `${config.mtls.publicUrl}/oauth` : undefined;
   return {
@@ -408,6 +409,17 @@ export function clientAuthConfiguration(config: Config): {
         const cert = peerCertificate(ctx.req, config)?.certificate;
         return !!cert && dnMatches(cert.subject, expected);
       },
+    },
+    // oidc-provider refuses to fetch from special-use addresses (SSRF). Outside production a
+    // jwks_uri on this machine (localhost, 127.0.0.1, [::1]: a TPP's tooling under development) is
+    // fetched without that check; parseJwksUri accepts http only for these.
+    fetch: (url, options) => {
+      const { hostname } = new URL(url);
+      if (config.nodeEnv !== 'production' && LOOPBACK.has(hostname)) {
+        const { dispatcher: _guarded, ...unguarded } = options as RequestInit & { dispatcher?: unknown };
+        return globalThis.fetch(url, unguarded);
+      }
+      return globalThis.fetch(url, options);
     },
     discovery: aliasBase
       ? {

@@ -179,10 +179,11 @@ export async function createAuthorizationServer(
   }
 
   // Client authentication methods, mutual TLS and its discovery aliases (issue 28): client-auth.ts.
-  const { clientAuthMethods, mTLS, discovery } = clientAuthConfiguration(app.config);
+  const { clientAuthMethods, mTLS, discovery, fetch } = clientAuthConfiguration(app.config);
   const configuration: Configuration = {
     clientAuthMethods,
     discovery,
+    fetch,
     adapter: createOauthAdapterClass(app, clients),
     clients: [],
     async findAccount(_ctx, sub) {
