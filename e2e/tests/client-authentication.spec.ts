@@ -46,6 +46,9 @@ test('a developer chooses signed JWT client authentication with a pasted JWKS', 
     'JWKS /keys/0/d: this is a private key; paste only the public key (remove the private parts) and keep the private key to yourself',
   );
   await expect(page).not.toHaveURL(APPLICATION_URL);
+  // The field the server's pointer names shows the message too.
+  await expect(jwks).toHaveAttribute('aria-invalid', 'true');
+  await expect(jwks).toHaveAccessibleDescription(/JWKS \/keys\/0\/d: this is a private key/);
   // Not JSON at all.
   await jwks.fill('{"keys": [');
   await page.getByRole('button', { name: UI.create }).click();

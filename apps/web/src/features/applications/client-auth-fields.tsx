@@ -11,13 +11,23 @@ import {
   Title,
 } from '@mantine/core';
 import {
+  CLIENT_AUTH_ATTRIBUTES,
   CLIENT_AUTH_METHODS,
   defaultClientAuthForm,
   type ClientAuthenticationView,
   type ClientAuthForm,
 } from '@portico/contracts/client-auth';
 import { useState } from 'react';
+import { ApiError } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+
+/** The attribute a failed save's first error points at (`/data/attributes/<name>`), if any. */
+export function errorAttribute(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const errors = (error.body as { errors?: { source?: { pointer?: unknown } }[] } | undefined)?.errors;
+  const pointer = Array.isArray(errors) ? errors[0]?.source?.pointer : undefined;
+  return typeof pointer === 'string' ? pointer.replace(/^\/data\/attributes\//, '') : undefined;
+}
 
 /**
  * The application form's client authentication section (issue 28, decision 049): client secret,
@@ -27,13 +37,18 @@ import { useTranslation } from '../../lib/i18n';
 export function ClientAuthFields({
   value = defaultClientAuthForm,
   onChange,
+  serverError,
 }: {
   value: ClientAuthForm | undefined;
   onChange(value: ClientAuthForm): void;
+  /** The server's message for one of these fields (by attribute name), shown at the field too. */
+  serverError?: { attribute: string; message: string } | undefined;
 }) {
   const { t } = useTranslation();
   const [source, setSource] = useState<'jwks' | 'uri'>(value.jwksUri ? 'uri' : 'jwks');
   const set = (patch: Partial<ClientAuthForm>) => onChange({ ...value, ...patch });
+  const errorAt = (attribute: string) =>
+    serverError?.attribute === attribute ? serverError.message : undefined;
   const keyed = value.method === 'private_key_jwt' || value.method === 'self_signed_tls_client_auth';
   return (
     <Fieldset legend={t('clientAuth.legend')} variant="unstyled">
@@ -80,6 +95,7 @@ export function ClientAuthFields({
                 spellCheck={false}
                 styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
                 value={value.jwks}
+                error={errorAt(CLIENT_AUTH_ATTRIBUTES.jwks)}
                 onChange={(e) => set({ jwks: e.currentTarget.value })}
               />
             ) : (
@@ -89,6 +105,7 @@ export function ClientAuthFields({
                 required
                 type="url"
                 value={value.jwksUri}
+                error={errorAt(CLIENT_AUTH_ATTRIBUTES.jwksUri)}
                 onChange={(e) => set({ jwksUri: e.currentTarget.value })}
               />
             )}
@@ -100,6 +117,7 @@ export function ClientAuthFields({
             description={t('clientAuth.tlsSubjectDnHint')}
             required
             value={value.tlsSubjectDn}
+            error={errorAt(CLIENT_AUTH_ATTRIBUTES.tlsSubjectDn)}
             onChange={(e) => set({ tlsSubjectDn: e.currentTarget.value })}
           />
         )}

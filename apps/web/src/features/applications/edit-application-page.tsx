@@ -9,6 +9,7 @@ import { Loading } from '../../components/ui/loading';
 import { PageTitle } from '../../components/ui/page-title';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { updateApplication } from './api';
+import { errorAttribute } from './client-auth-fields';
 import { ApplicationFormView } from './application-form';
 import { EditDenied, LoadFailed, MissingOrganization, NotAllowedHere } from './page-states';
 import { applicationPath, useApplication, useApplicationCache, useOrganizationParam } from './queries';
@@ -79,6 +80,7 @@ function EditForm({ app, organization }: { app: Application; organization: strin
         submitLabel={t('applications.ui.save')}
         pending={save.isPending}
         error={save.isError ? messageOf(save.error, t('errors.somethingWentWrong')) : null}
+        errorAttribute={errorAttribute(save.error)}
         onSubmit={(form) => save.mutate(form)}
       />
     </Container>
