@@ -22,6 +22,7 @@ import sitePlugin from './modules/site/plugin.ts';
 import catalogPlugin from './modules/catalog/plugin.ts';
 import authzServerPlugin from './authz-server/plugin.ts';
 import gatewayPlugin from './gateway/plugin.ts';
+import mtlsListenerPlugin from './authz-server/mtls-listener.ts';
 import applicationsPlugin from './modules/applications/plugin.ts';
 import certificatesPlugin from './modules/certificates/plugin.ts';
 import pagesPlugin from './modules/pages/plugin.ts';
@@ -142,6 +143,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(catalogPlugin);
     await app.register(authzServerPlugin);
     await app.register(gatewayPlugin);
+    await app.register(mtlsListenerPlugin);
     await app.register(applicationsPlugin);
     await app.register(certificatesPlugin);
     await app.register(searchPlugin);

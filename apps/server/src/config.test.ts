@@ -120,4 +120,28 @@ describe('configuration', () => {
       }
     });
   });
+
+  it('reads the mutual-TLS settings (issue 28) and refuses inconsistent ones', () => {
+    expect(loadConfig({}).mtls).toBeUndefined();
+    expect(
+      loadConfig({
+        PUBLIC_URL: 'https://portal.example',
+        SANDBOX_MTLS_PORT: '8443',
+        MTLS_CERT_HEADER: 'X-Client-Cert',
+      }).mtls,
+    ).toMatchObject({ port: 8443, certHeader: 'x-client-cert', publicUrl: 'https://portal.example:8443' });
+    expect(() => loadConfig({ SANDBOX_MTLS_PORT: '8443', MTLS_SERVER_CERT: 'server.pem' })).toThrow(
+      /MTLS_SERVER_CERT and MTLS_SERVER_KEY must be given together/,
+    );
+    expect(() => loadConfig({ PORT: '8443', SANDBOX_MTLS_PORT: '8443' })).toThrow(
+      /SANDBOX_MTLS_PORT must differ from PORT/,
+    );
+    expect(() => loadConfig({ MTLS_CLIENT_CA: 'ca.pem' })).toThrow(/need SANDBOX_MTLS_PORT/);
+    expect(() => loadConfig({ MTLS_CERT_HEADER: 'X Client' })).toThrow(
+      /MTLS_CERT_HEADER: must be a header name/,
+    );
+    expect(() => loadConfig({ SANDBOX_MTLS_PORT: '8443', MTLS_PUBLIC_URL: 'http://x.example' })).toThrow(
+      /MTLS_PUBLIC_URL/,
+    );
+  });
 });

@@ -98,6 +98,26 @@ const envSchema = z.object({
   CLOUD_DOCS_API_URL: z.url().default('https://www.googleapis.com'),
   /** The PDF download link of a document; `{id}` is replaced by the document id. */
   CLOUD_DOCS_PDF_URL: z.string().min(1).default('https://docs.google.com/document/d/{id}/export?format=pdf'),
+  /**
+   * Mutual TLS (issue 28, decision 049): an HTTPS port that asks for a client certificate and
+   * serves the token endpoint and the sandbox; its server certificate and key (PEM files, both or
+   * neither: without them one is generated at start, self-signed); a CA bundle client
+   * certificates must chain to (without it any certificate is taken, the registered subject or key
+   * decides); the address clients reach it at (default: PUBLIC_URL's host on that port).
+   */
+  SANDBOX_MTLS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  MTLS_SERVER_CERT: z.string().min(1).optional(),
+  MTLS_SERVER_KEY: z.string().min(1).optional(),
+  MTLS_CLIENT_CA: z.string().min(1).optional(),
+  MTLS_PUBLIC_URL: z.url({ protocol: /^https$/ }).optional(),
+  /**
+   * Behind a TLS-terminating proxy: the request header carrying the verified client certificate
+   * (PEM, URL-encoded, as nginx's $ssl_client_escaped_cert). Honoured only with TRUST_PROXY=true.
+   */
+  MTLS_CERT_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be a header name (letters, digits and hyphens)')
+    .optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -135,6 +155,20 @@ export interface Config {
   internalDeveloperDomains: string[];
   /** The cloud document viewer's settings; undefined when not set up. */
   cloudDocs: { clientId: string; authUrl: string; apiUrl: string; pdfUrl: string } | undefined;
+  /** Mutual TLS (authz-server/client-auth.ts, mtls-listener.ts); undefined when not set up. */
+  mtls: MtlsConfig | undefined;
+}
+
+export interface MtlsConfig {
+  /** The HTTPS port asking for client certificates (SANDBOX_MTLS_PORT), if any. */
+  port: number | undefined;
+  serverCertFile: string | undefined;
+  serverKeyFile: string | undefined;
+  clientCaFile: string | undefined;
+  /** The lower-case header a trusted proxy puts the client certificate in (TRUST_PROXY only). */
+  certHeader: string | undefined;
+  /** Where clients reach the mTLS endpoints (discovery's mtls_endpoint_aliases). */
+  publicUrl: string;
 }
 
 export type StorageConfig = { kind: 'folder'; dir: string } | ({ kind: 's3' } & S3Settings);
@@ -158,6 +192,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const port = e.PORT;
+  const mtlsProblems: string[] = [];
+  if (Boolean(e.MTLS_SERVER_CERT) !== Boolean(e.MTLS_SERVER_KEY))
+    mtlsProblems.push(
+      'MTLS_SERVER_CERT and MTLS_SERVER_KEY must be given together (or neither, for a generated one)',
+    );
+  if (e.SANDBOX_MTLS_PORT !== undefined && e.SANDBOX_MTLS_PORT === port)
+    mtlsProblems.push('SANDBOX_MTLS_PORT must differ from PORT');
+  if (!e.SANDBOX_MTLS_PORT && (e.MTLS_SERVER_CERT || e.MTLS_CLIENT_CA))
+    mtlsProblems.push('MTLS_SERVER_CERT, MTLS_SERVER_KEY and MTLS_CLIENT_CA need SANDBOX_MTLS_PORT');
+  if (mtlsProblems.length) throw new ConfigError(`Invalid configuration:\n  ${mtlsProblems.join('\n  ')}`);
   const dataDir = path.resolve(e.DATA_DIR);
   const storage: StorageConfig = e.STORAGE_URL
     ? { kind: 's3', ...s3Settings(e.STORAGE_URL, e) }
@@ -205,6 +249,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           pdfUrl: e.CLOUD_DOCS_PDF_URL,
         }
       : undefined,
+    mtls: mtlsConfig(e, port),
+  };
+}
+
+function mtlsConfig(e: z.output<typeof envSchema>, port: number): MtlsConfig | undefined {
+  if (e.SANDBOX_MTLS_PORT === undefined && e.MTLS_CERT_HEADER === undefined) return undefined;
+  const base = new URL(e.PUBLIC_URL ?? `http://localhost:${port}`);
+  const fallback = e.SANDBOX_MTLS_PORT ? `https://${base.hostname}:${e.SANDBOX_MTLS_PORT}` : base.origin;
+  return {
+    port: e.SANDBOX_MTLS_PORT,
+    serverCertFile: e.MTLS_SERVER_CERT && path.resolve(e.MTLS_SERVER_CERT),
+    serverKeyFile: e.MTLS_SERVER_KEY && path.resolve(e.MTLS_SERVER_KEY),
+    clientCaFile: e.MTLS_CLIENT_CA && path.resolve(e.MTLS_CLIENT_CA),
+    certHeader: e.MTLS_CERT_HEADER?.toLowerCase(),
+    publicUrl: (e.MTLS_PUBLIC_URL ?? fallback).replace(/\/$/, ''),
   };
 }
 

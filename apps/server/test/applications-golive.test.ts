@@ -280,6 +280,25 @@ describe('provider review', () => {
     expect((await body<JsonApiErrorBody>(twice)).errors[0]!.title).toBe(M.reviewDecided);
   });
 
+  it("gives the production client the development client's authentication method (issue 28)", async () => {
+    const b = await createApp(w.c.developer, w.org.id, {
+      title: 'Mutual TLS app',
+      field_client_auth_method: 'tls_client_auth',
+      field_client_tls_subject_dn: 'CN=tpp.example,O=Acme,C=NL',
+    });
+    expect((await subscription(w.c.developer, 'subscribe', b.uuid, plain.uuid)).status).toBe(200);
+    expect((await goLive(w.c.developer, b.uuid)).status).toBe(201);
+    const request = await pendingFor(b.uuid);
+    expect((await w.admin.send('POST', `/admin-api/go-live/${request.id}/approve`)).status).toBe(200);
+    const live = await getApp(w.c.developer, b.uuid);
+    const prod = await t.app.db
+      .selectFrom('oauth_clients')
+      .select(['auth_method', 'tls_subject_dn'])
+      .where('client_id', '=', live.clientId.production!)
+      .executeTakeFirstOrThrow();
+    expect(prod).toEqual({ auth_method: 'tls_client_auth', tls_subject_dn: 'CN=tpp.example,O=Acme,C=NL' });
+  });
+
   it('rejects with a reason: back to DEVELOPMENT, the reason shown, a new request possible', async () => {
     const b = await createApp(w.c.developer, w.org.id, { title: 'Not yet' });
     expect((await subscription(w.c.developer, 'subscribe', b.uuid, plain.uuid)).status).toBe(200);

@@ -415,6 +415,8 @@ describe('applications: OAuth clients follow the application', () => {
         'organizationId',
         'organization',
         'permissions',
+        // Issue 28: how its OAuth clients authenticate (decision 049).
+        'clientAuthentication',
       ].sort(),
     );
     const all = await body<{ data: Application[] }>(

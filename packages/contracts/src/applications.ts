@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { applicationsMessages } from './messages/applications.ts';
 import { isAllowedRedirectUri, nativeLoopbackConflict } from './redirect-uri.ts';
+import type { ClientAuthForm, ClientAuthenticationView } from './client-auth.ts';
 
 /**
  * Rules of the application and go-live forms (spec A sections 3, 5 and 8), written once and used
@@ -61,6 +62,8 @@ export const applicationFormSchema = z
     clientCredentialsAllowed: z.boolean(),
     oAuthRedirectUri: uriList,
     postLogoutRedirectUri: uriList,
+    /** Client authentication (issue 28, client-auth.ts): checked by the server. */
+    clientAuth: z.custom<ClientAuthForm>().optional(),
   })
   .refine((v) => v.authorizationCodeAllowed || v.clientCredentialsAllowed, {
     message: APPLICATION_MESSAGES.grantTypeRequired,
@@ -221,6 +224,8 @@ export interface Application {
     viewSecret: boolean;
     viewAnalytics: boolean;
   };
+  /** How its OAuth clients authenticate (issue 28); absent before the clients exist. */
+  clientAuthentication?: ClientAuthenticationView | undefined;
 }
 
 /** One row of GET /phpsdk/app-analytics/aggregates (spec A 3 'Analytics per endpoint'). */

@@ -22,6 +22,7 @@ import { applicationNoticesMessages } from './messages/application-notices.ts';
 import { tokenSecurityMessages } from './messages/token-security.ts';
 import { clientSecretsMessages } from './messages/client-secrets.ts';
 import { certificatesMessages } from './messages/certificates.ts';
+import { clientAuthMessages } from './messages/client-auth.ts';
 
 export const en = {
   ...shellMessages,
@@ -40,6 +41,7 @@ export const en = {
   tokenSecurity: tokenSecurityMessages,
   clientSecrets: clientSecretsMessages,
   certificates: certificatesMessages,
+  clientAuth: clientAuthMessages,
 };
 
 export type Messages = typeof en;

@@ -14,6 +14,7 @@ import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../oidc/adapter.ts';
 import { isStorableText } from '../lib/storable-text.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
+import { clientAuthConfiguration, withClientAuth } from './client-auth.ts';
 import type { ClientService } from './clients.ts';
 import * as senderConstraints from './dpop.ts';
 import { sandboxErrorPage } from './pages.ts';
@@ -118,8 +119,9 @@ function createOauthAdapterClass(
     }
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.isClient) {
-        const metadata = await clientMetadata(clients, id, consoleRedirectUri);
-        // DPoP-bound tokens, FAPI 2.0 (dpop.ts).
+        // The client's authentication method (client-auth.ts), then DPoP-bound tokens and FAPI 2.0
+        // (dpop.ts), which read the method.
+        const metadata = await withClientAuth(app.db, await clientMetadata(clients, id, consoleRedirectUri));
         return (metadata && (await senderConstraints.withSenderConstraints(app.db, metadata))) as
           AdapterPayload | undefined;
       }
@@ -223,7 +225,12 @@ export async function createAuthorizationServer(
     };
   }
 
+  // Client authentication methods, mutual TLS and its discovery aliases (issue 28): client-auth.ts.
+  const { clientAuthMethods, mTLS, discovery, fetch } = clientAuthConfiguration(app.config);
   const configuration: Configuration = {
+    clientAuthMethods,
+    discovery,
+    fetch,
     adapter: createOauthAdapterClass(app, clients, statements),
     clients: [],
     // Extra client metadata: the FAPI flag (dpop.ts) and the software statement's members
@@ -261,6 +268,7 @@ export async function createAuthorizationServer(
     responseTypes: ['code'],
     features: {
       devInteractions: { enabled: false },
+      mTLS,
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
       revocation: { enabled: true },

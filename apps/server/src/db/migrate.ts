@@ -44,6 +44,7 @@ import * as m0290 from './migrations/0290-console-images.ts';
 import * as m0291 from './migrations/0291-site-content-drafts.ts';
 import * as m0294 from './migrations/0294-plans-version.ts';
 import * as m0300 from './migrations/0300-client-secrets.ts';
+import * as m0302 from './migrations/0302-client-auth-methods.ts';
 import * as m0304 from './migrations/0304-organization-certificates.ts';
 import * as m0305 from './migrations/0305-product-psd2-roles.ts';
 import * as m0306 from './migrations/0306-dpop-bound-tokens.ts';
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '0291-site-content-drafts': m0291,
   '0294-plans-version': m0294,
   '0300-client-secrets': m0300,
+  '0302-client-auth-methods': m0302,
   '0304-organization-certificates': m0304,
   '0305-product-psd2-roles': m0305,
   '0306-dpop-bound-tokens': m0306,

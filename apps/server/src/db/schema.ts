@@ -247,6 +247,14 @@ export interface OauthClientsTable {
   fapi: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Migration 0302: how the client authenticates at the token endpoint (authz-server/client-auth.ts). */
+  auth_method: Generated<
+    'client_secret' | 'private_key_jwt' | 'tls_client_auth' | 'self_signed_tls_client_auth'
+  >;
+  /** Migration 0302: the client's public keys (a JWKS document), or null. */
+  jwks: JSONColumnType<{ keys: Record<string, unknown>[] } | null, string | null, string | null>;
+  jwks_uri: string | null;
+  tls_subject_dn: string | null;
 }
 
 /** DPoP proofs accepted by the sandbox gateway, for replay detection (migration 0307). */

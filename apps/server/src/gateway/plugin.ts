@@ -7,6 +7,7 @@ import { createDocumentCache } from './documents.ts';
 import { createDpopChecker, dpopChallenge, DpopError, presentedToken, type PresentedToken } from './dpop.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
+import { certificateBindingRefusal } from './certificate-binding.ts';
 import { createTokenVerifier, TokenError, type VerifiedToken } from './tokens.ts';
 
 export const SANDBOX_PREFIX = '/sandbox';
@@ -98,6 +99,9 @@ export default fp(
       // A sandbox customer's revoked consent (authz-server/scripted-customers.ts).
       const refused = await app.oauthServer.tokenRefusal(token);
       if (refused) return invalid(refused);
+      // RFC 8705: a certificate-bound token needs its certificate (certificate-binding.ts).
+      const unbound = certificateBindingRefusal(token.certificateThumbprint, request, app.config);
+      if (unbound) return invalid(unbound);
       if (token.jkt === undefined && raw.scheme === 'DPoP')
         return invalid(
           'this access token is not DPoP-bound: send it as "Authorization: Bearer <access token>"',

@@ -1,4 +1,5 @@
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWK } from 'jose';
+import { boundThumbprint } from './certificate-binding.ts';
 
 export interface VerifiedToken {
   clientId: string;
@@ -8,6 +9,8 @@ export interface VerifiedToken {
   jkt: string | undefined;
   /** The grant of a sandbox customer's token (`grant_id`), undefined for client_credentials. */
   grantId: string | undefined;
+  /** The certificate the token is bound to (RFC 8705 `cnf.x5t#S256`): certificate-binding.ts. */
+  certificateThumbprint?: string | undefined;
 }
 
 export class TokenError extends Error {
@@ -35,7 +38,14 @@ export function createTokenVerifier(options: { issuer: string; audience: string;
       const grantId = typeof payload.grant_id === 'string' ? payload.grant_id : undefined;
       const cnf = payload.cnf as { jkt?: unknown } | undefined;
       const jkt = typeof cnf?.jkt === 'string' ? cnf.jkt : undefined;
-      return { clientId, subject: payload.sub, scopes, grantId, jkt };
+      return {
+        clientId,
+        subject: payload.sub,
+        scopes,
+        grantId,
+        jkt,
+        certificateThumbprint: boundThumbprint(payload.cnf),
+      };
     } catch (err) {
       if (err instanceof TokenError) throw err;
       if (err instanceof joseErrors.JWTExpired) throw new TokenError('the access token has expired');

@@ -1,4 +1,5 @@
 import type { Application, ApplicationForm } from '@portico/contracts/applications';
+import { clientAuthAttributes } from '@portico/contracts/client-auth';
 import { apiRequest } from './api-client';
 
 /**
@@ -28,6 +29,8 @@ export function applicationAttributes(form: ApplicationForm) {
     ],
     field_oauth_redirect_uri: form.oAuthRedirectUri,
     field_postlogout_redirect_uri: form.postLogoutRedirectUri,
+    // Client authentication (issue 28): sent when the form holds it.
+    ...(form.clientAuth ? clientAuthAttributes(form.clientAuth) : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { applicationsMessages } from '@portico/contracts/messages/applications';
 import { certificatesMessages } from '@portico/contracts/messages/certificates';
 import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
 import { clientSecretsMessages } from '@portico/contracts/messages/client-secrets';
+import { clientAuthMessages } from '@portico/contracts/messages/client-auth';
 import { contentMessages } from '@portico/contracts/messages/content';
 import { forumMessages } from '@portico/contracts/messages/forum';
 import { organizationsMessages } from '@portico/contracts/messages/organizations';
@@ -26,6 +27,7 @@ registerMessages({
   certificates: certificatesMessages,
   chatBot: chatBotMessages,
   clientSecrets: clientSecretsMessages,
+  clientAuth: clientAuthMessages,
   content: contentMessages,
   forum: forumMessages,
   organizations: organizationsMessages,

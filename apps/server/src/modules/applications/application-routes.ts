@@ -1,3 +1,4 @@
+import { CLIENT_AUTH_ATTRIBUTES } from '@portico/contracts/client-auth';
 import { subscriptionRequestSchema } from '@portico/contracts/applications';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -17,6 +18,11 @@ import {
 import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
 import { assertAllowed, allowed, requireApplication } from './access.ts';
 import { assertRolesAllow } from './psd2-roles.ts';
+import {
+  setApplicationClientAuthentication,
+  type ClientAuthentication,
+} from '../../authz-server/client-auth.ts';
+import { clientAuthFromDocument } from './client-auth-fields.ts';
 import {
   DOCUMENT_POINTERS,
   PAYLOAD_POINTERS,
@@ -150,6 +156,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
     access: OrgAccess,
     fields: ApplicationFields,
     productIds: number[],
+    clientAuth?: ClientAuthentication,
   ): Promise<ApplicationRow> {
     const row = await db.transaction().execute(async (trx) => {
       const created = await createApplication(trx, app.secretBox, {
@@ -158,6 +165,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
         createdBy: access.user.id,
         productIds,
       });
+      if (clientAuth) await setApplicationClientAuthentication(trx, created.uuid, clientAuth);
       await recordAudit(trx, actorOf(request), {
         action: 'application.created',
         targetType: 'application',
@@ -187,10 +195,11 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
     assertAllowed(access, 'create');
     const parsed = parseApplicationDocument(request.body);
     checkClientRules(parsed.fields, DOCUMENT_POINTERS);
+    const clientAuth = clientAuthFromDocument(request.body, app.config.nodeEnv);
     const productIds = parsed.productRefs
       ? await productIdsFor(parsed.productRefs, [], '/data/relationships/field_application_subscriptions')
       : [];
-    const row = await create(request, access, parsed.fields, productIds);
+    const row = await create(request, access, parsed.fields, productIds, clientAuth);
     const view = await viewOf(row, access);
     return sendDocument(reply, 201, { data: applicationResource(baseUrl(request), view) });
   });
@@ -319,6 +328,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       )
         throw new HttpError(409, en.api.idMismatch);
       checkClientRules(parsed.fields, DOCUMENT_POINTERS);
+      const clientAuth = clientAuthFromDocument(request.body, app.config.nodeEnv);
       const productIds = parsed.productRefs
         ? await productIdsFor(
             parsed.productRefs,
@@ -329,7 +339,24 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
         : undefined;
       const { row, changed } = await db.transaction().execute(async (trx) => {
         const locked = await lockDevelopment(trx, current.id, M.cannotEdit);
+        // A FAPI 2.0 application keeps a signed JWT or mutual TLS (token-security-routes.ts).
+        if (clientAuth?.method === 'client_secret') {
+          const fapi = await trx
+            .selectFrom('oauth_clients')
+            .select('client_id')
+            .where('application_uuid', '=', locked.uuid)
+            .where('fapi', '=', true)
+            .executeTakeFirst();
+          if (fapi)
+            throw new ApiErrors(422, [
+              {
+                title: en.tokenSecurity.fapiNeedsKeyAuth,
+                pointer: `/data/attributes/${CLIENT_AUTH_ATTRIBUTES.method}`,
+              },
+            ]);
+        }
         const updated = await updateApplication(trx, app.secretBox, locked, parsed.fields);
+        if (clientAuth) await setApplicationClientAuthentication(trx, updated.uuid, clientAuth);
         const had = productIds ? await subscribedProductIds(trx, locked.id) : [];
         const subsChanged = productIds ? await replaceSubscriptions(trx, updated, productIds) : false;
         if (productIds)

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { refuseUnknownFields } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { ApiErrors, type ErrorEntry } from '../organizations/resources.ts';
+import { CLIENT_AUTH_KEYS } from './client-auth-fields.ts';
 import { sanitizeDescription } from './description.ts';
 import type { ApplicationFields } from './service.ts';
 import type { ApplicationRow } from './tables.ts';
@@ -74,7 +75,8 @@ export interface ParsedApplicationDocument {
  */
 export function parseApplicationDocument(body: unknown, current?: ApplicationRow): ParsedApplicationDocument {
   refuseUnknownFields(body, 'node--application', {
-    attributes: ATTRIBUTE_KEYS,
+    // The client authentication attributes are read by client-auth-fields.ts (issue 28).
+    attributes: [...ATTRIBUTE_KEYS, ...CLIENT_AUTH_KEYS],
     relationships: ['field_application_subscriptions'],
   });
   const doc = applicationDocument.safeParse(body);

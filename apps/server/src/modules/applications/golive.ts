@@ -1,3 +1,7 @@
+import {
+  getClientAuthentication,
+  setApplicationClientAuthentication,
+} from '../../authz-server/client-auth.ts';
 import type { GoLiveForm } from '@portico/contracts/applications';
 import { en } from '@portico/contracts/messages';
 import { sql } from 'kysely';
@@ -124,6 +128,14 @@ export async function approveGoLive(
         postLogoutRedirectUris: app.post_logout_redirect_uris,
       })
     ).clientId;
+  // The production client authenticates as the development one does (issue 28, decision 049).
+  const development = (await repo.findByApplication(app.uuid)).find((c) => c.environment === 'DEVELOPMENT');
+  if (!existing && development)
+    await setApplicationClientAuthentication(
+      db,
+      app.uuid,
+      await getClientAuthentication(db, development.clientId),
+    );
   const updated = await appDb(db)
     .updateTable('applications')
     .set({

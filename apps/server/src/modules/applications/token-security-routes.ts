@@ -16,12 +16,13 @@ import { appDb } from './tables.ts';
 const M = en.tokenSecurity;
 
 /**
- * How a client authenticates at the token endpoint. The column comes with the client
- * authentication methods (issue 28); until then every confidential client uses its secret.
+ * How a client authenticates at the token endpoint (`oauth_clients.auth_method`, migration 0302,
+ * authz-server/client-auth.ts): a secret (`client_secret`, or none for a public client), a signed
+ * JWT or mutual TLS.
  */
 function authMethodOf(row: Record<string, unknown>): string {
-  const method = row.token_endpoint_auth_method;
-  if (typeof method === 'string' && method) return method;
+  const method = row.auth_method;
+  if (typeof method === 'string' && method && method !== 'client_secret') return method;
   return row.secret === null ? 'none' : 'client_secret_basic';
 }
 

@@ -1,6 +1,8 @@
 import type { Application, GrantType, Subscription } from '@portico/contracts/applications';
 import type { Db } from '../../db/client.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
+import type { ClientAuthentication } from '../../authz-server/client-auth.ts';
+import { clientAuthFromRow, clientAuthOfClients } from './client-auth-fields.ts';
 import type { OrgAccess } from '../organizations/authz.ts';
 import { allowed, rightsOf } from './access.ts';
 import { appDb, type ApplicationRow, type Environment, type GoLiveRequestRow } from './tables.ts';
@@ -19,6 +21,8 @@ export interface ClientView {
   /** Null when the caller may not see it, or it was deleted. */
   secret: string | null;
   secretDeleted: boolean;
+  /** How the client authenticates (issue 28, authz-server/client-auth.ts). */
+  auth: ClientAuthentication;
   created: Date;
   changed: Date;
 }
@@ -135,6 +139,7 @@ export async function loadViews(
             postLogoutRedirectUris: c.post_logout_redirect_uris,
             secret: mayViewSecret && !deleted && c.secret ? box.decrypt(c.secret) : null,
             secretDeleted: deleted,
+            auth: clientAuthFromRow(c),
             created: new Date(c.created_at),
             changed: new Date(c.updated_at),
           };
@@ -224,6 +229,7 @@ export function applicationOf(view: ApplicationView): Application {
     organizationId: access.org.uuid,
     organization: { uuid: access.org.uuid, id: access.org.id, title: access.org.title },
     permissions: rightsOf(access),
+    clientAuthentication: clientAuthOfClients(view.clients),
   };
 }
 
@@ -255,6 +261,7 @@ export function applicationResource(base: string, view: ApplicationView) {
       field_client_id: { development: dev?.clientId ?? null, production: prod?.clientId ?? null },
       field_client_secret: dev?.secret ?? null,
       field_golive: goLiveState(view),
+      field_client_authentication: clientAuthOfClients(view.clients) ?? null,
       created: iso(app.created),
       changed: iso(app.changed),
     },

@@ -17,6 +17,7 @@ import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
 import { lazy, Suspense, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { useTouched } from '../../lib/touched';
+import { ClientAuthFields } from './client-auth-fields';
 
 const RichTextField = lazy(() => import('../../components/ui/rich-text-editor'));
 
@@ -60,6 +61,8 @@ export interface ApplicationFormProps {
   pending: boolean;
   /** The server's message after a failed create or edit (spec A 8: shown under the form). */
   error: string | null;
+  /** The attribute the server's error points at (client authentication fields show it too). */
+  errorAttribute?: string | undefined;
   onSubmit(form: ApplicationForm): void;
   /** Extra actions beside the submit button (e.g. cancel). */
   actions?: ReactNode;
@@ -74,6 +77,7 @@ export function ApplicationFormView({
   submitLabel,
   pending,
   error,
+  errorAttribute,
   onSubmit,
   actions,
 }: ApplicationFormProps) {
@@ -202,6 +206,11 @@ export function ApplicationFormView({
           splitChars={[',', ' ']}
           clearable
           error={shown('postLogoutRedirectUri')}
+        />
+        <ClientAuthFields
+          value={form.clientAuth}
+          onChange={(v) => set('clientAuth', v)}
+          serverError={error && errorAttribute ? { attribute: errorAttribute, message: error } : undefined}
         />
         {error && (
           <Alert color="red" role="alert" data-testid="form-error">

@@ -20,6 +20,7 @@ import { HtmlContent } from '../../components/ui/html-content';
 import { Loading } from '../../components/ui/loading';
 import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
+import { ClientAuthSummary } from './client-auth-fields';
 import { Credentials } from './credentials';
 import { DeleteApplication } from './delete-application';
 import { GoLiveButton } from './go-live-button';
@@ -197,6 +198,7 @@ function Details({ app, organization }: { app: Application; organization: string
             <Field label={t('applications.ui.postLogoutRedirectUris')}>
               <UriList uris={app.postLogoutRedirectUri} />
             </Field>
+            <ClientAuthSummary auth={app.clientAuthentication} />
             <Credentials app={app} />
             {app.permissions.update && app.permissions.goLive && <Registration app={app} />}
             <Suspense fallback={<Loading />}>

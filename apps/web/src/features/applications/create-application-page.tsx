@@ -8,6 +8,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { createApplication } from './api';
+import { errorAttribute } from './client-auth-fields';
 import { ApplicationFormView, emptyApplicationForm } from './application-form';
 import { MissingOrganization } from './page-states';
 import { applicationPath, useApplicationCache, useOrganizationParam } from './queries';
@@ -46,6 +47,7 @@ function CreateApplication() {
         submitLabel={t('applications.ui.create')}
         pending={create.isPending}
         error={create.isError ? messageOf(create.error, t('errors.somethingWentWrong')) : null}
+        errorAttribute={errorAttribute(create.error)}
         onSubmit={(form) => create.mutate(form)}
       />
     </Container>

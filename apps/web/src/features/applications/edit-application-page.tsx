@@ -1,5 +1,6 @@
 import { Anchor, Container } from '@mantine/core';
 import type { Application, ApplicationForm } from '@portico/contracts/applications';
+import { clientAuthFormOf } from '@portico/contracts/client-auth';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from '../../lib/i18n';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -8,6 +9,7 @@ import { Loading } from '../../components/ui/loading';
 import { PageTitle } from '../../components/ui/page-title';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { updateApplication } from './api';
+import { errorAttribute } from './client-auth-fields';
 import { ApplicationFormView } from './application-form';
 import { EditDenied, LoadFailed, MissingOrganization, NotAllowedHere } from './page-states';
 import { applicationPath, useApplication, useApplicationCache, useOrganizationParam } from './queries';
@@ -29,6 +31,7 @@ function formOf(app: Application): ApplicationForm {
     clientCredentialsAllowed: app.allowedGrantTypes.includes('client_credentials'),
     oAuthRedirectUri: app.oauthRedirectUri,
     postLogoutRedirectUri: app.postLogoutRedirectUri,
+    clientAuth: clientAuthFormOf(app.clientAuthentication),
   };
 }
 
@@ -77,6 +80,7 @@ function EditForm({ app, organization }: { app: Application; organization: strin
         submitLabel={t('applications.ui.save')}
         pending={save.isPending}
         error={save.isError ? messageOf(save.error, t('errors.somethingWentWrong')) : null}
+        errorAttribute={errorAttribute(save.error)}
         onSubmit={(form) => save.mutate(form)}
       />
     </Container>

@@ -1,0 +1,25 @@
+/** The application form's client authentication section and its view (issue 28, decision 049). */
+export const clientAuthMessages = {
+  legend: 'Client authentication',
+  hint: 'How the application proves who it is at the token endpoint.',
+  method: 'Authentication method',
+  methods: {
+    client_secret: 'Client secret',
+    private_key_jwt: 'Signed JWT (private_key_jwt)',
+    tls_client_auth: 'Mutual TLS with a CA-issued certificate (tls_client_auth)',
+    self_signed_tls_client_auth: 'Mutual TLS with a self-signed certificate (self_signed_tls_client_auth)',
+  },
+  keySource: 'Public keys',
+  keySourceJwks: 'Paste a JWKS',
+  keySourceUri: 'JWKS URL',
+  jwks: 'JWKS (public keys)',
+  jwksHint: 'A JSON object with a "keys" array of public keys. Never paste a private key.',
+  jwksCertHint: 'Each key carries its certificate in "x5c" (base64 DER).',
+  jwksUri: 'JWKS URL',
+  jwksUriHint: 'https only; the authorization server fetches the keys from it.',
+  tlsSubjectDn: "Certificate's subject DN",
+  tlsSubjectDnHint: 'e.g. CN=tpp.example,O=Example TPP,C=NL',
+  viewKeys: 'Registered public keys: {{count}}',
+  viewKeysAt: 'Keys fetched from',
+  viewSubject: 'Certificate subject',
+} as const;
