@@ -290,7 +290,7 @@ describe('console: FAQ', () => {
         await editor.send(
           'PATCH',
           `${CATS}/00000000-0000-4000-8000-000000000000`,
-          { name: 'x' },
+          { name: 'x', version: 1 },
           'application/json',
         )
       ).status,
@@ -416,7 +416,7 @@ describe('console: FAQ', () => {
     const renamed = await editor.send(
       'PATCH',
       `${CATS}/${category.id}`,
-      { name: 'Ordered okapis' },
+      { name: 'Ordered okapis', version: (await categories())[0]!.version },
       'application/json',
     );
     expect(renamed.status).toBe(200);

@@ -43,6 +43,7 @@ import * as m0282 from './migrations/0282-product-console.ts';
 import * as m0290 from './migrations/0290-console-images.ts';
 import * as m0291 from './migrations/0291-site-content-drafts.ts';
 import * as m0294 from './migrations/0294-plans-version.ts';
+import * as m0296 from './migrations/0296-category-versions.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -93,6 +94,7 @@ const migrations: Record<string, Migration> = {
   '0290-console-images': m0290,
   '0291-site-content-drafts': m0291,
   '0294-plans-version': m0294,
+  '0296-category-versions': m0296,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

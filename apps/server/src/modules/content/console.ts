@@ -350,18 +350,6 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
     };
   });
 
-  app.get('/admin-api/content/categories', async (request, reply) => {
-    guard(request);
-    const rows = await contentDb(app.db)
-      .selectFrom('news_categories')
-      .select(['uuid', 'name'])
-      .orderBy('weight')
-      .orderBy('name')
-      .execute();
-    reply.header('Cache-Control', 'no-store');
-    return { data: rows.map((r) => ({ id: r.uuid, name: r.name })) };
-  });
-
   app.post('/admin-api/content/articles', async (request, reply) => {
     guard(request);
     const fields = parseBody(fieldsSchema, request.body) as ArticleFields;
