@@ -282,6 +282,19 @@ function articleComponent(contentDir: string | undefined) {
       const path = a.fields.path ? normalizeAlias(a.fields.path) : undefined;
       if (path) await refuseLinksTo(trx, [path]);
     },
+    // A news category deleted since (category-console.ts) is no category now.
+    async restoreInput(db, fields) {
+      const category =
+        fields.category &&
+        (await contentDb(db)
+          .selectFrom('news_categories')
+          .select('id')
+          .where('uuid', '=', fields.category)
+          .executeTakeFirst())
+          ? fields.category
+          : null;
+      return { ...fields, category };
+    },
     publishes: (fields, before) => fields.state === 'published' && before.fields.state !== 'published',
     audit: {
       targetType: 'article',
