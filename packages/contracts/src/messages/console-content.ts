@@ -5,7 +5,7 @@
 export const consoleContentMessages = {
   forbidden: 'Only content editors and administrators may edit content.',
   /** The tabs of the content section. */
-  tabs: { label: 'Content', articles: 'Articles', faq: 'FAQ' },
+  tabs: { label: 'Content', articles: 'Articles', faq: 'FAQ', categories: 'News categories' },
   articles: {
     title: 'Articles',
     intro: 'Write, schedule and publish the blog. What you save here wins over the files of content/.',
@@ -167,6 +167,12 @@ export const consoleContentMessages = {
   categoryFields: { name: 'Name', weight: 'Place' },
   newsCategories: {
     title: 'News categories',
+    intro:
+      'The categories of the blog, in the order the blog lists them. What you save here is written to content/blog/categories.yaml by the export.',
+    edit: 'Edit',
+    editLabel: 'Edit “{{name}}”',
+    version: 'version {{version}}',
+    loadFailed: 'The categories could not be loaded.',
     empty: 'No categories yet.',
     nameLabel: 'Category name',
     newName: 'New category',

@@ -108,6 +108,11 @@ export const consoleProductsMessages = {
     deleted: 'Changelog entry deleted.',
     listLabel: 'Changelog entries',
     noDate: 'No date',
+    editTitle: 'Edit the entry of version {{version}}',
+    savedVersion: 'Changelog entry saved (version {{version}}).',
+    close: 'Close',
+    conflictTitle: 'Someone saved this entry meanwhile',
+    fields: { releaseVersion: 'API version', releaseDate: 'Release date', notes: 'Notes' },
   },
   plans: {
     title: 'Documentations and plans',

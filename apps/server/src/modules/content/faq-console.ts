@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
-import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
+import { badRequest, HttpError } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
@@ -286,8 +286,6 @@ function faqComponent(contentDir: string | undefined) {
 
 /** Publishes the scheduled FAQ questions whose time has come, once (lib/versioned-content.ts). */
 export const publishDueFaqs = (db: Db) => faqComponent(undefined).publishDue(db);
-
-type Params = { Params: { id: string } };
 
 /** The fields a request sent, completed from the current question where it left them out. */
 function sentFields(input: FieldsInput, current: FaqRecord): FaqFields {

@@ -24,12 +24,13 @@ const CONTENT_PARTS = [
   { path: paths.adminPages, label: 'console.pages.tabs.pages' },
   { path: paths.adminSiteTexts, label: 'console.site.title' },
   { path: paths.adminQuickstart, label: 'console.quickstart.tabs.stories' },
+  { path: paths.adminNewsCategories, label: 'console.content.tabs.categories' },
   // Last: every other path of the content area is an article's.
   { path: paths.adminContent, label: 'console.pages.tabs.articles' },
 ] as const;
-const PART_ORDER = [4, 0, 1, 3, 2];
+const PART_ORDER = [5, 4, 0, 1, 3, 2];
 
-/** The content area's parts: articles, the FAQ, pages, the Quick Start stories and the site's texts. */
+/** The content area's parts: articles, news categories, the FAQ, pages, the Quick Start stories and the site's texts. */
 export function ContentTabs() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
