@@ -112,6 +112,7 @@ export const consoleProductsMessages = {
     savedVersion: 'Changelog entry saved (version {{version}}).',
     close: 'Close',
     conflictTitle: 'Someone saved this entry meanwhile',
+    revisionsTitle: 'Revisions of the entry of version {{version}}',
     fields: { releaseVersion: 'API version', releaseDate: 'Release date', notes: 'Notes' },
   },
   plans: {

@@ -435,6 +435,7 @@ function SavedEntryForm({
         labelOf={labelOf}
         onRestored={editor.restored}
         testId="changelog-revisions"
+        title={t('console.products.changelog.revisionsTitle', { version: entry.releaseVersion })}
       />
     </Group>
   );

@@ -158,13 +158,17 @@ export function RevisionsPanel<T, F extends string>({
   labelOf,
   onRestored,
   testId,
+  title,
 }: {
   id: string;
   version: number;
   source: RevisionsSource<T, F>;
   labelOf(field: F): string;
   onRestored(item: T): void | Promise<void>;
+  /** Also names the panel's heading (`${testId}-title`), unique on its page. */
   testId: string;
+  /** The panel's heading, when a page shows another's revisions too (default: Revisions). */
+  title?: string;
 }) {
   const { t } = useTranslation();
   const client = useQueryClient();
@@ -191,10 +195,10 @@ export function RevisionsPanel<T, F extends string>({
       p="md"
       style={{ flex: '0 1 360px' }}
       component="section"
-      aria-labelledby="revisions-title"
+      aria-labelledby={`${testId}-title`}
     >
-      <Title order={2} size="h4" id="revisions-title" mb="sm">
-        {t('console.content.revisions.title')}
+      <Title order={2} size="h4" id={`${testId}-title`} mb="sm">
+        {title ?? t('console.content.revisions.title')}
       </Title>
       {message && (
         <Text size="sm" role="status" mb="xs">
