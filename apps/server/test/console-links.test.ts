@@ -127,6 +127,40 @@ describe('console: deletes and moves keep internal links working', () => {
     expect((await read(PAGES, page.id)).status).toBe(404);
   });
 
+  it('finds a link with a trailing slash, a query or a #fragment as a link to the page being deleted', async () => {
+    const target = await create(ARTICLES, {
+      title: 'Links okapi target',
+      path: '/blog/links-okapi',
+      body: 'The okapi.',
+    });
+    const slash = await create(ARTICLES, {
+      title: 'Links okapi slash',
+      path: '/blog/links-okapi-slash',
+      body: 'See [the okapi](/blog/links-okapi/).',
+    });
+    const faq = await create(FAQS, {
+      question: 'Where is the okapi part?',
+      answer: 'In [its part](/Blog/Links-Okapi?ref=faq#part).',
+    });
+    const err = await refusal(await del(ARTICLES, target));
+    expect(err.detail).toBe(
+      E.linkedFrom
+        .replace('{{targets}}', '/blog/links-okapi')
+        .replace(
+          '{{items}}',
+          `the article \u2018Links okapi slash\u2019 (/admin/content/articles/${slash.id}), ` +
+            `the FAQ question \u2018Where is the okapi part?\u2019 (/admin/content/faq/${faq.id})`,
+        ),
+    );
+    expect((await read(ARTICLES, target.id)).item).toMatchObject({ version: target.version });
+    for (const [base, item] of [
+      [ARTICLES, slash],
+      [FAQS, faq],
+    ] as const)
+      expect((await del(base, item)).status).toBe(204);
+    expect((await del(ARTICLES, target)).status).toBe(204);
+  });
+
   it('refuses a page path change a FAQ answer links to (pointer /path); an address kept among the aliases is no change', async () => {
     const page = await create(PAGES, {
       title: 'Links yak fees',
