@@ -219,7 +219,8 @@ const POLICY: Record<string, Access> = {
   'DELETE /admin-api/catalog/products/:productId/changelog/:id': 'console:api_manager',
   'GET /admin-api/catalog/products/:productId/changelog/:id/revisions': 'console:api_manager',
   'GET /admin-api/catalog/products/:productId/changelog/:id/revisions/:version': 'console:api_manager',
-  'POST /admin-api/catalog/products/:productId/changelog/:id/revisions/:version/restore': 'console:api_manager',
+  'POST /admin-api/catalog/products/:productId/changelog/:id/revisions/:version/restore':
+    'console:api_manager',
   'GET /admin-api/catalog/products/:id/plans': 'console:api_manager',
   'PUT /admin-api/catalog/products/:id/plans': 'console:api_manager',
   'GET /admin-api/catalog/comparison-tables': 'console:api_manager',
