@@ -1,7 +1,11 @@
 import type { ConsoleChangelogEntry } from '@portico/contracts/console-products';
 import type { FaqCategory, FaqQuestion, NewsCategory } from '@portico/contracts/console-content';
 import { en } from '@portico/contracts/messages';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { exportArticles } from '../src/modules/content/export.ts';
 import {
   auditActions,
   consoleFixture,
@@ -348,6 +352,49 @@ describe('a category that still holds items, and a restore naming a category del
     );
     expect(restored).toMatchObject({ version: 3, category: null });
     expect((await deleteAs(editor, `/admin-api/content/faqs/${q.id}`)).status).toBe(204);
+  });
+});
+
+describe('the export of news categories', () => {
+  it('leaves categories.yaml alone while it lists the database, and writes it after a console rename', async () => {
+    const editor = await portal.as('content_editor');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-categories-'));
+    try {
+      fs.cpSync(path.resolve(import.meta.dirname, '../../../content'), dir, { recursive: true });
+      const file = path.join(dir, 'blog', 'categories.yaml');
+      const original = fs.readFileSync(file, 'utf8');
+      await exportArticles(portal.t.app.db, dir);
+      expect(fs.readFileSync(file, 'utf8')).toBe(original);
+
+      const all = await dataOf<NewsCategory[]>(await editor.get('/admin-api/content/categories'));
+      const security = all.find((c) => c.name === 'Security')!;
+      await dataOf(
+        await editor.send(
+          'PATCH',
+          `/admin-api/content/categories/${security.id}`,
+          { name: 'Security notes', version: security.version },
+          'application/json',
+        ),
+      );
+      await exportArticles(portal.t.app.db, dir);
+      const written = fs.readFileSync(file, 'utf8');
+      expect(written).toContain('- name: Security notes');
+      expect(written.match(/- name: .*/g)).toEqual(
+        all.map((c) => `- name: ${c === security ? 'Security notes' : c.name}`),
+      );
+
+      // Back as it was.
+      await dataOf(
+        await editor.send(
+          'PATCH',
+          `/admin-api/content/categories/${security.id}`,
+          { name: 'Security', version: security.version + 1 },
+          'application/json',
+        ),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
