@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportArticles } from '../src/modules/content/export.ts';
+import { importBlogAndFaq } from '../src/modules/content/importer.ts';
 import {
   auditActions,
   consoleFixture,
@@ -392,6 +393,50 @@ describe('the export of news categories', () => {
           'application/json',
         ),
       );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the import of news categories', () => {
+  it('gives a category it moves a new version, so that a console save from before is stale', async () => {
+    const editor = await portal.as('content_editor');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-categories-'));
+    try {
+      fs.cpSync(path.resolve(import.meta.dirname, '../../../content'), dir, { recursive: true });
+      const file = path.join(dir, 'blog', 'categories.yaml');
+      const original = fs.readFileSync(file, 'utf8');
+      const before = await dataOf<NewsCategory[]>(await editor.get('/admin-api/content/categories'));
+      const [first, second] = before;
+      // The first two swapped in the file.
+      fs.writeFileSync(
+        file,
+        original
+          .replace(`- name: ${first!.name}`, '- name: @FIRST@')
+          .replace(`- name: ${second!.name}`, `- name: ${first!.name}`)
+          .replace('- name: @FIRST@', `- name: ${second!.name}`),
+      );
+      await importBlogAndFaq(portal.t.app.db, dir);
+      const moved = await dataOf<NewsCategory[]>(await editor.get('/admin-api/content/categories'));
+      expect(moved.slice(0, 2).map((c) => [c.name, c.version])).toEqual([
+        [second!.name, second!.version + 1],
+        [first!.name, first!.version + 1],
+      ]);
+      expect(moved.slice(2).map((c) => c.version)).toEqual(before.slice(2).map((c) => c.version));
+      const stale = await editor.send(
+        'PATCH',
+        `/admin-api/content/categories/${first!.id}`,
+        { name: first!.name, weight: 0, version: first!.version },
+        'application/json',
+      );
+      expect(stale.status).toBe(409);
+
+      // The file as it was: the order as it was.
+      fs.writeFileSync(file, original);
+      await importBlogAndFaq(portal.t.app.db, dir);
+      const back = await dataOf<NewsCategory[]>(await editor.get('/admin-api/content/categories'));
+      expect(back.map((c) => c.name)).toEqual(before.map((c) => c.name));
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
