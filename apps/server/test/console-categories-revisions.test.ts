@@ -560,4 +560,32 @@ describe('API product changelog entries', () => {
     expect((await deleteAs(m, path(product, entry.id), 3)).status).toBe(204);
     expect(await storedRevisions(portal.t, 'changelog_entry', rowId)).toEqual([]);
   });
+  it("deletes a product's changelog revisions with the product", async () => {
+    const m = await manager();
+    const product = await dataOf<{ id: string }>(
+      await m.send(
+        'POST',
+        '/admin-api/catalog/products',
+        { alias: 'revisions-okapi-api-v1', productVersion: '1.0', title: 'Okapi API', description: '' },
+        'application/json',
+      ),
+      201,
+    );
+    const entry = await dataOf<ConsoleChangelogEntry>(
+      await m.send('POST', path(product.id), { releaseVersion: '1.0', notes: 'First.' }, 'application/json'),
+      201,
+    );
+    const rowId = await rowIdOf('change_log_entries', entry.id);
+    await dataOf(
+      await m.send(
+        'PATCH',
+        path(product.id, entry.id),
+        { releaseVersion: '1.0', notes: 'First, edited.', version: 1 },
+        'application/json',
+      ),
+    );
+    expect(await storedRevisions(portal.t, 'changelog_entry', rowId)).toEqual([1, 2]);
+    expect((await deleteAs(m, `/admin-api/catalog/products/${product.id}`)).status).toBe(204);
+    expect(await storedRevisions(portal.t, 'changelog_entry', rowId)).toEqual([]);
+  });
 });
