@@ -213,3 +213,65 @@ test('two editors save the same article: the second sees the other change and ov
   await expect(page.getByLabel(M.editor.bodyLabel)).toHaveValue('Their text.');
   await expect(revisions).toContainText(M.revisions.version.replace('{{version}}', '4'));
 });
+
+test('a content editor adds a news category, moves it, renames it in its form and sees each revision', async ({
+  page,
+}) => {
+  const stamp = Date.now();
+  const name = `Narwhal news ${stamp}`;
+  const renamed = `Narwhal stories ${stamp}`;
+  const N = M.newsCategories;
+  const E = M.categoryEditor;
+  const countLine = (version: number) =>
+    `${N.articles.replace('{{count}}', '0')} · ${N.version.replace('{{version}}', String(version))}`;
+
+  await signIn(page, editorAccount.email, editorAccount.password);
+  await declineCookies(page);
+  await page.goto('/admin/content');
+  await page
+    .getByRole('navigation', { name: M.tabs.label })
+    .getByRole('link', { name: M.tabs.categories })
+    .click();
+  await expect(page).toHaveURL(/\/admin\/content\/categories$/);
+  await expect(page.getByRole('heading', { level: 1, name: N.title })).toBeVisible();
+  const list = page.getByTestId('news-categories');
+  await expect(list).toContainText('Product news');
+
+  // A new category comes last; moved up and back down, each move is a new version.
+  await page.getByLabel(N.nameLabel).fill(name);
+  await page.getByRole('button', { name: N.add }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: N.created.replace('{{name}}', name) }),
+  ).toBeVisible();
+  const item = list.getByRole('listitem').filter({ hasText: name });
+  await expect(item).toContainText(countLine(1));
+  await expectNoViolations(page, '/admin/content/categories');
+  await item.getByRole('button', { name: N.moveUp.replace('{{name}}', name) }).click();
+  await expect(item).toContainText(countLine(2));
+  await item.getByRole('button', { name: N.moveDown.replace('{{name}}', name) }).click();
+  await expect(item).toContainText(countLine(3));
+
+  // Its form: renamed, a revision of every save and move.
+  await item.getByRole('link', { name: N.editLabel.replace('{{name}}', name) }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/categories\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: E.newsTitle })).toBeVisible();
+  const form = page.getByRole('form', { name: E.formLabel });
+  await form.getByRole('textbox', { name: E.nameLabel }).fill(renamed);
+  await form.getByRole('button', { name: E.save }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: E.saved.replace('{{version}}', '4') }),
+  ).toBeVisible();
+  const revisions = page.getByTestId('category-revisions');
+  for (const v of [4, 3, 2, 1])
+    await expect(revisions).toContainText(M.revisions.version.replace('{{version}}', String(v)));
+  await expectNoViolations(page, '/admin/content/categories/:id');
+
+  // Deleted from its form: the blog's categories are as they were.
+  page.once('dialog', (dialog) => {
+    expect(dialog.message()).toBe(E.deleteConfirm);
+    void dialog.accept();
+  });
+  await page.getByRole('button', { name: E.delete }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/categories$/);
+  await expect(page.getByTestId('news-categories')).not.toContainText('Narwhal');
+});

@@ -189,3 +189,73 @@ test('two editors save the same FAQ question: the second sees the difference and
   await page.getByLabel(M.faq.searchLabel).fill('Conflicting toucan');
   await expect(page.getByText(M.faq.empty)).toBeVisible();
 });
+
+test('a content editor renames a FAQ category in its own form, sees its revisions and restores the first', async ({
+  page,
+}) => {
+  const stamp = Date.now();
+  const name = `Tapir questions ${stamp}`;
+  const renamed = `Renamed tapirs ${stamp}`;
+  const E = M.categoryEditor;
+
+  await signIn(page, editorAccount.email, editorAccount.password);
+  await declineCookies(page);
+  await page.goto('/admin/content/faq');
+  await page.getByLabel(M.faqCategories.nameLabel).fill(name);
+  await page.getByRole('button', { name: M.faqCategories.add }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: M.faqCategories.created.replace('{{name}}', name) }),
+  ).toBeVisible();
+
+  // Its own form, at version 1 with one revision.
+  await page
+    .getByTestId('faq-categories')
+    .getByRole('link', { name: M.faqCategories.editLabel.replace('{{name}}', name) })
+    .click();
+  await expect(page).toHaveURL(/\/admin\/content\/faq\/categories\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: E.faqTitle })).toBeVisible();
+  const form = page.getByRole('form', { name: E.formLabel });
+  const nameField = form.getByRole('textbox', { name: E.nameLabel });
+  await expect(nameField).toHaveValue(name);
+  const revisions = page.getByTestId('category-revisions');
+  await expect(revisions).toContainText(M.revisions.version.replace('{{version}}', '1'));
+
+  // Renamed: a new version and a revision of it.
+  await nameField.fill(renamed);
+  await expect(page.getByTestId('category-unsaved')).toHaveText(M.editor.unsaved);
+  await form.getByRole('button', { name: E.save }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: E.saved.replace('{{version}}', '2') }),
+  ).toBeVisible();
+  await expect(revisions).toContainText(M.revisions.version.replace('{{version}}', '2'));
+  await expect(page.getByTestId('category-version')).toHaveText(
+    M.revisions.version.replace('{{version}}', '2'),
+  );
+
+  // The first revision compared with the current version: the name's words removed and added.
+  await revisions.getByRole('button', { name: M.revisions.show }).click();
+  await expect(revisions.locator('del')).toHaveText(['Tapir', 'questions']);
+  await expect(revisions.locator('ins')).toHaveText(['Renamed', 'tapirs']);
+  await expectNoViolations(page, '/admin/content/faq/categories/:id');
+
+  // Restored: the first name again, as version 3.
+  await revisions.getByRole('button', { name: M.revisions.restore }).click();
+  await expect(page.getByTestId('category-version')).toHaveText(
+    M.revisions.version.replace('{{version}}', '3'),
+  );
+  await expect(
+    page.getByRole('form', { name: E.formLabel }).getByRole('textbox', { name: E.nameLabel }),
+  ).toHaveValue(name);
+  await expect(page.getByTestId('category-revisions')).toContainText(
+    M.revisions.version.replace('{{version}}', '3'),
+  );
+
+  // Deleted from its form: the demo FAQ is as it was.
+  page.once('dialog', (dialog) => {
+    expect(dialog.message()).toBe(E.deleteConfirm);
+    void dialog.accept();
+  });
+  await page.getByRole('button', { name: E.delete }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/faq$/);
+  await expect(page.getByTestId('faq-categories')).not.toContainText(name);
+});

@@ -93,6 +93,22 @@ test('an API manager creates a product with a changelog entry and a comparison t
     await expect(changelog.getByTestId('changelog-entry')).toHaveCount(1);
     await expect(changelog.getByTestId('changelog-entry')).toContainText('Launch of the loan offers.');
 
+    // The entry edited in its own form, with the version it was opened at: a revision of each save.
+    await changelog.getByRole('button', { name: format(L.editLabel, { version: '1.0' }) }).click();
+    const saved = changelog.getByRole('form', { name: format(L.editTitle, { version: '1.0' }) });
+    await saved.getByRole('textbox', { name: L.notesLabel }).fill('**Launch** of the loan offers in EUR.');
+    await saved.getByRole('button', { name: L.save }).click();
+    await expect(
+      changelog.getByRole('status').filter({ hasText: format(L.savedVersion, { version: 2 }) }),
+    ).toBeVisible();
+    const entryRevisions = changelog.getByTestId('changelog-revisions');
+    await expect(entryRevisions).toContainText(format(en.console.content.revisions.version, { version: 2 }));
+    await entryRevisions.getByRole('button', { name: en.console.content.revisions.show }).click();
+    await expect(entryRevisions.locator('ins')).toHaveText([/^\s*in EUR\s*$/]);
+    await expectNoViolations(page, 'console changelog entry with its revisions');
+    await expect(changelog.getByTestId('changelog-entry')).toContainText('Launch of the loan offers in EUR.');
+    await saved.getByRole('button', { name: L.close }).click();
+
     // A comparison table shown on the new product: a text row and a yes/no row.
     await page.goto('/admin/apis');
     await page.getByRole('link', { name: C.newTable }).click();
@@ -139,7 +155,7 @@ test('an API manager creates a product with a changelog entry and a comparison t
     await expect(
       shown.getByRole('row', { name: /Online/ }).getByRole('img', { name: en.products.yes }),
     ).toHaveCount(1);
-    await expect(dev.getByTestId('changelog')).toContainText('Launch of the loan offers.');
+    await expect(dev.getByTestId('changelog')).toContainText('Launch of the loan offers in EUR.');
     await expect(dev.getByTestId('changelog').locator('strong')).toHaveText('Launch');
     await expectNoViolations(dev, 'product page with a console changelog and comparison table');
     await devContext.close();

@@ -5,13 +5,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaqCategory, FaqListItem, FaqQuestion } from '@portico/contracts/console-content';
 import { en } from '@portico/contracts/messages';
-import type { ProviderRole } from '@portico/contracts/provider-roles';
 import { exportFaq } from '../src/modules/content/export.ts';
 import { importBlogAndFaq } from '../src/modules/content/importer.ts';
 import { contentDb } from '../src/modules/content/tables.ts';
 import { TestClient } from './http-client.ts';
 import { png } from './image-fixtures.ts';
-import { signedInUser } from './org-fixtures.ts';
+import { consoleEmail, consoleFixture, othersThan } from './console-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /** The FAQ edited in the provider console (issue 27; modules/content/README.md 'Console: FAQ'). */
@@ -59,17 +58,21 @@ function fieldsOf(f: FaqQuestion) {
   return { question: f.question, answer: f.answer, category: f.category, weight: f.weight, state: f.state };
 }
 
+// The portal and its signed-in users (console-fixtures.ts): faq.content-editor@…, faq.administrator@…
+const portal = consoleFixture('faq');
+const EDITOR = consoleEmail('faq', 'content_editor');
+const ADMIN = consoleEmail('faq', 'administrator');
+
 describe('console: FAQ', () => {
   let t: TestApp;
   let editor: TestClient;
   let admin: TestClient;
   beforeAll(async () => {
-    t = await startTestApp();
-    editor = await signedInUser(t, 'faq.editor@example.com', { roles: ['content_editor'] });
-    admin = await signedInUser(t, 'faq.admin@example.com', { admin: true });
+    t = portal.t;
+    editor = await portal.as('content_editor');
+    admin = await portal.as('administrator');
   });
-  afterAll(async () => {
-    await t?.close();
+  afterAll(() => {
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -175,9 +178,9 @@ describe('console: FAQ', () => {
     expect((await publicQuestions()).map((q) => q.id)).not.toContain(draft.id);
     expect(await searchHits('capybaras')).toEqual([]);
     expect((await auditOf(draft.id)).map((a) => [a.action, a.actor_email])).toEqual([
-      ['faq.created', 'faq.editor@example.com'],
-      ['faq.published', 'faq.editor@example.com'],
-      ['faq.deleted', 'faq.editor@example.com'],
+      ['faq.created', EDITOR],
+      ['faq.published', EDITOR],
+      ['faq.deleted', EDITOR],
     ]);
     expect((await del(editor, `${CATS}/${category.id}`)).status).toBe(204);
     expect((await categories()).map((c) => c.id)).not.toContain(category.id);
@@ -290,7 +293,7 @@ describe('console: FAQ', () => {
         await editor.send(
           'PATCH',
           `${CATS}/00000000-0000-4000-8000-000000000000`,
-          { name: 'x' },
+          { name: 'x', version: 1 },
           'application/json',
         )
       ).status,
@@ -343,9 +346,9 @@ describe('console: FAQ', () => {
       await editor.get(`${BASE}/${q.id}/revisions`),
     );
     expect(revisions.data.map((r) => [r.version, r.author, r.current])).toEqual([
-      [3, 'faq.admin@example.com', true],
-      [2, 'faq.editor@example.com', false],
-      [1, 'faq.editor@example.com', false],
+      [3, ADMIN, true],
+      [2, EDITOR, false],
+      [1, EDITOR, false],
     ]);
     const first = await json<{ data: { fields: { question: string }; changes: Change[] } }>(
       await editor.get(`${BASE}/${q.id}/revisions/1`),
@@ -416,7 +419,7 @@ describe('console: FAQ', () => {
     const renamed = await editor.send(
       'PATCH',
       `${CATS}/${category.id}`,
-      { name: 'Ordered okapis' },
+      { name: 'Ordered okapis', version: (await categories())[0]!.version },
       'application/json',
     );
     expect(renamed.status).toBe(200);
@@ -452,22 +455,8 @@ describe('console: FAQ', () => {
   it('refuses other roles and developers with 403 and visitors with 401, changing nothing', async () => {
     const q = await create({ question: 'Guarded tapirs?', answer: 'Tapirs.' });
     const category = (await categories())[0]!;
-    const roles: (Exclude<ProviderRole, 'administrator' | 'content_editor'> | 'developer')[] = [
-      'support_agent',
-      'api_manager',
-      'go_live_reviewer',
-      'developer',
-    ];
     const clients: [string, TestClient][] = [];
-    for (const role of roles)
-      clients.push([
-        role,
-        await signedInUser(
-          t,
-          `faq.${role.replace(/_/g, '-')}@example.com`,
-          role === 'developer' ? {} : { roles: [role] },
-        ),
-      ]);
+    for (const actor of othersThan('content_editor')) clients.push([actor, await portal.as(actor)]);
     const before = await snapshot(t);
     const callsOf = async (client: TestClient): Promise<Response[]> => [
       await client.get(BASE),

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { en } from '@portico/contracts/messages';
 import { TestClient } from './http-client.ts';
-import { signedInUser } from './org-fixtures.ts';
-import { startTestApp, type TestApp } from './test-app.ts';
+import { consoleFixture, deleteAs } from './console-fixtures.ts';
+import type { TestApp } from './test-app.ts';
 
 /**
  * A console delete or move never leaves a broken internal link (modules/content/links.ts
@@ -27,17 +27,15 @@ interface ErrorDoc {
   errors: { status: string; code: string; title: string; detail: string; source?: { pointer?: string } }[];
 }
 
+// The portal and its content editor (console-fixtures.ts).
+const portal = consoleFixture('links');
+
 describe('console: deletes and moves keep internal links working', () => {
   let t: TestApp;
   let editor: TestClient;
-  let token: string;
   beforeAll(async () => {
-    t = await startTestApp();
-    editor = await signedInUser(t, 'links.editor@example.com', { roles: ['content_editor'] });
-    token = await (await editor.get('/session/token')).text();
-  });
-  afterAll(async () => {
-    await t?.close();
+    t = portal.t;
+    editor = await portal.as('content_editor');
   });
 
   const create = async (base: string, fields: Record<string, unknown>) => {
@@ -56,11 +54,7 @@ describe('console: deletes and moves keep internal links working', () => {
     const { id: _id, created: _c, changed: _ch, editedAt: _e, sourceFile: _s, ...rest } = item;
     return editor.send('PATCH', `${base}/${item.id}`, { ...rest, ...fields }, 'application/json');
   };
-  const del = (base: string, item: Item) =>
-    editor.request(`${base}/${item.id}`, {
-      method: 'DELETE',
-      headers: { 'x-csrf-token': token, 'if-match': `"${item.version}"` },
-    });
+  const del = (base: string, item: Item) => deleteAs(editor, `${base}/${item.id}`, item.version);
   const refusal = async (res: Response) => {
     expect(res.status, await res.clone().text()).toBe(409);
     const doc = (await res.json()) as ErrorDoc;
@@ -125,6 +119,40 @@ describe('console: deletes and moves keep internal links working', () => {
     expect(unlinked.status, await unlinked.clone().text()).toBe(200);
     expect((await del(PAGES, current)).status).toBe(204);
     expect((await read(PAGES, page.id)).status).toBe(404);
+  });
+
+  it('finds a link with a trailing slash, a query or a #fragment as a link to the page being deleted', async () => {
+    const target = await create(ARTICLES, {
+      title: 'Links okapi target',
+      path: '/blog/links-okapi',
+      body: 'The okapi.',
+    });
+    const slash = await create(ARTICLES, {
+      title: 'Links okapi slash',
+      path: '/blog/links-okapi-slash',
+      body: 'See [the okapi](/blog/links-okapi/).',
+    });
+    const faq = await create(FAQS, {
+      question: 'Where is the okapi part?',
+      answer: 'In [its part](/Blog/Links-Okapi?ref=faq#part).',
+    });
+    const err = await refusal(await del(ARTICLES, target));
+    expect(err.detail).toBe(
+      E.linkedFrom
+        .replace('{{targets}}', '/blog/links-okapi')
+        .replace(
+          '{{items}}',
+          `the article \u2018Links okapi slash\u2019 (/admin/content/articles/${slash.id}), ` +
+            `the FAQ question \u2018Where is the okapi part?\u2019 (/admin/content/faq/${faq.id})`,
+        ),
+    );
+    expect((await read(ARTICLES, target.id)).item).toMatchObject({ version: target.version });
+    for (const [base, item] of [
+      [ARTICLES, slash],
+      [FAQS, faq],
+    ] as const)
+      expect((await del(base, item)).status).toBe(204);
+    expect((await del(ARTICLES, target)).status).toBe(204);
   });
 
   it('refuses a page path change a FAQ answer links to (pointer /path); an address kept among the aliases is no change', async () => {

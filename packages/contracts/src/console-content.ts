@@ -61,12 +61,29 @@ export interface FaqListItem {
   changed: string;
 }
 
-/** A FAQ category with the number of questions it holds. */
-export interface FaqCategory {
-  id: string;
+/** What a save of a category (news or FAQ) sends, besides its version; its revisions store these. */
+export interface CategoryFields {
   name: string;
+  /** Its place among the categories (smaller first); left out of a save, it keeps its place. */
   weight: number;
+}
+
+/** A category as the console edits it (versioned content: revisions, 409 when stale). */
+export interface ConsoleCategory extends CategoryFields {
+  id: string;
+  /** Raised by every save, rename, move and restore (also the ETag). */
+  version: number;
+  changed: string;
+}
+
+/** A FAQ category with the number of questions it holds. */
+export interface FaqCategory extends ConsoleCategory {
   questions: number;
+}
+
+/** A news (blog) category with the number of articles it holds. */
+export interface NewsCategory extends ConsoleCategory {
+  articles: number;
 }
 
 /** What differs in one field, in parts of the `diff` package (lines of long texts, words elsewhere). */

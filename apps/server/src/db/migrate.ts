@@ -43,6 +43,7 @@ import * as m0282 from './migrations/0282-product-console.ts';
 import * as m0290 from './migrations/0290-console-images.ts';
 import * as m0291 from './migrations/0291-site-content-drafts.ts';
 import * as m0294 from './migrations/0294-plans-version.ts';
+import * as m0296 from './migrations/0296-category-versions.ts';
 import * as m0300 from './migrations/0300-client-secrets.ts';
 import * as m0302 from './migrations/0302-client-auth-methods.ts';
 import * as m0304 from './migrations/0304-organization-certificates.ts';
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '0290-console-images': m0290,
   '0291-site-content-drafts': m0291,
   '0294-plans-version': m0294,
+  '0296-category-versions': m0296,
   '0300-client-secrets': m0300,
   '0302-client-auth-methods': m0302,
   '0304-organization-certificates': m0304,

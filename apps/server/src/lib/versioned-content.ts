@@ -446,8 +446,16 @@ export type Versioned<F extends object, R extends VersionedRecord<F>, I = F> = R
   typeof versioned<F, R, I>
 >;
 
-type Params = { Params: { id: string } };
-type RevisionParams = { Params: { id: string; version: string } };
+type Params = { Params: Record<string, string> & { id: string } };
+type RevisionParams = { Params: Record<string, string> & { id: string; version: string } };
+
+export interface VersionedRoutesOptions {
+  /**
+   * The id `find` is given, from the route's parameters (default: `:id`): items nested under
+   * another's address (a product's changelog entries, `base` naming `:productId`) name both.
+   */
+  idOf?(params: Record<string, string>): string;
+}
 
 const restoreSchema = z.object({ version: z.number().int().positive().optional() }).strict();
 
@@ -456,16 +464,20 @@ const restoreSchema = z.object({ version: z.number().int().positive().optional()
  * PATCH (the version in the body or If-Match; 428 without; 409 with meta.current and meta.changes),
  * DELETE (If-Match), GET revisions, GET revisions/:version (with what differs from it to the
  * current version), POST revisions/:version/restore; and the scheduler when the kind has one.
- * `parse` reads a PATCH body into the version and the input. Lists and creation stay the domain's
- * (`component.create` is their save path).
+ * `parse` reads a PATCH body into the version and the input; `options.idOf` names a nested item
+ * from its route's parameters. Lists and creation stay the domain's (`component.create` is their
+ * save path).
  */
 export function versionedRoutes<F extends object, R extends VersionedRecord<F>, I = F>(
   app: FastifyInstance,
   component: Versioned<F, R, I>,
   base: string,
   parse: (body: unknown) => { version?: number | undefined; input: I },
+  options: VersionedRoutesOptions = {},
 ): void {
   const { adapter } = component;
+  const idOf = (request: { params: Params['Params'] }) =>
+    options.idOf ? options.idOf(request.params) : request.params.id;
   const M = adapter.messages;
   const guard = (request: FastifyRequest) => requireProviderRole(request, adapter.role, M.forbidden);
   const sent = (input: I, current: R): F => adapter.sentFields?.(input, current) ?? (input as unknown as F);
@@ -478,7 +490,7 @@ export function versionedRoutes<F extends object, R extends VersionedRecord<F>, 
 
   app.get<Params>(`${base}/:id`, async (request, reply) => {
     guard(request);
-    const record = await component.findRequired(app.db, request.params.id);
+    const record = await component.findRequired(app.db, idOf(request));
     reply.header('Cache-Control', 'no-store').header('ETag', etagOf(record.version));
     return { data: adapter.json(record) };
   });
@@ -490,7 +502,7 @@ export function versionedRoutes<F extends object, R extends VersionedRecord<F>, 
     const outcome = await component.save(
       app.db,
       actorOf(request),
-      request.params.id,
+      idOf(request),
       input,
       expected,
       (before) =>
@@ -507,7 +519,7 @@ export function versionedRoutes<F extends object, R extends VersionedRecord<F>, 
     app.delete<Params>(`${base}/:id`, async (request, reply) => {
       guard(request);
       const expected = deleteVersion(request, M.versionNeeded);
-      const stale = await component.remove(app.db, actorOf(request), request.params.id, expected);
+      const stale = await component.remove(app.db, actorOf(request), idOf(request), expected);
       if (stale) return component.conflict(reply, stale, stale.fields);
       return reply.code(204).send();
     });
@@ -515,7 +527,7 @@ export function versionedRoutes<F extends object, R extends VersionedRecord<F>, 
 
   app.get<Params>(`${base}/:id/revisions`, async (request, reply) => {
     guard(request);
-    const record = await component.findRequired(app.db, request.params.id);
+    const record = await component.findRequired(app.db, idOf(request));
     const rows = await component.revisions(app.db, record);
     reply.header('Cache-Control', 'no-store');
     return {
@@ -526,7 +538,7 @@ export function versionedRoutes<F extends object, R extends VersionedRecord<F>, 
 
   app.get<RevisionParams>(`${base}/:id/revisions/:version`, async (request, reply) => {
     guard(request);
-    const record = await component.findRequired(app.db, request.params.id);
+    const record = await component.findRequired(app.db, idOf(request));
     const revision = await component.revision(app.db, record, request.params.version);
     reply.header('Cache-Control', 'no-store');
     // From the revision to the current version: what restoring it would undo.
@@ -540,7 +552,7 @@ export function versionedRoutes<F extends object, R extends VersionedRecord<F>, 
     guard(request);
     const { version } = parseBody(restoreSchema, request.body);
     const expected = expectedVersion(request, version, M.versionNeeded);
-    const record = await component.findRequired(app.db, request.params.id);
+    const record = await component.findRequired(app.db, idOf(request));
     const revision = await component.revision(app.db, record, request.params.version);
     const input = adapter.restoreInput
       ? await adapter.restoreInput(app.db, revision.fields)
@@ -548,7 +560,7 @@ export function versionedRoutes<F extends object, R extends VersionedRecord<F>, 
     const outcome = await component.save(
       app.db,
       actorOf(request),
-      request.params.id,
+      idOf(request),
       input,
       expected,
       () => adapter.audit.restored,

@@ -83,6 +83,12 @@ export const paths = {
   adminFaqNew: '/admin/content/faq/new',
   adminFaqQuestionRoute: '/admin/content/faq/:faqId',
   adminFaqQuestion: (id: string) => `/admin/content/faq/${id}`,
+  adminFaqCategoryRoute: '/admin/content/faq/categories/:categoryId',
+  adminFaqCategory: (id: string) => `/admin/content/faq/categories/${id}`,
+  /** The console's news (blog) categories (issue 27). */
+  adminNewsCategories: '/admin/content/categories',
+  adminNewsCategoryRoute: '/admin/content/categories/:categoryId',
+  adminNewsCategory: (id: string) => `/admin/content/categories/${id}`,
   /** The console's Quick Start stories (issue 27). */
   adminQuickstart: '/admin/content/quickstart',
   adminStoryNew: '/admin/content/quickstart/new',

@@ -52,6 +52,7 @@ export const auditActionLabels = {
   changelog: {
     created: 'Changelog entry added',
     updated: 'Changelog entry changed',
+    restored: 'Changelog entry restored',
     deleted: 'Changelog entry deleted',
   },
   comparison_table: {
@@ -94,8 +95,18 @@ export const auditActionLabels = {
   faq_category: {
     created: 'FAQ category created',
     renamed: 'FAQ category renamed',
+    updated: 'FAQ category changed',
     reordered: 'FAQ categories reordered',
+    restored: 'FAQ category restored',
     deleted: 'FAQ category deleted',
+  },
+  news_category: {
+    created: 'News category created',
+    renamed: 'News category renamed',
+    updated: 'News category changed',
+    reordered: 'News categories reordered',
+    restored: 'News category restored',
+    deleted: 'News category deleted',
   },
   image: { uploaded: 'Image uploaded', deleted: 'Image deleted' },
 } as const;

@@ -108,6 +108,12 @@ export const consoleProductsMessages = {
     deleted: 'Changelog entry deleted.',
     listLabel: 'Changelog entries',
     noDate: 'No date',
+    editTitle: 'Edit the entry of version {{version}}',
+    savedVersion: 'Changelog entry saved (version {{version}}).',
+    close: 'Close',
+    conflictTitle: 'Someone saved this entry meanwhile',
+    revisionsTitle: 'Revisions of the entry of version {{version}}',
+    fields: { releaseVersion: 'API version', releaseDate: 'Release date', notes: 'Notes' },
   },
   plans: {
     title: 'Documentations and plans',

@@ -4,21 +4,16 @@ import {
   type ChangelogEntryFields,
   type ConsoleChangelogEntry,
 } from '@portico/contracts/console-products';
-import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import {
-  deleteVersion,
-  etagOf,
-  expectedVersion,
-  sendConflict as sendConflictOf,
-} from '../../lib/console-edits.ts';
 import { notFound } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
+import { versioned, versionedRoutes } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
-import { actorOf, recordAudit } from '../audit/service.ts';
+import { actorOf } from '../audit/service.ts';
+import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { changelogHtml } from './changelog-html.ts';
 import { UUID } from './repo.ts';
 import { catalogDb } from './tables.ts';
@@ -27,9 +22,11 @@ import { catalogDb } from './tables.ts';
  * A product's changelog edited in the provider console (issue 27, README.md 'Console: API
  * products'): API managers and administrators list, add, edit and delete the entries the product
  * page lists under Changelog. Notes are written in Markdown and stored with their HTML (sanitized
- * like the content files'); every save raises the entry's version (a stale one is a 409), is
- * audited in its transaction and stamps the product's `changelog_edited_at`, so the content import
- * leaves that changelog alone and `export-content` writes it to the product's file.
+ * like the content files'). Entries are versioned content (lib/versioned-content.ts, kind
+ * `changelog_entry`): every save raises the entry's version (a stale one is a 409 with what
+ * differs, none a 428) and stores a revision, to compare and restore; it is audited in its
+ * transaction and stamps the product's `changelog_edited_at`, so the content import leaves that
+ * changelog alone and `export-content` writes it to the product's file.
  */
 
 const M = en.console.products;
@@ -111,24 +108,9 @@ async function productOf(db: Db, id: string) {
   return product;
 }
 
-async function entryOf(db: Db, productId: number, entryId: string, lock = false): Promise<Row> {
-  let query = catalogDb(db)
-    .selectFrom('change_log_entries as e')
-    .select(COLUMNS)
-    .where('e.product_id', '=', productId)
-    .where(
-      'e.uuid',
-      '=',
-      UUID.test(entryId) ? entryId.toLowerCase() : '00000000-0000-0000-0000-000000000000',
-    );
-  if (lock) query = query.forUpdate();
-  const row = await query.executeTakeFirst();
-  if (!row) throw notFound(E.changelogNotFound);
-  return row;
-}
-
 /** Audit values: the fields with the notes' length instead of their text, and the version. */
 const auditValue = (r: Row) => ({
+  entry: r.uuid,
   releaseVersion: r.version,
   releaseDate: dayOf(r.release_date),
   notesLength: (r.notes_markdown ?? r.notes).length,
@@ -144,30 +126,99 @@ async function touchProduct(trx: Db, productId: number) {
     .execute();
 }
 
-function sendConflict(reply: FastifyReply, current: Row, mine: ChangelogEntryFields) {
-  const now = entryJson(current);
-  const changes = (['releaseVersion', 'releaseDate', 'notes'] as const).flatMap((field) =>
-    String(mine[field] ?? '') === String(now[field] ?? '')
-      ? []
-      : [{ field, before: String(mine[field] ?? ''), after: String(now[field] ?? '') }],
-  );
-  return sendConflictOf(reply, format(E.changelogStale, { version: current.edit_version }), now, changes);
+/** An entry as the component holds it: the console's entry, its fields and its product. */
+type EntryRecord = CatalogRecord<ChangelogEntryFields, ConsoleChangelogEntry> & {
+  row: Row;
+  product: { id: number; uuid: string; title: string };
+};
+
+/** The component's id of an entry: its product's uuid and its own (the routes name both). */
+const entryKey = (productId: string, entryId: string) => `${productId}/${entryId}`;
+
+async function findEntry(db: Db, key: string, lock: boolean): Promise<EntryRecord | undefined> {
+  const [productId = '', entryId = ''] = key.split('/');
+  const product = await productOf(db, productId);
+  if (!UUID.test(entryId)) return undefined;
+  let query = catalogDb(db)
+    .selectFrom('change_log_entries as e')
+    .select(COLUMNS)
+    .where('e.product_id', '=', product.id)
+    .where('e.uuid', '=', entryId.toLowerCase());
+  if (lock) query = query.forUpdate();
+  const row = await query.executeTakeFirst();
+  if (!row) return undefined;
+  const item = entryJson(row);
+  return {
+    rowId: row.id,
+    item,
+    version: row.edit_version,
+    fields: { releaseVersion: item.releaseVersion, releaseDate: item.releaseDate, notes: item.notes },
+    row,
+    product,
+  };
 }
 
-const sendEntry = (reply: FastifyReply, row: Row) =>
-  reply
-    .header('Cache-Control', 'no-store')
-    .header('ETag', etagOf(row.edit_version))
-    .send({ data: entryJson(row) });
+/** Changelog entries as versioned content (docs/decisions/048-versioned-content.md item 5). */
+const changelog = versioned<ChangelogEntryFields, EntryRecord>({
+  ...catalogAdapter<ChangelogEntryFields, ConsoleChangelogEntry>(
+    'changelog_entry',
+    { notFound: E.changelogNotFound, stale: E.changelogStale, versionNeeded: E.changelogVersionNeeded },
+    ['releaseVersion', 'releaseDate', 'notes'],
+  ),
+  find: findEntry,
+  // The audit names the product, as it always has; the entry is in its before and after.
+  id: (r) => r.product.uuid,
+  async store(trx, fields, before) {
+    await catalogDb(trx)
+      .updateTable('change_log_entries')
+      .set((eb) => ({
+        version: fields.releaseVersion,
+        release_date: fields.releaseDate,
+        notes: changelogHtml(fields.notes),
+        notes_markdown: fields.notes,
+        edit_version: eb('edit_version', '+', 1),
+        changed: new Date(),
+      }))
+      .where('id', '=', before.rowId)
+      .execute();
+    await touchProduct(trx, before.product.id);
+  },
+  async remove(trx, before) {
+    await catalogDb(trx).deleteFrom('change_log_entries').where('id', '=', before.rowId).execute();
+    await touchProduct(trx, before.product.id);
+  },
+  audit: {
+    targetType: 'api_product',
+    label: (r) => `${r.product.title} ${r.row.version}`,
+    value: (r) => auditValue(r.row),
+    created: 'changelog.created',
+    updated: 'changelog.updated',
+    restored: 'changelog.restored',
+    deleted: 'changelog.deleted',
+  },
+});
 
-type ProductParams = { Params: { id: string } };
-type EntryParams = { Params: { id: string; entryId: string } };
+/**
+ * Deletes the revisions of a product's changelog entries: called by the product's delete, whose
+ * entries go with it (content_revisions has no foreign key).
+ */
+export async function removeChangelogRevisions(trx: Db, productId: number): Promise<void> {
+  const entries = await catalogDb(trx)
+    .selectFrom('change_log_entries')
+    .select('id')
+    .where('product_id', '=', productId)
+    .execute();
+  for (const e of entries) await changelog.removeRevisions(trx, e.id);
+}
+
+type ProductParams = { Params: { productId: string } };
+const BASE = '/admin-api/catalog/products/:productId/changelog';
 
 /** The console's changelog routes (README.md 'Console: API products'). */
 export async function consoleChangelogRoutes(app: FastifyInstance): Promise<void> {
-  app.get<ProductParams>('/admin-api/catalog/products/:id/changelog', async (request, reply) => {
+  app.get<ProductParams>(BASE, async (request, reply) => {
     requireManager(request);
-    const product = await productOf(app.db, request.params.id);
+    const product = await productOf(app.db, request.params.productId);
     const rows = await catalogDb(app.db)
       .selectFrom('change_log_entries as e')
       .select(COLUMNS)
@@ -180,11 +231,11 @@ export async function consoleChangelogRoutes(app: FastifyInstance): Promise<void
     return { data: rows.map(entryJson) };
   });
 
-  app.post<ProductParams>('/admin-api/catalog/products/:id/changelog', async (request, reply) => {
+  app.post<ProductParams>(BASE, async (request, reply) => {
     requireManager(request);
     const fields = parseBody(fieldsSchema, request.body);
-    const row = await app.db.transaction().execute(async (trx) => {
-      const product = await productOf(trx, request.params.id);
+    const entry = await changelog.create(app.db, actorOf(request), async (trx) => {
+      const product = await productOf(trx, request.params.productId);
       const now = new Date();
       const created = await catalogDb(trx)
         .insertInto('change_log_entries')
@@ -200,79 +251,19 @@ export async function consoleChangelogRoutes(app: FastifyInstance): Promise<void
         .returning('uuid')
         .executeTakeFirstOrThrow();
       await touchProduct(trx, product.id);
-      const entry = await entryOf(trx, product.id, created.uuid);
-      await recordAudit(trx, actorOf(request), {
-        action: 'changelog.created',
-        targetType: 'api_product',
-        targetId: product.uuid,
-        targetLabel: `${product.title} ${fields.releaseVersion}`,
-        after: { entry: entry.uuid, ...auditValue(entry) },
-      });
-      return entry;
+      return entryKey(product.uuid, created.uuid);
     });
-    reply.code(201);
-    return sendEntry(reply, row);
+    return changelog.send(reply, entry, 201);
   });
 
-  app.patch<EntryParams>('/admin-api/catalog/products/:id/changelog/:entryId', async (request, reply) => {
-    requireManager(request);
-    const { version, ...fields } = parseBody(saveSchema, request.body);
-    const expected = expectedVersion(request, version, E.changelogVersionNeeded);
-    const outcome = await app.db.transaction().execute(async (trx) => {
-      const product = await productOf(trx, request.params.id);
-      const before = await entryOf(trx, product.id, request.params.entryId, true);
-      if (before.edit_version !== expected) return { ok: false as const, current: before };
-      await catalogDb(trx)
-        .updateTable('change_log_entries')
-        .set((eb) => ({
-          version: fields.releaseVersion,
-          release_date: fields.releaseDate,
-          notes: changelogHtml(fields.notes),
-          notes_markdown: fields.notes,
-          edit_version: eb('edit_version', '+', 1),
-          changed: new Date(),
-        }))
-        .where('id', '=', before.id)
-        .execute();
-      await touchProduct(trx, product.id);
-      const after = await entryOf(trx, product.id, before.uuid);
-      await recordAudit(trx, actorOf(request), {
-        action: 'changelog.updated',
-        targetType: 'api_product',
-        targetId: product.uuid,
-        targetLabel: `${product.title} ${after.version}`,
-        before: { entry: before.uuid, ...auditValue(before) },
-        after: { entry: after.uuid, ...auditValue(after) },
-      });
-      return { ok: true as const, entry: after };
-    });
-    if (!outcome.ok) return sendConflict(reply, outcome.current, fields);
-    return sendEntry(reply, outcome.entry);
-  });
-
-  app.delete<EntryParams>('/admin-api/catalog/products/:id/changelog/:entryId', async (request, reply) => {
-    requireManager(request);
-    const expected = deleteVersion(request, E.changelogVersionNeeded);
-    const outcome = await app.db.transaction().execute(async (trx) => {
-      const product = await productOf(trx, request.params.id);
-      const before = await entryOf(trx, product.id, request.params.entryId, true);
-      if (expected !== 'any' && before.edit_version !== expected)
-        return { ok: false as const, current: before };
-      await catalogDb(trx).deleteFrom('change_log_entries').where('id', '=', before.id).execute();
-      await touchProduct(trx, product.id);
-      await recordAudit(trx, actorOf(request), {
-        action: 'changelog.deleted',
-        targetType: 'api_product',
-        targetId: product.uuid,
-        targetLabel: `${product.title} ${before.version}`,
-        before: { entry: before.uuid, ...auditValue(before) },
-      });
-      return { ok: true as const };
-    });
-    if (!outcome.ok) {
-      const current = entryJson(outcome.current);
-      return sendConflict(reply, outcome.current, current);
-    }
-    return reply.code(204).header('Cache-Control', 'no-store').send();
-  });
+  versionedRoutes(
+    app,
+    changelog,
+    BASE,
+    (body) => {
+      const { version, ...input } = parseBody(saveSchema, body);
+      return { version, input };
+    },
+    { idOf: (params) => entryKey(params.productId ?? '', params.id ?? '') },
+  );
 }

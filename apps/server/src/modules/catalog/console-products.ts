@@ -27,6 +27,7 @@ import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { versioned, versionedRoutes } from '../../lib/versioned-content.ts';
+import { removeChangelogRevisions } from './console-changelog.ts';
 import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { UUID } from './repo.ts';
 import { generatedImageUrl } from './product-info.ts';
@@ -395,6 +396,8 @@ async function removeProduct(trx: Db, before: ProductRecord): Promise<void> {
     .set((eb) => ({ successor_id: null, edit_version: eb('edit_version', '+', 1) }))
     .where('successor_id', '=', before.rowId)
     .execute();
+  // Its changelog entries go with it (a cascade), and their revisions with them.
+  await removeChangelogRevisions(trx, before.rowId);
   await c.deleteFrom('api_products').where('id', '=', before.rowId).execute();
   await indexProducts(trx);
 }

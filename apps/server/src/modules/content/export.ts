@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import type { Db } from '../../db/client.ts';
 import { contentDb } from './tables.ts';
 
@@ -9,7 +9,8 @@ import { contentDb } from './tables.ts';
  * reads (README.md 'Console'), so that what was edited in the console can be kept in git. An
  * article keeps its file name; one made in the console gets one from its path (or its uuid), and
  * the database remembers it. Files of articles that no longer exist are removed. The categories
- * and authors files are written only when the folder has none (the console does not edit them).
+ * file is written when it lists other categories (or another order) than the database's; the
+ * authors file only when the folder has none (the console does not edit authors).
  */
 export interface ExportResult {
   written: string[];
@@ -105,15 +106,26 @@ export async function exportArticles(db: Db, contentDir: string): Promise<Export
     }
   }
 
+  // The categories (edited in the console too): written when the file lists others, or another order.
   const categoriesFile = path.join(blogDir, 'categories.yaml');
-  if (!fs.existsSync(categoriesFile)) {
-    const categories = await cdb
+  const categories = (
+    await cdb
       .selectFrom('news_categories')
       .select('name')
       .orderBy('weight')
       .orderBy('name')
-      .execute();
-    fs.writeFileSync(categoriesFile, stringify(categories.map((c) => ({ name: c.name }))));
+      .orderBy('id')
+      .execute()
+  ).map((c) => c.name);
+  const listed = fs.existsSync(categoriesFile)
+    ? (parse(fs.readFileSync(categoriesFile, 'utf8')) as { name?: unknown }[] | null)
+    : null;
+  if (!Array.isArray(listed) || JSON.stringify(listed.map((c) => c?.name)) !== JSON.stringify(categories)) {
+    fs.writeFileSync(
+      categoriesFile,
+      '# News categories of the blog (GET /jsonapi/taxonomy_term/news_categories), in display order.\n' +
+        stringify(categories.map((name) => ({ name }))),
+    );
   }
   const authorsFile = path.join(blogDir, 'authors.yaml');
   if (!fs.existsSync(authorsFile)) {

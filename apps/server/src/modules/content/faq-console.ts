@@ -1,6 +1,5 @@
 import {
   FAQ_STATES,
-  type FaqCategory,
   type FaqFields,
   type FaqListItem,
   type FaqQuestion,
@@ -11,7 +10,7 @@ import { z } from 'zod';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
-import { badRequest, HttpError, notFound } from '../../lib/errors.ts';
+import { badRequest, HttpError } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
@@ -24,7 +23,8 @@ import { contentDb } from './tables.ts';
 
 /**
  * The FAQ edited in the provider console (README.md 'Console: FAQ'): content editors and
- * administrators list, create, update, order, publish and delete questions and their categories.
+ * administrators list, create, update, order, publish and delete questions (their categories:
+ * category-console.ts).
  * Every save of a question stores a revision and raises its version; an update that started from
  * an older version is refused with 409 and what differs. The public FAQ and the site search show
  * each change at once (same transaction).
@@ -34,7 +34,6 @@ const M = en.console.content;
 const E = M.faqErrors;
 const ROLE = 'content_editor';
 const BASE = '/admin-api/content/faqs';
-const CATEGORIES = '/admin-api/content/faq-categories';
 
 const FIELD_NAMES = [
   'question',
@@ -60,10 +59,6 @@ const fieldsSchema = z
 type FieldsInput = z.output<typeof fieldsSchema>;
 const saveSchema = fieldsSchema.extend({ version: z.number().int().positive().optional() }).strict();
 const orderSchema = z.object({ ids: z.array(z.string().regex(UUID)).min(1).max(1000) }).strict();
-const categorySchema = z.object({ name: z.string().trim().min(1).max(255) }).strict();
-const categoryPatchSchema = z
-  .object({ name: z.string().trim().min(1).max(255).optional(), weight: WEIGHT.optional() })
-  .strict();
 
 interface FaqRecord {
   id: number;
@@ -292,8 +287,6 @@ function faqComponent(contentDir: string | undefined) {
 /** Publishes the scheduled FAQ questions whose time has come, once (lib/versioned-content.ts). */
 export const publishDueFaqs = (db: Db) => faqComponent(undefined).publishDue(db);
 
-type Params = { Params: { id: string } };
-
 /** The fields a request sent, completed from the current question where it left them out. */
 function sentFields(input: FieldsInput, current: FaqRecord): FaqFields {
   return {
@@ -309,7 +302,7 @@ function sentFields(input: FieldsInput, current: FaqRecord): FaqFields {
 /** The ids of an order request: each once, each existing (else 400), in the order given. */
 async function orderedRows(
   trx: Db,
-  table: 'faqs' | 'faq_categories',
+  table: 'faqs',
   ids: readonly string[],
 ): Promise<{ id: number; uuid: string; weight: number }[]> {
   const wanted = ids.map((id) => id.toLowerCase());
@@ -324,40 +317,6 @@ async function orderedRows(
   if (rows.length !== wanted.length) throw invalid(E.orderIds, '/ids');
   const byUuid = new Map(rows.map((r) => [r.uuid, r]));
   return wanted.map((u) => byUuid.get(u)!);
-}
-
-async function categoryList(db: Db): Promise<FaqCategory[]> {
-  const rows = await contentDb(db)
-    .selectFrom('faq_categories as c')
-    .leftJoin('faqs as f', 'f.category_id', 'c.id')
-    .select((eb) => ['c.uuid', 'c.name', 'c.weight', eb.fn.count<string>('f.id').as('questions')])
-    .groupBy(['c.id', 'c.uuid', 'c.name', 'c.weight'])
-    .orderBy('c.weight')
-    .orderBy('c.name')
-    .execute();
-  return rows.map((r) => ({ id: r.uuid, name: r.name, weight: r.weight, questions: Number(r.questions) }));
-}
-
-async function lockCategory(trx: Db, uuid: string) {
-  const row = UUID.test(uuid)
-    ? await contentDb(trx)
-        .selectFrom('faq_categories')
-        .select(['id', 'uuid', 'name', 'weight'])
-        .where('uuid', '=', uuid.toLowerCase())
-        .forUpdate()
-        .executeTakeFirst()
-    : undefined;
-  if (!row) throw notFound(E.categoryNotFound);
-  return row;
-}
-
-async function nameTaken(trx: Db, name: string, except?: number): Promise<void> {
-  let q = contentDb(trx)
-    .selectFrom('faq_categories')
-    .select('id')
-    .where(sql<boolean>`lower(name) = ${name.toLowerCase()}`);
-  if (except !== undefined) q = q.where('id', '<>', except);
-  if (await q.executeTakeFirst()) throw invalid(E.categoryTaken, '/name');
 }
 
 /** The console's FAQ routes (README.md 'Console: FAQ'). */
@@ -466,117 +425,5 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
   versionedRoutes(app, faqContent, BASE, (body) => {
     const { version, ...input } = parseBody(saveSchema, body);
     return { version, input };
-  });
-
-  // Categories.
-  app.get(CATEGORIES, async (request, reply) => {
-    guard(request);
-    reply.header('Cache-Control', 'no-store');
-    return { data: await categoryList(app.db) };
-  });
-
-  app.post(CATEGORIES, async (request, reply) => {
-    guard(request);
-    const { name } = parseBody(categorySchema, request.body);
-    const created = await app.db.transaction().execute(async (trx) => {
-      // One at a time: two new categories with the same name would both pass the check.
-      await sql`select pg_advisory_xact_lock(hashtext('portico:faq-categories'))`.execute(trx);
-      await nameTaken(trx, name);
-      const last = await contentDb(trx)
-        .selectFrom('faq_categories')
-        .select((eb) => eb.fn.max('weight').as('w'))
-        .executeTakeFirst();
-      const weight = last?.w === null || last?.w === undefined ? 0 : Number(last.w) + 1;
-      const row = await contentDb(trx)
-        .insertInto('faq_categories')
-        .values({ name, weight })
-        .returning(['uuid', 'name', 'weight'])
-        .executeTakeFirstOrThrow();
-      await recordAudit(trx, actorOf(request), {
-        action: 'faq_category.created',
-        targetType: 'faq_category',
-        targetId: row.uuid,
-        targetLabel: row.name,
-        after: { name: row.name, weight: row.weight },
-      });
-      return row;
-    });
-    const data: FaqCategory = { id: created.uuid, name: created.name, weight: created.weight, questions: 0 };
-    return reply.code(201).header('Cache-Control', 'no-store').send({ data });
-  });
-
-  app.post(`${CATEGORIES}/reorder`, async (request, reply) => {
-    guard(request);
-    const { ids } = parseBody(orderSchema, request.body);
-    await app.db.transaction().execute(async (trx) => {
-      const rows = await orderedRows(trx, 'faq_categories', ids);
-      if (rows.every((r, weight) => r.weight === weight)) return;
-      for (const [weight, r] of rows.entries()) {
-        if (r.weight !== weight)
-          await contentDb(trx).updateTable('faq_categories').set({ weight }).where('id', '=', r.id).execute();
-      }
-      await recordAudit(trx, actorOf(request), {
-        action: 'faq_category.reordered',
-        targetType: 'faq_category',
-        before: { order: [...rows].sort((a, b) => a.weight - b.weight || a.id - b.id).map((r) => r.uuid) },
-        after: { order: rows.map((r) => r.uuid) },
-      });
-    });
-    return reply.code(204).send();
-  });
-
-  app.patch<Params>(`${CATEGORIES}/:id`, async (request, reply) => {
-    guard(request);
-    const patch = parseBody(categoryPatchSchema, request.body);
-    const after = await app.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(hashtext('portico:faq-categories'))`.execute(trx);
-      const before = await lockCategory(trx, request.params.id);
-      if (patch.name !== undefined) await nameTaken(trx, patch.name, before.id);
-      const row = await contentDb(trx)
-        .updateTable('faq_categories')
-        .set({ name: patch.name ?? before.name, weight: patch.weight ?? before.weight })
-        .where('id', '=', before.id)
-        .returning(['uuid', 'name', 'weight'])
-        .executeTakeFirstOrThrow();
-      if (row.name !== before.name || row.weight !== before.weight)
-        await recordAudit(trx, actorOf(request), {
-          action: row.name !== before.name ? 'faq_category.renamed' : 'faq_category.reordered',
-          targetType: 'faq_category',
-          targetId: row.uuid,
-          targetLabel: row.name,
-          before: { name: before.name, weight: before.weight },
-          after: { name: row.name, weight: row.weight },
-        });
-      return row;
-    });
-    const data = (await categoryList(app.db)).find((c) => c.id === after.uuid)!;
-    return reply.header('Cache-Control', 'no-store').send({ data });
-  });
-
-  app.delete<Params>(`${CATEGORIES}/:id`, async (request, reply) => {
-    guard(request);
-    await app.db.transaction().execute(async (trx) => {
-      const before = await lockCategory(trx, request.params.id);
-      const held = await contentDb(trx)
-        .selectFrom('faqs')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('category_id', '=', before.id)
-        .executeTakeFirstOrThrow();
-      if (Number(held.n) > 0)
-        throw new HttpError(
-          409,
-          E.categoryNotEmpty.replace('{{name}}', before.name).replace('{{count}}', String(held.n)),
-          { code: 'category_not_empty' },
-        );
-      await contentDb(trx).deleteFrom('faq_categories').where('id', '=', before.id).execute();
-      await recordAudit(trx, actorOf(request), {
-        action: 'faq_category.deleted',
-        targetType: 'faq_category',
-        targetId: before.uuid,
-        targetLabel: before.name,
-        before: { name: before.name, weight: before.weight },
-      });
-    });
-    return reply.code(204).send();
   });
 }

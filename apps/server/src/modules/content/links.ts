@@ -156,6 +156,38 @@ export interface LinkingItem {
 const LINKING_NAMED = 8;
 
 /**
+ * Which of `gone` (normalized article paths or page aliases) the `texts` link to, sorted. A link
+ * is read as the import reads it (normalizeAlias): case, a trailing slash, a query string and a
+ * #fragment do not make another page ('/Blog/X/', '/blog/x?ref=1' and '/blog/x#part' are links
+ * to /blog/x), and /about-us is no link to /about. A text that is itself an address (an image
+ * field) counts as a link.
+ */
+export function linkedAliases(texts: readonly (string | null)[], gone: ReadonlySet<string>): string[] {
+  const linked = new Set<string>();
+  for (const t of texts) {
+    if (t === null) continue;
+    const targets = [...internalLinks(t).map((l) => l.target), ...(t.startsWith('/') ? [t] : [])];
+    for (const target of targets) {
+      const need = needOf(target);
+      if (need.kind === 'path' && need.alias !== null && gone.has(need.alias)) linked.add(need.alias);
+    }
+  }
+  return [...linked].sort();
+}
+
+/**
+ * The texts' candidates for a link to one of `aliases`: the alias anywhere in the text, so a
+ * trailing slash, a query or a #fragment after it still matches; `linkedAliases` reads the links.
+ */
+function likeAny(aliases: ReadonlySet<string>) {
+  return (column: RawBuilder<string | null>) =>
+    sql<boolean>`(${sql.join(
+      [...aliases].map((a) => sql`lower(${column}) like ${`%${escapeLike(a)}%`}`),
+      sql` or `,
+    )})`;
+}
+
+/**
  * The items whose texts the import checks (an article's body and image address, a FAQ question
  * and answer, which go to faq.yaml) with a link to one of `aliases` (normalized article paths or
  * page aliases). Read in `db` as it is: called after a delete or a move, in its transaction, it
@@ -166,23 +198,8 @@ const LINKING_NAMED = 8;
 export async function itemsLinkingTo(db: Db, aliases: readonly string[]): Promise<LinkingItem[]> {
   const gone = new Set(aliases);
   if (!gone.size) return [];
-  const linkedOf = (texts: (string | null)[]) => {
-    const linked = new Set<string>();
-    for (const t of texts) {
-      if (t === null) continue;
-      const targets = [...internalLinks(t).map((l) => l.target), ...(t.startsWith('/') ? [t] : [])];
-      for (const target of targets) {
-        const need = needOf(target);
-        if (need.kind === 'path' && need.alias !== null && gone.has(need.alias)) linked.add(need.alias);
-      }
-    }
-    return [...linked].sort();
-  };
-  const anyOf = (column: RawBuilder<string | null>) =>
-    sql<boolean>`(${sql.join(
-      [...gone].map((a) => sql`lower(${column}) like ${`%${escapeLike(a)}%`}`),
-      sql` or `,
-    )})`;
+  const linkedOf = (texts: (string | null)[]) => linkedAliases(texts, gone);
+  const anyOf = likeAny(gone);
   const c = contentDb(db);
   // One after the other: the caller is a transaction (one connection).
   const articles = await c

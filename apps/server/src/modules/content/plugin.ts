@@ -20,6 +20,7 @@ import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { verifiedAddress } from '../identity/service.ts';
 import { consoleArticleRoutes } from './console.ts';
 import { consoleFaqRoutes } from './faq-console.ts';
+import { consoleCategoryRoutes } from './category-console.ts';
 import { CONTENT_IMAGES_PATH } from './importer.ts';
 import {
   articleIncludes,
@@ -223,6 +224,7 @@ export default fp(
     await root.register(contentRoutes);
     await root.register(consoleArticleRoutes);
     await root.register(consoleFaqRoutes);
+    await root.register(consoleCategoryRoutes);
   },
   { name: 'content', dependencies: ['db', 'session', 'http-cache'] },
 );

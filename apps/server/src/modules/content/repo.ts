@@ -222,7 +222,14 @@ export function contentRepo(db: Db) {
       const row = await contentDb(db)
         .insertInto('news_categories')
         .values({ name, weight })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ weight }))
+        // A category the import moves gets a new version (a console save from before is stale).
+        .onConflict((oc) =>
+          oc.column('name').doUpdateSet({
+            weight,
+            version: sql<number>`case when news_categories.weight = ${weight} then news_categories.version else news_categories.version + 1 end`,
+            changed: sql<Date>`case when news_categories.weight = ${weight} then news_categories.changed else now() end`,
+          }),
+        )
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
@@ -255,7 +262,14 @@ export function contentRepo(db: Db) {
       const row = await contentDb(db)
         .insertInto('faq_categories')
         .values({ name, weight })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ weight }))
+        // A category the import moves gets a new version (a console save from before is stale).
+        .onConflict((oc) =>
+          oc.column('name').doUpdateSet({
+            weight,
+            version: sql<number>`case when faq_categories.weight = ${weight} then faq_categories.version else faq_categories.version + 1 end`,
+            changed: sql<Date>`case when faq_categories.weight = ${weight} then faq_categories.changed else now() end`,
+          }),
+        )
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;

@@ -10,6 +10,9 @@ export interface NewsCategoriesTable {
   uuid: Generated<string>;
   name: string;
   weight: Generated<number>;
+  /** Migration 0296: raised by every console save and move; the last change. */
+  version: Generated<number>;
+  changed: Stamp;
 }
 
 export interface ArticleAuthorsTable {
@@ -54,6 +57,9 @@ export interface FaqCategoriesTable {
   uuid: Generated<string>;
   name: string;
   weight: Generated<number>;
+  /** Migration 0296: raised by every console save and move; the last change. */
+  version: Generated<number>;
+  changed: Stamp;
 }
 
 export interface FaqsTable {

@@ -131,19 +131,21 @@ export const addChangelogEntry = async (productId: string, fields: ChangelogEntr
     })
   ).data;
 
-export const saveChangelogEntry = async (
-  productId: string,
-  entryId: string,
-  fields: ChangelogEntryFields,
-  version: number,
-) =>
-  (
-    await apiRequest<{ data: ConsoleChangelogEntry }>(changelogPath(productId, entryId), {
-      method: 'PATCH',
-      format: 'json',
-      body: { ...fields, version },
-    })
-  ).data;
+/**
+ * A product's changelog entries as versioned items (versioned-api.ts): one entry, its save with
+ * the version edited, its delete, and the revisions with their comparison and restore.
+ */
+export const changelogSource = (productId: string) =>
+  versionedSource(
+    versionedApi<ConsoleChangelogEntry, ChangelogEntryFields, ConsoleChangelogEntry>(
+      changelogPath(productId),
+    ),
+    {
+      key: 'console-changelog-entry',
+      lists: ['console-changelog'],
+      revisions: 'console-changelog-revisions',
+    },
+  );
 
 export const deleteChangelogEntry = async (productId: string, entryId: string, version: number) => {
   await apiRequest<unknown>(changelogPath(productId, entryId), {

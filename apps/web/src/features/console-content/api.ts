@@ -32,8 +32,24 @@ export const articlesApi = versionedApi<Article, ArticleFields, ArticleListItem>
 );
 export const listArticles = articlesApi.list;
 
-export const listCategories = () =>
-  apiRequest<{ data: { id: string; name: string }[] }>('/admin-api/content/categories', { format: 'json' });
+// News and FAQ categories (modules/content/README.md 'Console: categories'): versioned items.
+export type { CategoryFields, ConsoleCategory, NewsCategory } from '@portico/contracts/console-content';
+import type { CategoryFields, NewsCategory } from '@portico/contracts/console-content';
+
+const NEWS_CATEGORIES = '/admin-api/content/categories';
+
+/** The news category calls (versioned-api.ts); the list is the whole list, in order. */
+export const newsCategoriesApi = versionedApi<NewsCategory, CategoryFields, NewsCategory>(NEWS_CATEGORIES);
+
+export const listCategories = () => apiRequest<{ data: NewsCategory[] }>(NEWS_CATEGORIES, { format: 'json' });
+
+/** A new category (news or FAQ, by its calls' address): its name; it comes last. */
+export const createCategory = <T>(base: string, name: string) =>
+  apiRequest<{ data: T }>(base, { method: 'POST', format: 'json', body: { name } });
+
+/** Gives the categories of `base` the order of `ids` (each moved one gets a new version). */
+export const reorderCategories = (base: string, ids: string[]) =>
+  apiRequest<undefined>(`${base}/reorder`, { method: 'POST', format: 'json', body: { ids } });
 
 // The FAQ (modules/content/README.md 'Console: FAQ').
 export {
@@ -59,18 +75,7 @@ export const reorderFaqs = (ids: string[]) =>
 export const listFaqCategories = () =>
   apiRequest<{ data: FaqCategory[] }>(FAQ_CATEGORIES, { format: 'json' });
 
-export const createFaqCategory = (name: string) =>
-  apiRequest<{ data: FaqCategory }>(FAQ_CATEGORIES, { method: 'POST', format: 'json', body: { name } });
+/** The FAQ category calls (versioned-api.ts). */
+export const faqCategoriesApi = versionedApi<FaqCategory, CategoryFields, FaqCategory>(FAQ_CATEGORIES);
 
-export const renameFaqCategory = (id: string, name: string) =>
-  apiRequest<{ data: FaqCategory }>(`${FAQ_CATEGORIES}/${encodeURIComponent(id)}`, {
-    method: 'PATCH',
-    format: 'json',
-    body: { name },
-  });
-
-export const reorderFaqCategories = (ids: string[]) =>
-  apiRequest<undefined>(`${FAQ_CATEGORIES}/reorder`, { method: 'POST', format: 'json', body: { ids } });
-
-export const deleteFaqCategory = (id: string) =>
-  apiRequest<undefined>(`${FAQ_CATEGORIES}/${encodeURIComponent(id)}`, { method: 'DELETE', format: 'json' });
+export const CATEGORY_BASES = { news: NEWS_CATEGORIES, faq: FAQ_CATEGORIES } as const;

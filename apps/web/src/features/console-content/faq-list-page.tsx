@@ -5,34 +5,23 @@ import {
   Button,
   Group,
   Pagination,
-  Paper,
   Select,
   Stack,
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import {
-  createFaqCategory,
-  deleteFaqCategory,
-  FAQ_STATES,
-  listFaqCategories,
-  listFaqs,
-  renameFaqCategory,
-  reorderFaqCategories,
-  reorderFaqs,
-  type FaqCategory,
-} from './api';
+import { FAQ_STATES, listFaqCategories, listFaqs, reorderFaqs } from './api';
+import { CategoriesPanel } from './categories';
 import { StateCell } from './versioned-list';
 import { ContentTabs, formatDateTime } from './editing';
 
@@ -59,7 +48,7 @@ export default function FaqListPage() {
       <Text mb="md">{t('console.content.faq.intro')}</Text>
       <Group align="flex-start" gap="xl" wrap="wrap">
         <Questions />
-        <Categories />
+        <CategoriesPanel kind="faq" />
       </Group>
     </ConsolePage>
   );
@@ -228,189 +217,5 @@ function Questions() {
         </>
       )}
     </Stack>
-  );
-}
-
-function Categories() {
-  const { t } = useTranslation();
-  const client = useQueryClient();
-  const [name, setName] = useState('');
-  const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const categories = useQuery({ queryKey: ['console-faq-categories'], queryFn: listFaqCategories });
-  const refresh = async () => {
-    await client.invalidateQueries({ queryKey: ['console-faq-categories'] });
-    await client.invalidateQueries({ queryKey: ['console-faqs'] });
-  };
-  const fail = (err: unknown) =>
-    setMessage({ ok: false, text: messageOf(err, t('errors.somethingWentWrong')) });
-  const add = useMutation({
-    mutationFn: createFaqCategory,
-    onSuccess: async ({ data }) => {
-      setName('');
-      setMessage({ ok: true, text: t('console.content.faqCategories.created', { name: data.name }) });
-      await refresh();
-    },
-    onError: fail,
-  });
-  const rename = useMutation({
-    mutationFn: (r: { id: string; name: string }) => renameFaqCategory(r.id, r.name),
-    onSuccess: async ({ data }) => {
-      setRenaming(null);
-      setMessage({ ok: true, text: t('console.content.faqCategories.renamed', { name: data.name }) });
-      await refresh();
-    },
-    onError: fail,
-  });
-  const reorder = useMutation({ mutationFn: reorderFaqCategories, onSuccess: refresh, onError: fail });
-  const remove = useMutation({
-    mutationFn: (c: FaqCategory) => deleteFaqCategory(c.id),
-    onSuccess: async () => {
-      setMessage({ ok: true, text: t('console.content.faqCategories.deleted') });
-      await refresh();
-    },
-    onError: fail,
-  });
-  const list = categories.data?.data ?? [];
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    if (name.trim()) add.mutate(name.trim());
-  };
-  return (
-    <Paper
-      withBorder
-      p="md"
-      style={{ flex: '0 1 360px' }}
-      component="section"
-      aria-labelledby="faq-categories-title"
-    >
-      <Title order={2} size="h4" id="faq-categories-title" mb="sm">
-        {t('console.content.faqCategories.title')}
-      </Title>
-      {message && (
-        <Alert color={message.ok ? 'green' : 'red'} role={message.ok ? 'status' : 'alert'} mb="sm">
-          {message.text}
-        </Alert>
-      )}
-      {!categories.data ? (
-        <Loading />
-      ) : list.length === 0 ? (
-        <Text size="sm">{t('console.content.faqCategories.empty')}</Text>
-      ) : (
-        <Stack
-          gap="xs"
-          component="ul"
-          style={{ listStyle: 'none', padding: 0, margin: 0 }}
-          data-testid="faq-categories"
-        >
-          {list.map((c, i) => (
-            <li key={c.id}>
-              {renaming?.id === c.id ? (
-                <Group
-                  component="form"
-                  gap="xs"
-                  align="flex-end"
-                  onSubmit={(e: FormEvent) => {
-                    e.preventDefault();
-                    if (renaming.name.trim()) rename.mutate({ id: c.id, name: renaming.name.trim() });
-                  }}
-                >
-                  <TextInput
-                    size="xs"
-                    label={t('console.content.faqCategories.renameLabel', { name: c.name })}
-                    value={renaming.name}
-                    onChange={(e) => setRenaming({ id: c.id, name: e.currentTarget.value })}
-                  />
-                  <Button size="xs" type="submit" loading={rename.isPending}>
-                    {t('console.content.faqCategories.save')}
-                  </Button>
-                  <Button size="xs" variant="default" onClick={() => setRenaming(null)}>
-                    {t('console.content.faqCategories.cancel')}
-                  </Button>
-                </Group>
-              ) : (
-                <Group gap={4} wrap="nowrap" justify="space-between">
-                  <div>
-                    <Text size="sm" fw={700}>
-                      {c.name}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {t('console.content.faqCategories.questions', { count: c.questions })}
-                    </Text>
-                  </div>
-                  <Group gap={4} wrap="nowrap">
-                    <ActionIcon
-                      variant="subtle"
-                      disabled={i === 0 || reorder.isPending}
-                      aria-label={t('console.content.faqCategories.moveUp', { name: c.name })}
-                      onClick={() =>
-                        reorder.mutate(
-                          moved(
-                            list.map((x) => x.id),
-                            i,
-                            -1,
-                          ),
-                        )
-                      }
-                    >
-                      <IconArrowUp size={16} aria-hidden />
-                    </ActionIcon>
-                    <ActionIcon
-                      variant="subtle"
-                      disabled={i === list.length - 1 || reorder.isPending}
-                      aria-label={t('console.content.faqCategories.moveDown', { name: c.name })}
-                      onClick={() =>
-                        reorder.mutate(
-                          moved(
-                            list.map((x) => x.id),
-                            i,
-                            1,
-                          ),
-                        )
-                      }
-                    >
-                      <IconArrowDown size={16} aria-hidden />
-                    </ActionIcon>
-                    <Button
-                      size="compact-xs"
-                      variant="light"
-                      onClick={() => setRenaming({ id: c.id, name: c.name })}
-                    >
-                      {t('console.content.faqCategories.rename')}
-                    </Button>
-                    <Button
-                      size="compact-xs"
-                      color="red"
-                      variant="outline"
-                      aria-label={t('console.content.faqCategories.deleteLabel', { name: c.name })}
-                      onClick={() => {
-                        if (
-                          window.confirm(t('console.content.faqCategories.deleteConfirm', { name: c.name }))
-                        )
-                          remove.mutate(c);
-                      }}
-                    >
-                      {t('console.content.faqCategories.delete')}
-                    </Button>
-                  </Group>
-                </Group>
-              )}
-            </li>
-          ))}
-        </Stack>
-      )}
-      <Group component="form" onSubmit={submit} align="flex-end" gap="xs" mt="md">
-        <TextInput
-          label={t('console.content.faqCategories.nameLabel')}
-          placeholder={t('console.content.faqCategories.newName')}
-          value={name}
-          onChange={(e) => setName(e.currentTarget.value)}
-          style={{ flex: 1 }}
-        />
-        <Button type="submit" loading={add.isPending}>
-          {t('console.content.faqCategories.add')}
-        </Button>
-      </Group>
-    </Paper>
   );
 }

@@ -8,11 +8,13 @@ const PagesPage = lazyPage(() => import('./pages-page'));
 const PageEditorPage = lazyPage(() => import('./page-editor-page'));
 const FaqListPage = lazyPage(() => import('./faq-list-page'));
 const FaqEditorPage = lazyPage(() => import('./faq-editor-page'));
+const CategoryEditorPage = lazyPage(() => import('./category-editor-page'));
+const NewsCategoriesPage = lazyPage(() => import('./news-categories-page'));
 const StoriesPage = lazyPage(() => import('./stories-page'));
 const StoryEditorPage = lazyPage(() => import('./story-editor-page'));
 const SiteTextsPage = lazyPage(() => import('./site-texts-page'));
 
-/** The console's content (issue 27): articles, the FAQ, basic pages, the Quick Start stories and the site's texts, for content editors and administrators. */
+/** The console's content (issue 27): articles and their categories, the FAQ and its categories, basic pages, the Quick Start stories and the site's texts, for content editors and administrators. */
 export const consoleContentRoutes: FeatureRoute[] = [
   { path: paths.adminContent, element: <ArticlesPage />, preload: ArticlesPage.preload },
   { path: paths.adminArticleNew, element: <ArticleEditorPage />, preload: ArticleEditorPage.preload },
@@ -20,6 +22,17 @@ export const consoleContentRoutes: FeatureRoute[] = [
   { path: paths.adminFaq, element: <FaqListPage />, preload: FaqListPage.preload },
   { path: paths.adminFaqNew, element: <FaqEditorPage />, preload: FaqEditorPage.preload },
   { path: paths.adminFaqQuestionRoute, element: <FaqEditorPage />, preload: FaqEditorPage.preload },
+  {
+    path: paths.adminFaqCategoryRoute,
+    element: <CategoryEditorPage kind="faq" />,
+    preload: CategoryEditorPage.preload,
+  },
+  { path: paths.adminNewsCategories, element: <NewsCategoriesPage />, preload: NewsCategoriesPage.preload },
+  {
+    path: paths.adminNewsCategoryRoute,
+    element: <CategoryEditorPage kind="news" />,
+    preload: CategoryEditorPage.preload,
+  },
   { path: paths.adminPages, element: <PagesPage />, preload: PagesPage.preload },
   { path: paths.adminPageNew, element: <PageEditorPage />, preload: PageEditorPage.preload },
   { path: paths.adminPageRoute, element: <PageEditorPage />, preload: PageEditorPage.preload },

@@ -24,12 +24,13 @@ const CONTENT_PARTS = [
   { path: paths.adminPages, label: 'console.pages.tabs.pages' },
   { path: paths.adminSiteTexts, label: 'console.site.title' },
   { path: paths.adminQuickstart, label: 'console.quickstart.tabs.stories' },
+  { path: paths.adminNewsCategories, label: 'console.content.tabs.categories' },
   // Last: every other path of the content area is an article's.
   { path: paths.adminContent, label: 'console.pages.tabs.articles' },
 ] as const;
-const PART_ORDER = [4, 0, 1, 3, 2];
+const PART_ORDER = [5, 4, 0, 1, 3, 2];
 
-/** The content area's parts: articles, the FAQ, pages, the Quick Start stories and the site's texts. */
+/** The content area's parts: articles, news categories, the FAQ, pages, the Quick Start stories and the site's texts. */
 export function ContentTabs() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
@@ -157,13 +158,17 @@ export function RevisionsPanel<T, F extends string>({
   labelOf,
   onRestored,
   testId,
+  title,
 }: {
   id: string;
   version: number;
   source: RevisionsSource<T, F>;
   labelOf(field: F): string;
   onRestored(item: T): void | Promise<void>;
+  /** Also names the panel's heading (`${testId}-title`), unique on its page. */
   testId: string;
+  /** The panel's heading, when a page shows another's revisions too (default: Revisions). */
+  title?: string;
 }) {
   const { t } = useTranslation();
   const client = useQueryClient();
@@ -190,10 +195,10 @@ export function RevisionsPanel<T, F extends string>({
       p="md"
       style={{ flex: '0 1 360px' }}
       component="section"
-      aria-labelledby="revisions-title"
+      aria-labelledby={`${testId}-title`}
     >
-      <Title order={2} size="h4" id="revisions-title" mb="sm">
-        {t('console.content.revisions.title')}
+      <Title order={2} size="h4" id={`${testId}-title`} mb="sm">
+        {title ?? t('console.content.revisions.title')}
       </Title>
       {message && (
         <Text size="sm" role="status" mb="xs">
