@@ -19,6 +19,7 @@ import { applicationsMessages } from './messages/applications.ts';
 import { apiImportMessages } from './messages/api-import.ts';
 import { consoleMessages } from './messages/console.ts';
 import { applicationNoticesMessages } from './messages/application-notices.ts';
+import { markdownMessages } from './messages/markdown.ts';
 
 export const en = {
   ...shellMessages,
@@ -34,6 +35,7 @@ export const en = {
   apiImport: apiImportMessages,
   console: consoleMessages,
   applicationNotices: applicationNoticesMessages,
+  markdown: markdownMessages,
 };
 
 export type Messages = typeof en;
