@@ -64,6 +64,10 @@ describe('Markdown and llms.txt', () => {
       accept: 'text/markdown',
     });
     expect(negotiated).toBe(md);
+    const doc = (await (await client().get('/jsonapi/node/api_documentation/accounts-v1')).json()) as {
+      data: { id: string };
+    };
+    expect(await markdown(`/documentation/${doc.data.id}.md`, '/documentation/accounts-v1')).toBe(md);
   });
 
   it('serves one operation at its own address, with a request body outline and a sample', async () => {
