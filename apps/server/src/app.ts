@@ -36,6 +36,7 @@ import consoleUsersPlugin from './modules/console-users/plugin.ts';
 import auditPlugin from './modules/audit/plugin.ts';
 import consoleDashboardPlugin from './modules/console-dashboard/plugin.ts';
 import consoleImagesPlugin from './modules/console-images/plugin.ts';
+import markdownPlugin from './modules/markdown/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import httpCachePlugin, { answerEarly } from './plugins/http-cache.ts';
@@ -155,6 +156,8 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(auditPlugin);
     await app.register(consoleDashboardPlugin);
     await app.register(consoleImagesPlugin);
+    // Markdown of the public pages and /llms.txt (asked by the web app's fallback below).
+    await app.register(markdownPlugin);
     // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
     await app.register(pagesPlugin);
     await app.register(tryoutPlugin);

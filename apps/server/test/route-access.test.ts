@@ -44,6 +44,9 @@ const POLICY: Record<string, Access> = {
   'GET /': 'public',
   'GET /*': 'public',
   'GET /healthz': 'public',
+  // Markdown of the public pages for assistants (modules/markdown, issue 30).
+  'GET /llms.txt': 'public',
+  'GET /llms-full.txt': 'public',
   'GET /readyz': 'public',
   'GET /api/sandbox/ca.pem': 'public',
   'GET /session/token': 'public',

@@ -23,6 +23,7 @@ import { tokenSecurityMessages } from './messages/token-security.ts';
 import { clientSecretsMessages } from './messages/client-secrets.ts';
 import { certificatesMessages } from './messages/certificates.ts';
 import { clientAuthMessages } from './messages/client-auth.ts';
+import { markdownMessages } from './messages/markdown.ts';
 
 export const en = {
   ...shellMessages,
@@ -42,6 +43,7 @@ export const en = {
   clientSecrets: clientSecretsMessages,
   certificates: certificatesMessages,
   clientAuth: clientAuthMessages,
+  markdown: markdownMessages,
 };
 
 export type Messages = typeof en;

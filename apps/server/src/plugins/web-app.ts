@@ -8,6 +8,7 @@ import { errorDocument } from '../jsonapi/errors.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { documentationPageId } from '@portico/contracts/documentation-data';
 import { dataPreloadLinks, preloadLink } from './data-preloads.ts';
+import { mergeVary } from './http-cache.ts';
 import { withFrameSources } from './security.ts';
 
 /** Paths served by the portal API and the OAuth servers: never answered with the web app. */
@@ -168,11 +169,15 @@ export default fp(
       }
       // The console's pages (a draft's documentation preview among them) are never indexed.
       if (/^\/admin(?:\/|$)/i.test(pathname)) reply.header('X-Robots-Tag', 'noindex, nofollow');
-      return reply
-        .status(status)
-        .header('Cache-Control', 'no-cache')
-        .type('text/html; charset=utf-8')
-        .send(html);
+      return (
+        reply
+          .status(status)
+          .header('Cache-Control', 'no-cache')
+          // A page may be answered as Markdown instead, by its Accept header (modules/markdown).
+          .header('Vary', mergeVary(reply.getHeader('vary'), 'Accept'))
+          .type('text/html; charset=utf-8')
+          .send(html)
+      );
     };
 
     /**
@@ -196,6 +201,8 @@ export default fp(
     // so that crawlers and monitors see it: neither a route of the web app nor a basic page.
     app.setNotFoundHandler(async (request, reply) => {
       if (wantsWebApp(request, folders)) {
+        // A page's Markdown: its path + `.md`, or Accept preferring text/markdown (modules/markdown).
+        if (await app.answerMarkdown(request, reply)) return reply;
         const pathname = request.url.split('?', 1)[0] ?? '/';
         const exists = isWebRoute(pathname) || (await app.basicPageExists(pathname));
         return sendIndex(request, reply, exists ? 200 : 404);
@@ -206,5 +213,5 @@ export default fp(
         .send(errorDocument({ status: 404, message: 'The requested resource was not found.' }));
     });
   },
-  { name: 'web-app', dependencies: ['pages', 'catalog'] },
+  { name: 'web-app', dependencies: ['pages', 'catalog', 'markdown'] },
 );

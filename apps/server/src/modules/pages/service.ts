@@ -1,10 +1,11 @@
 import type { Db } from '../../db/client.ts';
+import { pagesRepo, type PageJson } from './repo.ts';
 import { pagesDb } from './tables.ts';
 
 /**
  * What other modules use of the pages module: the content module's importer renders its Markdown
  * like the pages' and keeps its aliases clear of theirs, and checks its internal links against the
- * pages' aliases.
+ * pages' aliases. The Markdown module reads published pages (publicPage, publicPages).
  */
 export { loadPageFiles, renderMarkdown, type PageFile } from './importer.ts';
 export { normalizeAlias } from './repo.ts';
@@ -18,4 +19,20 @@ export async function existingAliases(db: Db, aliases: readonly string[]): Promi
     .where('alias', 'in', [...aliases])
     .execute();
   return new Set(rows.map((r) => r.alias));
+}
+
+/** A published page by any of its aliases (normalized), as visitors read it: the Markdown module. */
+export function publicPage(db: Db, alias: string): Promise<PageJson | undefined> {
+  return pagesRepo(db).findByAlias(alias);
+}
+
+/** Every published page's canonical alias and title, by title: the Markdown module's llms.txt. */
+export async function publicPages(db: Db): Promise<{ alias: string; title: string }[]> {
+  return pagesDb(db)
+    .selectFrom('pages')
+    .select(['alias', 'title'])
+    .where('published', '=', true)
+    .orderBy('title')
+    .orderBy('id')
+    .execute();
 }

@@ -17,6 +17,7 @@ import classes from './reference.module.css';
 import { asObject, formatValue, prettyJson, schemaExamples, typeLabel } from './schema-model';
 import { SchemaTree } from './schema-tree';
 import { TryOutSlot } from './try-out-slot';
+import { MarkdownActions } from './markdown-actions';
 
 const LOCATIONS = ['path', 'query', 'header', 'cookie'] as const;
 
@@ -44,6 +45,8 @@ export function OperationDetails(props: OperationDetailsProps) {
   const op = query.data;
   return (
     <Stack gap="lg" className={classes.details} data-testid={`operation-details-${op.key}`}>
+      {/* A draft's preview has no public Markdown. */}
+      {!source.preview && <MarkdownActions alias={props.alias} operationKey={op.key} />}
       {op.description && <Markdown text={op.description} fz="sm" />}
       {!op.webhook && <Code block>{`${op.method.toUpperCase()} ${op.server}${op.path}`}</Code>}
       <Security security={op.security} />

@@ -1,0 +1,108 @@
+import { en } from '@portico/contracts/messages';
+import { format } from '@portico/contracts/format';
+import { LRUCache } from 'lru-cache';
+import type { Db } from '../../db/client.ts';
+import { readDocumentText } from '../../openapi/document-texts.ts';
+import { runInDocumentWorker } from '../../openapi/pool.ts';
+import { findDocumentation } from '../catalog/service.ts';
+import {
+  documentationMarkdown,
+  operationMarkdownUrl,
+  type DocumentationMarkdown,
+  type DocumentationMarkdownTask,
+} from './documentation-task.ts';
+
+const TASK = new URL('./documentation-task.ts', import.meta.url);
+
+/**
+ * Rendered references by documentation, content hash, title, version and origin: worked out once
+ * per version of a document (in a worker thread), then answered from memory. Bounded by size.
+ */
+const rendered = new LRUCache<string, Promise<DocumentationMarkdown | undefined>>({
+  maxSize: 96 * 1024 * 1024,
+  sizeCalculation: () => 1,
+});
+
+/** Forgets every rendered reference (tests, benches). */
+export function clearDocumentationMarkdown(): void {
+  rendered.clear();
+}
+
+export interface DocumentationPages {
+  title: string;
+  /** `<origin>/documentation/<alias>`: the page, and its Markdown with `.md`. */
+  base: string;
+  markdown: DocumentationMarkdown;
+}
+
+async function render(task: DocumentationMarkdownTask): Promise<DocumentationMarkdown> {
+  try {
+    return await runInDocumentWorker<DocumentationMarkdown>(TASK, 'documentationMarkdown', task);
+  } catch {
+    // Should the worker fail, it is done here, as the reference's details are (downloads.ts).
+    return documentationMarkdown(task);
+  }
+}
+
+/** The Markdown of `/documentation/<uuid or alias>`, or undefined when it has no reference. */
+export async function documentationPages(
+  db: Db,
+  origin: string,
+  idOrAlias: string,
+): Promise<DocumentationPages | undefined> {
+  const doc = await findDocumentation(db, idOrAlias);
+  if (!doc) return undefined;
+  const base = `${origin}/documentation/${encodeURIComponent(doc.alias)}`;
+  const key = JSON.stringify([doc.id, doc.content_hash, doc.title, doc.version, origin]);
+  let hit = rendered.get(key);
+  if (!hit) {
+    const computing = (async () => {
+      const [converted, index] = await Promise.all([
+        readDocumentText(db, doc.id, 'converted'),
+        readDocumentText(db, doc.id, 'operation_index'),
+      ]);
+      if (!converted || !index) return undefined;
+      return render({
+        converted,
+        index,
+        title: doc.title,
+        version: doc.version,
+        htmlUrl: base,
+        markdownBase: base,
+      });
+    })();
+    hit = computing;
+    rendered.set(key, computing);
+    computing.then(
+      (result) => {
+        if (!result) return;
+        const size = result.header.length + result.operations.reduce((n, [, s]) => n + s.length, 0);
+        if (rendered.get(key) === computing) rendered.set(key, computing, { size: Math.max(1, size) });
+      },
+      () => rendered.delete(key),
+    );
+  }
+  const markdown = await hit;
+  return markdown && { title: doc.title, base, markdown };
+}
+
+/** The whole documentation: its header, then every operation. */
+export function wholeDocumentation(pages: DocumentationPages): string {
+  return (
+    [pages.markdown.header, ...pages.markdown.operations.map(([, section]) => section)].join('\n\n') + '\n'
+  );
+}
+
+/** One operation alone, under a title, with a link to its documentation; undefined if unknown. */
+export function oneOperation(pages: DocumentationPages, key: string): string | undefined {
+  const section = pages.markdown.operations.find(([k]) => k === key)?.[1];
+  if (section === undefined) return undefined;
+  const title = section.split('\n', 1)[0]!.replace(/^#+\s*/, '');
+  const lead = format(en.markdown.operationOf, {
+    title: format(en.products.documentationTitle, { title: pages.title }),
+    url: `${pages.base}.md`,
+  });
+  return `# ${title}\n\n${lead}\n\n${section}\n`;
+}
+
+export { operationMarkdownUrl };

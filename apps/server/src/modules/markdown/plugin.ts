@@ -1,0 +1,144 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { en } from '@portico/contracts/messages';
+import { operationAddress } from '@portico/contracts/documentation-data';
+import { FAQ_PAGE } from '../content/service.ts';
+import { matchesEtag, mergeVary, strongEtag } from '../../plugins/http-cache.ts';
+import { articleMarkdown, faqMarkdown, pageMarkdown, productMarkdown } from './content.ts';
+import { documentationPages, oneOperation, wholeDocumentation } from './documentation.ts';
+import { llmsSections, llmsText } from './llms.ts';
+import { prefersMarkdown } from './negotiation.ts';
+
+/** A page's Markdown and the address of its web page (the Link header's alternate). */
+export interface MarkdownPage {
+  body: string;
+  htmlUrl: string;
+}
+
+const DOCUMENTATION = /^\/documentation\/([^/]+)$/;
+const OPERATION = /^\/documentation\/([^/]+)\/operations\/([^/]+)$/;
+const PRODUCT = /^\/apiproduct\/([^/]+)(?:\/[^/]+)?$/i;
+
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Markdown for every visitor (README.md): documentations and their operations, products, public
+ * articles, published pages and the FAQ at their page's path + `.md` or with `Accept:
+ * text/markdown` (asked by plugins/web-app.ts before it sends the web app), and `/llms.txt`,
+ * `/llms-full.txt`. Only what an anonymous visitor may read, whoever asks: the answers are the
+ * same for everyone.
+ */
+export default fp(
+  async (app) => {
+    const origin = () => app.config.publicUrl.replace(/\/+$/, '');
+
+    /** The Markdown of a page path (without `.md`), or undefined when no public page has one. */
+    async function markdownFor(pathname: string): Promise<MarkdownPage | undefined> {
+      const base = origin();
+      const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+      const operation = OPERATION.exec(path);
+      if (operation) {
+        const [id, key] = [decoded(operation[1]!), decoded(operation[2]!)];
+        const pages = id && key ? await documentationPages(app.db, base, id) : undefined;
+        const body = pages && key ? oneOperation(pages, key) : undefined;
+        return body === undefined || !pages || !key
+          ? undefined
+          : { body, htmlUrl: `${base}${operationAddress(pages.base.slice(base.length), '', key)}` };
+      }
+      const documentation = DOCUMENTATION.exec(path);
+      if (documentation) {
+        const id = decoded(documentation[1]!);
+        const pages = id ? await documentationPages(app.db, base, id) : undefined;
+        return pages && { body: wholeDocumentation(pages), htmlUrl: pages.base };
+      }
+      const product = PRODUCT.exec(path);
+      if (product) {
+        const id = decoded(product[1]!);
+        const body = id ? await productMarkdown(app.db, base, id) : undefined;
+        return body === undefined ? undefined : { body, htmlUrl: `${base}${path}` };
+      }
+      if (path.toLowerCase() === FAQ_PAGE) {
+        return { body: await faqMarkdown(app.db, base), htmlUrl: `${base}${FAQ_PAGE}` };
+      }
+      const plain = decoded(path);
+      if (plain === undefined) return undefined;
+      const article = await articleMarkdown(app.db, base, plain);
+      if (article !== undefined) return { body: article, htmlUrl: `${base}${path}` };
+      const page = await pageMarkdown(app.db, base, plain);
+      return page && { body: page.body, htmlUrl: `${base}${page.alias}` };
+    }
+
+    function send(request: FastifyRequest, reply: FastifyReply, page: MarkdownPage, type: string) {
+      const etag = strongEtag(page.body);
+      reply
+        .header('Vary', mergeVary(reply.getHeader('vary'), 'Accept'))
+        .header('Link', `<${page.htmlUrl}>; rel="alternate"; type="text/html"`)
+        // As the pages: stored anywhere, asked again each time (the ETag makes that a 304).
+        .header('Cache-Control', 'no-cache')
+        .header('ETag', etag);
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      return reply.status(200).type(type).send(page.body);
+    }
+
+    app.decorate('markdownFor', markdownFor);
+
+    app.decorate('answerMarkdown', async (request: FastifyRequest, reply: FastifyReply) => {
+      const pathname = request.url.split('?', 1)[0] ?? '/';
+      const suffixed = /\.md$/i.test(pathname) && pathname.length > 4;
+      if (!suffixed && !prefersMarkdown(request.headers.accept)) return false;
+      const page = await markdownFor(suffixed ? pathname.slice(0, -3) : pathname);
+      if (page) {
+        await send(request, reply, page, 'text/markdown; charset=utf-8');
+        return true;
+      }
+      // Accept alone falls back to the page (or its 404); an address in .md names no page.
+      if (!suffixed) return false;
+      await reply
+        .status(404)
+        .header('Cache-Control', 'no-cache')
+        .type('text/markdown; charset=utf-8')
+        .send(`# ${en.errors.notFoundText}\n`);
+      return true;
+    });
+
+    app.get('/llms.txt', async (request, reply) => {
+      const body = llmsText(await llmsSections(app.db), origin());
+      return send(request, reply, { body, htmlUrl: `${origin()}/` }, 'text/plain; charset=utf-8');
+    });
+
+    app.get('/llms-full.txt', async (request, reply) => {
+      const parts: string[] = [];
+      for (const section of await llmsSections(app.db)) {
+        for (const entry of section.entries) {
+          const page = await markdownFor(entry.path);
+          if (page) parts.push(page.body.trimEnd());
+        }
+      }
+      return send(
+        request,
+        reply,
+        { body: `${parts.join('\n\n---\n\n')}\n`, htmlUrl: `${origin()}/` },
+        'text/plain; charset=utf-8',
+      );
+    });
+  },
+  { name: 'markdown', dependencies: ['db', 'http-cache'] },
+);
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The Markdown of a page path (without `.md`), when a public page has one. */
+    markdownFor(pathname: string): Promise<MarkdownPage | undefined>;
+    /**
+     * Answers a page request with Markdown when its path ends in `.md` (a 404 when no public page
+     * has one) or its Accept prefers text/markdown and the page has one; false when it did not.
+     */
+    answerMarkdown(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  }
+}
