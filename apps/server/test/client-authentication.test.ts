@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync, X509Certificate } from 'node:crypto';
 import https from 'node:https';
 import type { Application } from '@portico/contracts/applications';
+import { en } from '@portico/contracts/messages';
 import { CLIENT_AUTH_ATTRIBUTES as A } from '@portico/contracts/client-auth';
 import { decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import * as oidc from 'openid-client';
@@ -265,15 +266,58 @@ describe('private_key_jwt', () => {
   });
 });
 
-describe('mutual TLS (tls_client_auth) and certificate-bound tokens', () => {
-  const tpp = selfSignedCertificate({
-    subject: [
-      ['C', 'NL'],
-      ['O', 'Example TPP'],
-      ['CN', 'tpp.example'],
-    ],
+describe('FAPI 2.0 and the client authentication method', () => {
+  const tokenSecurity = (client: TestClient, id: string, attributes: Record<string, unknown>) =>
+    client.send('PUT', `/api/applications/${id}/token-security`, attributes, 'application/json');
+
+  it('FAPI 2.0 is refused with a client secret, allowed with a signed JWT, and then keeps the JWT', async () => {
+    const a = await createApp(w.c.developer, w.org.id);
+    const refused = await tokenSecurity(w.c.developer, a.uuid, { dpopBoundAccessTokens: true, fapi: true });
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(await refused.json())).toContain(en.tokenSecurity.fapiNeedsKeyAuth);
+
+    const { publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'fapi-key', use: 'sig', alg: 'ES256' };
+    const keyed = await edit(w.c.developer, a.uuid, {
+      [A.method]: 'private_key_jwt',
+      [A.jwks]: JSON.stringify({ keys: [jwk] }),
+    });
+    expect(keyed.status).toBe(200);
+    const allowed = await tokenSecurity(w.c.developer, a.uuid, { dpopBoundAccessTokens: true, fapi: true });
+    expect(allowed.status).toBe(200);
+
+    // Back to a client secret while FAPI 2.0 is on: refused at the field, nothing changes.
+    const back = await edit(w.c.developer, a.uuid, { [A.method]: 'client_secret' });
+    expect(back.status).toBe(422);
+    const errors = ((await back.json()) as JsonApiErrorBody).errors;
+    expect(errors).toEqual([
+      expect.objectContaining({
+        title: en.tokenSecurity.fapiNeedsKeyAuth,
+        source: { pointer: `/data/attributes/${A.method}` },
+      }),
+    ]);
+    const row = await t.app.db
+      .selectFrom('oauth_clients')
+      .select(['auth_method', 'fapi'])
+      .where('client_id', '=', a.clientId.development!)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ auth_method: 'private_key_jwt', fapi: true });
   });
-  const intruder = selfSignedCertificate({ subject: [['CN', 'intruder.example']] });
+});
+
+describe('mutual TLS (tls_client_auth) and certificate-bound tokens', () => {
+  let tpp: Awaited<ReturnType<typeof selfSignedCertificate>>;
+  let intruder: Awaited<ReturnType<typeof selfSignedCertificate>>;
+  beforeAll(async () => {
+    tpp = await selfSignedCertificate({
+      subject: [
+        ['C', 'NL'],
+        ['O', 'Example TPP'],
+        ['CN', 'tpp.example'],
+      ],
+    });
+    intruder = await selfSignedCertificate({ subject: [['CN', 'intruder.example']] });
+  });
   const thumbprint = (pem: string) =>
     createHash('sha256').update(new X509Certificate(pem).raw).digest('base64url');
 
@@ -343,7 +387,7 @@ describe('mutual TLS (tls_client_auth) and certificate-bound tokens', () => {
   });
 
   it('self_signed_tls_client_auth: the certificate registered in the JWKS (x5c) authenticates the client', async () => {
-    const mine = selfSignedCertificate({ subject: [['CN', 'self.example']] });
+    const mine = await selfSignedCertificate({ subject: [['CN', 'self.example']] });
     const x509 = new X509Certificate(mine.cert);
     const jwk = await exportJWK(x509.publicKey);
     const withCert = { ...jwk, x5c: [x509.raw.toString('base64')] };
@@ -404,7 +448,7 @@ describe('behind a proxy (TRUST_PROXY=true, MTLS_CERT_HEADER)', () => {
         scope: 'accounts:read',
         documentation: 'proxy-bank',
       });
-      const tpp = selfSignedCertificate({ subject: [['CN', 'proxied.example']] });
+      const tpp = await selfSignedCertificate({ subject: [['CN', 'proxied.example']] });
       const a = await createApp(pw.c.developer, pw.org.id, {
         [A.method]: 'tls_client_auth',
         [A.tlsSubjectDn]: 'CN=proxied.example',

@@ -45,8 +45,8 @@ describe('client authentication input (decision 049)', () => {
     expect(titles(() => parseJwks('{"keys":', false))[0]).toMatch(/^The JWKS is not valid JSON \(/);
   });
 
-  it("checks that an x5c certificate holds the JWK's key", () => {
-    const cert = selfSignedCertificate({ subject: [['CN', 'tpp']] });
+  it("checks that an x5c certificate holds the JWK's key", async () => {
+    const cert = await selfSignedCertificate({ subject: [['CN', 'tpp']] });
     const der = cert.cert.replace(/-----[^-]+-----|\s/g, '');
     expect(titles(() => parseJwks({ keys: [{ ...jwk, x5c: [der] }] }, true))).toEqual([
       "JWKS /keys/0/x5c/0: the certificate's key is not the key of this JWK",

@@ -29,7 +29,7 @@ export default fp(
     const generated =
       mtls.serverCertFile && mtls.serverKeyFile
         ? undefined
-        : selfSignedCertificate({
+        : await selfSignedCertificate({
             subject: [['CN', names[0] ?? 'localhost']],
             altNames: [...new Set(names)],
           });
