@@ -129,6 +129,8 @@ export default fp(
     const folders = assetFolders(dist);
 
     const sendIndex = async (request: FastifyRequest, reply: FastifyReply, status = 200) => {
+      // A page may be answered as Markdown instead, by its Accept header (modules/markdown).
+      reply.header('Vary', mergeVary(reply.getHeader('vary'), 'Accept'));
       if (!withHints) {
         return reply
           .status(503)
@@ -169,15 +171,11 @@ export default fp(
       }
       // The console's pages (a draft's documentation preview among them) are never indexed.
       if (/^\/admin(?:\/|$)/i.test(pathname)) reply.header('X-Robots-Tag', 'noindex, nofollow');
-      return (
-        reply
-          .status(status)
-          .header('Cache-Control', 'no-cache')
-          // A page may be answered as Markdown instead, by its Accept header (modules/markdown).
-          .header('Vary', mergeVary(reply.getHeader('vary'), 'Accept'))
-          .type('text/html; charset=utf-8')
-          .send(html)
-      );
+      return reply
+        .status(status)
+        .header('Cache-Control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .send(html);
     };
 
     /**
