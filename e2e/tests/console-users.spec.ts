@@ -67,6 +67,8 @@ test('an administrator blocks a developer: its open session ends and its sandbox
     await page.getByRole('button', { name: U.block }).click();
     const dialog = page.getByRole('dialog', { name: U.blockTitle.replace('{{name}}', 'Bert Blocked') });
     await expect(dialog).toBeVisible();
+    // Colours are measured once the dialog's opening transition is over.
+    await expect(dialog).toHaveCSS('opacity', '1');
     await expectNoViolations(page, 'the block confirmation');
     await dialog.getByRole('button', { name: U.blockConfirm }).click();
     await expect(page.getByRole('status').filter({ hasText: U.blockedDone })).toBeVisible();

@@ -30,6 +30,8 @@ test('a developer rotates a client secret, sees both secrets with their dates an
   const grace = dialog.getByRole('combobox', { name: S.gracePeriod });
   await expect(grace).toBeFocused();
   await expect(grace).toHaveValue('24');
+  // Colours are measured once the dialog's opening transition is over.
+  await expect(dialog).toHaveCSS('opacity', '1');
   await expectNoViolations(page, 'the Rotate dialog');
   await grace.selectOption({ label: S.graceHours['168'] });
   await dialog.getByRole('button', { name: S.rotateConfirm, exact: true }).click();
@@ -66,6 +68,9 @@ test('a developer rotates a client secret, sees both secrets with their dates an
   await expect(confirm).toBeHidden();
   await expect(rows).toHaveCount(2);
   await revokeButton.click();
+  await expect(confirm.getByRole('button', { name: S.cancel })).toBeFocused();
+  // Colours are measured once the dialog's opening transition is over.
+  await expect(confirm).toHaveCSS('opacity', '1');
   await expectNoViolations(page, 'the Revoke confirmation');
   await confirm.getByRole('button', { name: S.revokeConfirm }).click();
   await expect(section.getByText(S.revoked)).toBeVisible();
