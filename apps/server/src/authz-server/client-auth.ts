@@ -434,10 +434,7 @@ export function clientAuthConfiguration(config: Config): {
 }
 
 /** A confidential client's metadata with its stored method (public clients keep `none`). */
-export async function withClientAuth(
-  db: Db,
-  meta: ClientMetadata | undefined,
-): Promise<ClientMetadata | undefined> {
-  if (!meta || meta.token_endpoint_auth_method === 'none') return meta;
-  return { ...meta, ...clientAuthMetadata(await getClientAuthentication(db, meta.client_id)) };
+export function withClientAuth(meta: ClientMetadata, authentication: ClientAuthentication): ClientMetadata {
+  if (meta.token_endpoint_auth_method === 'none') return meta;
+  return { ...meta, ...clientAuthMetadata(authentication) };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../db/client.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { isAllowedRedirectUri } from '@portico/contracts/redirect-uri';
+import { fromRow as authenticationFromRow, type ClientAuthentication } from './client-auth.ts';
 import type { DynamicRegistrar } from './registration.ts';
 import { clientSecretsRepo, sameSecret } from './secret-rotation.ts';
 
@@ -288,19 +289,35 @@ export function oauthClientsRepo(db: Db, box: SecretBox) {
     },
 
     /** The client's stored secret in the form oidc-provider needs (plain), or undefined. */
-    async findForProvider(clientId: string): Promise<(OauthClient & { secret: string | null }) | undefined> {
+    /**
+     * The client as oidc-provider needs it, from its one row: the secret in clear, its
+     * authentication method (client-auth.ts) and its sender constraints (dpop.ts).
+     */
+    async findForProvider(clientId: string): Promise<ProviderClient | undefined> {
       const row = await db
         .selectFrom('oauth_clients')
         .selectAll()
         .where('client_id', '=', clientId)
         .executeTakeFirst();
       if (!row) return undefined;
-      return { ...toClient(row), secret: row.secret ? box.decrypt(row.secret) : null };
+      return {
+        ...toClient(row),
+        secret: row.secret ? box.decrypt(row.secret) : null,
+        authentication: authenticationFromRow(row),
+        tokenSecurity: { dpopBoundAccessTokens: row.dpop_bound_access_tokens, fapi: row.fapi },
+      };
     },
   };
 }
 
 export type OauthClientsRepo = ReturnType<typeof oauthClientsRepo>;
+
+/** What the authorization server reads of a client on every lookup (provider.ts). */
+export interface ProviderClient extends OauthClient {
+  secret: string | null;
+  authentication: ClientAuthentication;
+  tokenSecurity: { dpopBoundAccessTokens: boolean; fapi: boolean };
+}
 
 /**
  * The change counters (decision 018, db/data-versions.ts) a client's access is computed from: its

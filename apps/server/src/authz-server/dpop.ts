@@ -1,5 +1,4 @@
 import type { Client, ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import type { Db } from '../db/client.ts';
 
 /**
  * Sender-constrained tokens and the FAPI 2.0 Security Profile at the API authorization server
@@ -37,23 +36,15 @@ export interface TokenSecurity {
   fapi: boolean;
 }
 
-export async function tokenSecurityOf(db: Db, clientId: string): Promise<TokenSecurity | undefined> {
-  const row = await db
-    .selectFrom('oauth_clients')
-    .select(['dpop_bound_access_tokens', 'fapi'])
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
-  return row && { dpopBoundAccessTokens: row.dpop_bound_access_tokens, fapi: row.fapi };
-}
-
 /**
  * The client's metadata with its sender constraints: `dpop_bound_access_tokens` when the
  * application asks for it, or for a FAPI client whose tokens are not certificate-bound; PAR
  * required for a FAPI client.
  */
-export async function withSenderConstraints(db: Db, metadata: ClientMetadata): Promise<ClientMetadata> {
-  const security = await tokenSecurityOf(db, metadata.client_id);
-  if (!security) return metadata;
+export function withSenderConstraints(
+  metadata: ClientMetadata,
+  security: { dpopBoundAccessTokens: boolean; fapi: boolean },
+): ClientMetadata {
   const mtlsBound = metadata.tls_client_certificate_bound_access_tokens === true;
   const dpop = security.dpopBoundAccessTokens || (security.fapi && !mtlsBound);
   return {

@@ -73,7 +73,7 @@ async function clientMetadata(
     !client.redirectUris.includes(consoleRedirectUri)
       ? [...client.redirectUris, consoleRedirectUri]
       : client.redirectUris;
-  return {
+  const base: ClientMetadata = {
     client_id: client.clientId,
     application_type: native ? 'native' : 'web',
     ...(client.secret === null
@@ -84,6 +84,12 @@ async function clientMetadata(
     redirect_uris: redirectUris,
     post_logout_redirect_uris: client.postLogoutRedirectUris,
   };
+  // The client's authentication method (client-auth.ts), then DPoP-bound tokens and FAPI 2.0
+  // (dpop.ts), which read the method: all from the row read above.
+  return senderConstraints.withSenderConstraints(
+    withClientAuth(base, client.authentication),
+    client.tokenSecurity,
+  );
 }
 
 /**
@@ -119,11 +125,7 @@ function createOauthAdapterClass(
     }
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.isClient) {
-        // The client's authentication method (client-auth.ts), then DPoP-bound tokens and FAPI 2.0
-        // (dpop.ts), which read the method.
-        const metadata = await withClientAuth(app.db, await clientMetadata(clients, id, consoleRedirectUri));
-        return (metadata && (await senderConstraints.withSenderConstraints(app.db, metadata))) as
-          AdapterPayload | undefined;
+        return (await clientMetadata(clients, id, consoleRedirectUri)) as AdapterPayload | undefined;
       }
       return (await this.inner.find(id)) ?? undefined;
     }

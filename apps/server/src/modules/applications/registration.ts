@@ -7,6 +7,7 @@ import {
 } from '../../authz-server/registration.ts';
 import { GRANT_TYPES, type ClientGrantType } from '../../authz-server/clients.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import { plainText } from '../../lib/plain-text.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { recordAudit, type AuditActor } from '../audit/service.ts';
 import { assertAllowed, findApplication, requireApplication } from './access.ts';
@@ -233,10 +234,7 @@ export async function softwareStatementRoutes(app: FastifyInstance): Promise<voi
         software_id: row.uuid,
         software_client_id: client?.clientId ?? '',
         software_client_name: row.title,
-        software_client_description: row.description
-          .replace(/<[^>]*>/g, ' ')
-          .replace(/\s+/g, ' ')
-          .trim(),
+        software_client_description: plainText(row.description),
         software_version: '1',
         software_environment: 'sandbox',
         software_mode: 'Test',
