@@ -51,6 +51,7 @@ import * as m0305 from './migrations/0305-product-psd2-roles.ts';
 import * as m0306 from './migrations/0306-dpop-bound-tokens.ts';
 import * as m0307 from './migrations/0307-dpop-proof-jtis.ts';
 import * as m0308 from './migrations/0308-dynamic-registration.ts';
+import * as m0309 from './migrations/0309-preferred-language.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -109,6 +110,7 @@ const migrations: Record<string, Migration> = {
   '0306-dpop-bound-tokens': m0306,
   '0307-dpop-proof-jtis': m0307,
   '0308-dynamic-registration': m0308,
+  '0309-preferred-language': m0309,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -28,6 +28,8 @@ export interface UsersTable {
   /** Set while an administrator has blocked the account (migration 0270). */
   blocked_at: Date | null;
   last_sign_in_at: Date | null;
+  /** The user's language, a Locale of @portico/contracts/locales; null: Accept-Language decides (0309). */
+  preferred_langcode: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
