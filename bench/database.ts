@@ -28,9 +28,14 @@ async function query<T extends pg.QueryResultRow>(url: string, text: string): Pr
   }
 }
 
-export async function freshDatabase(): Promise<BenchDatabase> {
+/**
+ * `postgres`: the server to create the database on (default BENCH_DATABASE_URL); false for PGlite
+ * whatever the environment says.
+ */
+export async function freshDatabase(options: { postgres?: string | false } = {}): Promise<BenchDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-'));
-  const adminUrl = process.env.BENCH_DATABASE_URL;
+  const adminUrl =
+    options.postgres === false ? undefined : (options.postgres ?? process.env.BENCH_DATABASE_URL);
   const remove = async (databaseName?: string) => {
     if (adminUrl && databaseName)
       await query(adminUrl, `drop database if exists ${databaseName} with (force)`);

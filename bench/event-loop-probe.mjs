@@ -3,10 +3,16 @@
 // did without a turn. CPU time, not wall time, so that other processes on a busy machine do not
 // count. SIGUSR2 starts a new measurement; the figures go to BENCH_LOOP_FILE as they change.
 //
+// Also the wall-clock view (bench/writes.ts): perf_hooks' monitorEventLoopDelay at a 2 ms
+// resolution, its max and p99 (`delayMaxMs`, `delayP99Ms`: the longest interval between two of
+// its ticks, so at least 2 ms; on a busy machine it also counts time the process was not
+// scheduled), written every 250 ms.
+//
 // Each turn over 50 ms is also kept with its window on the monotonic clock in microseconds
 // (`from`, `to`: the clock of `--cpu-prof` profiles, process.hrtime), so that a profile of the same
 // process can say what ran in it (bench/profile-turns.mjs; `npm run bench:large -- --profile`).
 import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const file = process.env.BENCH_LOOP_FILE;
 const cpu = () => {
@@ -21,10 +27,23 @@ let over50 = 0;
 let epoch = 0;
 /** The turns over 50 ms of this measurement (the first 100). */
 let turns = [];
+const delay = monitorEventLoopDelay({ resolution: 2 });
+delay.enable();
+const ms = (ns) => Math.round(ns / 1e4) / 100;
 // Written aside and renamed, so that a reader never sees half a file.
 const write = () => {
   if (!file) return;
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify({ epoch, longest, over50, turns }));
+  fs.writeFileSync(
+    `${file}.tmp`,
+    JSON.stringify({
+      epoch,
+      longest,
+      over50,
+      turns,
+      delayMaxMs: ms(delay.max),
+      delayP99Ms: ms(delay.percentile(99)),
+    }),
+  );
   fs.renameSync(`${file}.tmp`, file);
 };
 setInterval(() => {
@@ -43,11 +62,13 @@ setInterval(() => {
     write();
   }
 }, 2).unref();
+setInterval(write, 250).unref();
 process.on('SIGUSR2', () => {
   epoch++;
   longest = 0;
   over50 = 0;
   turns = [];
+  delay.reset();
   last = cpu();
   lastUs = clockUs();
   write();
