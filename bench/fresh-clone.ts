@@ -2,8 +2,10 @@
  * The first start of a fresh clone (issue 29: `npm install && npm start` answers in under 60 s).
  *   npm run bench:clone                 # this checkout's branch, cloned into a temporary folder
  *   npm run bench:clone -- --runs 2
+ *   npm run bench:clone -- --commits 1a2b3c4,HEAD     # before and after, taking turns, in one run
  *
- * `git clone` of this checkout (its current branch, as committed), then in the clone, timed apart:
+ * `git clone` of this checkout (its current branch, as committed; with --commits, each commit in
+ * turn checked out in the clone), then in the clone, timed apart:
  * `npm install --prefer-offline --no-audit --no-fund` (from the npm cache, as a second clone on the
  * same machine has it), and `npm start` until the home page answers 200 (time to first answer): the
  * web app's build (its Vite output "built in" marks when it ended), the data folder (migrations, the
@@ -20,6 +22,7 @@ import { freePort, loadAverage, root } from './support.ts';
 const { values: args } = parseArgs({
   options: {
     runs: { type: 'string', default: '1' },
+    commits: { type: 'string', default: 'HEAD' },
   },
 });
 const RUNS = Number(args.runs);
@@ -45,16 +48,19 @@ const branch = spawnSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], {
   cwd: root,
   encoding: 'utf8',
 }).stdout.trim();
-const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
-  cwd: root,
-  encoding: 'utf8',
-}).stdout.trim();
+const commits = args.commits.split(',').map((rev) => {
+  const sha = spawnSync('git', ['rev-parse', '--short', rev], { cwd: root, encoding: 'utf8' }).stdout.trim();
+  if (!sha) throw new Error(`no commit ${rev}`);
+  return sha;
+});
 const rows: string[] = [];
-for (let i = 1; i <= RUNS; i++) {
+for (let i = 0; i < RUNS * commits.length; i++) {
+  const commit = commits[i % commits.length]!;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-clone-'));
   const loadBefore = loadAverage()[0];
   try {
     const cloneMs = run('git', ['clone', '--quiet', '--branch', branch, root, dir], os.tmpdir());
+    run('git', ['checkout', '--quiet', commit], dir);
     const installMs = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], dir);
     const port = await freePort();
     const started = performance.now();

@@ -24,6 +24,8 @@
  *     (bench/event-loop-probe.mjs, preloaded): on a busy machine the wall-clock latencies mostly
  *     measure the other processes. This start imports the demo content (for the administrator's
  *     account), before /readyz. A checkout without the endpoint (404) measures the rest alone.
+ *     Also the portal's peak resident memory meanwhile (VmRSS, sampled every 50 ms), and a row
+ *     with issue 29's three figures: /healthz p99, the import's time, that peak.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -156,12 +158,15 @@ async function startPortalIn(
     await new Promise((r) => setTimeout(r, 25));
   }
   return {
+    pid: child.pid!,
     /** From now on, the longest main-thread work between two turns of its event loop. */
     async watchEventLoop() {
       type Figures = {
         epoch: number;
         longest: number;
         over50: number;
+        /** perf_hooks' monitorEventLoopDelay max (wall clock), when the probe has it. */
+        delayMaxMs?: number;
         turns?: { from: number; to: number; cpuMs: number }[];
       };
       const read = (): Figures | undefined =>
@@ -262,6 +267,20 @@ async function measure(label: string, cwd: string) {
     });
     const canImport = probe.status !== 404;
     const loop = await portal.watchEventLoop();
+    // The portal's resident memory meanwhile (VmRSS of it and of any process it starts, every 50 ms).
+    let peakRss = 0;
+    const rssPoll = setInterval(() => {
+      let kb = 0;
+      for (const pid of processTree(portal.pid)) {
+        try {
+          kb += Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+        } catch {
+          /* ended */
+        }
+      }
+      peakRss = Math.max(peakRss, kb * 1024);
+    }, 50);
+    const loadAtStart = loadAverage()[0];
     const latencies: number[] = [];
     let loading = true;
     const poller = (async () => {
@@ -275,6 +294,7 @@ async function measure(label: string, cwd: string) {
     const started = performance.now();
     const work: Promise<unknown>[] = [];
     let importFigure = '';
+    let importMs = Number.NaN;
     work.push(
       (async () => {
         if (!canImport) {
@@ -293,6 +313,7 @@ async function measure(label: string, cwd: string) {
         );
         const answer = await res.text();
         const ms = performance.now() - t0;
+        importMs = ms;
         if (res.status !== 201)
           throw new Error(`import through the server: ${res.status} ${answer.slice(0, 300)}`);
         else {
@@ -320,6 +341,8 @@ async function measure(label: string, cwd: string) {
       failed = `${(err as Error).message} (${String((err as { cause?: unknown }).cause ?? '')})`;
     });
     const loadMs = performance.now() - started;
+    clearInterval(rssPoll);
+    const loadAtEnd = loadAverage()[0];
     const loopWork = loop();
     loading = false;
     await poller.catch(() => {});
@@ -359,7 +382,19 @@ async function measure(label: string, cwd: string) {
     rows.push([
       label,
       'main thread meanwhile: longest work between two turns of the event loop (CPU time)',
-      `${loopWork.longest.toFixed(1)} ms; ${loopWork.over50} turns over 50 ms`,
+      `${loopWork.longest.toFixed(1)} ms; ${loopWork.over50} turns over 50 ms` +
+        (loopWork.delayMaxMs === undefined
+          ? ''
+          : `; monitorEventLoopDelay max ${loopWork.delayMaxMs.toFixed(1)} ms (wall clock)`),
+    ]);
+    console.log(rows.at(-1)!.join(' | '));
+    rows.push([label, 'portal memory meanwhile', `peak ${mb(peakRss)} RSS (sampled every 50 ms)`]);
+    console.log(rows.at(-1)!.join(' | '));
+    // Issue 29's figures, read off the rows above.
+    rows.push([
+      label,
+      'issue 29: /healthz p99 (aim < 10 ms), the import (aim < 10 s, < 500 MB peak), load (1 min) at start → end',
+      `${p.p99.toFixed(1)} ms; ${Number.isNaN(importMs) ? '–' : s(importMs)}, ${mb(peakRss)}; ${loadAtStart} → ${loadAtEnd}`,
     ]);
     console.log(rows.at(-1)!.join(' | '));
   } finally {
