@@ -268,8 +268,7 @@ async function measure(label: string, cwd: string) {
     const canImport = probe.status !== 404;
     const loop = await portal.watchEventLoop();
     // The portal's resident memory meanwhile (VmRSS of it and of any process it starts, every 50 ms).
-    let peakRss = 0;
-    const rssPoll = setInterval(() => {
+    const rss = () => {
       let kb = 0;
       for (const pid of processTree(portal.pid)) {
         try {
@@ -278,8 +277,11 @@ async function measure(label: string, cwd: string) {
           /* ended */
         }
       }
-      peakRss = Math.max(peakRss, kb * 1024);
-    }, 50);
+      return kb * 1024;
+    };
+    const rssBefore = rss();
+    let peakRss = rssBefore;
+    const rssPoll = setInterval(() => (peakRss = Math.max(peakRss, rss())), 50);
     const loadAtStart = loadAverage()[0];
     const latencies: number[] = [];
     let loading = true;
@@ -388,7 +390,11 @@ async function measure(label: string, cwd: string) {
           : `; monitorEventLoopDelay max ${loopWork.delayMaxMs.toFixed(1)} ms (wall clock)`),
     ]);
     console.log(rows.at(-1)!.join(' | '));
-    rows.push([label, 'portal memory meanwhile', `peak ${mb(peakRss)} RSS (sampled every 50 ms)`]);
+    rows.push([
+      label,
+      'portal memory meanwhile',
+      `peak ${mb(peakRss)} RSS (sampled every 50 ms), ${mb(rssBefore)} before`,
+    ]);
     console.log(rows.at(-1)!.join(' | '));
     // Issue 29's figures, read off the rows above.
     rows.push([
