@@ -291,7 +291,7 @@ try {
     `\n${database.label}, HAProxy ${HAPROXY_VERSION}, ${CONNECTIONS} connections, ${DURATION} s per run, ${os.cpus().length} cores, load now ${loadAverage().join(' ')}`,
   );
   console.log(
-    '| call | instances | req/s | req/s per instance | p50 / p99 | vs one instance | load (1 min) |',
+    `| call | instances | req/s | req/s per instance | p50 / p99 | vs ${COUNTS[0]} instance${COUNTS[0] === 1 ? '' : 's'} | load (1 min) |`,
   );
   console.log(
     '| ---- | --------- | ----- | ------------------ | --------- | --------------- | ------------ |',

@@ -79,7 +79,6 @@ interface Worker {
   organization: string;
   application: string;
   subscribed: boolean;
-  comments: number;
 }
 
 /** A write as a worker does it: its round trips; resolves with a label when it succeeded. */
@@ -269,7 +268,6 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string[]> {
       organization: '',
       application: '',
       subscribed: false,
-      comments: 0,
     }));
     const product = await json<{ data: { uuid: string } }>(
       await fetch(`${base}/phpsdk/products/getProductUuid?pathAlias=accounts-api-v1`),
@@ -340,7 +338,6 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string[]> {
     };
     const comment = async (w: Worker, i: number) => {
       const res = await w.client.send('POST', '/jsonapi/comment/comment_forum', commentBody(topic, w, i));
-      w.comments++;
       return check(res, 201, 'forum comment');
     };
     // Every route once per worker (the warm-up), and one sample answer of each for the baselines.
