@@ -302,6 +302,49 @@ describe('FAPI 2.0 and the client authentication method', () => {
       .where('client_id', '=', a.clientId.development!)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ auth_method: 'private_key_jwt', fapi: true });
+
+    // The audit log has the method's change and the token security's, each with before and after.
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_email', 'before', 'after'])
+      .where('target_id', '=', a.uuid)
+      .where('action', 'in', [
+        'application.client_authentication_changed',
+        'application.token_security_changed',
+      ])
+      .orderBy('id')
+      .execute();
+    const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+    expect(audit.map((r) => ({ ...r, before: json(r.before), after: json(r.after) }))).toEqual([
+      {
+        action: 'application.client_authentication_changed',
+        actor_email: expect.stringMatching(/^dev\.eloper\.w/),
+        before: { method: 'client_secret' },
+        after: { method: 'private_key_jwt', jwks: ['fapi-key'], jwksHash: expect.any(String) },
+      },
+      {
+        action: 'application.token_security_changed',
+        actor_email: expect.stringMatching(/^dev\.eloper\.w/),
+        before: { dpopBoundAccessTokens: false, fapi: false },
+        after: { dpopBoundAccessTokens: true, fapi: true },
+      },
+    ]);
+    // Saving the same method again records nothing more.
+    expect(
+      (
+        await edit(w.c.developer, a.uuid, {
+          [A.method]: 'private_key_jwt',
+          [A.jwks]: JSON.stringify({ keys: [jwk] }),
+        })
+      ).status,
+    ).toBe(200);
+    const count = await t.app.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('target_id', '=', a.uuid)
+      .where('action', '=', 'application.client_authentication_changed')
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
   });
 });
 
