@@ -5,6 +5,7 @@ import { en } from '@portico/contracts/messages';
 import { FAPI_CLIENT_AUTH_METHODS } from '@portico/contracts/token-security';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
+import type { CertificateTrust } from './certificate-trust.ts';
 import type { Db } from '../db/client.ts';
 
 /**
@@ -483,9 +484,10 @@ export function peerCertificate(
   if (typeof socket.getPeerX509Certificate !== 'function') return undefined;
   const certificate = socket.getPeerX509Certificate();
   if (!certificate) return undefined;
-  // Without a CA bundle (MTLS_CLIENT_CA) the sandbox accepts any certificate whose subject or key
-  // is registered (decision 049); with one, the TLS layer must have verified the chain.
-  return { certificate, verified: config.mtls?.clientCaFile ? socket.authorized === true : true };
+  // Verified: the TLS layer checked the chain up to a trusted CA, the sandbox CA or one of
+  // MTLS_CLIENT_CA (decision 053). tls_client_auth needs that; self_signed_tls_client_auth and
+  // certificate-bound tokens compare the certificate itself.
+  return { certificate, verified: socket.authorized === true };
 }
 
 /** The provider settings spread into provider.ts: methods, mutual TLS and discovery's aliases. */
@@ -545,4 +547,31 @@ export function clientAuthConfiguration(config: Config): {
 export function withClientAuth(meta: ClientMetadata, authentication: ClientAuthentication): ClientMetadata {
   if (meta.token_endpoint_auth_method === 'none') return meta;
   return { ...meta, ...clientAuthMetadata(authentication) };
+}
+
+/**
+ * A client certificate that its CA revoked (a sandbox certificate, certificate-trust.ts) gets
+ * nothing at the token endpoint and its siblings: 401 invalid_client saying so, before any client
+ * authentication (oidc-provider's `certificateAuthorized` cannot wait for the database).
+ */
+export function refuseRevokedCertificates(
+  provider: {
+    use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): unknown;
+  },
+  config: Pick<Config, 'trustProxy' | 'mtls'>,
+  trust: () => CertificateTrust,
+): void {
+  provider.use(async (ctx, next) => {
+    if (ctx.path === '/token' || ctx.path.startsWith('/token/')) {
+      const presented = peerCertificate(ctx.req, config);
+      const refusal = presented ? await trust().refusal(presented.certificate) : null;
+      if (refusal) {
+        ctx.status = 401;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { error: 'invalid_client', error_description: refusal };
+        return;
+      }
+    }
+    await next();
+  });
 }

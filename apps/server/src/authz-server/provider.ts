@@ -14,7 +14,7 @@ import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../oidc/adapter.ts';
 import { isStorableText } from '../lib/storable-text.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
-import { clientAuthConfiguration, withClientAuth } from './client-auth.ts';
+import { clientAuthConfiguration, refuseRevokedCertificates, withClientAuth } from './client-auth.ts';
 import type { ClientService } from './clients.ts';
 import * as senderConstraints from './dpop.ts';
 import { sandboxErrorPage } from './pages.ts';
@@ -341,6 +341,8 @@ export async function createAuthorizationServer(
   // A DPoP-bound client without a proof is told so (dpop.ts); signed registration requests, the
   // UK Open Banking shape, are verified and handed on as JSON (registration.ts).
   senderConstraints.explainMissingDpop(provider);
+  // A revoked sandbox certificate gets no token (certificate-trust.ts).
+  refuseRevokedCertificates(provider, app.config, () => app.certificateTrust);
   acceptSignedRegistrations(
     provider,
     statements,
