@@ -19,6 +19,7 @@ import {
   type World,
 } from './applications-fixtures.ts';
 import { body, type JsonApiErrorBody } from './org-fixtures.ts';
+import { certDb } from '../src/modules/certificates/tables.ts';
 import { issueSandboxCertificate, type SandboxCertificate } from './sandbox-ca-fixtures.ts';
 import { freePort, startTestApp, type TestApp } from './test-app.ts';
 
@@ -454,7 +455,7 @@ describe('mutual TLS (tls_client_auth) and certificate-bound tokens', () => {
       'application/json',
     );
     expect(revoked.status).toBe(200);
-    const row = await t.app.db
+    const row = await certDb(t.app.db)
       .selectFrom('organization_certificates')
       .select('revoked_at')
       .where('uuid', '=', own.uuid)
