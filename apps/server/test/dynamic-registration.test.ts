@@ -40,9 +40,13 @@ let source: Application;
 let issuer: string;
 const REDIRECT = 'https://tpp.example/callback';
 let product: { uuid: string };
+let publishedKeys: { keys: JWK[] } = { keys: [] };
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_RATE_LIMIT: '1000', IMPORT_CONTENT: 'false' });
+  t = await startTestApp({ LOGIN_RATE_LIMIT: '1000', IMPORT_CONTENT: 'false' }, (app) => {
+    // A TPP's published keys (an application's jwks_uri).
+    app.get('/test/tpp-jwks', async () => publishedKeys);
+  });
   w = await makeWorld(t, new TestClient(t.baseUrl));
   issuer = `${t.baseUrl}/oauth`;
   product = await insertProduct(t.app.db, { alias: 'dcr-accounts', scope: 'accounts:read' });
@@ -596,6 +600,33 @@ describe('signed registration requests (application/jwt, the UK Open Banking sha
     );
     const token = await oidc.clientCredentialsGrant(config);
     expect(token.scope).toBe('accounts:read');
+  });
+
+  it("verifies with the keys at the application's jwks_uri too", async () => {
+    const pair = await generateKeyPair('ES256', { extractable: true });
+    publishedKeys = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'published-1', alg: 'ES256' }] };
+    const published = await createApp(w.c.creator, w.org.id, {
+      title: 'Published Keys Tooling',
+      field_allowed_grant_types: ['client_credentials'],
+      [A.method]: 'private_key_jwt',
+      [A.jwksUri]: `${t.baseUrl}/test/tpp-jwks`,
+    });
+    const jwt = await new SignJWT({
+      software_statement: await statementOf(w.c.creator, published.uuid),
+      grant_types: ['client_credentials'],
+      response_types: [],
+    })
+      .setProtectedHeader({ alg: 'ES256', kid: 'published-1' })
+      .setIssuer(published.uuid)
+      .setAudience(t.app.oauthServer.issuer)
+      .setIssuedAt()
+      .sign(pair.privateKey);
+    const res = await post(jwt);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      software_id: published.uuid,
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
   });
 
   it('refuses a request signed with another key, for another audience or issuer, or without keys, storing nothing', async () => {

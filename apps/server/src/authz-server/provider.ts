@@ -351,6 +351,7 @@ export async function createAuthorizationServer(
       return dev ? (await clients.findForProvider(dev.clientId))?.authentication : undefined;
     },
     oauthIssuer(app),
+    app.config.nodeEnv,
   );
   provider.on('server_error', (_ctx, err) => app.log.error({ err }, 'authorization server error'));
   return { provider, keys, statements };

@@ -1,8 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 import {
   SignJWT,
   createLocalJWKSet,
   createRemoteJWKSet,
+  customFetch,
   decodeJwt,
   decodeProtectedHeader,
   errors as joseErrors,
@@ -397,6 +400,7 @@ export async function verifySignedRegistration(
   signer: StatementSigner,
   keysOf: ApplicationKeys,
   issuer: string,
+  nodeEnv: Config['nodeEnv'],
 ): Promise<Record<string, unknown>> {
   const refuse = (message: string) => new RegistrationRefusal('invalid_client_metadata', message);
   let claims: JWTPayload;
@@ -421,7 +425,7 @@ export async function verifySignedRegistration(
     );
   const keySet = keys.jwks
     ? createLocalJWKSet(keys.jwks as unknown as Parameters<typeof createLocalJWKSet>[0])
-    : createRemoteJWKSet(new URL(keys.jwksUri!));
+    : createRemoteJWKSet(new URL(keys.jwksUri!), { [customFetch]: guardedFetch(nodeEnv) });
   try {
     const { payload } = await jwtVerify(jws, keySet, {
       algorithms: SIGNED_REQUEST_ALGS,
@@ -439,6 +443,47 @@ export async function verifySignedRegistration(
     throw refuse(signedRequestProblem(err, statement.software_id, issuer));
   }
 }
+
+/** Addresses a jwks_uri may not point at in production (loopback, private, link-local, …). */
+const SPECIAL_USE = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['224.0.0.0', 3],
+] as const)
+  SPECIAL_USE.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['::ffff:0:0', 96],
+] as const)
+  SPECIAL_USE.addSubnet(net, prefix, 'ipv6');
+
+/**
+ * The fetch of an application's jwks_uri for a signed registration request: in production never
+ * to this machine or a private network (as oidc-provider's own fetch of jwks_uri); outside it,
+ * loopback is how a TPP's tooling under development publishes its keys (client-auth.ts).
+ */
+const guardedFetch =
+  (nodeEnv: Config['nodeEnv']) =>
+  async (url: string, options: RequestInit): Promise<Response> => {
+    if (nodeEnv === 'production') {
+      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+      const addresses = isIP(host)
+        ? [{ address: host, family: isIP(host) }]
+        : await lookup(host, { all: true });
+      if (addresses.some((a) => SPECIAL_USE.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4')))
+        throw new Error('the JWKS URL points at a private or special-use address');
+    }
+    return fetch(url, { ...options, redirect: 'error' });
+  };
 
 function signedRequestProblem(err: unknown, softwareId: string, issuer: string): string {
   const prefix = 'registration request JWT';
@@ -484,6 +529,7 @@ export function acceptSignedRegistrations(
   signer: StatementSigner,
   keysOf: ApplicationKeys,
   issuer: string,
+  nodeEnv: Config['nodeEnv'],
 ): void {
   provider.use(async (ctx, next) => {
     if (
@@ -501,7 +547,7 @@ export function acceptSignedRegistrations(
     if (jws === undefined) return answer('invalid_request', 'the registration request is too large');
     let metadata: Record<string, unknown>;
     try {
-      metadata = await verifySignedRegistration(jws, signer, keysOf, issuer);
+      metadata = await verifySignedRegistration(jws, signer, keysOf, issuer, nodeEnv);
     } catch (err) {
       if (err instanceof RegistrationRefusal) return answer(err.code, err.message);
       throw err;
