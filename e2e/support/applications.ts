@@ -29,9 +29,9 @@ async function csrf(request: APIRequestContext): Promise<string> {
   return res.text();
 }
 
-async function write<T>(
+export async function write<T>(
   request: APIRequestContext,
-  method: 'post' | 'patch',
+  method: 'post' | 'patch' | 'put',
   url: string,
   data: unknown,
   contentType = 'application/vnd.api+json',

@@ -7,6 +7,7 @@ import {
   productUuid,
   signUp,
   subscribe,
+  write,
 } from '../support/applications.ts';
 import { expectNoViolations } from '../support/axe.ts';
 import { expect, test } from '../support/traffic.ts';
@@ -129,8 +130,64 @@ test('a DPoP-bound application: chosen on the application, its console token car
   await expect(c.getByTestId('tryout-token-dpop')).toHaveText(T.dpopBound);
   await c.getByTestId('tryout-token').getByRole('button', { name: T.apply }).click();
   await expect(c.getByTestId('tryout-request')).toContainText('Authorization: DPoP ');
+  // The code samples carry a real proof of the console's key for this request, and say so.
+  await expect(c.getByTestId('tryout-request')).toContainText(/DPoP: ey[\w-]+\.[\w-]+\.[\w-]+/);
+  await expect(c.getByTestId('tryout-snippet')).toContainText(/DPoP: ey[\w-]+\.[\w-]+\.[\w-]+/);
+  await expect(c.getByTestId('tryout-dpop-note')).toHaveText(T.dpopSnippetNote);
   const sandbox = page.waitForRequest((r) => r.url().includes('/sandbox/accounts-v1/'));
   await c.getByRole('button', { name: T.send, exact: true }).click();
   expect((await sandbox).headers()['dpop']).toMatch(/^ey/);
   await expect(c.getByTestId('tryout-status')).toHaveText('200 OK');
+});
+
+test('a FAPI 2.0 application: the console says why it cannot get a token and shows the PAR, PKCE and DPoP flow', async ({
+  page,
+}) => {
+  const { app } = await developerWithApp(page, ['authorization_code']);
+  // A signed JWT (the TPP's public key) and FAPI 2.0, set through the portal's own calls.
+  const { publicKey } = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, [
+    'sign',
+    'verify',
+  ]);
+  const jwk = {
+    ...(await crypto.subtle.exportKey('jwk', publicKey)),
+    kid: 'tpp-1',
+    use: 'sig',
+    alg: 'ES256',
+  };
+  delete jwk.key_ops;
+  delete jwk.ext;
+  await write(page.request, 'patch', `/jsonapi/node/application/${app.uuid}/edit_app_custom`, {
+    data: {
+      type: 'node--application',
+      id: app.uuid,
+      attributes: {
+        field_client_auth_method: 'private_key_jwt',
+        field_client_jwks: JSON.stringify({ keys: [jwk] }),
+      },
+    },
+  });
+  await write(
+    page.request,
+    'put',
+    `/api/applications/${app.uuid}/token-security`,
+    { dpopBoundAccessTokens: true, fapi: true },
+    'application/json',
+  );
+
+  const c = await openConsole(page);
+  await c.getByLabel(T.clientId).selectOption(app.clientId.development!);
+  const notice = c.getByTestId('tryout-key-auth');
+  await expect(notice).toContainText(T.fapiNoToken);
+  await expect(notice).toContainText(T.fapiExampleTitle);
+  const example = c.getByTestId('tryout-fapi-example');
+  await expect(example).toContainText('/oauth/request');
+  await expect(example).toContainText('code_challenge_method=S256');
+  await expect(example).toContainText(
+    'client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+  );
+  await expect(example).toContainText('-H "DPoP: $DPOP_PROOF"');
+  await expect(example).toContainText(`client_id=${app.clientId.development}`);
+  await expect(c.getByRole('button', { name: T.getToken })).toBeDisabled();
+  await expectNoViolations(page, 'the console of a FAPI 2.0 application');
 });

@@ -19,6 +19,8 @@ import {
   type World,
 } from './applications-fixtures.ts';
 import { body, type JsonApiErrorBody } from './org-fixtures.ts';
+import { certDb } from '../src/modules/certificates/tables.ts';
+import { issueSandboxCertificate, type SandboxCertificate } from './sandbox-ca-fixtures.ts';
 import { freePort, startTestApp, type TestApp } from './test-app.ts';
 
 /**
@@ -302,20 +304,58 @@ describe('FAPI 2.0 and the client authentication method', () => {
       .where('client_id', '=', a.clientId.development!)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ auth_method: 'private_key_jwt', fapi: true });
+
+    // The audit log has the method's change and the token security's, each with before and after.
+    const audit = await t.app.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_email', 'before', 'after'])
+      .where('target_id', '=', a.uuid)
+      .where('action', 'in', [
+        'application.client_authentication_changed',
+        'application.token_security_changed',
+      ])
+      .orderBy('id')
+      .execute();
+    const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v) as Record<string, unknown>;
+    expect(audit.map((r) => ({ ...r, before: json(r.before), after: json(r.after) }))).toEqual([
+      {
+        action: 'application.client_authentication_changed',
+        actor_email: expect.stringMatching(/^dev\.eloper\.w/),
+        before: { method: 'client_secret' },
+        after: { method: 'private_key_jwt', jwks: ['fapi-key'], jwksHash: expect.any(String) },
+      },
+      {
+        action: 'application.token_security_changed',
+        actor_email: expect.stringMatching(/^dev\.eloper\.w/),
+        before: { dpopBoundAccessTokens: false, fapi: false },
+        after: { dpopBoundAccessTokens: true, fapi: true },
+      },
+    ]);
+    // Saving the same method again records nothing more.
+    expect(
+      (
+        await edit(w.c.developer, a.uuid, {
+          [A.method]: 'private_key_jwt',
+          [A.jwks]: JSON.stringify({ keys: [jwk] }),
+        })
+      ).status,
+    ).toBe(200);
+    const count = await t.app.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('target_id', '=', a.uuid)
+      .where('action', '=', 'application.client_authentication_changed')
+      .executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(1);
   });
 });
 
 describe('mutual TLS (tls_client_auth) and certificate-bound tokens', () => {
-  let tpp: Awaited<ReturnType<typeof selfSignedCertificate>>;
+  /** A QWAC-like certificate of the organization, issued by the portal's sandbox CA. */
+  let tpp: SandboxCertificate;
   let intruder: Awaited<ReturnType<typeof selfSignedCertificate>>;
   beforeAll(async () => {
-    tpp = await selfSignedCertificate({
-      subject: [
-        ['C', 'NL'],
-        ['O', 'Example TPP'],
-        ['CN', 'tpp.example'],
-      ],
-    });
+    tpp = await issueSandboxCertificate(w.c.creator, w.org.id, { commonName: 'tpp.example' });
     intruder = await selfSignedCertificate({ subject: [['CN', 'intruder.example']] });
   });
   const thumbprint = (pem: string) =>
@@ -335,10 +375,7 @@ describe('mutual TLS (tls_client_auth) and certificate-bound tokens', () => {
   });
 
   it('a token over the mTLS port is bound to the certificate; the gateway wants the same certificate', async () => {
-    const a = await subscribedApp({
-      [A.method]: 'tls_client_auth',
-      [A.tlsSubjectDn]: 'CN=tpp.example,O=Example TPP,C=NL',
-    });
+    const a = await subscribedApp({ [A.method]: 'tls_client_auth', [A.tlsSubjectDn]: tpp.subjectDn });
     const clientId = a.clientId.development!;
     const form = tokenForm({ grant_type: 'client_credentials', client_id: clientId, scope: 'accounts:read' });
 
@@ -346,6 +383,16 @@ describe('mutual TLS (tls_client_auth) and certificate-bound tokens', () => {
     expect((await overMtls('/oauth/token', form)).status).toBe(401);
     const wrong = await overMtls('/oauth/token', { ...form, cert: intruder.cert, key: intruder.key });
     expect(wrong.body).toMatchObject({ error: 'invalid_client' });
+    // The right subject on a certificate no trusted CA issued (self-signed): invalid_client too.
+    const forged = await selfSignedCertificate({
+      subject: tpp.subjectDn
+        .split(',')
+        .map((p) => p.split('=') as [string, string])
+        .reverse(),
+    });
+    expect(new X509Certificate(forged.cert).subject).toBe(new X509Certificate(tpp.cert).subject);
+    const unverified = await overMtls('/oauth/token', { ...form, cert: forged.cert, key: forged.key });
+    expect(unverified).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     // The plain port has no certificate to offer.
     expect((await fetch(`${t.baseUrl}/oauth/token`, form)).status).toBe(401);
 
@@ -384,6 +431,54 @@ describe('mutual TLS (tls_client_auth) and certificate-bound tokens', () => {
 
     // Other paths are not served on the mutual-TLS port.
     expect((await overMtls('/api/me', { cert: tpp.cert, key: tpp.key })).status).toBe(404);
+  });
+
+  it('revoking the sandbox certificate stops its bound tokens at the gateway at once, and its token requests', async () => {
+    const own = await issueSandboxCertificate(w.c.creator, w.org.id, { commonName: 'revoked.example' });
+    const a = await subscribedApp({ [A.method]: 'tls_client_auth', [A.tlsSubjectDn]: own.subjectDn });
+    const form = tokenForm({
+      grant_type: 'client_credentials',
+      client_id: a.clientId.development!,
+      scope: 'accounts:read',
+    });
+    const issued = await overMtls('/oauth/token', { ...form, cert: own.cert, key: own.key });
+    expect(issued.status).toBe(200);
+    const auth = { authorization: `Bearer ${String(issued.body.access_token)}` };
+    const call = () =>
+      overMtls('/sandbox/cauth-bank/accounts', { headers: auth, cert: own.cert, key: own.key });
+    expect((await call()).status).toBe(200);
+
+    const revoked = await w.c.creator.send(
+      'POST',
+      `/api/organizations/${w.org.id}/certificates/${own.uuid}/revoke`,
+      undefined,
+      'application/json',
+    );
+    expect(revoked.status).toBe(200);
+    const row = await certDb(t.app.db)
+      .selectFrom('organization_certificates')
+      .select('revoked_at')
+      .where('uuid', '=', own.uuid)
+      .executeTakeFirstOrThrow();
+    const reason = `the client certificate (sandbox certificate, serial ${own.serial}) was revoked at ${new Date(row.revoked_at!).toISOString()}`;
+
+    const after = await call();
+    expect(after).toEqual({
+      status: 401,
+      body: {
+        error: 'invalid_token',
+        error_description: `${reason}: the access tokens bound to it (cnf x5t#S256) no longer work`,
+      },
+    });
+    const again = await overMtls('/oauth/token', { ...form, cert: own.cert, key: own.key });
+    expect(again).toEqual({ status: 401, body: { error: 'invalid_client', error_description: reason } });
+    // Another (unrevoked) sandbox certificate still works for its own client.
+    const issuedTpp = await overMtls('/oauth/token', {
+      ...tokenForm({ grant_type: 'client_credentials', client_id: a.clientId.development! }),
+      cert: tpp.cert,
+      key: tpp.key,
+    });
+    expect(issuedTpp.body).toMatchObject({ error: 'invalid_client' }); // another subject
   });
 
   it('self_signed_tls_client_auth: the certificate registered in the JWKS (x5c) authenticates the client', async () => {

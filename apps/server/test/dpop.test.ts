@@ -1,3 +1,4 @@
+import { DPOP_REQUIRED_DESCRIPTION } from '../src/authz-server/dpop.ts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   calculateJwkThumbprint,
@@ -156,8 +157,11 @@ describe('DPoP-bound tokens and FAPI 2.0', () => {
 
     const refused = await tokenRequest({ grant_type: 'client_credentials' });
     expect(refused.status).toBe(400);
-    // oidc-provider names the reason ('DPoP proof JWT not provided') in its logs only.
-    expect(refused.body).toMatchObject({ error: 'invalid_grant' });
+    // RFC 9449: the client is told a proof is required, not a generic invalid_grant.
+    expect(refused.body).toEqual({
+      error: 'invalid_dpop_proof',
+      error_description: DPOP_REQUIRED_DESCRIPTION,
+    });
 
     const key = await holder();
     const issued = await tokenRequest(
@@ -328,7 +332,10 @@ describe('DPoP-bound tokens and FAPI 2.0', () => {
     };
     const unbound = await tokenRequest(exchange);
     expect(unbound.status).toBe(400);
-    expect(unbound.body.error).toBe('invalid_grant');
+    expect(unbound.body).toEqual({
+      error: 'invalid_dpop_proof',
+      error_description: DPOP_REQUIRED_DESCRIPTION,
+    });
   });
 
   it('a FAPI 2.0 token by code is DPoP-bound and lives 10 minutes', async () => {

@@ -1,8 +1,11 @@
-import { createPublicKey, X509Certificate, type JsonWebKeyInput } from 'node:crypto';
+import { createHash, createPublicKey, X509Certificate, type JsonWebKeyInput } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { en } from '@portico/contracts/messages';
+import { FAPI_CLIENT_AUTH_METHODS } from '@portico/contracts/token-security';
 import type { ClientMetadata, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { Config } from '../config.ts';
+import type { CertificateTrust } from './certificate-trust.ts';
 import type { Db } from '../db/client.ts';
 
 /**
@@ -229,15 +232,26 @@ export function dnMatches(a: string, b: string): boolean {
   return !!x && !!y && x.length === y.length && x.every((part, i) => part === y[i]);
 }
 
+/** RFC 7591 `token_endpoint_auth_method` values a confidential client may register with. */
+export const METADATA_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+  'tls_client_auth',
+  'self_signed_tls_client_auth',
+] as const;
+
 /**
- * The input checked and normalised; every problem is a ClientAuthInputError naming its field.
- * The JWKS of private_key_jwt and self_signed_tls_client_auth may be pasted or given as a URL.
+ * THE check of a client authentication method, shared by the application form, the token
+ * security settings and dynamic client registration: the portal's name (`client_secret`, …) or
+ * RFC 7591's (`client_secret_basic`, `client_secret_post`: both `client_secret`) becomes the
+ * portal's method; a public client's `none` or an unknown name is refused, and with `fapi` a
+ * client secret is refused too (FAPI 2.0 wants a signed JWT or mutual TLS). Problems are
+ * ClientAuthInputErrors at the field `method`.
  */
-export function parseClientAuthentication(
-  input: ClientAuthInput,
-  nodeEnv: Config['nodeEnv'],
-): ClientAuthentication {
-  const method = input.method ?? 'client_secret';
+export function checkAuthMethod(name: unknown, options: { fapi?: boolean } = {}): ClientAuthMethod {
+  const value = name ?? 'client_secret';
+  const method = value === 'client_secret_basic' || value === 'client_secret_post' ? 'client_secret' : value;
   if (typeof method !== 'string' || !CLIENT_AUTH_METHODS.includes(method as ClientAuthMethod))
     throw new ClientAuthInputError([
       {
@@ -245,7 +259,26 @@ export function parseClientAuthentication(
         title: `The client authentication method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`,
       },
     ]);
-  const m = method as ClientAuthMethod;
+  if (options.fapi && !fapiAllows(method))
+    throw new ClientAuthInputError([{ field: 'method', title: en.tokenSecurity.fapiNeedsKeyAuth }]);
+  return method as ClientAuthMethod;
+}
+
+/** Whether the FAPI 2.0 profile accepts the method (signed JWT or mutual TLS). */
+export function fapiAllows(method: string): boolean {
+  return (FAPI_CLIENT_AUTH_METHODS as readonly string[]).includes(method);
+}
+
+/**
+ * The input checked and normalised; every problem is a ClientAuthInputError naming its field.
+ * The JWKS of private_key_jwt and self_signed_tls_client_auth may be pasted or given as a URL.
+ */
+export function parseClientAuthentication(
+  input: ClientAuthInput,
+  nodeEnv: Config['nodeEnv'],
+  options: { fapi?: boolean } = {},
+): ClientAuthentication {
+  const m = checkAuthMethod(input.method, options);
   const given = (v: unknown) => v !== undefined && v !== null && !(typeof v === 'string' && !v.trim());
   if (m === 'client_secret') return { ...DEFAULT_CLIENT_AUTHENTICATION };
   if (m === 'tls_client_auth') {
@@ -288,6 +321,48 @@ export function parseClientAuthentication(
   };
 }
 
+/** The client metadata members (RFC 7591, RFC 8705) that carry each field of the method. */
+export const METADATA_MEMBERS: Record<ClientAuthProblem['field'], string> = {
+  method: 'token_endpoint_auth_method',
+  jwks: 'jwks',
+  jwksUri: 'jwks_uri',
+  tlsSubjectDn: 'tls_client_auth_subject_dn',
+};
+
+/**
+ * The method of registered client metadata (dynamic client registration), through the same
+ * checks as the form's; a problem's text starts with the metadata member it is about.
+ */
+export function clientAuthFromMetadata(
+  metadata: Record<string, unknown>,
+  nodeEnv: Config['nodeEnv'],
+  options: { fapi?: boolean } = {},
+): ClientAuthentication {
+  try {
+    return parseClientAuthentication(
+      {
+        method: metadata.token_endpoint_auth_method ?? 'client_secret_basic',
+        jwks: metadata.jwks,
+        jwksUri: metadata.jwks_uri,
+        tlsSubjectDn: metadata.tls_client_auth_subject_dn,
+      },
+      nodeEnv,
+      options,
+    );
+  } catch (err) {
+    if (!(err instanceof ClientAuthInputError)) throw err;
+    throw new ClientAuthInputError(
+      err.problems.map((p) => ({
+        field: p.field,
+        title:
+          p.field === 'method' && p.title !== en.tokenSecurity.fapiNeedsKeyAuth
+            ? `token_endpoint_auth_method must be one of ${METADATA_AUTH_METHODS.join(', ')}`
+            : `${METADATA_MEMBERS[p.field]}: ${p.title}`,
+      })),
+    );
+  }
+}
+
 /** The stored method of a client (the columns of migration 0302). */
 export async function getClientAuthentication(db: Db, clientId: string): Promise<ClientAuthentication> {
   const row = await db
@@ -311,6 +386,40 @@ export function fromRow(row: {
     tlsSubjectDn: row.tls_subject_dn,
   };
 }
+
+/** Whether two settings are the same (the method, its keys, their URL and the subject). */
+export function sameClientAuthentication(a: ClientAuthentication, b: ClientAuthentication): boolean {
+  return JSON.stringify(clientAuthAudit(a)) === JSON.stringify(clientAuthAudit(b));
+}
+
+/** What the audit log keeps of a setting: the method, the keys' ids and thumbprint-free summary. */
+export function clientAuthAudit(auth: ClientAuthentication): Record<string, unknown> {
+  return {
+    method: auth.method,
+    ...(auth.jwks
+      ? {
+          jwks: auth.jwks.keys.map((k) => (typeof k.kid === 'string' ? k.kid : String(k.kty))),
+          jwksHash: hashOf(auth.jwks),
+        }
+      : {}),
+    ...(auth.jwksUri ? { jwksUri: auth.jwksUri } : {}),
+    ...(auth.tlsSubjectDn ? { tlsSubjectDn: auth.tlsSubjectDn } : {}),
+  };
+}
+
+/** JSON with every object's members in order: the same keys whatever order the database kept. */
+const canonical = (value: unknown): string =>
+  Array.isArray(value)
+    ? `[${value.map(canonical).join(',')}]`
+    : value && typeof value === 'object'
+      ? `{${Object.keys(value)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+          .join(',')}}`
+      : JSON.stringify(value);
+
+const hashOf = (value: unknown): string =>
+  createHash('sha256').update(canonical(value)).digest('base64url').slice(0, 16);
 
 /** Stores the method of every client of an application (one transaction is the caller's). */
 export async function setApplicationClientAuthentication(
@@ -375,9 +484,10 @@ export function peerCertificate(
   if (typeof socket.getPeerX509Certificate !== 'function') return undefined;
   const certificate = socket.getPeerX509Certificate();
   if (!certificate) return undefined;
-  // Without a CA bundle (MTLS_CLIENT_CA) the sandbox accepts any certificate whose subject or key
-  // is registered (decision 049); with one, the TLS layer must have verified the chain.
-  return { certificate, verified: config.mtls?.clientCaFile ? socket.authorized === true : true };
+  // Verified: the TLS layer checked the chain up to a trusted CA, the sandbox CA or one of
+  // MTLS_CLIENT_CA (decision 053). tls_client_auth needs that; self_signed_tls_client_auth and
+  // certificate-bound tokens compare the certificate itself.
+  return { certificate, verified: socket.authorized === true };
 }
 
 /** The provider settings spread into provider.ts: methods, mutual TLS and discovery's aliases. */
@@ -437,4 +547,31 @@ export function clientAuthConfiguration(config: Config): {
 export function withClientAuth(meta: ClientMetadata, authentication: ClientAuthentication): ClientMetadata {
   if (meta.token_endpoint_auth_method === 'none') return meta;
   return { ...meta, ...clientAuthMetadata(authentication) };
+}
+
+/**
+ * A client certificate that its CA revoked (a sandbox certificate, certificate-trust.ts) gets
+ * nothing at the token endpoint and its siblings: 401 invalid_client saying so, before any client
+ * authentication (oidc-provider's `certificateAuthorized` cannot wait for the database).
+ */
+export function refuseRevokedCertificates(
+  provider: {
+    use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): unknown;
+  },
+  config: Pick<Config, 'trustProxy' | 'mtls'>,
+  trust: () => CertificateTrust,
+): void {
+  provider.use(async (ctx, next) => {
+    if (ctx.path === '/token' || ctx.path.startsWith('/token/')) {
+      const presented = peerCertificate(ctx.req, config);
+      const refusal = presented ? await trust().refusal(presented.certificate) : null;
+      if (refusal) {
+        ctx.status = 401;
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { error: 'invalid_client', error_description: refusal };
+        return;
+      }
+    }
+    await next();
+  });
 }

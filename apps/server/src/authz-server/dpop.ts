@@ -94,3 +94,35 @@ export const pkceRequired = (ctx: KoaContextWithOIDC, client: Client): boolean =
 
 /** Refresh tokens rotate on every use, except a FAPI client's (the profile advises against it). */
 export const rotateRefreshToken = (ctx: KoaContextWithOIDC): boolean => !isFapiClient(ctx.oidc.client);
+
+/** The answer to a token request without the DPoP proof its client's tokens need (RFC 9449). */
+export const DPOP_REQUIRED_DESCRIPTION =
+  "a DPoP proof is required: this client's access tokens are DPoP-bound (RFC 9449); send a DPoP header with a proof JWT signed by the client's key for this request (htm POST, htu the token endpoint)";
+
+/** What oidc-provider says (error_detail of an invalid_grant, sender_constraints.js). */
+const PROVIDER_DPOP_MISSING = 'DPoP proof JWT not provided';
+const MISSING = Symbol('portico.dpopMissing');
+
+/**
+ * oidc-provider refuses a token request of a DPoP-bound client without a proof as
+ * `invalid_grant` / 'grant request is invalid' (the reason stays in its error_detail). The client
+ * is told instead: `invalid_dpop_proof` with a description saying a proof is required.
+ */
+export function explainMissingDpop(provider: {
+  use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): unknown;
+  on(event: 'grant.error', listener: (ctx: KoaContextWithOIDC, err: Error) => void): unknown;
+}): void {
+  provider.on('grant.error', (ctx, err) => {
+    if ((err as { error_detail?: unknown }).error_detail === PROVIDER_DPOP_MISSING)
+      (ctx.state as Record<symbol, boolean>)[MISSING] = true;
+  });
+  provider.use(async (ctx, next) => {
+    await next();
+    if (!(ctx.state as Record<symbol, boolean>)[MISSING]) return;
+    const body = ctx.body as { error?: unknown } | undefined;
+    if (body && typeof body === 'object' && body.error === 'invalid_grant') {
+      ctx.status = 400;
+      ctx.body = { error: 'invalid_dpop_proof', error_description: DPOP_REQUIRED_DESCRIPTION };
+    }
+  });
+}

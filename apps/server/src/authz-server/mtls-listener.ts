@@ -11,10 +11,11 @@ export function servedOverMtls(url: string | undefined): boolean {
 }
 
 /**
- * The mutual-TLS port (SANDBOX_MTLS_PORT, issue 28, decision 049): HTTPS that asks every client
- * for a certificate without requiring one at the TLS level (the token endpoint and the gateway
- * decide what a missing or unknown certificate means), serving /oauth/token and /sandbox/* of the
- * same app. The server certificate comes from MTLS_SERVER_CERT/MTLS_SERVER_KEY, or is generated
+ * The mutual-TLS port (SANDBOX_MTLS_PORT, issue 28, decisions 049 and 053): HTTPS that asks every
+ * client for a certificate without requiring one at the TLS level (the token endpoint and the
+ * gateway decide what a missing or unknown certificate means), serving /oauth/token and /sandbox/*
+ * of the same app. It trusts the portal's sandbox CA and MTLS_CLIENT_CA's certificates: a chain
+ * to one of them makes a certificate verified (what tls_client_auth needs). The server certificate comes from MTLS_SERVER_CERT/MTLS_SERVER_KEY, or is generated
  * at start (self-signed, for PUBLIC_URL's host, localhost and 127.0.0.1).
  */
 export default fp(
@@ -33,11 +34,15 @@ export default fp(
             subject: [['CN', names[0] ?? 'localhost']],
             altNames: [...new Set(names)],
           });
+    const identity = {
+      cert: generated?.cert ?? fs.readFileSync(mtls.serverCertFile ?? ''),
+      key: generated?.key ?? fs.readFileSync(mtls.serverKeyFile ?? ''),
+    };
+    const extraCas = mtls.clientCaFile ? [fs.readFileSync(mtls.clientCaFile, 'utf8')] : [];
     const server = https.createServer(
       {
-        cert: generated?.cert ?? fs.readFileSync(mtls.serverCertFile ?? ''),
-        key: generated?.key ?? fs.readFileSync(mtls.serverKeyFile ?? ''),
-        ...(mtls.clientCaFile ? { ca: fs.readFileSync(mtls.clientCaFile) } : {}),
+        ...identity,
+        ...(extraCas.length ? { ca: extraCas } : {}),
         requestCert: true,
         rejectUnauthorized: false,
         minVersion: 'TLSv1.2',
@@ -58,6 +63,10 @@ export default fp(
     );
     app.decorate('mtlsServer', { server, serverCertificate: generated?.cert });
     app.addHook('onListen', async () => {
+      // The trusted CAs are known once every plugin has started: the sandbox CA (certificates
+      // module, certificate-trust.ts), then MTLS_CLIENT_CA's.
+      const ca = [...app.certificateTrust.caCertificates(), ...extraCas];
+      if (ca.length) server.setSecureContext({ ...identity, ca, minVersion: 'TLSv1.2' });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(mtls.port, app.config.host, () => {

@@ -13,6 +13,7 @@ import {
 import { STATEMENT_JWKS_PATH, type StatementSigner } from './registration.ts';
 import { authorizationServerRoutes } from './routes.ts';
 import { consentRevocationCheck } from './scripted-customers.ts';
+import { createCertificateTrust, type CertificateTrust } from './certificate-trust.ts';
 
 /**
  * The API authorization server at /oauth (tokens for developer applications) and its client
@@ -23,6 +24,8 @@ export default fp(
   async (app) => {
     // Cached client answers hold while the change counters they depend on do (clients.ts).
     const clients = createClientService(app.db, app.secretBox, () => app.dataVersions.read());
+    // The CAs the mutual-TLS port trusts (the certificates module adds the sandbox CA).
+    app.decorate('certificateTrust', createCertificateTrust());
     const { provider, keys, statements } = await createAuthorizationServer(app, clients);
     app.decorate('oauthClients', clients);
     app.decorate('softwareStatements', statements);
@@ -65,6 +68,8 @@ declare module 'fastify' {
         grantId: string | undefined;
       }): Promise<string | null>;
     };
+    /** The client certificates' trusted CAs and their revocations (certificate-trust.ts). */
+    certificateTrust: CertificateTrust;
     /** Signs the software statements of dynamic client registration (registration.ts). */
     softwareStatements: StatementSigner;
   }

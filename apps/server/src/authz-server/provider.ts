@@ -14,11 +14,12 @@ import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../oidc/adapter.ts';
 import { isStorableText } from '../lib/storable-text.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
-import { clientAuthConfiguration, withClientAuth } from './client-auth.ts';
+import { clientAuthConfiguration, refuseRevokedCertificates, withClientAuth } from './client-auth.ts';
 import type { ClientService } from './clients.ts';
 import * as senderConstraints from './dpop.ts';
 import { sandboxErrorPage } from './pages.ts';
 import {
+  acceptSignedRegistrations,
   createStatementSigner,
   registrationConfiguration,
   storeRegisteredClient,
@@ -116,9 +117,16 @@ function createOauthAdapterClass(
       if (this.isClient) {
         const exists = (await clients.getClient(id)) !== undefined;
         const ctx = Provider.ctx;
-        await storeRegisteredClient(clients.dynamicRegistrar(), signer, id, { ...payload }, ctx, exists, [
-          consoleRedirectUri,
-        ]);
+        await storeRegisteredClient(
+          clients.dynamicRegistrar(),
+          signer,
+          id,
+          { ...payload },
+          ctx,
+          exists,
+          [consoleRedirectUri],
+          app.config.nodeEnv,
+        );
         return;
       }
       return this.inner.upsert(id, payload, expiresIn);
@@ -191,7 +199,10 @@ export async function createAuthorizationServer(
   const keys = await loadOrCreateSigningKeys(app.db, app.secretBox, OAUTH_TAG);
   const statements = await createStatementSigner(app.db, app.secretBox, app.config.publicUrl);
   // The try-out console's callback is the portal's, added to development clients: never a TPP's.
-  const registration = registrationConfiguration([`${app.config.publicUrl}/${REDOC_CALLBACK_PATH}`]);
+  const registration = registrationConfiguration(
+    [`${app.config.publicUrl}/${REDOC_CALLBACK_PATH}`],
+    app.config.nodeEnv,
+  );
   const customers = sandboxUsersRepo(app.db);
   const resource = sandboxResource(app);
 
@@ -327,6 +338,21 @@ export async function createAuthorizationServer(
   const provider = new Provider(oauthIssuer(app), configuration);
   provider.proxy = app.config.trustProxy;
   acceptRotatedSecrets(provider, app.db, app.secretBox);
+  // A DPoP-bound client without a proof is told so (dpop.ts); signed registration requests, the
+  // UK Open Banking shape, are verified and handed on as JSON (registration.ts).
+  senderConstraints.explainMissingDpop(provider);
+  // A revoked sandbox certificate gets no token (certificate-trust.ts).
+  refuseRevokedCertificates(provider, app.config, () => app.certificateTrust);
+  acceptSignedRegistrations(
+    provider,
+    statements,
+    async (softwareId) => {
+      const dev = (await clients.findByApplication(softwareId)).find((c) => c.environment === 'DEVELOPMENT');
+      return dev ? (await clients.findForProvider(dev.clientId))?.authentication : undefined;
+    },
+    oauthIssuer(app),
+    app.config.nodeEnv,
+  );
   provider.on('server_error', (_ctx, err) => app.log.error({ err }, 'authorization server error'));
   return { provider, keys, statements };
 }

@@ -1,7 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
 import {
   SignJWT,
   createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
   decodeJwt,
   decodeProtectedHeader,
   errors as joseErrors,
@@ -11,9 +15,11 @@ import {
   type JWTPayload,
 } from 'jose';
 import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { SecretBox } from '../lib/secret-box.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
+import { ClientAuthInputError, clientAuthFromMetadata, type ClientAuthentication } from './client-auth.ts';
 
 /**
  * Dynamic client registration (RFC 7591) and management (RFC 7592) with software statements
@@ -73,6 +79,8 @@ export interface RegisteredClientMetadata {
   grantTypes: string[];
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  /** How the client authenticates (token_endpoint_auth_method and its keys or subject). */
+  authentication: ClientAuthentication;
 }
 
 /**
@@ -205,8 +213,6 @@ export function readStatement(payload: JWTPayload): SoftwareStatement {
 
 /** Client metadata members of registration requests besides the recognized ones. */
 export const REGISTRATION_METADATA = ['software_statement', 'software_id', 'software_version'] as const;
-/** Client authentication methods a registered client may ask for. */
-export const REGISTRATION_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 const REGISTRATION_ROUTES = new Set(['registration', 'client_update']);
 
 const toError = (refusal: RegistrationRefusal): Error => {
@@ -229,12 +235,18 @@ const toError = (refusal: RegistrationRefusal): Error => {
  */
 function applyStatement(
   ownUris: readonly string[],
+  nodeEnv: Config['nodeEnv'],
   ctx: KoaContextWithOIDC | undefined,
   value: unknown,
   metadata: Record<string, unknown>,
 ) {
   const route = ctx?.oidc?.route;
   if (!route || !REGISTRATION_ROUTES.has(route)) return;
+  // The method and its keys or subject, checked as the application form checks them; the mTLS
+  // methods' tokens are certificate-bound (client-auth.ts), and the answer says so.
+  const { method } = authenticationOf(metadata, nodeEnv);
+  if (method === 'tls_client_auth' || method === 'self_signed_tls_client_auth')
+    metadata.tls_client_certificate_bound_access_tokens = true;
   if (value === undefined) {
     if (route === 'registration')
       throw new errors.InvalidSoftwareStatement(
@@ -253,11 +265,6 @@ function applyStatement(
     if (err instanceof RegistrationRefusal) throw toError(err);
     throw new errors.InvalidSoftwareStatement('software_statement is not a signed JWT');
   }
-  const method = metadata.token_endpoint_auth_method;
-  if (method !== undefined && !REGISTRATION_AUTH_METHODS.includes(String(method)))
-    throw new errors.InvalidClientMetadata(
-      `token_endpoint_auth_method must be one of ${REGISTRATION_AUTH_METHODS.join(', ')}`,
-    );
   const redirectUris = (strings(metadata.redirect_uris) ?? []).filter((uri) => !ownUris.includes(uri));
   const unknown = redirectUris.find((uri) => !claims.software_redirect_uris.includes(uri));
   if (unknown !== undefined)
@@ -278,10 +285,24 @@ function applyStatement(
  * statement is the credential), registration access tokens rotated on every update, client ids and
  * secrets in the portal's own form, and the statement's members in the client metadata.
  */
-export function registrationConfiguration(ownUris: readonly string[]): Pick<
-  Configuration,
-  'extraClientMetadata'
-> & {
+/** The client's authentication (client-auth.ts, the form's checks); a problem is invalid_client_metadata. */
+function authenticationOf(
+  metadata: Record<string, unknown>,
+  nodeEnv: Config['nodeEnv'],
+): ClientAuthentication {
+  try {
+    return clientAuthFromMetadata(metadata, nodeEnv);
+  } catch (err) {
+    if (err instanceof ClientAuthInputError)
+      throw new errors.InvalidClientMetadata(err.problems.map((p) => p.title).join('; '));
+    throw err;
+  }
+}
+
+export function registrationConfiguration(
+  ownUris: readonly string[],
+  nodeEnv: Config['nodeEnv'],
+): Pick<Configuration, 'extraClientMetadata'> & {
   features: Pick<NonNullable<Configuration['features']>, 'registration' | 'registrationManagement'>;
 } {
   return {
@@ -289,7 +310,7 @@ export function registrationConfiguration(ownUris: readonly string[]): Pick<
       properties: [...REGISTRATION_METADATA],
       validator(ctx, key, value, metadata) {
         if (key === 'software_statement')
-          applyStatement(ownUris, ctx, value, metadata as unknown as Record<string, unknown>);
+          applyStatement(ownUris, nodeEnv, ctx, value, metadata as unknown as Record<string, unknown>);
       },
     },
     features: {
@@ -310,6 +331,7 @@ function registeredClient(
   clientId: string,
   payload: Record<string, unknown>,
   ownUris: readonly string[],
+  nodeEnv: Config['nodeEnv'],
 ): RegisteredClientMetadata {
   const own = (uris: string[] | null) => (uris ?? []).filter((uri) => !ownUris.includes(uri));
   return {
@@ -319,6 +341,7 @@ function registeredClient(
     grantTypes: strings(payload.grant_types) ?? [],
     redirectUris: own(strings(payload.redirect_uris)),
     postLogoutRedirectUris: own(strings(payload.post_logout_redirect_uris)),
+    authentication: authenticationOf(payload, nodeEnv),
   };
 }
 
@@ -335,6 +358,7 @@ export async function storeRegisteredClient(
   ctx: KoaContextWithOIDC | undefined,
   exists: boolean,
   ownUris: readonly string[],
+  nodeEnv: Config['nodeEnv'],
 ): Promise<void> {
   if (!registrar) throw new errors.InvalidRequest('dynamic client registration is not available');
   const ip = ctx?.ip ?? '';
@@ -344,12 +368,202 @@ export async function storeRegisteredClient(
     if (!exists) {
       if (!statement)
         throw new RegistrationRefusal('invalid_software_statement', 'software_statement is required');
-      await registrar.create(registeredClient(clientId, payload, ownUris), statement, ip);
+      await registrar.create(registeredClient(clientId, payload, ownUris, nodeEnv), statement, ip);
     } else {
-      await registrar.update(registeredClient(clientId, payload, ownUris), statement, ip);
+      await registrar.update(registeredClient(clientId, payload, ownUris, nodeEnv), statement, ip);
     }
   } catch (err) {
     if (err instanceof RegistrationRefusal) throw toError(err);
     throw err;
   }
+}
+
+/** Signature algorithms of a signed registration request (asymmetric ones only). */
+export const SIGNED_REQUEST_ALGS = ['PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'RS256', 'EdDSA'];
+const SIGNED_REQUEST_LIMIT = 56 * 1024;
+const REGISTRATION_PATH = /^\/reg(\/[^/]+)?$/;
+
+/** The public keys of the application a statement names (its client authentication's JWKS). */
+export type ApplicationKeys = (
+  softwareId: string,
+) => Promise<Pick<ClientAuthentication, 'jwks' | 'jwksUri'> | undefined>;
+
+/**
+ * A signed registration request (the UK Open Banking shape: `Content-Type: application/jwt`, a
+ * JWS whose claims are the client metadata with `software_statement`): the claims, once the
+ * statement is the portal's and the request is signed by a key of the statement's application
+ * (`software_id`), `iss` that software_id and `aud` this issuer. Refusals are RFC 7591 errors
+ * naming what is wrong.
+ */
+export async function verifySignedRegistration(
+  jws: string,
+  signer: StatementSigner,
+  keysOf: ApplicationKeys,
+  issuer: string,
+  nodeEnv: Config['nodeEnv'],
+): Promise<Record<string, unknown>> {
+  const refuse = (message: string) => new RegistrationRefusal('invalid_client_metadata', message);
+  let claims: JWTPayload;
+  try {
+    if (decodeProtectedHeader(jws).alg === 'none')
+      throw refuse('the registration request JWT must be signed');
+    claims = decodeJwt(jws);
+  } catch (err) {
+    if (err instanceof RegistrationRefusal) throw err;
+    throw refuse('the registration request is not a signed JWT (a JWS in compact form)');
+  }
+  if (typeof claims.software_statement !== 'string')
+    throw new RegistrationRefusal(
+      'invalid_software_statement',
+      "software_statement is required among the registration request JWT's claims",
+    );
+  const statement = await signer.verify(claims.software_statement);
+  const keys = await keysOf(statement.software_id);
+  if (!keys?.jwks && !keys?.jwksUri)
+    throw refuse(
+      "the registration request JWT cannot be verified: the software statement's application has no public keys; set its client authentication to a signed JWT with a JWKS or JWKS URL on the portal",
+    );
+  const keySet = keys.jwks
+    ? createLocalJWKSet(keys.jwks as unknown as Parameters<typeof createLocalJWKSet>[0])
+    : createRemoteJWKSet(new URL(keys.jwksUri!), { [customFetch]: guardedFetch(nodeEnv) });
+  try {
+    const { payload } = await jwtVerify(jws, keySet, {
+      algorithms: SIGNED_REQUEST_ALGS,
+      issuer: statement.software_id,
+      audience: issuer,
+      requiredClaims: ['iss', 'aud', 'iat'],
+      maxTokenAge: '1h',
+      clockTolerance: 60,
+    });
+    const metadata: Record<string, unknown> = { ...payload };
+    // The JWT's own claims are not client metadata.
+    for (const claim of ['iss', 'aud', 'iat', 'exp', 'nbf', 'jti']) delete metadata[claim];
+    return metadata;
+  } catch (err) {
+    throw refuse(signedRequestProblem(err, statement.software_id, issuer));
+  }
+}
+
+/** Addresses a jwks_uri may not point at in production (loopback, private, link-local, …). */
+const SPECIAL_USE = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['224.0.0.0', 3],
+] as const)
+  SPECIAL_USE.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 127],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['::ffff:0:0', 96],
+] as const)
+  SPECIAL_USE.addSubnet(net, prefix, 'ipv6');
+
+/**
+ * The fetch of an application's jwks_uri for a signed registration request: in production never
+ * to this machine or a private network (as oidc-provider's own fetch of jwks_uri); outside it,
+ * loopback is how a TPP's tooling under development publishes its keys (client-auth.ts).
+ */
+const guardedFetch =
+  (nodeEnv: Config['nodeEnv']) =>
+  async (url: string, options: RequestInit): Promise<Response> => {
+    if (nodeEnv === 'production') {
+      const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+      const addresses = isIP(host)
+        ? [{ address: host, family: isIP(host) }]
+        : await lookup(host, { all: true });
+      if (addresses.some((a) => SPECIAL_USE.check(a.address, a.family === 6 ? 'ipv6' : 'ipv4')))
+        throw new Error('the JWKS URL points at a private or special-use address');
+    }
+    return fetch(url, { ...options, redirect: 'error' });
+  };
+
+function signedRequestProblem(err: unknown, softwareId: string, issuer: string): string {
+  const prefix = 'registration request JWT';
+  if (err instanceof joseErrors.JWTClaimValidationFailed) {
+    if (err.claim === 'iss')
+      return `${prefix} claim 'iss' must be the software statement's software_id '${softwareId}'`;
+    if (err.claim === 'aud') return `${prefix} claim 'aud' must be the authorization server '${issuer}'`;
+    return `${prefix} claim '${err.claim}' is invalid: ${err.reason}`;
+  }
+  if (err instanceof joseErrors.JWTExpired) return `${prefix} expired (exp)`;
+  if (err instanceof joseErrors.JOSEAlgNotAllowed)
+    return `${prefix} must be signed with one of ${SIGNED_REQUEST_ALGS.join(', ')}`;
+  if (err instanceof joseErrors.JWKSNoMatchingKey || err instanceof joseErrors.JWKSMultipleMatchingKeys)
+    return `${prefix} is signed with a key that is not in the JWKS of the software statement's application (kid)`;
+  if (err instanceof joseErrors.JWSSignatureVerificationFailed)
+    return `${prefix} signature does not verify with the public keys of the software statement's application`;
+  if (err instanceof joseErrors.JOSEError) return `${prefix} could not be verified (${err.message})`;
+  return `${prefix} could not be verified`;
+}
+
+async function readRequestBody(req: NodeJS.ReadableStream & { headers: Record<string, unknown> }) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += buf.length;
+    if (size > SIGNED_REQUEST_LIMIT) return undefined;
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/**
+ * oidc-provider reads JSON registration requests only. A signed one (`application/jwt`, POST
+ * /reg or an RFC 7592 PUT /reg/:id) is verified here first and handed on as the JSON of its
+ * claims: from there on it is the same request (the statement is checked again when the client
+ * is stored). A refusal is answered here, 400 with the RFC 7591 error.
+ */
+export function acceptSignedRegistrations(
+  provider: {
+    use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): unknown;
+  },
+  signer: StatementSigner,
+  keysOf: ApplicationKeys,
+  issuer: string,
+  nodeEnv: Config['nodeEnv'],
+): void {
+  provider.use(async (ctx, next) => {
+    if (
+      (ctx.method !== 'POST' && ctx.method !== 'PUT') ||
+      !REGISTRATION_PATH.test(ctx.path) ||
+      !ctx.is('application/jwt')
+    )
+      return next();
+    const answer = (error: string, description: string) => {
+      ctx.status = 400;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { error, error_description: description };
+    };
+    const jws = await readRequestBody(ctx.req as never);
+    if (jws === undefined) return answer('invalid_request', 'the registration request is too large');
+    let metadata: Record<string, unknown>;
+    try {
+      metadata = await verifySignedRegistration(jws, signer, keysOf, issuer, nodeEnv);
+    } catch (err) {
+      if (err instanceof RegistrationRefusal) return answer(err.code, err.message);
+      throw err;
+    }
+    const json = Buffer.from(JSON.stringify(metadata));
+    // The provider reads the body from the request stream: it gets the claims' JSON instead.
+    Object.defineProperty(ctx.req, 'readable', { value: true, configurable: true });
+    Object.defineProperty(ctx.req, 'iterator', {
+      configurable: true,
+      value: () =>
+        (async function* () {
+          yield json;
+        })(),
+    });
+    ctx.req.headers['content-type'] = 'application/json';
+    ctx.req.headers['content-length'] = String(json.length);
+    return next();
+  });
 }

@@ -7,6 +7,7 @@ import { createDocumentCache } from './documents.ts';
 import { createDpopChecker, dpopChallenge, DpopError, presentedToken, type PresentedToken } from './dpop.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
+import { peerCertificate } from '../authz-server/client-auth.ts';
 import { certificateBindingRefusal } from './certificate-binding.ts';
 import { createTokenVerifier, TokenError, type VerifiedToken } from './tokens.ts';
 
@@ -102,6 +103,13 @@ export default fp(
       // RFC 8705: a certificate-bound token needs its certificate (certificate-binding.ts).
       const unbound = certificateBindingRefusal(token.certificateThumbprint, request, app.config);
       if (unbound) return invalid(unbound);
+      // A token bound to a certificate its CA revoked (a sandbox certificate) stops at once.
+      if (token.certificateThumbprint !== undefined) {
+        const presented = peerCertificate(request.raw, app.config);
+        const revoked = presented ? await app.certificateTrust.refusal(presented.certificate) : null;
+        if (revoked)
+          return invalid(`${revoked}: the access tokens bound to it (cnf x5t#S256) no longer work`);
+      }
       if (token.jkt === undefined && raw.scheme === 'DPoP')
         return invalid(
           'this access token is not DPoP-bound: send it as "Authorization: Bearer <access token>"',

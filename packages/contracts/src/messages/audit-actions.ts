@@ -12,6 +12,7 @@ export const auditActionLabels = {
     secret_reset: 'Client secret reset',
     secret_deleted: 'Client secret deleted',
     token_security_changed: 'Token security changed',
+    client_authentication_changed: 'Client authentication method changed',
     secret_rotated: 'Client secret rotated',
     secret_revoked: 'Client secret revoked',
     psd2_certificate_changed: 'PSD2 certificate of the application changed',

@@ -65,6 +65,13 @@ export const tryoutMessages = {
   tokenRenewed: 'The token was renewed with the refresh token.',
   tokenRestored: 'The token of this tab was kept across the reload.',
   dpopBound: 'DPoP-bound: each call carries a proof signed with a key kept in this browser.',
+  dpopSnippetNote:
+    "The DPoP header above is a real proof signed by this console's key for this one request: it is accepted once, within 5 minutes. Your own code signs a new proof with its own key for every request.",
+  keyAuthNoToken:
+    'This application authenticates with {{method}}: its private key or client certificate is not in this browser, so the console cannot get a token for it. Get the token with your own client, then paste it into the Authorization header as "DPoP <token>" (DPoP-bound) or "Bearer <token>".',
+  fapiNoToken:
+    'This application follows the FAPI 2.0 Security Profile: it authenticates with a signed JWT (private_key_jwt) or mutual TLS, whose private key or certificate is not in this browser, so the console cannot get a token for it. Get one with your own client as below (pushed authorization request, PKCE and DPoP), then paste it into the Authorization header as "DPoP <token>".',
+  fapiExampleTitle: 'Authorization code with PAR, PKCE and DPoP',
   apply: 'apply',
   applied: 'Applied to the Authorization header',
   authorization: 'Authorization',

@@ -19,6 +19,11 @@ import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts'
 import { assertAllowed, allowed, requireApplication } from './access.ts';
 import { assertRolesAllow } from './psd2-roles.ts';
 import {
+  ClientAuthInputError,
+  checkAuthMethod,
+  clientAuthAudit,
+  fromRow as clientAuthFromRow,
+  sameClientAuthentication,
   setApplicationClientAuthentication,
   type ClientAuthentication,
 } from '../../authz-server/client-auth.ts';
@@ -339,24 +344,43 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
         : undefined;
       const { row, changed } = await db.transaction().execute(async (trx) => {
         const locked = await lockDevelopment(trx, current.id, M.cannotEdit);
-        // A FAPI 2.0 application keeps a signed JWT or mutual TLS (token-security-routes.ts).
-        if (clientAuth?.method === 'client_secret') {
-          const fapi = await trx
-            .selectFrom('oauth_clients')
-            .select('client_id')
-            .where('application_uuid', '=', locked.uuid)
-            .where('fapi', '=', true)
-            .executeTakeFirst();
-          if (fapi)
-            throw new ApiErrors(422, [
-              {
-                title: en.tokenSecurity.fapiNeedsKeyAuth,
+        const clientRows = await trx
+          .selectFrom('oauth_clients')
+          .select(['client_id', 'environment', 'fapi', 'auth_method', 'jwks', 'jwks_uri', 'tls_subject_dn'])
+          .where('application_uuid', '=', locked.uuid)
+          .execute();
+        // A FAPI 2.0 application keeps a signed JWT or mutual TLS: the one check of every method
+        // (client-auth.ts), as token security and dynamic registration use it.
+        if (clientAuth) {
+          try {
+            checkAuthMethod(clientAuth.method, { fapi: clientRows.some((r) => r.fapi) });
+          } catch (err) {
+            if (!(err instanceof ClientAuthInputError)) throw err;
+            throw new ApiErrors(
+              422,
+              err.problems.map((p) => ({
+                title: p.title,
                 pointer: `/data/attributes/${CLIENT_AUTH_ATTRIBUTES.method}`,
-              },
-            ]);
+              })),
+            );
+          }
         }
         const updated = await updateApplication(trx, app.secretBox, locked, parsed.fields);
-        if (clientAuth) await setApplicationClientAuthentication(trx, updated.uuid, clientAuth);
+        if (clientAuth) {
+          await setApplicationClientAuthentication(trx, updated.uuid, clientAuth);
+          const dev = clientRows.find((r) => r.environment === 'DEVELOPMENT') ?? clientRows[0];
+          const before = dev ? clientAuthFromRow(dev) : undefined;
+          if (before && !sameClientAuthentication(before, clientAuth))
+            await recordAudit(trx, actorOf(request), {
+              action: 'application.client_authentication_changed',
+              targetType: 'application',
+              targetId: updated.uuid,
+              targetLabel: updated.title,
+              organizationId: updated.organization_id,
+              before: clientAuthAudit(before),
+              after: clientAuthAudit(clientAuth),
+            });
+        }
         const had = productIds ? await subscribedProductIds(trx, locked.id) : [];
         const subsChanged = productIds ? await replaceSubscriptions(trx, updated, productIds) : false;
         if (productIds)

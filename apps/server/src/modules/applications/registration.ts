@@ -1,4 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import {
+  ClientAuthInputError,
+  checkAuthMethod,
+  getClientAuthentication,
+  setApplicationClientAuthentication,
+} from '../../authz-server/client-auth.ts';
 import {
   RegistrationRefusal,
   type DynamicRegistrar,
@@ -115,8 +122,14 @@ export function dynamicRegistrar(app: FastifyInstance): DynamicRegistrar {
           organizationId: source.organization_id,
           createdBy: source.created_by,
           productIds: await subscribedProductIds(trx, source.id),
-          issued: { clientId: client.clientId, secret: client.clientSecret },
+          // A client of a signed JWT or mutual TLS gets no secret from oidc-provider; it is still a
+          // confidential client (its secret is never used, as for one set on the form).
+          issued: {
+            clientId: client.clientId,
+            secret: client.clientSecret ?? randomBytes(32).toString('base64url'),
+          },
         });
+        await setApplicationClientAuthentication(trx, row.uuid, client.authentication);
         await appDb(trx)
           .updateTable('applications')
           // The same certificate, so the same PSD2 roles limit its subscriptions and scopes.
@@ -133,6 +146,7 @@ export function dynamicRegistrar(app: FastifyInstance): DynamicRegistrar {
             clientId: client.clientId,
             softwareId: statement.software_id,
             redirectUris: client.redirectUris,
+            authMethod: client.authentication.method,
           },
         });
       });
@@ -152,7 +166,26 @@ export function dynamicRegistrar(app: FastifyInstance): DynamicRegistrar {
         );
       const grantTypes = grantTypesOf(client);
       const title = titleOf(client, statement, row.title);
+      const before = await getClientAuthentication(db, client.clientId);
       await db.transaction().execute(async (trx) => {
+        // A FAPI 2.0 application keeps a signed JWT or mutual TLS (the check of every method).
+        const fapi = await trx
+          .selectFrom('oauth_clients')
+          .select('client_id')
+          .where('application_uuid', '=', row.uuid)
+          .where('fapi', '=', true)
+          .executeTakeFirst();
+        try {
+          checkAuthMethod(client.authentication.method, { fapi: !!fapi });
+        } catch (err) {
+          if (err instanceof ClientAuthInputError)
+            throw new RegistrationRefusal(
+              'invalid_client_metadata',
+              `token_endpoint_auth_method: ${err.message}`,
+            );
+          throw err;
+        }
+        await setApplicationClientAuthentication(trx, row.uuid, client.authentication);
         await updateApplication(trx, app.secretBox, row, {
           title,
           description: row.description,
@@ -166,8 +199,18 @@ export function dynamicRegistrar(app: FastifyInstance): DynamicRegistrar {
           targetId: row.uuid,
           targetLabel: title,
           organizationId: row.organization_id,
-          before: { title: row.title, grantTypes: row.grant_types, redirectUris: row.redirect_uris },
-          after: { title, grantTypes, redirectUris: client.redirectUris },
+          before: {
+            title: row.title,
+            grantTypes: row.grant_types,
+            redirectUris: row.redirect_uris,
+            authMethod: before.method,
+          },
+          after: {
+            title,
+            grantTypes,
+            redirectUris: client.redirectUris,
+            authMethod: client.authentication.method,
+          },
         });
       });
     },

@@ -1,10 +1,7 @@
 import { en } from '@portico/contracts/messages';
-import {
-  FAPI_CLIENT_AUTH_METHODS,
-  tokenSecuritySchema,
-  type TokenSecurity,
-} from '@portico/contracts/token-security';
+import { tokenSecuritySchema, type TokenSecurity } from '@portico/contracts/token-security';
 import type { FastifyInstance } from 'fastify';
+import { ClientAuthInputError, checkAuthMethod } from '../../authz-server/client-auth.ts';
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
@@ -16,19 +13,22 @@ import { appDb } from './tables.ts';
 const M = en.tokenSecurity;
 
 /**
- * How a client authenticates at the token endpoint (`oauth_clients.auth_method`, migration 0302,
- * authz-server/client-auth.ts): a secret (`client_secret`, or none for a public client), a signed
- * JWT or mutual TLS.
+ * Whether FAPI 2.0 may apply to every client of the application: the one check of client
+ * authentication methods (authz-server/client-auth.ts `checkAuthMethod`), which the application
+ * form and dynamic client registration use too. A public client (no secret) has `none`.
  */
-function authMethodOf(row: Record<string, unknown>): string {
-  const method = row.auth_method;
-  if (typeof method === 'string' && method && method !== 'client_secret') return method;
-  return row.secret === null ? 'none' : 'client_secret_basic';
+function fapiProblem(rows: readonly { auth_method: string; secret: string | null }[]): string | null {
+  if (!rows.length) return en.tokenSecurity.fapiNeedsKeyAuth;
+  for (const row of rows) {
+    try {
+      checkAuthMethod(row.secret === null ? 'none' : row.auth_method, { fapi: true });
+    } catch (err) {
+      if (!(err instanceof ClientAuthInputError)) throw err;
+      return en.tokenSecurity.fapiNeedsKeyAuth;
+    }
+  }
+  return null;
 }
-
-const fapiAllowedFor = (rows: readonly Record<string, unknown>[]): boolean =>
-  rows.length > 0 &&
-  rows.every((r) => (FAPI_CLIENT_AUTH_METHODS as readonly string[]).includes(authMethodOf(r)));
 
 async function clientRows(db: Db, applicationUuid: string) {
   return db.selectFrom('oauth_clients').selectAll().where('application_uuid', '=', applicationUuid).execute();
@@ -38,7 +38,7 @@ function view(rows: Awaited<ReturnType<typeof clientRows>>): TokenSecurity {
   return {
     dpopBoundAccessTokens: rows.some((r) => r.dpop_bound_access_tokens),
     fapi: rows.some((r) => r.fapi),
-    fapiAllowed: fapiAllowedFor(rows as unknown as Record<string, unknown>[]),
+    fapiAllowed: fapiProblem(rows) === null,
   };
 }
 
@@ -80,8 +80,8 @@ export async function tokenSecurityRoutes(app: FastifyInstance): Promise<void> {
         throw new HttpError(403, M.productionLocked, { code: 'production_application' });
       const rows = await clientRows(trx, locked.uuid);
       const before = view(rows);
-      if (input.fapi && !before.fapiAllowed)
-        throw new ApiErrors(422, [{ title: M.fapiNeedsKeyAuth, pointer: '/fapi', code: 'fapi_client_auth' }]);
+      const problem = input.fapi ? fapiProblem(rows) : null;
+      if (problem) throw new ApiErrors(422, [{ title: problem, pointer: '/fapi', code: 'fapi_client_auth' }]);
       await trx
         .updateTable('oauth_clients')
         .set({

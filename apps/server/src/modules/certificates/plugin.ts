@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { ApiErrors, sendApiErrors } from '../organizations/resources.ts';
 import { sandboxCa } from './ca.ts';
+import { revocationOf } from './service.ts';
 import { certificateRoutes } from './routes.ts';
 
 /**
@@ -12,7 +13,13 @@ export default fp(
   async (app) => {
     // The sandbox CA is made (once) or loaded at start, like the authorization servers' signing
     // keys: the GETs that show it then only read.
-    await sandboxCa(app.db, app.secretBox);
+    const ca = await sandboxCa(app.db, app.secretBox);
+    // The mutual-TLS port trusts the sandbox CA, and refuses its revoked certificates at once
+    // (authz-server/certificate-trust.ts).
+    app.certificateTrust.add({
+      certificate: ca.certificate.toString('pem'),
+      refusal: (certificate) => revocationOf(app.db, certificate.serialNumber),
+    });
     await app.register(async (scope) => {
       // Errors with several entries and pointers into the request body.
       scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
@@ -31,5 +38,8 @@ export default fp(
       await certificateRoutes(scope);
     });
   },
-  { name: 'certificates', dependencies: ['session', 'services', 'organizations', 'applications'] },
+  {
+    name: 'certificates',
+    dependencies: ['session', 'services', 'organizations', 'applications', 'authz-server'],
+  },
 );

@@ -1,3 +1,4 @@
+import { revokeCertificateBoundTokens } from '../../authz-server/certificate-trust.ts';
 import {
   applicationCertificateSchema,
   issueCertificateSchema,
@@ -143,6 +144,10 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
         .where('a.psd2_certificate_id', '=', row.id)
         .execute();
       for (const c of clients) app.oauthClients.clearAccessCache(c.client_id);
+      // Stored tokens bound to it (x5t#S256) go now; its JWT access tokens are refused by the
+      // gateway from now on (authz-server/certificate-trust.ts).
+      const removed = await revokeCertificateBoundTokens(db, row.pem);
+      request.log.info({ certificate: row.uuid, removed }, 'sandbox certificate revoked');
       return sendDocument(reply, 200, { data: certificateResource(row) });
     },
   );

@@ -160,3 +160,18 @@ export async function revoke(db: Db, row: CertificateRow, now = new Date()): Pro
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/**
+ * Why a certificate the sandbox CA issued no longer authenticates anyone (its serial, hex in any
+ * case, revoked), or null: asked by the mutual-TLS port and the gateway on every use.
+ */
+export async function revocationOf(db: Db, serialHex: string): Promise<string | null> {
+  const serial = serialHex.toLowerCase().replace(/^(00)+/, '');
+  const row = await certDb(db)
+    .selectFrom('organization_certificates')
+    .select(['serial', 'revoked_at'])
+    .where('serial', '=', serial)
+    .executeTakeFirst();
+  if (!row?.revoked_at) return null;
+  return `the client certificate (sandbox certificate, serial ${row.serial}) was revoked at ${new Date(row.revoked_at).toISOString()}`;
+}

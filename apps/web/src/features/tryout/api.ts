@@ -19,6 +19,8 @@ export interface TryoutApp {
   clientId: { development: string | null; production: string | null };
   subscriptions: { apiEndpoints: { alias: string }[] }[];
   permissions: { update: boolean };
+  /** How its clients authenticate (issue 28): a signed JWT or mutual TLS cannot be done here. */
+  clientAuthentication?: { method: string } | undefined;
 }
 
 export const tryoutKeys = {

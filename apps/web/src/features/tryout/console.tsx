@@ -41,6 +41,7 @@ import {
   jsonMedia,
   requiredErrors,
   toCurl,
+  type BuiltRequest,
   type FieldError,
   type ParameterLocation,
   type TryoutForm,
@@ -553,7 +554,17 @@ export function TryoutConsole({
         </Stack>
       </form>
 
-      <RequestView request={request} alias={documentationAlias} op={op} form={form} />
+      <RequestView
+        request={request}
+        alias={documentationAlias}
+        op={op}
+        form={form}
+        dpopToken={
+          tokenUsable && tokenUsable.tokenType.toLowerCase() === 'dpop' && creds.authorization
+            ? tokenUsable.accessToken
+            : null
+        }
+      />
       <ResponseView outcome={outcome} />
       <HistoryPanel documentationId={documentationAlias} onRerun={rerun} />
       {helpOpen && (
@@ -581,21 +592,38 @@ function RequestView({
   alias,
   op,
   form,
+  dpopToken,
 }: {
   request: ReturnType<typeof buildRequest>;
   alias: string;
   op: OperationDetail;
   form: TryoutForm;
+  /** The applied access token when it is DPoP-bound: the samples carry a proof for it. */
+  dpopToken: string | null;
 }) {
   const { t } = useTranslation();
   const [language, setLanguage] = useState<SnippetId>('curl');
   const [code, setCode] = useState('');
-  const curl = toCurl(request);
+  // With a DPoP-bound token, the samples' request has a real proof of the console's key for it.
+  const [proven, setProven] = useState<BuiltRequest | null>(null);
+  const shown = dpopToken ? (proven ?? request) : request;
+  const curl = toCurl(shown);
   const requestKey = JSON.stringify(request);
   useEffect(() => {
     let live = true;
-    import('./snippets')
-      .then((m) => m.snippet(request, language))
+    const withProof: Promise<BuiltRequest> = dpopToken
+      ? import('./dpop-proof')
+          .then((m) => m.dpopProof(request.method, request.url, dpopToken))
+          .then((proof) => ({
+            ...request,
+            headers: [...request.headers, ['DPoP', proof] as [string, string]],
+          }))
+      : Promise.resolve(request);
+    withProof
+      .then((built) => {
+        if (live) setProven(dpopToken ? built : null);
+        return import('./snippets').then((m) => m.snippet(built, language));
+      })
       .then(
         (c) => live && setCode(c),
         () => live && setCode(''),
@@ -605,7 +633,7 @@ function RequestView({
     };
     // The request is compared by value.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [requestKey, language]);
+  }, [requestKey, language, dpopToken]);
   const share = shareUrl(
     {
       documentationId: alias,
@@ -648,7 +676,7 @@ function RequestView({
         </Group>
       </Group>
       <Code block data-testid="tryout-request" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-        {describeRequest(request)}
+        {describeRequest(shown)}
       </Code>
       <Title order={4} size="h6" mt="sm" mb={4}>
         {t('tryout.codeSamples')}
@@ -664,6 +692,11 @@ function RequestView({
       <Code block data-testid="tryout-snippet" style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
         {code}
       </Code>
+      {dpopToken && (
+        <Text size="xs" mt={4} data-testid="tryout-dpop-note">
+          {t('tryout.dpopSnippetNote')}
+        </Text>
+      )}
     </section>
   );
 }

@@ -17,6 +17,7 @@ import { useTranslation } from '../../lib/i18n';
 import { messageOf } from '../../lib/api-client';
 import { useAppStore } from '../../lib/store';
 import { loadTryoutToken, saveTryoutToken } from '../../lib/tryout-token';
+import { KeyAuthNotice } from './key-auth-notice';
 import {
   OAuthError,
   pkcePair,
@@ -126,6 +127,9 @@ export function TokenPanel(props: TokenPanelProps) {
   const { onCredentials, registerCancel, onApply } = props;
   const security = useTokenSecurity(selected?.uuid);
   const dpop = security.data?.dpopBoundAccessTokens === true;
+  // A signed JWT or mutual TLS: the key or certificate is not in this browser (key-auth-notice.tsx).
+  const keyMethod = selected?.clientAuthentication?.method ?? 'client_secret';
+  const keyAuth = security.data?.fapi === true || keyMethod !== 'client_secret';
 
   // A restored token is applied again, as it was before the reload.
   useEffect(() => {
@@ -359,6 +363,14 @@ export function TokenPanel(props: TokenPanelProps) {
             ]}
           />
         </Group>
+        {keyAuth && props.needsToken && (
+          <KeyAuthNotice
+            method={keyMethod}
+            fapi={security.data?.fapi === true}
+            clientId={clientId}
+            scopes={props.scopes}
+          />
+        )}
         <PasswordInput
           label={t('tryout.clientSecret')}
           value={secret}
@@ -377,7 +389,7 @@ export function TokenPanel(props: TokenPanelProps) {
                 <Button
                   onClick={send}
                   loading={loading}
-                  disabled={!validClient || !flow || !secret}
+                  disabled={!validClient || !flow || !secret || keyAuth}
                   aria-describedby={validClient ? undefined : 'tryout-client-hint'}
                 >
                   {t('tryout.getToken')}
