@@ -7,7 +7,15 @@ import deMails from '../src/locales/de/emails.json' with { type: 'json' };
 import deErrors from '../src/locales/de/errors.json' with { type: 'json' };
 import { insertProduct } from './applications-fixtures.ts';
 import { TestClient } from './http-client.ts';
-import { body, createUser, orgDocument, signedInUser, type JsonApiErrorBody } from './org-fixtures.ts';
+import {
+  body,
+  createOrg,
+  createUser,
+  invite,
+  orgDocument,
+  signedInUser,
+  type JsonApiErrorBody,
+} from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 /**
@@ -226,6 +234,45 @@ describe("the sandbox bank's pages", () => {
     const page = await authorize(new TestClient(t.baseUrl, GERMAN));
     expect(page.html).toContain('<html lang="de">');
     expect(page.html).toContain(de.sandboxAuth.usernameLabel);
+  });
+});
+
+describe('e-mails of the other domains', () => {
+  it("an invitation is in the invitee's language when they have an account, else English", async () => {
+    const owner = await signedInUser(t, 'inviting.owner@example.com');
+    const org = await createOrg(owner, 'Zweisprachig GmbH');
+    const german = await createUser(t, 'eingeladen@example.com');
+    await t.app.db
+      .updateTable('users')
+      .set({ preferred_langcode: 'de' })
+      .where('id', '=', german.id)
+      .execute();
+    expect((await invite(owner, org.id, 'eingeladen@example.com', ['organization-developer'])).status).toBe(
+      201,
+    );
+    expect((await invite(owner, org.id, 'nobody.yet@example.com', ['organization-developer'])).status).toBe(
+      201,
+    );
+    const germanMail = await lastMail('eingeladen@example.com');
+    expect(germanMail.subject).toBe('Sie sind eingeladen, Zweisprachig GmbH beizutreten');
+    expect(germanMail.text_body).toContain('hat Sie eingeladen, der Organisation Zweisprachig GmbH');
+    const englishMail = await lastMail('nobody.yet@example.com');
+    expect(englishMail.subject).toBe(
+      format(en.organizations.inviteSubject, { organization: 'Zweisprachig GmbH' }),
+    );
+  });
+});
+
+describe('discovery', () => {
+  it("names the languages of both servers' pages (ui_locales_supported)", async () => {
+    for (const issuer of ['/idp', '/oauth']) {
+      const res = await fetch(`${t.baseUrl}${issuer}/.well-known/openid-configuration`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { ui_locales_supported?: string[] }).ui_locales_supported).toEqual([
+        'en',
+        'de',
+      ]);
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
 import { clientAuthConfiguration, withClientAuth } from './client-auth.ts';
 import type { ClientService } from './clients.ts';
 import * as senderConstraints from './dpop.ts';
+import { LOCALES } from '@portico/contracts/locales';
 import { sandboxErrorPage, sandboxTexts } from './pages.ts';
 import { uiLocale } from '../lib/i18n.ts';
 import { requestLocale } from '../lib/locale.ts';
@@ -232,7 +233,8 @@ export async function createAuthorizationServer(
   const { clientAuthMethods, mTLS, discovery, fetch } = clientAuthConfiguration(app.config);
   const configuration: Configuration = {
     clientAuthMethods,
-    discovery,
+    // The languages of the sign-in and consent pages (ui_locales, OIDC Discovery 3).
+    discovery: { ...discovery, ui_locales_supported: [...LOCALES] },
     fetch,
     adapter: createOauthAdapterClass(app, clients, statements),
     clients: [],

@@ -4,6 +4,7 @@ import { createAdapterClass } from '../../oidc/adapter.ts';
 import { loadOrCreateSigningKeys } from '../../oidc/keys.ts';
 import { portalOrigins } from '../../lib/public-url.ts';
 import { usersRepo } from './users-repo.ts';
+import { LOCALES } from '@portico/contracts/locales';
 import { errorPage, identityTexts } from './idp-pages.ts';
 import { uiLocale } from '../../lib/i18n.ts';
 import { requestLocale } from '../../lib/locale.ts';
@@ -29,6 +30,8 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
 
   const configuration: Configuration = {
     adapter: createAdapterClass(app.db, 'idp'),
+    // The languages of the sign-in pages (ui_locales, OIDC Discovery 3).
+    discovery: { ui_locales_supported: [...LOCALES] },
     clients: [
       {
         client_id: PORTAL_CLIENT_ID,
