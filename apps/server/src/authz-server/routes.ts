@@ -4,7 +4,7 @@ import type Provider from 'oidc-provider';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
 import { allowInteractionRedirect } from '../oidc/form-targets.ts';
-import { formatNumber, uiLocale } from '../lib/i18n.ts';
+import { messageNumber, uiLocale } from '../lib/i18n.ts';
 import { requestLocale } from '../lib/locale.ts';
 import type { Locale } from '@portico/contracts/locales';
 import { OAUTH_PREFIX } from './provider.ts';
@@ -128,7 +128,7 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
         if (!attempt.allowed) {
           reply.header('Retry-After', String(attempt.retryAfterSeconds));
           return page(
-            T('tooManyAttempts', { seconds: formatNumber(locale, attempt.retryAfterSeconds) }),
+            T('tooManyAttempts', { seconds: messageNumber(locale, attempt.retryAfterSeconds) }),
             429,
           );
         }

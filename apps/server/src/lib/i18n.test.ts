@@ -4,7 +4,15 @@ import { en } from '@portico/contracts/messages';
 import { describe, expect, it } from 'vitest';
 import { errorKeyOf, translateError, translateErrorDocument } from './error-language.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
-import { NAMESPACES, flatTexts, formatDateTime, formatNumber, texts, uiLocale } from './i18n.ts';
+import {
+  NAMESPACES,
+  flatTexts,
+  formatDateTime,
+  formatNumber,
+  messageNumber,
+  texts,
+  uiLocale,
+} from './i18n.ts';
 
 const catalogue = (path: string): unknown =>
   path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], en);
@@ -119,5 +127,8 @@ describe('formats', () => {
     expect(formatDateTime('en', date)).toBe('5 March 2026 at 14:07');
     expect(formatNumber('de', 12345.5)).toBe('12.345,5');
     expect(formatNumber('en', 12345.5)).toBe('12,345.5');
+    // In a message, English keeps the digits the catalogue's texts were always filled with.
+    expect(messageNumber('en', 1200)).toBe('1200');
+    expect(messageNumber('de', 1200)).toBe('1.200');
   });
 });

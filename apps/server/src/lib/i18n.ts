@@ -119,3 +119,11 @@ export function formatNumber(locale: Locale, value: number): string {
 export function mailLocale(preferred: string | null | undefined): Locale {
   return isLocale(preferred) ? preferred : DEFAULT_LOCALE;
 }
+
+/**
+ * A number inside a message: plain digits in English, as the catalogue's texts have always been
+ * filled (the spec's wording stays byte for byte), the language's own way otherwise.
+ */
+export function messageNumber(locale: Locale, value: number): string {
+  return locale === DEFAULT_LOCALE ? String(value) : formatNumber(locale, value);
+}

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
-import { formatNumber } from '../../lib/i18n.ts';
+import { messageNumber } from '../../lib/i18n.ts';
 import { hitSignInCounters, type SignInCounter } from '../../lib/rate-limit.ts';
 import { overTls } from '../../lib/transport.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
@@ -39,8 +39,8 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('bas
 export function waitText(seconds: number, locale: Locale = DEFAULT_LOCALE): string {
   const T = identityTexts(locale);
   return seconds < 120
-    ? T('waitSeconds', { count: formatNumber(locale, seconds) })
-    : T('waitMinutes', { count: formatNumber(locale, Math.ceil(seconds / 60)) });
+    ? T('waitSeconds', { count: messageNumber(locale, seconds) })
+    : T('waitMinutes', { count: messageNumber(locale, Math.ceil(seconds / 60)) });
 }
 
 export interface SignInAttempt {
