@@ -1,8 +1,11 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
 import de from '../../apps/server/src/locales/de/pages.json' with { type: 'json' };
 import deMails from '../../apps/server/src/locales/de/emails.json' with { type: 'json' };
+import { createApplication, createOrganization, signUp } from '../support/applications.ts';
 import { expectNoViolations } from '../support/axe.ts';
 import { demoAdmin, signIn, uniqueEmail } from '../support/session.ts';
 import { expect, test } from '../support/traffic.ts';
@@ -109,5 +112,60 @@ test.describe('the identity provider in German', () => {
     await expect(page.getByRole('heading', { name: D.resetTitle })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
     await expectNoViolations(page, 'German password reset page');
+  });
+});
+
+test.describe('the sandbox bank in German', () => {
+  test('a German browser signs a sandbox customer in and allows the access, in German', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html lang="en"><title>TPP</title><main><h1>Back</h1></main></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+    // The developer's side in an English browser (the portal's own pages are not under test here).
+    const context = await browser.newContext({ locale: 'en-GB' });
+    try {
+      const developer = await context.newPage();
+      await signUp(developer, 'Berta', 'Bank');
+      const organization = await createOrganization(developer, `Sprachen ${Date.now()}`);
+      const app = await createApplication(developer, organization, `Sprachtest ${Date.now()}`, {
+        grantTypes: ['authorization_code'],
+        redirectUris: [redirectUri],
+      });
+      const S = de.sandboxAuth;
+      await page.goto(
+        `/oauth/auth?${new URLSearchParams({
+          response_type: 'code',
+          client_id: app.clientId.development!,
+          redirect_uri: redirectUri,
+          // The customer's identity: a scope the consent page asks about.
+          scope: 'openid',
+          state: 'de-state',
+        })}`,
+      );
+      await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+      await expect(page.getByRole('heading', { name: S.signInTitle })).toBeVisible();
+      await expectNoViolations(page, 'German sandbox sign-in');
+      await page.getByLabel(S.usernameLabel).fill('alice.customer');
+      await page.getByLabel(S.passwordLabel).fill('Sandbox#2026');
+      await page.getByRole('button', { name: S.signInButton }).click();
+
+      await expect(page.getByRole('heading', { name: S.consentTitle })).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+      await expectNoViolations(page, 'German sandbox consent');
+      await page.getByRole('button', { name: S.allowButton }).click();
+      await page.waitForURL((url) => url.href.startsWith(redirectUri));
+      const back = new URL(page.url());
+      expect(back.searchParams.get('code')).toBeTruthy();
+      expect(back.searchParams.get('state')).toBe('de-state');
+    } finally {
+      await context.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
