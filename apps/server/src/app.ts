@@ -14,6 +14,7 @@ import { errorDocument } from './jsonapi/errors.ts';
 import dbPlugin from './plugins/db.ts';
 import securityPlugin from './plugins/security.ts';
 import textInputPlugin from './plugins/text-input.ts';
+import { errorLanguagePlugin } from './plugins/error-language.ts';
 import webAppPlugin from './plugins/web-app.ts';
 import healthRoutes from './modules/health/routes.ts';
 import identityPlugin from './modules/identity/plugin.ts';
@@ -134,6 +135,8 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(dbPlugin);
     await app.register(servicesPlugin);
     await app.register(sessionPlugin);
+    // Error answers in the request's language (after the session: the user's own language wins).
+    await app.register(errorLanguagePlugin);
     // ETags and 304s for the API, and the cache of public answers (decision 018).
     await app.register(httpCachePlugin);
     await app.register(healthRoutes);

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isoSeconds } from '../src/authz-server/secret-rotation.ts';
+import { formatDateTime } from '../src/lib/i18n.ts';
 import { sendSecretExpiryReminders } from '../src/modules/applications/secret-reminders.ts';
 import {
   createApp,
@@ -302,6 +303,41 @@ describe('client secret rotation with overlap (issue 28)', () => {
     expect(await remindAt(at(HOUR))).toHaveLength(4);
     // After the expiry: nothing more.
     expect(await remindAt(new Date(expires.getTime() + HOUR))).toHaveLength(4);
+  });
+
+  it("writes each owner's reminder in their language, the expiry as that language writes a date (issue 30)", async () => {
+    const german = 'otto.owner.w1@example.com';
+    await t.app.db
+      .updateTable('users')
+      .set({ preferred_langcode: 'de' })
+      .where('email', '=', german)
+      .execute();
+    try {
+      const { app, clientId } = await freshApp();
+      const rotated = await body<RotatedSecret>(await rotate(w.c.creator, app.uuid, 720));
+      const expires = new Date(rotated.meta.previousExpires);
+      await sendSecretExpiryReminders(t.app, new Date(expires.getTime() - 7 * DAY + HOUR));
+      const rows = (
+        await sql<{
+          to_address: string;
+          subject: string;
+          text_body: string;
+        }>`select to_address, subject, text_body
+          from outbox where text_body like ${`%${clientId}%`} order by id`.execute(t.app.db)
+      ).rows;
+      const de = rows.find((m) => m.to_address === german)!;
+      expect(de.subject).toBe(`Ein Client-Secret von ${app.title} läuft in einer Woche ab`);
+      expect(de.text_body).toContain(`läuft am ${formatDateTime('de', expires)} UTC ab`);
+      const english = rows.find((m) => m.to_address !== german)!;
+      expect(english.subject).toBe(`A client secret of ${app.title} expires in a week`);
+      expect(english.text_body).toContain(`expires at ${isoSeconds(expires)}`);
+    } finally {
+      await t.app.db
+        .updateTable('users')
+        .set({ preferred_langcode: null })
+        .where('email', '=', german)
+        .execute();
+    }
   });
 
   it('sends only the day reminder for a secret that expires within a day, and none for a revoked one', async () => {

@@ -1,18 +1,25 @@
 /**
  * Server-rendered pages of the sandbox's authorization server (/oauth): the bank customer's
  * sign-in and the consent to an application's access. Plain HTML forms without JavaScript (the
- * strict CSP holds), labelled fields, errors announced with role="alert". The texts come from the
- * catalogue (en.sandboxAuth); they and every dynamic value go through `esc`.
+ * strict CSP holds), labelled fields, errors announced with role="alert". The texts are the
+ * `pages` namespace's `sandboxAuth.*` in the page's language (lib/i18n.ts; English is the
+ * catalogue's en.sandboxAuth), set as the page's `lang`; they and every dynamic value go through `esc`.
  */
-import { format, type FormatValues } from '@portico/contracts/format';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import type { sandboxAuthMessages } from '@portico/contracts/messages/sandbox-auth';
+import type { Locale } from '@portico/contracts/locales';
 import { escapeHtml as esc } from '../lib/html.ts';
+import { texts, type Texts } from '../lib/i18n.ts';
 
-const M = en.sandboxAuth;
+export type SandboxAuthKey = keyof typeof sandboxAuthMessages;
+/** The sandbox bank's texts in a language (`pages` namespace, `sandboxAuth.*`). */
+export const sandboxTexts = (locale: Locale): Texts<SandboxAuthKey> =>
+  texts<SandboxAuthKey>(locale, 'pages', 'sandboxAuth');
 
-/** A catalogue message as HTML: the text escaped, its placeholders filled with ready markup. */
-const fill = <T extends string>(template: T, markup: FormatValues<T>): string =>
-  format(esc(template), markup);
+/** A message as HTML: the text escaped, its placeholders filled with ready markup. */
+const fill = (M: Texts<SandboxAuthKey>, key: SandboxAuthKey, markup: Record<string, string>): string =>
+  format(esc(M.template(key)), markup);
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef3f1;color:#17302a}
@@ -27,59 +34,69 @@ button.secondary{background:#fff;color:#1d6b57;border:1px solid #1d6b57;margin-t
 button:focus{outline:3px solid #8fd1bd}.alert{background:#fdecec;color:#8a1c1c;border-radius:6px;padding:10px 12px;margin-bottom:8px}
 ul{padding-left:20px}li{margin:4px 0}code{background:#eef3f1;padding:1px 5px;border-radius:4px}`;
 
-function layout(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fill(M.documentTitle, { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
-<body><main><p class="brand">${esc(M.brand)}</p><p class="note">${esc(M.note)}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
+function layout(M: Texts<SandboxAuthKey>, title: string, body: string): string {
+  return `<!doctype html><html lang="${M.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fill(M, 'documentTitle', { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
+<body><main><p class="brand">${esc(M('brand'))}</p><p class="note">${esc(M('note'))}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
 const alert = (error?: string) => (error ? `<div class="alert" role="alert">${esc(error)}</div>` : '');
 
 export function sandboxSignInPage(opts: {
+  locale: Locale;
   action: string;
   clientId: string;
   username?: string;
   error?: string;
 }): string {
+  const M = sandboxTexts(opts.locale);
   return layout(
-    M.signInTitle,
+    M,
+    M('signInTitle'),
     `${alert(opts.error)}
-<p>${fill(M.signInIntro, { client: `<code>${esc(opts.clientId)}</code>` })}</p>
+<p>${fill(M, 'signInIntro', { client: `<code>${esc(opts.clientId)}</code>` })}</p>
 <form method="post" action="${esc(opts.action)}" novalidate>
-<label for="username">${esc(M.usernameLabel)}</label><input id="username" name="username" autocomplete="username" required autofocus value="${esc(opts.username ?? '')}">
-<label for="password">${esc(M.passwordLabel)}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">${esc(M.signInButton)}</button></form>`,
+<label for="username">${esc(M('usernameLabel'))}</label><input id="username" name="username" autocomplete="username" required autofocus value="${esc(opts.username ?? '')}">
+<label for="password">${esc(M('passwordLabel'))}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">${esc(M('signInButton'))}</button></form>`,
   );
 }
 
 export function sandboxConsentPage(opts: {
+  locale: Locale;
   action: string;
   denyAction: string;
   clientId: string;
   customerName: string;
   scopes: string[];
 }): string {
+  const M = sandboxTexts(opts.locale);
   const list = opts.scopes.length
     ? `<ul>${opts.scopes.map((s) => `<li><code>${esc(s)}</code></li>`).join('')}</ul>`
-    : `<p>${esc(M.noScopes)}</p>`;
+    : `<p>${esc(M('noScopes'))}</p>`;
   return layout(
-    M.consentTitle,
-    `<p>${fill(M.signedInAs, { name: `<strong>${esc(opts.customerName)}</strong>` })}</p>
-<p>${fill(M.consentIntro, { client: `<code>${esc(opts.clientId)}</code>` })}</p>${list}
-<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(M.allowButton)}</button></form>
-<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">${esc(M.denyButton)}</button></form>`,
+    M,
+    M('consentTitle'),
+    `<p>${fill(M, 'signedInAs', { name: `<strong>${esc(opts.customerName)}</strong>` })}</p>
+<p>${fill(M, 'consentIntro', { client: `<code>${esc(opts.clientId)}</code>` })}</p>${list}
+<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(M('allowButton'))}</button></form>
+<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">${esc(M('denyButton'))}</button></form>`,
   );
 }
 
-export function sandboxErrorPage(title: string, message: string): string {
-  return layout(title, `<div class="alert" role="alert">${esc(message)}</div>`);
+/** An error page: `title` is a key of `sandboxAuth.*`, `message` the text to show. */
+export function sandboxErrorPage(locale: Locale, title: SandboxAuthKey, message: string): string {
+  const M = sandboxTexts(locale);
+  return layout(M, M(title), `<div class="alert" role="alert">${esc(message)}</div>`);
 }
 
 /** sca.fails after the password: the second step failed; the button ends the authorization. */
-export function sandboxScaFailedPage(opts: { action: string }): string {
+export function sandboxScaFailedPage(opts: { locale: Locale; action: string }): string {
+  const M = sandboxTexts(opts.locale);
   return layout(
-    M.scaFailedTitle,
-    `<div class="alert" role="alert">${esc(M.scaFailed)}</div>
-<form method="post" action="${esc(opts.action)}"><input type="hidden" name="reason" value="sca"><button type="submit">${esc(M.scaBackButton)}</button></form>`,
+    M,
+    M('scaFailedTitle'),
+    `<div class="alert" role="alert">${esc(M('scaFailed'))}</div>
+<form method="post" action="${esc(opts.action)}"><input type="hidden" name="reason" value="sca"><button type="submit">${esc(M('scaBackButton'))}</button></form>`,
   );
 }

@@ -10,14 +10,16 @@ import Provider, {
 } from 'oidc-provider';
 import type { FastifyInstance } from 'fastify';
 import type { JWK } from 'jose';
-import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../oidc/adapter.ts';
 import { isStorableText } from '../lib/storable-text.ts';
 import { loadOrCreateSigningKeys } from '../oidc/keys.ts';
 import { clientAuthConfiguration, refuseRevokedCertificates, withClientAuth } from './client-auth.ts';
 import type { ClientService } from './clients.ts';
 import * as senderConstraints from './dpop.ts';
-import { sandboxErrorPage } from './pages.ts';
+import { LOCALES } from '@portico/contracts/locales';
+import { sandboxErrorPage, sandboxTexts } from './pages.ts';
+import { uiLocale } from '../lib/i18n.ts';
+import { requestLocale } from '../lib/locale.ts';
 import {
   acceptSignedRegistrations,
   createStatementSigner,
@@ -242,7 +244,8 @@ export async function createAuthorizationServer(
   const { clientAuthMethods, mTLS, discovery, fetch } = clientAuthConfiguration(app.config);
   const configuration: Configuration = {
     clientAuthMethods,
-    discovery,
+    // The languages of the sign-in and consent pages (ui_locales, OIDC Discovery 3).
+    discovery: { ...discovery, ui_locales_supported: [...LOCALES] },
     fetch,
     adapter: createOauthAdapterClass(app, clients, statements),
     clients: [],
@@ -329,9 +332,12 @@ export async function createAuthorizationServer(
     },
     async renderError(ctx, out) {
       ctx.type = 'html';
+      // The protocol's own error_description is English (RFC 6749 5.2 keeps it to ASCII).
+      const locale = uiLocale(ctx.oidc?.params?.ui_locales) ?? requestLocale(ctx.req);
       ctx.body = sandboxErrorPage(
-        en.sandboxAuth.authorizationProblemTitle,
-        String(out.error_description ?? out.error ?? en.sandboxAuth.requestNotProcessed),
+        locale,
+        'authorizationProblemTitle',
+        String(out.error_description ?? out.error ?? sandboxTexts(locale)('requestNotProcessed')),
       );
     },
   };

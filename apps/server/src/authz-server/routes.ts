@@ -1,12 +1,20 @@
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
 import { allowInteractionRedirect } from '../oidc/form-targets.ts';
+import { messageNumber, uiLocale } from '../lib/i18n.ts';
+import { requestLocale } from '../lib/locale.ts';
+import type { Locale } from '@portico/contracts/locales';
 import { OAUTH_PREFIX } from './provider.ts';
-import { sandboxConsentPage, sandboxErrorPage, sandboxScaFailedPage, sandboxSignInPage } from './pages.ts';
+import {
+  sandboxConsentPage,
+  sandboxErrorPage,
+  sandboxScaFailedPage,
+  sandboxSignInPage,
+  sandboxTexts,
+} from './pages.ts';
 import { scriptOf } from './scripted-customers.ts';
 import { sandboxSignInGuard } from './sandbox-sign-in-guard.ts';
 import { sandboxUsersRepo } from './sandbox-users.ts';
@@ -49,8 +57,17 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
       await allowInteractionRedirect(provider, interaction, reply);
       return interaction;
     };
-    const expired = (reply: FastifyReply) =>
-      html(reply, sandboxErrorPage(M.signInExpiredTitle, M.interactionExpired), 400);
+    // The page's language: the client's ui_locales (OIDC Core 3.1.2.1), else the request's.
+    const localeOf = (request: FastifyRequest, interaction?: { params: Record<string, unknown> }): Locale =>
+      uiLocale(interaction?.params.ui_locales) ?? requestLocale(request);
+    const expired = (request: FastifyRequest, reply: FastifyReply) => {
+      const locale = localeOf(request);
+      return html(
+        reply,
+        sandboxErrorPage(locale, 'signInExpiredTitle', sandboxTexts(locale)('interactionExpired')),
+        400,
+      );
+    };
     const paths = (uid: string) => ({
       login: `${OAUTH_PREFIX}/interaction/${uid}/login`,
       confirm: `${OAUTH_PREFIX}/interaction/${uid}/confirm`,
@@ -61,11 +78,12 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
 
     scope.get<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/interaction/:uid`, async (request, reply) => {
       const interaction = await details(request, reply);
-      if (!interaction) return expired(reply);
+      if (!interaction) return expired(request, reply);
       const p = paths(interaction.uid);
       const clientId = clientIdOf(interaction.params);
+      const locale = localeOf(request, interaction);
       if (interaction.prompt.name === 'login' || !interaction.session?.accountId) {
-        return html(reply, sandboxSignInPage({ action: p.login, clientId }));
+        return html(reply, sandboxSignInPage({ locale, action: p.login, clientId }));
       }
       const customer = await customers.findByUuid(interaction.session.accountId);
       const promptDetails = interaction.prompt.details as {
@@ -81,10 +99,11 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
       return html(
         reply,
         sandboxConsentPage({
+          locale,
           action: p.confirm,
           denyAction: p.abort,
           clientId,
-          customerName: customer?.name ?? M.unknownCustomer,
+          customerName: customer?.name ?? sandboxTexts(locale)('unknownCustomer'),
           scopes,
         }),
       );
@@ -94,29 +113,35 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
       `${OAUTH_PREFIX}/interaction/:uid/login`,
       async (request, reply) => {
         const interaction = await details(request, reply);
-        if (!interaction) return expired(reply);
+        if (!interaction) return expired(request, reply);
         const p = paths(interaction.uid);
         const clientId = clientIdOf(interaction.params);
         const username = field(request.body, 'username').trim();
         const password = field(request.body, 'password');
+        const locale = localeOf(request, interaction);
+        const T = sandboxTexts(locale);
         const page = (error: string, status: number) =>
-          html(reply, sandboxSignInPage({ action: p.login, clientId, username, error }), status);
+          html(reply, sandboxSignInPage({ locale, action: p.login, clientId, username, error }), status);
         // Growing delays per caller, never per customer alone (sandbox-sign-in-guard.ts).
         const customer = username ? await customers.findByUsername(username) : undefined;
         const attempt = await guard.attempt(request, username, customer?.uuid);
         if (!attempt.allowed) {
           reply.header('Retry-After', String(attempt.retryAfterSeconds));
-          return page(format(M.tooManyAttempts, { seconds: attempt.retryAfterSeconds }), 429);
+          return page(
+            T('tooManyAttempts', { seconds: messageNumber(locale, attempt.retryAfterSeconds) }),
+            429,
+          );
         }
         const ok = customer
           ? await verifyPassword(password, customer.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
-        if (!customer || !ok) return page(M.invalidCredentials, 401);
+        if (!customer || !ok) return page(T('invalidCredentials'), 401);
         await attempt.succeeded(reply);
         // Scripted customers (scripted-customers.ts): the second factor fails, or the consent is
         // rejected at once.
         const script = scriptOf(customer.username);
-        if (script === 'sca_fails') return html(reply, sandboxScaFailedPage({ action: p.abort }), 401);
+        if (script === 'sca_fails')
+          return html(reply, sandboxScaFailedPage({ locale, action: p.abort }), 401);
         reply.hijack();
         if (script === 'consent_rejects') {
           await provider.interactionFinished(
@@ -141,7 +166,7 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
       async (request, reply) => {
         const interaction = await details(request, reply);
         if (!interaction || interaction.prompt.name !== 'consent' || !interaction.session?.accountId) {
-          return expired(reply);
+          return expired(request, reply);
         }
         const promptDetails = interaction.prompt.details as {
           missingOIDCScope?: string[];
@@ -154,7 +179,7 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
               accountId: interaction.session.accountId,
               clientId: clientIdOf(interaction.params),
             });
-        if (!grant) return expired(reply);
+        if (!grant) return expired(request, reply);
         if (promptDetails.missingOIDCScope?.length)
           grant.addOIDCScope(promptDetails.missingOIDCScope.join(' '));
         if (promptDetails.missingOIDCClaims?.length) grant.addOIDCClaims(promptDetails.missingOIDCClaims);
@@ -176,7 +201,7 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
       `${OAUTH_PREFIX}/interaction/:uid/abort`,
       async (request, reply) => {
         const interaction = await details(request, reply);
-        if (!interaction) return expired(reply);
+        if (!interaction) return expired(request, reply);
         reply.hijack();
         await provider.interactionFinished(
           request.raw,

@@ -1,5 +1,8 @@
 import nodemailer, { type Transporter } from 'nodemailer';
+import { sql } from 'kysely';
+import type { Locale } from '@portico/contracts/locales';
 import type { Db } from '../db/client.ts';
+import { mailLocale } from './i18n.ts';
 
 /**
  * Outgoing e-mail. With SMTP_URL messages go out through nodemailer; without it they are kept in
@@ -52,4 +55,17 @@ export function createMailer(db: Db, options: { smtpUrl: string | undefined; fro
       transport?.close();
     },
   };
+}
+
+/**
+ * The language to write to an address in (issue 30): the `preferred_langcode` of the account with
+ * that address, else English (no account, or none chosen).
+ */
+export async function recipientLocale(db: Db, email: string): Promise<Locale> {
+  const row = await db
+    .selectFrom('users')
+    .select('preferred_langcode')
+    .where(sql<string>`lower(email)`, '=', email.trim().toLowerCase())
+    .executeTakeFirst();
+  return mailLocale(row?.preferred_langcode);
 }

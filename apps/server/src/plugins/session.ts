@@ -28,6 +28,8 @@ export interface SessionUser {
   providerRoles: readonly ProviderRole[];
   /** The address was proven by a link sent to it (or a password reset, or a trusted IdP). */
   emailVerified: boolean;
+  /** The language the user chose for the portal (`users.preferred_langcode`), or null. */
+  preferredLangcode: string | null;
 }
 
 export interface SessionInfo {
@@ -159,6 +161,7 @@ export default fp(
           'u.last_name',
           'u.is_admin',
           'u.email_verified',
+          'u.preferred_langcode',
           (eb) =>
             eb
               .selectFrom('provider_roles as r')
@@ -186,6 +189,7 @@ export default fp(
           ...((row.roles ?? '').split(',').filter(Boolean) as ProviderRole[]),
         ]),
         emailVerified: row.email_verified,
+        preferredLangcode: row.preferred_langcode,
       });
       const session: SessionInfo = Object.freeze({
         idHash,

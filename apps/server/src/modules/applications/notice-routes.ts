@@ -10,6 +10,8 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/errors.ts';
+import { texts } from '../../lib/i18n.ts';
+import { recipientLocale } from '../../lib/mailer.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { findDraft, reviewOf, type DraftRow } from '../catalog/api-drafts.ts';
 import { requireApiManager } from '../catalog/api-draft-routes.ts';
@@ -201,10 +203,11 @@ export async function noticeRoutes(app: FastifyInstance): Promise<void> {
             link: `${app.config.publicUrl}/application/${a.uuid}`,
           };
           try {
+            const T = texts(await recipientLocale(app.db, to), 'emails', 'console.apis');
             await app.mailer.send({
               to,
-              subject: format(M.noticeSubject, values),
-              text: format(M.noticeMail, values),
+              subject: T('noticeSubject', values),
+              text: T('noticeMail', values),
             });
           } catch (err) {
             request.log.warn({ err, application: a.uuid }, 'notice mail failed');

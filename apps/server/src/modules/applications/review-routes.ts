@@ -10,7 +10,8 @@ import { pageLinks, parsePage, rejectUnknown, single, type Query } from '../orga
 import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
 import { issuesToErrors, objectBody } from './forms.ts';
 import { approveGoLive, findRequest, ownerEmails, rejectGoLive } from './golive.ts';
-import { fill } from './psd2.ts';
+import { texts } from '../../lib/i18n.ts';
+import { recipientLocale } from '../../lib/mailer.ts';
 import { appDb, type ApplicationRow, type GoLiveRequestRow } from './tables.ts';
 
 const M = en.applications;
@@ -209,13 +210,15 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   async function notifyOwners(
     request: FastifyRequest,
     organizationId: number,
-    subject: string,
-    text: string,
+    mail: { subject: 'approvedSubject' | 'rejectedSubject'; text: 'approvedText' | 'rejectedText' },
+    values: Record<string, string>,
   ): Promise<number> {
     let sent = 0;
     for (const to of await ownerEmails(db, organizationId)) {
       try {
-        await app.mailer.send({ to, subject, text });
+        // Each owner in their own language (preferred_langcode), else English.
+        const T = texts(await recipientLocale(db, to), 'emails', 'applications');
+        await app.mailer.send({ to, subject: T(mail.subject, values), text: T(mail.text, values) });
         sent++;
       } catch (err) {
         // The decision stands; the message is in the outbox as failed.
@@ -262,8 +265,8 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
     const mailed = await notifyOwners(
       request,
       result.app.organization_id,
-      fill(M.approvedSubject, values),
-      fill(M.approvedText, values),
+      { subject: 'approvedSubject', text: 'approvedText' },
+      values,
     );
     return sendDocument(reply, 200, {
       data: (await resources(baseUrl(request), [result.request]))[0],
@@ -301,8 +304,8 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
       mailed = await notifyOwners(
         request,
         result.app.organization_id,
-        fill(M.rejectedSubject, values),
-        fill(M.rejectedText, values),
+        { subject: 'rejectedSubject', text: 'rejectedText' },
+        values,
       );
     }
     return sendDocument(reply, 200, {

@@ -1,9 +1,10 @@
-import { format } from '@portico/contracts/format';
-import { en } from '@portico/contracts/messages';
+import { DEFAULT_LOCALE } from '@portico/contracts/locales';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import { isoSeconds } from '../../authz-server/secret-rotation.ts';
 import { runInBackground } from '../../lib/background-task.ts';
+import { formatDateTime, texts } from '../../lib/i18n.ts';
+import { recipientLocale } from '../../lib/mailer.ts';
 import { ownerEmails } from './golive.ts';
 
 /**
@@ -16,7 +17,6 @@ import { ownerEmails } from './golive.ts';
 export const SECRET_REMINDER_INTERVAL_MS = 10 * 60_000;
 const DAY_MS = 24 * 3600_000;
 const WEEK_MS = 7 * DAY_MS;
-const M = en.clientSecrets.reminder;
 
 interface Due {
   id: number;
@@ -62,13 +62,21 @@ export async function sendSecretExpiryReminders(app: FastifyInstance, now = new 
       application: row.title,
       environment: row.environment,
       clientId: row.client_id,
-      expiresAt: isoSeconds(expiresAt),
       link: `${app.config.publicUrl}/application/${row.application_uuid}`,
     };
-    const subject = format(kind === 'day' ? M.daySubject : M.weekSubject, values);
     for (const to of await ownerEmails(db, row.organization_id)) {
+      // Each owner in their own language; the expiry as that language writes a date (UTC), the
+      // English one as before (ISO 8601).
+      const locale = await recipientLocale(db, to);
+      const T = texts(locale, 'emails', 'clientSecrets.reminder');
+      const localized = {
+        ...values,
+        expiresAt:
+          locale === DEFAULT_LOCALE ? isoSeconds(expiresAt) : `${formatDateTime(locale, expiresAt)} UTC`,
+      };
+      const subject = T(kind === 'day' ? 'daySubject' : 'weekSubject', localized);
       try {
-        await app.mailer.send({ to, subject, text: format(M.text, values) });
+        await app.mailer.send({ to, subject, text: T('text', localized) });
       } catch (err) {
         // Claimed: not sent again. The outbox keeps the message as failed.
         app.log.warn({ err, secret: row.id }, 'client secret reminder e-mail failed');

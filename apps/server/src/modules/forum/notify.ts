@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { en } from '@portico/contracts/messages';
-import { format } from '@portico/contracts/format';
 import type { SessionUser } from '../../plugins/session.ts';
 import { plainText } from '../../lib/plain-text.ts';
+import { texts } from '../../lib/i18n.ts';
+import { recipientLocale } from '../../lib/mailer.ts';
 import {
   allForums,
   ancestry,
@@ -20,7 +20,6 @@ import {
  * author. Each e-mail carries a signed unsubscribe link for the subscription that caused it.
  * Sent after the post is committed: a failing mail server never undoes a post.
  */
-const M = en.forum.mail;
 
 export const unsubscribeKey = (app: FastifyInstance): string => app.secretBox.derive('forum-unsubscribe');
 
@@ -64,10 +63,11 @@ export async function notifyNewTopic(
         name: followed.name,
       }),
     };
+    const T = texts(await recipientLocale(app.db, person.email), 'emails', 'forum.mail');
     await app.mailer.send({
       to: person.email,
-      subject: format(M.newTopicSubject, values),
-      text: format(M.newTopicText, { ...values, forum: followed.name }),
+      subject: T('newTopicSubject', values),
+      text: T('newTopicText', { ...values, forum: followed.name }),
     });
   }
 }
@@ -93,10 +93,11 @@ export async function notifyNewComment(
         name: topic.title,
       }),
     };
+    const T = texts(await recipientLocale(app.db, person.email), 'emails', 'forum.mail');
     await app.mailer.send({
       to: person.email,
-      subject: format(M.newCommentSubject, values),
-      text: format(M.newCommentText, values),
+      subject: T('newCommentSubject', values),
+      text: T('newCommentText', values),
     });
   }
 }

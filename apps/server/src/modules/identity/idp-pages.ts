@@ -1,18 +1,25 @@
 /**
  * Server-rendered pages of the built-in identity provider: sign in, sign up, password reset.
  * Plain HTML forms (no JavaScript, so the strict CSP holds), labelled fields, errors announced
- * with role="alert". The texts come from the catalogue (en.identity); they and every dynamic value
- * go through `esc`.
+ * with role="alert". The texts are the `pages` namespace's `identity.*` in the page's language
+ * (lib/i18n.ts; English is the catalogue's en.identity), set as the page's `lang`; they and every
+ * dynamic value go through `esc`.
  */
-import { format, type FormatValues } from '@portico/contracts/format';
+import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import type { identityMessages } from '@portico/contracts/messages/identity';
+import type { Locale } from '@portico/contracts/locales';
 import { escapeHtml as esc } from '../../lib/html.ts';
+import { texts, type Texts } from '../../lib/i18n.ts';
 
-const M = en.identity;
+/** The identity provider's texts in a language (`pages` namespace, `identity.*`). */
+export type IdentityKey = keyof typeof identityMessages;
+export const identityTexts = (locale: Locale): Texts<IdentityKey> =>
+  texts<IdentityKey>(locale, 'pages', 'identity');
 
-/** A catalogue message as HTML: the text escaped, its placeholders filled with ready markup. */
-const fill = <T extends string>(template: T, markup: FormatValues<T>): string =>
-  format(esc(template), markup);
+/** A message as HTML: the text escaped, its placeholders filled with ready markup. */
+const fill = (M: Texts<IdentityKey>, key: IdentityKey, markup: Record<string, string>): string =>
+  format(esc(M.template(key)), markup);
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f1f4f8;color:#1a2433}
@@ -27,29 +34,32 @@ button:focus{outline:3px solid #8ab4f8}.alert{background:#fdecec;color:#8a1c1c;b
 .links{margin-top:18px;display:flex;justify-content:space-between;font-size:14px}a{color:#1c4e80}
 .hint{font-size:13px;color:#55606f;margin-top:4px}`;
 
-function layout(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fill(M.documentTitle, { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
+function layout(M: Texts<IdentityKey>, title: string, body: string): string {
+  return `<!doctype html><html lang="${M.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fill(M, 'documentTitle', { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
 <body><main><p class="brand">${esc(en.site.title)}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
 const alert = (error?: string) => (error ? `<div class="alert" role="alert">${esc(error)}</div>` : '');
 
 export function signInPage(opts: {
+  locale: Locale;
   action: string;
   signUpHref: string;
   resetHref: string;
   email?: string;
   error?: string;
 }): string {
+  const M = identityTexts(opts.locale);
   return layout(
-    M.signInTitle,
+    M,
+    M('signInTitle'),
     `${alert(opts.error)}
 <form method="post" action="${esc(opts.action)}" novalidate>
-<label for="email">${esc(M.emailLabel)}</label><input id="email" name="email" type="email" autocomplete="username" required autofocus value="${esc(opts.email ?? '')}">
-<label for="password">${esc(M.passwordLabel)}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<button type="submit">${esc(M.signInButton)}</button></form>
-<div class="links"><a href="${esc(opts.signUpHref)}">${esc(M.createAccountLink)}</a><a href="${esc(opts.resetHref)}">${esc(M.forgotPasswordLink)}</a></div>`,
+<label for="email">${esc(M('emailLabel'))}</label><input id="email" name="email" type="email" autocomplete="username" required autofocus value="${esc(opts.email ?? '')}">
+<label for="password">${esc(M('passwordLabel'))}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">${esc(M('signInButton'))}</button></form>
+<div class="links"><a href="${esc(opts.signUpHref)}">${esc(M('createAccountLink'))}</a><a href="${esc(opts.resetHref)}">${esc(M('forgotPasswordLink'))}</a></div>`,
   );
 }
 
@@ -60,73 +70,85 @@ export interface SignUpValues {
 }
 
 export function signUpPage(opts: {
+  locale: Locale;
   action: string;
   signInHref: string;
   values?: SignUpValues;
   error?: string;
 }): string {
+  const M = identityTexts(opts.locale);
   const v = opts.values ?? {};
   return layout(
-    M.signUpTitle,
+    M,
+    M('signUpTitle'),
     `${alert(opts.error)}
 <form method="post" action="${esc(opts.action)}" novalidate>
-<label for="firstName">${esc(M.firstNameLabel)}</label><input id="firstName" name="firstName" autocomplete="given-name" required value="${esc(v.firstName ?? '')}" autofocus>
-<label for="lastName">${esc(M.lastNameLabel)}</label><input id="lastName" name="lastName" autocomplete="family-name" required value="${esc(v.lastName ?? '')}">
-<label for="email">${esc(M.emailLabel)}</label><input id="email" name="email" type="email" autocomplete="email" required value="${esc(v.email ?? '')}">
-<label for="password">${esc(M.passwordLabel)}</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-hint">
-<p class="hint" id="password-hint">${esc(M.passwordHint)}</p>
-<button type="submit">${esc(M.createAccountButton)}</button></form>
-<div class="links"><a href="${esc(opts.signInHref)}">${esc(M.haveAccountLink)}</a></div>`,
+<label for="firstName">${esc(M('firstNameLabel'))}</label><input id="firstName" name="firstName" autocomplete="given-name" required value="${esc(v.firstName ?? '')}" autofocus>
+<label for="lastName">${esc(M('lastNameLabel'))}</label><input id="lastName" name="lastName" autocomplete="family-name" required value="${esc(v.lastName ?? '')}">
+<label for="email">${esc(M('emailLabel'))}</label><input id="email" name="email" type="email" autocomplete="email" required value="${esc(v.email ?? '')}">
+<label for="password">${esc(M('passwordLabel'))}</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" aria-describedby="password-hint">
+<p class="hint" id="password-hint">${esc(M('passwordHint'))}</p>
+<button type="submit">${esc(M('createAccountButton'))}</button></form>
+<div class="links"><a href="${esc(opts.signInHref)}">${esc(M('haveAccountLink'))}</a></div>`,
   );
 }
 
 export function resetRequestPage(opts: {
+  locale: Locale;
   action: string;
   signInHref?: string;
   sent?: boolean;
   error?: string;
 }): string {
+  const M = identityTexts(opts.locale);
   const body = opts.sent
-    ? `<div class="ok" role="status">${esc(M.resetSent)}</div>`
+    ? `<div class="ok" role="status">${esc(M('resetSent'))}</div>`
     : `${alert(opts.error)}<form method="post" action="${esc(opts.action)}" novalidate>
-<label for="email">${esc(M.emailLabel)}</label><input id="email" name="email" type="email" autocomplete="email" required autofocus>
-<button type="submit">${esc(M.sendResetLink)}</button></form>`;
+<label for="email">${esc(M('emailLabel'))}</label><input id="email" name="email" type="email" autocomplete="email" required autofocus>
+<button type="submit">${esc(M('sendResetLink'))}</button></form>`;
   const back = opts.signInHref
-    ? `<div class="links"><a href="${esc(opts.signInHref)}">${esc(M.backToSignIn)}</a></div>`
+    ? `<div class="links"><a href="${esc(opts.signInHref)}">${esc(M('backToSignIn'))}</a></div>`
     : '';
-  return layout(M.resetTitle, body + back);
+  return layout(M, M('resetTitle'), body + back);
 }
 
 export function resetPasswordPage(opts: {
+  locale: Locale;
   action: string;
   error?: string;
   done?: boolean;
   homeHref: string;
 }): string {
+  const M = identityTexts(opts.locale);
   const body = opts.done
-    ? `<div class="ok" role="status">${esc(M.passwordChanged)}</div><div class="links"><a href="${esc(opts.homeHref)}">${esc(M.goToPortal)}</a></div>`
+    ? `<div class="ok" role="status">${esc(M('passwordChanged'))}</div><div class="links"><a href="${esc(opts.homeHref)}">${esc(M('goToPortal'))}</a></div>`
     : `${alert(opts.error)}<form method="post" action="${esc(opts.action)}" novalidate>
-<label for="password">${esc(M.newPasswordLabel)}</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" autofocus>
-<p class="hint">${esc(M.passwordHint)}</p><button type="submit">${esc(M.changePasswordButton)}</button></form>`;
-  return layout(M.newPasswordTitle, body);
+<label for="password">${esc(M('newPasswordLabel'))}</label><input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" autofocus>
+<p class="hint">${esc(M('passwordHint'))}</p><button type="submit">${esc(M('changePasswordButton'))}</button></form>`;
+  return layout(M, M('newPasswordTitle'), body);
 }
 
 export function verifyEmailPage(opts: {
+  locale: Locale;
   action: string;
   email: string;
   homeHref: string;
   done?: boolean;
 }): string {
+  const M = identityTexts(opts.locale);
   const body = opts.done
-    ? `<div class="ok" role="status">${esc(M.verifyDone)}</div><div class="links"><a href="${esc(opts.homeHref)}">${esc(M.goToPortal)}</a></div>`
-    : `<p>${fill(M.verifyIntro, { email: `<strong>${esc(opts.email)}</strong>` })}</p>
-<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(M.verifyButton)}</button></form>`;
-  return layout(M.verifyTitle, body);
+    ? `<div class="ok" role="status">${esc(M('verifyDone'))}</div><div class="links"><a href="${esc(opts.homeHref)}">${esc(M('goToPortal'))}</a></div>`
+    : `<p>${fill(M, 'verifyIntro', { email: `<strong>${esc(opts.email)}</strong>` })}</p>
+<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(M('verifyButton'))}</button></form>`;
+  return layout(M, M('verifyTitle'), body);
 }
 
-export function errorPage(title: string, message: string, homeHref: string): string {
+/** An error page: `title` is a key of `identity.*`, `message` the text to show. */
+export function errorPage(locale: Locale, title: IdentityKey, message: string, homeHref: string): string {
+  const M = identityTexts(locale);
   return layout(
-    title,
-    `<div class="alert" role="alert">${esc(message)}</div><div class="links"><a href="${esc(homeHref)}">${esc(M.goToPortal)}</a></div>`,
+    M,
+    M(title),
+    `<div class="alert" role="alert">${esc(message)}</div><div class="links"><a href="${esc(homeHref)}">${esc(M('goToPortal'))}</a></div>`,
   );
 }

@@ -1,11 +1,13 @@
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { FastifyInstance } from 'fastify';
-import { en } from '@portico/contracts/messages';
 import { createAdapterClass } from '../../oidc/adapter.ts';
 import { loadOrCreateSigningKeys } from '../../oidc/keys.ts';
 import { portalOrigins } from '../../lib/public-url.ts';
 import { usersRepo } from './users-repo.ts';
-import { errorPage } from './idp-pages.ts';
+import { LOCALES } from '@portico/contracts/locales';
+import { errorPage, identityTexts } from './idp-pages.ts';
+import { uiLocale } from '../../lib/i18n.ts';
+import { requestLocale } from '../../lib/locale.ts';
 
 /** The built-in identity provider's issuer path and the portal's client at it. */
 export const IDP_PREFIX = '/idp';
@@ -28,6 +30,8 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
 
   const configuration: Configuration = {
     adapter: createAdapterClass(app.db, 'idp'),
+    // The languages of the sign-in pages (ui_locales, OIDC Discovery 3).
+    discovery: { ui_locales_supported: [...LOCALES] },
     clients: [
       {
         client_id: PORTAL_CLIENT_ID,
@@ -99,9 +103,12 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
     },
     async renderError(ctx, out) {
       ctx.type = 'html';
+      // The protocol's own error_description is English (RFC 6749 5.2 keeps it to ASCII).
+      const locale = uiLocale(ctx.oidc?.params?.ui_locales) ?? requestLocale(ctx.req);
       ctx.body = errorPage(
-        en.identity.signInProblemTitle,
-        String(out.error_description ?? out.error ?? en.identity.requestNotProcessed),
+        locale,
+        'signInProblemTitle',
+        String(out.error_description ?? out.error ?? identityTexts(locale)('requestNotProcessed')),
         app.config.publicUrl + '/',
       );
     },

@@ -3,14 +3,18 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { allowInteractionRedirect } from '../../oidc/form-targets.ts';
+import { translateError } from '../../lib/error-language.ts';
+import { mailLocale, texts, uiLocale } from '../../lib/i18n.ts';
+import { requestLocale } from '../../lib/locale.ts';
+import type { Locale } from '@portico/contracts/locales';
 import { IDP_PREFIX } from './idp-provider.ts';
 import {
   errorPage,
+  identityTexts,
   resetPasswordPage,
   resetRequestPage,
   signInPage,
@@ -23,17 +27,17 @@ import { endEverySession, pendingVerification, sendVerificationMail, verifyEmail
 import { signInGuard, waitText } from './sign-in-guard.ts';
 import { displayName, usersRepo } from './users-repo.ts';
 
-const M = en.identity;
+const EN = en.identity;
 
 const RATE_WINDOW_MS = 15 * 60_000;
 const HOUR_MS = 60 * 60_000;
 const RESET_TTL_MS = 60 * 60_000;
 
 const signUpSchema = z.object({
-  firstName: z.string().trim().min(1, M.namesRequired).max(100, M.nameTooLong),
-  lastName: z.string().trim().min(1, M.namesRequired).max(100, M.nameTooLong),
-  email: z.email(M.invalidEmail).max(254, M.emailTooLong),
-  password: z.string().min(8, M.passwordTooShort).max(200, M.passwordTooLong),
+  firstName: z.string().trim().min(1, EN.namesRequired).max(100, EN.nameTooLong),
+  lastName: z.string().trim().min(1, EN.namesRequired).max(100, EN.nameTooLong),
+  email: z.email(EN.invalidEmail).max(254, EN.emailTooLong),
+  password: z.string().min(8, EN.passwordTooShort).max(200, EN.passwordTooLong),
 });
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('base64url');
@@ -64,12 +68,23 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       await allowInteractionRedirect(provider, interaction, reply);
       return interaction;
     };
-    const expired = (reply: FastifyReply) =>
-      html(
+    // The page's language: the one the relying party asked for with ui_locales (OIDC Core
+    // 3.1.2.1), else the request's (the header's cookie, Accept-Language).
+    const localeOf = (request: FastifyRequest, interaction?: { params: Record<string, unknown> }): Locale =>
+      uiLocale(interaction?.params.ui_locales) ?? requestLocale(request, request.user?.preferredLangcode);
+    const expired = (request: FastifyRequest, reply: FastifyReply) => {
+      const locale = localeOf(request);
+      return html(
         reply,
-        errorPage(M.signInExpiredTitle, M.interactionExpired, `${app.config.publicUrl}/login`),
+        errorPage(
+          locale,
+          'signInExpiredTitle',
+          identityTexts(locale)('interactionExpired'),
+          `${app.config.publicUrl}/login`,
+        ),
         400,
       );
+    };
 
     const finishLogin = async (request: FastifyRequest, reply: FastifyReply, accountId: string) => {
       reply.hijack();
@@ -90,21 +105,23 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
 
     scope.get<{ Params: { uid: string } }>(`${IDP_PREFIX}/interaction/:uid`, async (request, reply) => {
       const interaction = await details(request, reply);
-      if (!interaction || interaction.uid !== request.params.uid) return expired(reply);
+      if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
       const h = hrefs(interaction.uid);
+      const locale = localeOf(request, interaction);
       if (interaction.params.screen === 'signup') {
-        return html(reply, signUpPage({ action: h.signup, signInHref: `${h.signIn}?screen=signin` }));
+        return html(reply, signUpPage({ locale, action: h.signup, signInHref: `${h.signIn}?screen=signin` }));
       }
-      return html(reply, signInPage({ action: h.login, signUpHref: h.signup, resetHref: h.reset }));
+      return html(reply, signInPage({ locale, action: h.login, signUpHref: h.signup, resetHref: h.reset }));
     });
 
     scope.get<{ Params: { uid: string } }>(
       `${IDP_PREFIX}/interaction/:uid/signup`,
       async (request, reply) => {
         const interaction = await details(request, reply);
-        if (!interaction || interaction.uid !== request.params.uid) return expired(reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
         const h = hrefs(interaction.uid);
-        return html(reply, signUpPage({ action: h.signup, signInHref: h.signIn }));
+        const locale = localeOf(request, interaction);
+        return html(reply, signUpPage({ locale, action: h.signup, signInHref: h.signIn }));
       },
     );
 
@@ -112,14 +129,16 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       `${IDP_PREFIX}/interaction/:uid/login`,
       async (request, reply) => {
         const interaction = await details(request, reply);
-        if (!interaction || interaction.uid !== request.params.uid) return expired(reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
         const h = hrefs(interaction.uid);
         const email = field(request.body, 'email').trim();
         const password = field(request.body, 'password');
+        const locale = localeOf(request, interaction);
+        const M = identityTexts(locale);
         const page = (error: string, status: number) =>
           html(
             reply,
-            signInPage({ action: h.login, signUpHref: h.signup, resetHref: h.reset, email, error }),
+            signInPage({ locale, action: h.login, signUpHref: h.signup, resetHref: h.reset, email, error }),
             status,
           );
 
@@ -129,18 +148,18 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         const attempt = await guard.attempt(request, email, user?.id, user?.uuid);
         if (!attempt.allowed) {
           reply.header('Retry-After', String(attempt.retryAfterSeconds));
-          return page(format(M.signInThrottled, { wait: waitText(attempt.retryAfterSeconds) }), 429);
+          return page(M('signInThrottled', { wait: waitText(attempt.retryAfterSeconds, locale) }), 429);
         }
         const ok = user?.password_hash
           ? await verifyPassword(password, user.password_hash)
           : (await verifyPassword(password, await dummyPasswordHash()), false);
         if (!user || !ok) {
           await attempt.failed();
-          return page(M.invalidCredentials, 401);
+          return page(M('invalidCredentials'), 401);
         }
         // Blocked by an administrator (issue 27): told so only after the right password, so the
         // page reveals nothing about an account to someone who does not know its password.
-        if (user.blocked_at) return page(M.accountBlocked, 403);
+        if (user.blocked_at) return page(M('accountBlocked'), 403);
         await attempt.succeeded(reply);
         return finishLogin(request, reply, user.uuid);
       },
@@ -150,24 +169,31 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       `${IDP_PREFIX}/interaction/:uid/signup`,
       async (request, reply) => {
         const interaction = await details(request, reply);
-        if (!interaction || interaction.uid !== request.params.uid) return expired(reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
         const h = hrefs(interaction.uid);
         const values: SignUpValues = {
           firstName: field(request.body, 'firstName'),
           lastName: field(request.body, 'lastName'),
           email: field(request.body, 'email').trim(),
         };
+        const locale = localeOf(request, interaction);
+        const M = identityTexts(locale);
         const page = (error: string, status: number) =>
-          html(reply, signUpPage({ action: h.signup, signInHref: h.signIn, values, error }), status);
+          html(reply, signUpPage({ locale, action: h.signup, signInHref: h.signIn, values, error }), status);
         const parsed = signUpSchema.safeParse({ ...values, password: field(request.body, 'password') });
-        if (!parsed.success) return page(parsed.error.issues[0]?.message ?? M.invalidEmail, 400);
+        // The schema's messages are the catalogue's English; the page shows them in its language.
+        if (!parsed.success)
+          return page(
+            translateError(parsed.error.issues[0]?.message ?? en.identity.invalidEmail, locale),
+            400,
+          );
         const limit = await hitRateLimit(
           app.db,
           `signup:ip:${request.ip}`,
           app.config.signupRateLimit,
           HOUR_MS,
         );
-        if (!limit.allowed) return page(M.tooManyAttempts, 429);
+        if (!limit.allowed) return page(M('tooManyAttempts'), 429);
         const { firstName, lastName, email, password } = parsed.data;
         const created = await users.create({
           email,
@@ -175,8 +201,10 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
           firstName,
           lastName,
           passwordHash: await hashPassword(password),
+          // The language the account was made in is the one its e-mails are written in.
+          preferredLangcode: locale,
         });
-        if (!created) return page(M.emailTaken, 409);
+        if (!created) return page(M('emailTaken'), 409);
         request.log.info({ userId: created.id }, 'user signed up');
         // The account works at once, but nothing sent to the address is its own until the link
         // sent there is opened. A mail failure does not undo the sign-up: the portal offers a resend.
@@ -193,6 +221,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       return html(
         reply,
         resetRequestPage({
+          locale: localeOf(request),
           action: `${IDP_PREFIX}/reset${uid ? `?interaction=${encodeURIComponent(uid)}` : ''}`,
           ...(uid ? { signInHref: `${IDP_PREFIX}/interaction/${encodeURIComponent(uid)}` } : {}),
         }),
@@ -203,6 +232,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       const email = field(request.body, 'email').trim();
       const uid = request.query.interaction;
       const signInHref = uid ? `${IDP_PREFIX}/interaction/${encodeURIComponent(uid)}` : undefined;
+      const locale = localeOf(request);
       const limit = await hitRateLimit(
         app.db,
         `reset:ip:${request.ip}`,
@@ -212,7 +242,11 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       if (!limit.allowed) {
         return html(
           reply,
-          resetRequestPage({ action: `${IDP_PREFIX}/reset`, error: M.tooManyAttempts }),
+          resetRequestPage({
+            locale,
+            action: `${IDP_PREFIX}/reset`,
+            error: identityTexts(locale)('tooManyAttempts'),
+          }),
           429,
         );
       }
@@ -229,16 +263,19 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
           })
           .execute();
         const link = `${app.config.publicUrl}${IDP_PREFIX}/reset/${token}`;
+        // In the account's language, else English (the page's language is the visitor's).
+        const mail = texts(mailLocale(user.preferred_langcode), 'emails', 'identity');
         await app.mailer.send({
           to: user.email,
-          subject: format(M.resetMailSubject, { site: en.site.title }),
-          text: format(M.resetMailText, { name: user.name, link }),
+          subject: mail('resetMailSubject', { site: en.site.title }),
+          text: mail('resetMailText', { name: user.name, link }),
         });
       }
       // The same answer whether or not the account exists: no account enumeration.
       return html(
         reply,
         resetRequestPage({
+          locale,
           action: `${IDP_PREFIX}/reset`,
           sent: true,
           ...(signInHref ? { signInHref } : {}),
@@ -257,24 +294,28 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
 
     scope.get<{ Params: { token: string } }>(`${IDP_PREFIX}/reset/:token`, async (request, reply) => {
       const home = `${app.config.publicUrl}/`;
+      const locale = localeOf(request);
+      const M = identityTexts(locale);
       if (!(await findReset(request.params.token))) {
-        return html(reply, errorPage(M.resetTitle, M.resetLinkInvalid, home), 400);
+        return html(reply, errorPage(locale, 'resetTitle', M('resetLinkInvalid'), home), 400);
       }
       return html(
         reply,
-        resetPasswordPage({ action: `${IDP_PREFIX}/reset/${request.params.token}`, homeHref: home }),
+        resetPasswordPage({ locale, action: `${IDP_PREFIX}/reset/${request.params.token}`, homeHref: home }),
       );
     });
 
     scope.post<{ Params: { token: string } }>(`${IDP_PREFIX}/reset/:token`, async (request, reply) => {
       const home = `${app.config.publicUrl}/`;
+      const locale = localeOf(request);
+      const M = identityTexts(locale);
       const action = `${IDP_PREFIX}/reset/${request.params.token}`;
       const password = field(request.body, 'password');
       // The same length rules as sign-up: a huge password would only cost hashing time.
       const tooShortOrLong = signUpSchema.shape.password.safeParse(password);
       if (!tooShortOrLong.success) {
-        const error = tooShortOrLong.error.issues[0]?.message ?? M.passwordTooShort;
-        return html(reply, resetPasswordPage({ action, homeHref: home, error }), 400);
+        const error = translateError(tooShortOrLong.error.issues[0]?.message ?? EN.passwordTooShort, locale);
+        return html(reply, resetPasswordPage({ locale, action, homeHref: home, error }), 400);
       }
       const hash = await hashPassword(password);
       const changed = await app.db.transaction().execute(async (trx) => {
@@ -300,19 +341,22 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         await endEverySession(trx, user);
         return true;
       });
-      if (!changed) return html(reply, errorPage(M.resetTitle, M.resetLinkInvalid, home), 400);
-      return html(reply, resetPasswordPage({ action, homeHref: home, done: true }));
+      if (!changed) return html(reply, errorPage(locale, 'resetTitle', M('resetLinkInvalid'), home), 400);
+      return html(reply, resetPasswordPage({ locale, action, homeHref: home, done: true }));
     });
 
     // E-mail verification: the link shows a confirm button (mail scanners that open links do not
     // use it up); the POST proves the address. The token is the credential, as for the reset.
     scope.get<{ Params: { token: string } }>(`${IDP_PREFIX}/verify/:token`, async (request, reply) => {
       const home = `${app.config.publicUrl}/`;
+      const locale = localeOf(request);
+      const M = identityTexts(locale);
       const pending = await pendingVerification(app.db, request.params.token);
-      if (!pending) return html(reply, errorPage(M.verifyTitle, M.verifyLinkInvalid, home), 400);
+      if (!pending) return html(reply, errorPage(locale, 'verifyTitle', M('verifyLinkInvalid'), home), 400);
       return html(
         reply,
         verifyEmailPage({
+          locale,
           action: `${IDP_PREFIX}/verify/${request.params.token}`,
           email: pending.email,
           homeHref: home,
@@ -322,10 +366,12 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
 
     scope.post<{ Params: { token: string } }>(`${IDP_PREFIX}/verify/:token`, async (request, reply) => {
       const home = `${app.config.publicUrl}/`;
+      const locale = localeOf(request);
+      const M = identityTexts(locale);
       if (!(await verifyEmail(app.db, request.params.token))) {
-        return html(reply, errorPage(M.verifyTitle, M.verifyLinkInvalid, home), 400);
+        return html(reply, errorPage(locale, 'verifyTitle', M('verifyLinkInvalid'), home), 400);
       }
-      return html(reply, verifyEmailPage({ action: '', email: '', homeHref: home, done: true }));
+      return html(reply, verifyEmailPage({ locale, action: '', email: '', homeHref: home, done: true }));
     });
   });
 }

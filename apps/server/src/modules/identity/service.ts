@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/errors.ts';
+import { mailLocale, texts } from '../../lib/i18n.ts';
 import { revokeAccount } from '../../oidc/adapter.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { addressProven } from './address-proven.ts';
@@ -51,7 +51,7 @@ export async function endEverySession(db: Db, user: { id: number; uuid: string }
 /** Sends a single-use link, valid for 24 hours, that proves `email` belongs to the account. */
 export async function sendVerificationMail(
   app: FastifyInstance,
-  user: { id: number; email: string; name: string },
+  user: { id: number; email: string; name: string; preferred_langcode?: string | null },
 ): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   await app.db
@@ -65,10 +65,12 @@ export async function sendVerificationMail(
     })
     .execute();
   const link = `${app.config.publicUrl}${IDP_PREFIX}/verify/${token}`;
+  // In the account's language, else English.
+  const mail = texts(mailLocale(user.preferred_langcode), 'emails', 'identity');
   await app.mailer.send({
     to: user.email,
-    subject: format(M.verifyMailSubject, { site: en.site.title }),
-    text: format(M.verifyMailText, { name: user.name, email: user.email, link }),
+    subject: mail('verifyMailSubject', { site: en.site.title }),
+    text: mail('verifyMailText', { name: user.name, email: user.email, link }),
   });
 }
 

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { texts } from '../../lib/i18n.ts';
+import { requestLocale } from '../../lib/locale.ts';
 import { safeReturnTo } from '@portico/contracts/return-to';
 import { sql } from 'kysely';
 import * as oidc from 'openid-client';
@@ -81,10 +83,12 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
       reply.header('Retry-After', String(limit.retryAfterSeconds));
       throw new HttpError(429, M.tooManyVerificationMails);
     }
-    await sendVerificationMail(app, me);
+    await sendVerificationMail(app, { ...me, preferred_langcode: me.preferredLangcode });
+    const locale = requestLocale(request, me.preferredLangcode);
     return reply
       .header('Cache-Control', 'no-store')
-      .send({ message: format(M.verificationSent, { email: me.email }) });
+      .header('Vary', 'Accept-Language')
+      .send({ message: texts(locale, 'errors', 'identity')('verificationSent', { email: me.email }) });
   });
 
   app.get<{ Querystring: { returnTo?: string; screen?: string } }>(
@@ -125,6 +129,9 @@ export async function sessionRoutes(app: FastifyInstance, rp: RelyingParty): Pro
         nonce,
         code_challenge: codeChallenge,
         code_challenge_method: 'S256',
+        // The provider's pages in the portal's language (OIDC Core 3.1.2.1), the built-in one's
+        // and an outside provider's alike.
+        ui_locales: requestLocale(request, request.user?.preferredLangcode),
       };
       if (request.query.screen === 'signup') {
         if (rp.builtIn) parameters.screen = 'signup';

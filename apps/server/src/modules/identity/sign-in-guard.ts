@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { format } from '@portico/contracts/format';
-import { en } from '@portico/contracts/messages';
+import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
+import { messageNumber } from '../../lib/i18n.ts';
 import { hitSignInCounters, type SignInCounter } from '../../lib/rate-limit.ts';
 import { overTls } from '../../lib/transport.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { IDP_PREFIX } from './idp-provider.ts';
+import { identityTexts } from './idp-pages.ts';
 
 /**
  * Password guessing is slowed down without locking the owner out (OWASP Authentication Cheat
@@ -27,7 +28,6 @@ import { IDP_PREFIX } from './idp-provider.ts';
  *   on the client address for the IP counter. Not every failure: the log is for people to read.
  */
 
-const M = en.identity;
 export const DEVICE_COOKIE = 'portico_device';
 const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 3600;
 /** A client stays trusted this long after its last successful sign-in. */
@@ -36,10 +36,11 @@ const TRUST_TTL_MS = 180 * 24 * 3600_000;
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
 /** "30 seconds" or "4 minutes", for the sign-in page. */
-export function waitText(seconds: number): string {
+export function waitText(seconds: number, locale: Locale = DEFAULT_LOCALE): string {
+  const T = identityTexts(locale);
   return seconds < 120
-    ? format(M.waitSeconds, { count: seconds })
-    : format(M.waitMinutes, { count: Math.ceil(seconds / 60) });
+    ? T('waitSeconds', { count: messageNumber(locale, seconds) })
+    : T('waitMinutes', { count: messageNumber(locale, Math.ceil(seconds / 60)) });
 }
 
 export interface SignInAttempt {

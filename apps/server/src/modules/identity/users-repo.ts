@@ -17,6 +17,8 @@ export interface NewUser {
   externalIssuer?: string | null;
   externalSubject?: string | null;
   emailVerified?: boolean;
+  /** The language the account was created in (issue 30): its e-mails are written in it. */
+  preferredLangcode?: string | null;
 }
 
 /** Users by the keys the identity code needs. E-mail comparisons ignore case. */
@@ -84,6 +86,7 @@ function insertUser(db: Db, values: NewUser): Promise<UserRow | undefined> {
         external_issuer: values.externalIssuer ?? null,
         external_subject: values.externalSubject ?? null,
         email_verified: values.emailVerified ?? false,
+        preferred_langcode: values.preferredLangcode ?? null,
         completed_stories: JSON.stringify([]),
       })
       // The only unique key a new row can hit is lower(email): a taken address gives no row.

@@ -1,4 +1,6 @@
 import { en } from '@portico/contracts/messages';
+import { texts } from '../../lib/i18n.ts';
+import { recipientLocale } from '../../lib/mailer.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
@@ -139,7 +141,13 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
         .replaceAll('{{roles}}', labels)
         .replaceAll('{{link}}', link);
     try {
-      await app.mailer.send({ to: m.email, subject: fill(M.inviteSubject), text: fill(M.inviteText) });
+      // In the invitee's language when they have an account, else English.
+      const T = texts(await recipientLocale(app.db, m.email), 'emails', 'organizations');
+      await app.mailer.send({
+        to: m.email,
+        subject: fill(T.template('inviteSubject')),
+        text: fill(T.template('inviteText')),
+      });
       return true;
     } catch (err) {
       // The invitation stands (it is in the outbox as failed); the owner can resend it.

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { DEFAULT_LOCALE } from '@portico/contracts/locales';
+import { translateErrorDocument } from '../lib/error-language.ts';
+import { requestLocale } from '../lib/locale.ts';
+
+/**
+ * The API's error messages in the request's language (issue 30, decision 058): the signed-in
+ * user's own (`users.preferred_langcode`), else the header's choice (the `portico_lang` cookie),
+ * else Accept-Language, else English. Every JSON error answer (status 400 and up, JSON:API or
+ * JSON) passes here once, whichever error handler wrote it, so routes keep throwing the
+ * catalogue's English text. The web app shows the title it gets: its requests carry the cookie
+ * and the browser's Accept-Language, so its errors are in the language it shows.
+ */
+export const errorLanguagePlugin = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (!/^application\/(vnd\.api\+)?json\b/.test(type)) return payload;
+      // The answer depends on the language headers (a shared cache must not mix them).
+      const vary = String(reply.getHeader('vary') ?? '');
+      if (!/accept-language/i.test(vary))
+        reply.header('Vary', vary ? `${vary}, Accept-Language` : 'Accept-Language');
+      const locale = requestLocale(request, request.user?.preferredLangcode);
+      if (locale === DEFAULT_LOCALE) return payload;
+      const translated = translateErrorDocument(payload, locale);
+      if (translated === undefined) return payload;
+      reply.header('Content-Language', locale);
+      return translated;
+    });
+  },
+  { name: 'error-language' },
+);
