@@ -6,6 +6,7 @@ import { loadOrCreateSigningKeys } from '../../oidc/keys.ts';
 import { portalOrigins } from '../../lib/public-url.ts';
 import { usersRepo } from './users-repo.ts';
 import { errorPage } from './idp-pages.ts';
+import { agentConfiguration } from './agent-access.ts';
 
 /** The built-in identity provider's issuer path and the portal's client at it. */
 export const IDP_PREFIX = '/idp';
@@ -25,6 +26,8 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
   const keys = await loadOrCreateSigningKeys(app.db, app.secretBox, 'idp');
   const origins = portalOrigins(app);
   const issuer = `${app.config.publicUrl}${IDP_PREFIX}`;
+  // AI assistants (MCP clients) register themselves and get tokens for /mcp (agent-access.ts).
+  const agents = agentConfiguration(app, PORTAL_CLIENT_ID);
 
   const configuration: Configuration = {
     adapter: createAdapterClass(app.db, 'idp'),
@@ -61,6 +64,8 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name'],
     },
+    extraClientMetadata: agents.extraClientMetadata,
+    scopes: agents.scopes,
     cookies: { keys: [app.secretBox.derive('idp-cookie-key')] },
     jwks: { keys },
     // 'screen=signup' asks our interaction page to open on the sign-up form.
@@ -69,12 +74,14 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
       devInteractions: { enabled: false },
       rpInitiatedLogout: { enabled: true },
       revocation: { enabled: true },
+      ...agents.features,
     },
     pkce: { required: () => true },
-    // The portal's only client uses the code flow: advertise and serve nothing else.
+    // The portal and the assistants use the code flow: advertise and serve nothing else.
     responseTypes: ['code'],
     interactions: { url: (_ctx, interaction) => `${IDP_PREFIX}/interaction/${interaction.uid}` },
-    // First-party portal: grant the requested OpenID scopes without a consent screen.
+    // First-party portal: grant the requested OpenID scopes without a consent screen. Any other
+    // client (an assistant) has what its user allowed on the consent page, nothing more.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
       const client = ctx.oidc.client;
       const session = ctx.oidc.session;
@@ -84,6 +91,7 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
         const existing = await ctx.oidc.provider.Grant.find(grantId);
         if (existing) return existing;
       }
+      if (client.clientId !== PORTAL_CLIENT_ID) return undefined;
       const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
       grant.addOIDCScope('openid email profile');
       await grant.save();
