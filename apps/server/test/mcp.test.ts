@@ -148,7 +148,10 @@ describe('MCP: anonymous tools read what a visitor reads (demo content)', () => 
 
 describe('MCP: the authorization (protected resource metadata, registration, PKCE, consent)', () => {
   it('publishes the protected resource metadata and names it in the 401', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+    for (const path of [
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+    ]) {
       const res = await fetch(`${origin}${path}`);
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({
@@ -161,7 +164,10 @@ describe('MCP: the authorization (protected resource metadata, registration, PKC
       });
     }
     // The authorization server's metadata where OAuth clients look (RFC 8414) and at the issuer.
-    for (const path of ['/.well-known/oauth-authorization-server/idp', '/idp/.well-known/openid-configuration']) {
+    for (const path of [
+      '/.well-known/oauth-authorization-server/idp',
+      '/idp/.well-known/openid-configuration',
+    ]) {
       const meta = (await (await fetch(`${origin}${path}`)).json()) as Record<string, unknown>;
       expect(meta.issuer).toBe(`${origin}/idp`);
       expect(meta.registration_endpoint).toBe(`${origin}/idp/reg`);
@@ -302,7 +308,10 @@ describe('MCP: a signed-in assistant acts for its user with the web app’s perm
     expect(created).toMatchObject({ title: 'Assistant app', status: 'DEVELOPMENT', subscriptions: [] });
     expect(created.clientId).toMatch(/^[0-9a-f]{32}$/);
     const subscribed = dataOf<{ application: App }>(
-      await developer.call('subscribe_application', { application: created.uuid, product: 'accounts-api-v1' }),
+      await developer.call('subscribe_application', {
+        application: created.uuid,
+        product: 'accounts-api-v1',
+      }),
     ).application;
     expect(subscribed.subscriptions).toEqual([
       expect.objectContaining({ product: 'accounts-api-v1', scope: 'accounts:read' }),
@@ -377,9 +386,7 @@ describe('MCP: a signed-in assistant acts for its user with the web app’s perm
     });
     expect(elsewhere.isError).toBe(true);
     expect(textOf(elsewhere)).toMatch(/^The portal refused the call \(404\)/);
-    expect(
-      (await developer.call('list_my_applications', { organization: other.id })).isError,
-    ).toBe(true);
+    expect((await developer.call('list_my_applications', { organization: other.id })).isError).toBe(true);
     // A financial member may see applications but not create one nor use their secret (403).
     const financial = await connectAssistant(t);
     await authorize(financial, w.c.financial);

@@ -14,8 +14,7 @@ export const mcpMessages = {
   capabilitySupport: 'open support tickets in your name',
   consentLimits:
     'It can do only what you can do in the portal, with your roles in each organization. It cannot go live, delete anything or change your account.',
-  consentRevoke:
-    'The permission lasts until you sign out of the portal everywhere or change your password.',
+  consentRevoke: 'The permission lasts until you sign out of the portal everywhere or change your password.',
   redirectNote: 'After you decide, you go back to {{uri}}.',
   allowButton: 'Allow',
   denyButton: 'Deny',

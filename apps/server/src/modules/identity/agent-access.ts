@@ -62,10 +62,14 @@ export function agentConfiguration(
           );
         const grants = Array.isArray(m.grant_types) ? (m.grant_types as unknown[]) : [];
         if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
-          throw new errors.InvalidClientMetadata('grant_types may be authorization_code and refresh_token only');
+          throw new errors.InvalidClientMetadata(
+            'grant_types may be authorization_code and refresh_token only',
+          );
         const uris = Array.isArray(m.redirect_uris) ? (m.redirect_uris as unknown[]) : [];
         if (!uris.every((u) => typeof u === 'string' && allowedAgentRedirect(u)))
-          throw new errors.InvalidRedirectUri('redirect_uris must use https, or http on the loopback address');
+          throw new errors.InvalidRedirectUri(
+            'redirect_uris must use https, or http on the loopback address',
+          );
       },
     },
     features: {

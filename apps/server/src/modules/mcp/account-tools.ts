@@ -22,7 +22,8 @@ export const ACCOUNT_TOOLS = [
 /** What a sandbox answer may hand back to the assistant, in characters. */
 const SANDBOX_BODY_MAX = 20_000;
 /** Headers an assistant may not set on a sandbox call: the caller and the transport are ours. */
-const RESERVED_HEADERS = /^(host|cookie|authorization|content-length|connection|transfer-encoding|x-portico-.*|x-csrf-token|x-forwarded-.*)$/i;
+const RESERVED_HEADERS =
+  /^(host|cookie|authorization|content-length|connection|transfer-encoding|x-portico-.*|x-csrf-token|x-forwarded-.*)$/i;
 
 /** Who the tools act for, and from where (the assistant's address). */
 export interface AgentContext {
@@ -75,7 +76,11 @@ export function registerAccountTools(
     grantTypes: a.allowedGrantTypes,
     redirectUris: a.oauthRedirectUri,
     clientId: a.clientId.development,
-    subscriptions: a.subscriptions.map((s) => ({ product: s.alias.replace(/^\//, ''), title: s.title, scope: s.scope })),
+    subscriptions: a.subscriptions.map((s) => ({
+      product: s.alias.replace(/^\//, ''),
+      title: s.title,
+      scope: s.scope,
+    })),
     permissions: a.permissions,
   });
 
@@ -89,7 +94,8 @@ export function registerAccountTools(
     'list_my_organizations',
     {
       title: 'List my organizations',
-      description: 'The organizations the signed-in user belongs to, with their roles and permissions in each.',
+      description:
+        'The organizations the signed-in user belongs to, with their roles and permissions in each.',
       inputSchema: {},
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -138,7 +144,7 @@ export function registerAccountTools(
     {
       title: 'Create a development application',
       description:
-        'Creates an application in one of the user\'s organizations (it starts in development, with sandbox credentials). The client_credentials grant unless told; redirect URIs are needed for authorization_code.',
+        "Creates an application in one of the user's organizations (it starts in development, with sandbox credentials). The client_credentials grant unless told; redirect URIs are needed for authorization_code.",
       inputSchema: {
         organization: ref("The organization's uuid (from list_my_organizations)"),
         title: z.string().trim().min(1).max(255).describe("The application's name"),
@@ -150,7 +156,12 @@ export function registerAccountTools(
           .optional(),
         redirectUris: z.array(z.string().max(2000)).max(10).optional(),
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     async ({ organization, title, description, grantTypes, redirectUris }) => {
       const res = await call({
@@ -175,12 +186,17 @@ export function registerAccountTools(
     {
       title: 'Subscribe an application to an API product',
       description:
-        'Subscribes a development application to an API product, so that its sandbox tokens carry the product\'s scopes.',
+        "Subscribes a development application to an API product, so that its sandbox tokens carry the product's scopes.",
       inputSchema: {
         application: ref("The application's uuid"),
         product: ref("The product's alias or uuid (from list_api_products)"),
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     async ({ application: id, product }) => {
       // An alias names a product every visitor sees; the route checks the rest (subscribable…).
@@ -188,7 +204,11 @@ export function registerAccountTools(
       const res = await call({
         method: 'POST',
         url: '/api/application',
-        payload: { type: 'subscribe', application: id, product: found && !found.retired ? found.uuid : product },
+        payload: {
+          type: 'subscribe',
+          application: id,
+          product: found && !found.retired ? found.uuid : product,
+        },
       });
       if (!ok(res)) return refusal(res.statusCode, res.body);
       return data({ application: summary((res.json() as { data: Application }).data) });
@@ -203,17 +223,33 @@ export function registerAccountTools(
         "An access token for the sandbox from the application's development credentials (client_credentials grant), with the scopes of its subscriptions (or those asked for).",
       inputSchema: {
         application: ref("The application's uuid"),
-        scope: z.string().trim().max(1000).optional().describe('Space-separated scopes; all subscribed unless told'),
+        scope: z
+          .string()
+          .trim()
+          .max(1000)
+          .optional()
+          .describe('Space-separated scopes; all subscribed unless told'),
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     async ({ application: id, scope }) => {
       const found = await application(id);
       if ('refused' in found) return found.refused;
-      const { clientId, clientSecret } = { clientId: found.app.clientId.development, clientSecret: found.app.clientSecret };
+      const { clientId, clientSecret } = {
+        clientId: found.app.clientId.development,
+        clientSecret: found.app.clientSecret,
+      };
       // The secret is shown to the roles that may see it in the web app (viewSecret), no one else.
       if (!clientId || !clientSecret)
-        return refusal(403, JSON.stringify({ errors: [{ title: 'This application has no development secret you may use.' }] }));
+        return refusal(
+          403,
+          JSON.stringify({ errors: [{ title: 'This application has no development secret you may use.' }] }),
+        );
       const form = new URLSearchParams({
         grant_type: 'client_credentials',
         client_id: clientId,
@@ -227,7 +263,12 @@ export function registerAccountTools(
         payload: form.toString(),
       });
       if (!ok(res)) return refusal(res.statusCode, res.body);
-      const token = res.json() as { access_token: string; token_type: string; expires_in: number; scope?: string };
+      const token = res.json() as {
+        access_token: string;
+        token_type: string;
+        expires_in: number;
+        scope?: string;
+      };
       return data({
         accessToken: token.access_token,
         tokenType: token.token_type,
@@ -251,12 +292,19 @@ export function registerAccountTools(
           .trim()
           .min(1)
           .max(2000)
-          .describe('The path under the sandbox, e.g. /sandbox/accounts-v1/accounts (a query string may follow)'),
+          .describe(
+            'The path under the sandbox, e.g. /sandbox/accounts-v1/accounts (a query string may follow)',
+          ),
         accessToken: z.string().min(1).max(8000).describe('The token from get_sandbox_token'),
         headers: z.record(z.string().max(100), z.string().max(4000)).optional(),
         body: z.string().max(100_000).optional().describe('The request body (JSON as text)'),
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     async ({ method, path, accessToken, headers, body }) => {
       const relative = path.startsWith('/sandbox/') ? path : `/sandbox/${path.replace(/^\/+/, '')}`;
@@ -297,7 +345,9 @@ export function registerAccountTools(
       return data({
         status: res.statusCode,
         contentType,
-        ...(res.headers['www-authenticate'] ? { wwwAuthenticate: String(res.headers['www-authenticate']) } : {}),
+        ...(res.headers['www-authenticate']
+          ? { wwwAuthenticate: String(res.headers['www-authenticate']) }
+          : {}),
         body: cut ? `${(answer as string).slice(0, SANDBOX_BODY_MAX)}…` : answer,
       });
     },
@@ -314,9 +364,19 @@ export function registerAccountTools(
         details: z.string().trim().min(1).max(20_000).describe('Steps, requests and answers, ids'),
         environment: z.enum(TICKET_ENVIRONMENTS),
         severity: z.enum(TICKET_SEVERITIES),
-        contactInfo: z.string().trim().max(500).optional().describe("How to reach the user (their e-mail unless told)"),
+        contactInfo: z
+          .string()
+          .trim()
+          .max(500)
+          .optional()
+          .describe('How to reach the user (their e-mail unless told)'),
       },
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     async ({ title, description, details, environment, severity, contactInfo }) => {
       const res = await call({
@@ -334,7 +394,9 @@ export function registerAccountTools(
       });
       if (!ok(res)) return refusal(res.statusCode, res.body);
       const created = res.json() as { nid: { value: number }[]; uuid: { value: string }[] };
-      return data({ ticket: { id: created.nid[0]?.value, uuid: created.uuid[0]?.value, title, status: 'OPEN' } });
+      return data({
+        ticket: { id: created.nid[0]?.value, uuid: created.uuid[0]?.value, title, status: 'OPEN' },
+      });
     },
   );
 }

@@ -84,7 +84,8 @@ export default fp(
       if (origin !== undefined && origin !== ownOrigin) return fail(reply, 403, 'Origin not allowed.');
       const calls = messagesOf(request.body).filter((m) => m.method === 'tools/call');
       const wantsUser = calls.some(
-        (m) => typeof m.params?.name === 'string' && (ACCOUNT_TOOLS as readonly string[]).includes(m.params.name),
+        (m) =>
+          typeof m.params?.name === 'string' && (ACCOUNT_TOOLS as readonly string[]).includes(m.params.name),
       );
 
       let agent: AgentContext | undefined;
@@ -93,11 +94,18 @@ export default fp(
       if (authorization !== undefined) {
         const token = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i.exec(authorization)?.[1];
         grant = token && app.agentAuthorization ? await app.agentAuthorization.verify(token) : undefined;
-        if (!grant) return challenge(reply, 401, 'invalid_token', 'The access token is not valid for this resource.');
+        if (!grant)
+          return challenge(reply, 401, 'invalid_token', 'The access token is not valid for this resource.');
         if (!grant.scopes.includes(AGENT_SCOPE))
-          return challenge(reply, 403, 'insufficient_scope', `The access token lacks the ${AGENT_SCOPE} scope.`);
+          return challenge(
+            reply,
+            403,
+            'insufficient_scope',
+            `The access token lacks the ${AGENT_SCOPE} scope.`,
+          );
         const user = await app.agentUser(grant.userUuid);
-        if (!user) return challenge(reply, 401, 'invalid_token', 'The user of this access token cannot sign in.');
+        if (!user)
+          return challenge(reply, 401, 'invalid_token', 'The user of this access token cannot sign in.');
         agent = { user, ip: request.ip };
       } else if (wantsUser) {
         return challenge(reply, 401);
@@ -143,7 +151,9 @@ export default fp(
         request.log.error({ err }, 'mcp request failed');
         if (!reply.raw.headersSent) {
           reply.raw.writeHead(500, { 'content-type': 'application/json' });
-          reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }));
+          reply.raw.end(
+            JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }),
+          );
         }
       }
     };
