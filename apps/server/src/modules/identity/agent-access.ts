@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
 
 /**
  * AI assistants acting for a portal user (the MCP server, modules/mcp; decision 056). The identity
