@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { en } from '@portico/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from './http-client.ts';
@@ -13,7 +14,7 @@ import {
 } from './mcp-fixtures.ts';
 import { makeWorld, type World } from './applications-fixtures.ts';
 import { createOrg, signedInUser } from './org-fixtures.ts';
-import { startTestApp, type TestApp } from './test-app.ts';
+import { startTestApp, testDbKind, type TestApp } from './test-app.ts';
 
 /**
  * The MCP server at /mcp (issue 30, modules/mcp/README.md, decision 056), driven by the SDK's own
@@ -409,7 +410,7 @@ describe('MCP: a signed-in assistant acts for its user with the web app’s perm
     await financial.close();
   });
 
-  it('stops when the user is blocked, and each assistant’s token is its own user’s', async () => {
+  it('stops at once when the user is blocked', async () => {
     const browser = await signedInUser(t, 'soon.blocked@example.com');
     const a = await connectAssistant(t);
     await authorize(a, browser);
@@ -447,6 +448,59 @@ describe('MCP: rate limits', () => {
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe.skipIf(testDbKind() !== 'postgres')('MCP: stateless, on several instances', () => {
+  it('answers without a session on any instance, and a token from one works on the other', async () => {
+    // Two instances on one database behind one address: the second names the first's PUBLIC_URL
+    // (the resource of the tokens), as both would name the load balancer's.
+    const a = await startTestApp({ SECRET_KEY: randomBytes(32).toString('hex') });
+    const b = await startTestApp({
+      DATABASE_URL: a.config.databaseUrl!,
+      SECRET_KEY: a.config.secretKey!,
+      IMPORT_CONTENT: 'false',
+      PUBLIC_URL: a.config.publicUrl,
+    });
+    try {
+      const post = (base: string, body: unknown, token?: string) =>
+        fetch(`${base}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          body: JSON.stringify(body),
+        });
+      const call = (name: string) => ({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name, arguments: {} },
+      });
+      // No initialize, no session id: a tool call alone is answered by any instance.
+      const anonymous = await post(b.baseUrl, call('list_api_products'));
+      expect(anonymous.status).toBe(200);
+      expect(anonymous.headers.get('mcp-session-id')).toBeNull();
+      expect(JSON.stringify(await anonymous.json())).toContain('accounts-api-v1');
+
+      const browser = await signedInUser(a, 'two.instances@example.com');
+      const assistant = await connectAssistant(a);
+      await authorize(assistant, browser);
+      const token = assistant.oauth.tokens()!.access_token;
+      await assistant.close();
+      const onB = await post(b.baseUrl, call('list_my_organizations'), token);
+      expect(onB.status).toBe(200);
+      expect(
+        ((await onB.json()) as { result: { structuredContent: unknown } }).result.structuredContent,
+      ).toEqual({
+        organizations: [],
+      });
+    } finally {
+      await b.close();
+      await a.close();
     }
   });
 });
