@@ -38,6 +38,7 @@ import auditPlugin from './modules/audit/plugin.ts';
 import consoleDashboardPlugin from './modules/console-dashboard/plugin.ts';
 import consoleImagesPlugin from './modules/console-images/plugin.ts';
 import markdownPlugin from './modules/markdown/plugin.ts';
+import mcpPlugin from './modules/mcp/plugin.ts';
 import servicesPlugin from './plugins/services.ts';
 import sessionPlugin from './plugins/session.ts';
 import httpCachePlugin, { answerEarly } from './plugins/http-cache.ts';
@@ -60,7 +61,12 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
   const app = Fastify({
     logger: logger ?? {
       level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
+      redact: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-csrf-token"]',
+        'req.headers["x-portico-agent-call"]',
+      ],
     },
     trustProxy: config.trustProxy,
     // The web app sends a fresh Request-Id per call; we log it and echo it back.
@@ -161,6 +167,8 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(consoleImagesPlugin);
     // Markdown of the public pages and /llms.txt (asked by the web app's fallback below).
     await app.register(markdownPlugin);
+    // The MCP server for AI assistants at /mcp (issue 30, decision 056).
+    await app.register(mcpPlugin);
     // A root wildcard: every other route wins over it, and what it leaves goes to the web app.
     await app.register(pagesPlugin);
     await app.register(tryoutPlugin);

@@ -63,6 +63,8 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   /** Accounts one IP address may create per hour (offices and CI runners share one address). */
   SIGNUP_RATE_LIMIT: z.coerce.number().int().min(1).default(200),
+  /** Tool calls through /mcp per hour, per user (signed-in assistant) or per address (decision 056). */
+  MCP_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   /**
    * The most results one site search serves (decision 029): its count visits at most this many
    * matches and past it says "at least", so a common word costs no more than a rare one.
@@ -145,6 +147,8 @@ export interface Config {
   contentDir: string;
   loginRateLimit: number;
   signupRateLimit: number;
+  /** Tool calls through /mcp per hour and caller (MCP_RATE_LIMIT). */
+  mcpRateLimit: number;
   searchResultsMax: number;
   sessionTtlMs: number;
   /** Where the built web app lives. */
@@ -234,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contentDir: path.resolve(e.CONTENT_DIR ?? path.join(repoRoot, 'content')),
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     signupRateLimit: e.SIGNUP_RATE_LIMIT,
+    mcpRateLimit: e.MCP_RATE_LIMIT,
     searchResultsMax: e.SEARCH_RESULTS_MAX,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     webDist: path.resolve(e.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist')),

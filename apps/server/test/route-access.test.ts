@@ -6,6 +6,7 @@ import { ASSIGNABLE_ROLES, type ProviderRole } from '@portico/contracts/provider
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webAppBuilt } from '../src/app.ts';
 import { TestClient } from './http-client.ts';
+import { connectAssistant, mcpUrl } from './mcp-fixtures.ts';
 import { createOrg, signedInUser } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 
@@ -48,6 +49,17 @@ const POLICY: Record<string, Access> = {
   'GET /llms.txt': 'public',
   'GET /llms-full.txt': 'public',
   'GET /readyz': 'public',
+  // The MCP server (modules/mcp, decision 056): guarded by its own protocol, the MCP authorization
+  // (a bearer token for /mcp; the session cookie is never read, so no CSRF token either). Anyone
+  // may connect; the tools that act for a user need the token (MCP_TOOLS below, mcp.test.ts).
+  'POST /mcp': 'protocol',
+  'GET /mcp': 'protocol',
+  'DELETE /mcp': 'protocol',
+  'GET /.well-known/oauth-protected-resource': 'public',
+  'GET /.well-known/oauth-protected-resource/mcp': 'public',
+  // The identity provider's metadata where OAuth clients look for it (RFC 8414 3.1).
+  'GET /.well-known/oauth-authorization-server/idp': 'public',
+  'GET /.well-known/openid-configuration/idp': 'public',
   'GET /api/sandbox/ca.pem': 'public',
   'GET /session/token': 'public',
   'GET /session/user': 'public',
@@ -298,6 +310,30 @@ const POLICY: Record<string, Access> = {
   'GET /images/console/:name': 'public',
 };
 
+/**
+ * The tools of /mcp and who may call them: 'public' ones answer anyone; 'user' ones act for the
+ * user of the access token, with the web app's checks of the route each calls (mcp.test.ts), and
+ * without a token get 401 with the protected resource metadata.
+ */
+const MCP_TOOLS: Record<string, 'public' | 'user'> = {
+  search_portal: 'public',
+  list_api_products: 'public',
+  get_api_product: 'public',
+  get_api_documentation: 'public',
+  get_api_operation: 'public',
+  get_changelog: 'public',
+  get_faq: 'public',
+  list_articles: 'public',
+  get_article: 'public',
+  list_my_organizations: 'user',
+  list_my_applications: 'user',
+  create_development_application: 'user',
+  subscribe_application: 'user',
+  get_sandbox_token: 'user',
+  call_sandbox_operation: 'user',
+  open_support_ticket: 'user',
+};
+
 /** Served from the built web app, which the server tests may run without (they answer 503). */
 const WEB_APP_ROUTES = new Set(['GET /', 'GET /*']);
 
@@ -360,6 +396,33 @@ describe('route access', () => {
       .filter((r) => !routes.has(r))
       .sort();
     expect({ unlisted, stale }).toEqual({ unlisted: [], stale: [] });
+  });
+
+  it("every tool of /mcp has an access level, and an anonymous assistant gets 401 for a user's", async () => {
+    const assistant = await connectAssistant(t);
+    const { tools } = await assistant.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(MCP_TOOLS).sort());
+    const answers: string[] = [];
+    for (const [name, access] of Object.entries(MCP_TOOLS).sort()) {
+      const res = await fetch(mcpUrl(t), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name, arguments: {} },
+        }),
+      });
+      await res.arrayBuffer();
+      const ok =
+        access === 'user'
+          ? res.status === 401 && /resource_metadata=/.test(res.headers.get('www-authenticate') ?? '')
+          : res.status === 200;
+      if (!ok) answers.push(`${name}: ${res.status} (${access})`);
+    }
+    await assistant.close();
+    expect(answers).toEqual([]);
   });
 
   it('anonymous callers get no data and no 5xx from any route that needs a user', async () => {

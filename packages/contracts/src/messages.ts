@@ -24,6 +24,7 @@ import { clientSecretsMessages } from './messages/client-secrets.ts';
 import { certificatesMessages } from './messages/certificates.ts';
 import { clientAuthMessages } from './messages/client-auth.ts';
 import { markdownMessages } from './messages/markdown.ts';
+import { mcpMessages } from './messages/mcp.ts';
 
 export const en = {
   ...shellMessages,
@@ -44,6 +45,7 @@ export const en = {
   certificates: certificatesMessages,
   clientAuth: clientAuthMessages,
   markdown: markdownMessages,
+  mcp: mcpMessages,
 };
 
 export type Messages = typeof en;

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { DataVersionReader } from '../db/data-versions.ts';
 import { HSTS_VALUE, overTls } from '../lib/transport.ts';
+import { AGENT_CALL_HEADER } from './session.ts';
 
 /**
  * HTTP caching of the portal API (decision 018, jsonapi/README.md "Caching"):
@@ -302,6 +303,8 @@ export function cacheAnswers(scope: FastifyInstance, options: CacheAnswersOption
  */
 export async function answerEarly(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.method !== 'GET') return;
+  // An agent's in-process call for a user (plugins/session.ts) is never an anonymous visitor's.
+  if (request.headers[AGENT_CALL_HEADER] !== undefined) return;
   const server = request.server;
   const shared = server.publicAnswerCache;
   let key: string;

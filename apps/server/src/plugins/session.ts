@@ -3,7 +3,7 @@ import { hasProviderRole, type ProviderRole } from '@portico/contracts/provider-
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fp from 'fastify-plugin';
 import cookie from '@fastify/cookie';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, LightMyRequestResponse } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { sql } from 'kysely';
 import { HttpError, forbidden, unauthorized } from '../lib/errors.ts';
@@ -67,6 +67,24 @@ interface KnownSession {
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
+/**
+ * The header that marks an in-process call made for a user by an agent (modules/mcp, decision 056):
+ * its value is a one-time random key of `agentCalls`, known only to this process for the length of
+ * the call, so nothing from the network can carry a user in it.
+ */
+export const AGENT_CALL_HEADER = 'x-portico-agent-call';
+const agentCalls = new Map<string, { user: SessionUser; session: SessionInfo }>();
+
+/** What `injectAs` takes of an in-process request: light-my-request's options, minus the caller. */
+export interface AgentCallOptions {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  /** The agent's own address (its rate limits and audit entries name it). */
+  remoteAddress: string;
+  payload?: unknown;
+  headers?: Record<string, string>;
+}
+
 function safeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a);
   const bb = Buffer.from(b);
@@ -119,6 +137,17 @@ export default fp(
     });
 
     app.addHook('onRequest', async (request) => {
+      const agentKey = request.headers[AGENT_CALL_HEADER];
+      if (agentKey !== undefined) {
+        // Once only, and only with no cookie: a browser's request never gets an agent's user.
+        const call = typeof agentKey === 'string' ? agentCalls.get(agentKey) : undefined;
+        if (typeof agentKey === 'string') agentCalls.delete(agentKey);
+        if (call && !request.headers.cookie) {
+          request.user = call.user;
+          request.session = call.session;
+        }
+        return;
+      }
       const raw = request.cookies[cookieName];
       if (!raw) return;
       const idHash = sha256(raw);
@@ -209,6 +238,8 @@ export default fp(
     app.addHook('onRequest', async (request) => {
       if (!STATE_CHANGING.has(request.method)) return;
       if (CSRF_EXEMPT.some((p) => request.url.startsWith(p))) return;
+      // The MCP endpoint never reads the session: a bearer token or nobody (modules/mcp).
+      if (request.url.split('?', 1)[0] === '/mcp') return;
       const header = request.headers['x-csrf-token'];
       const token = Array.isArray(header) ? header[0] : header;
       if (!token) {
@@ -299,6 +330,79 @@ export default fp(
       });
     });
 
+    // An agent acting for a user (modules/mcp): the user as the session would load them (not
+    // blocked), and the portal's own route called in-process as that user, so that the route's
+    // checks, rate limits and audit entries are those of the web app.
+    app.decorate('agentUser', async (uuid: string): Promise<SessionUser | undefined> => {
+      const row = await app.db
+        .selectFrom('users as u')
+        .select([
+          'u.id',
+          'u.uuid',
+          'u.email',
+          'u.name',
+          'u.first_name',
+          'u.last_name',
+          'u.preferred_langcode',
+          'u.is_admin',
+          'u.email_verified',
+          (eb) =>
+            eb
+              .selectFrom('provider_roles as r')
+              .whereRef('r.user_id', '=', 'u.id')
+              .select(sql<string>`coalesce(string_agg(r.role, ',' order by r.role), '')`.as('roles'))
+              .as('roles'),
+        ])
+        .where('u.uuid', '=', uuid)
+        .where('u.blocked_at', 'is', null)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return Object.freeze({
+        id: row.id,
+        uuid: row.uuid,
+        email: row.email,
+        name: row.name,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        preferredLangcode: row.preferred_langcode,
+        isAdmin: row.is_admin,
+        providerRoles: Object.freeze([
+          ...(row.is_admin ? (['administrator'] as const) : []),
+          ...((row.roles ?? '').split(',').filter(Boolean) as ProviderRole[]),
+        ]),
+        emailVerified: row.email_verified,
+      });
+    });
+
+    app.decorate('injectAs', async (user: SessionUser, options: AgentCallOptions) => {
+      const key = randomBytes(32).toString('base64url');
+      const csrfToken = randomBytes(24).toString('base64url');
+      const session: SessionInfo = Object.freeze({ idHash: `agent:${key}`, csrfToken, idToken: null });
+      agentCalls.set(key, { user, session });
+      try {
+        const hasBody = options.payload !== undefined;
+        return await app.inject({
+          method: options.method,
+          url: options.url,
+          remoteAddress: options.remoteAddress,
+          headers: {
+            ...(hasBody ? { 'content-type': 'application/json' } : {}),
+            ...options.headers,
+            [AGENT_CALL_HEADER]: key,
+            'x-csrf-token': csrfToken,
+          },
+          ...(hasBody
+            ? {
+                payload:
+                  typeof options.payload === 'string' ? options.payload : JSON.stringify(options.payload),
+              }
+            : {}),
+        });
+      } finally {
+        agentCalls.delete(key);
+      }
+    });
+
     // Expired sessions and abandoned login states are removed hourly.
     const sweep = setInterval(() => {
       const now = new Date();
@@ -362,6 +466,10 @@ declare module 'fastify' {
       idToken: string | null,
     ): Promise<{ csrfToken: string }>;
     endSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    /** The user an agent acts for, unless unknown or blocked. */
+    agentUser(uuid: string): Promise<SessionUser | undefined>;
+    /** Calls one of the portal's routes in-process as `user` (an agent's call, modules/mcp). */
+    injectAs(user: SessionUser, options: AgentCallOptions): Promise<LightMyRequestResponse>;
   }
   interface FastifyRequest {
     user: SessionUser | null;

@@ -7,6 +7,8 @@ import { catalogDb } from './tables.ts';
  * are not retired, and the reference's details of an operation, worked out from a slice of the
  * stored document (operation-details.ts; the Markdown module's worker task calls them).
  */
+import { findProduct } from './repo.ts';
+
 export { documentationProducts, findDocumentation, findProduct } from './repo.ts';
 export { detailOfSlice, detailTarget, type DetailTarget } from './operation-details.ts';
 
@@ -49,4 +51,45 @@ export async function productDocumentations(
     .orderBy('d.title')
     .orderBy('d.id')
     .execute();
+}
+
+/** One entry of a product's changelog as every visitor reads it (the MCP module). */
+export interface PublicChangelogEntry {
+  product: { alias: string; title: string };
+  version: string;
+  /** YYYY-MM-DD, or null when the entry has no date. */
+  releaseDate: string | null;
+  notesHtml: string;
+}
+
+/**
+ * The changelog of the products that are not retired (of one, by uuid or alias, when given):
+ * newest release first, as the product pages show it.
+ */
+export async function publicChangelog(db: Db, productRef?: string): Promise<PublicChangelogEntry[]> {
+  let qb = catalogDb(db)
+    .selectFrom('change_log_entries as c')
+    .innerJoin('api_products as p', 'p.id', 'c.product_id')
+    .select(['p.alias', 'p.title', 'c.version', 'c.release_date', 'c.notes'])
+    .where('p.retired', '=', false);
+  if (productRef !== undefined) {
+    const product = await findProduct(db, productRef);
+    if (!product || product.retired) return [];
+    qb = qb.where('p.id', '=', product.id);
+  }
+  const rows = await qb
+    .orderBy('c.release_date', (ob) => ob.desc().nullsLast())
+    .orderBy('c.id', 'desc')
+    .execute();
+  return rows.map((r) => ({
+    product: { alias: r.alias, title: r.title },
+    version: r.version,
+    releaseDate:
+      r.release_date === null
+        ? null
+        : r.release_date instanceof Date
+          ? r.release_date.toISOString().slice(0, 10)
+          : String(r.release_date).slice(0, 10),
+    notesHtml: r.notes,
+  }));
 }

@@ -32,7 +32,9 @@ button{margin-top:22px;width:100%;padding:12px;border:0;border-radius:6px;backgr
 button:focus{outline:3px solid #8ab4f8}.alert{background:#fdecec;color:#8a1c1c;border-radius:6px;padding:10px 12px;margin-bottom:8px}
 .ok{background:#e7f6ec;color:#185c2f;border-radius:6px;padding:10px 12px;margin-bottom:8px}
 .links{margin-top:18px;display:flex;justify-content:space-between;font-size:14px}a{color:#1c4e80}
-.hint{font-size:13px;color:#55606f;margin-top:4px}`;
+.hint{font-size:13px;color:#55606f;margin-top:4px}
+ul{padding-left:20px}li{margin:6px 0}code{background:#f1f4f8;padding:1px 5px;border-radius:4px}
+button.secondary{background:#fff;color:#1c4e80;border:1px solid #1c4e80;margin-top:10px}`;
 
 function layout(M: Texts<IdentityKey>, title: string, body: string): string {
   return `<!doctype html><html lang="${M.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -150,5 +152,38 @@ export function errorPage(locale: Locale, title: IdentityKey, message: string, h
     M,
     M(title),
     `<div class="alert" role="alert">${esc(message)}</div><div class="links"><a href="${esc(homeHref)}">${esc(M('goToPortal'))}</a></div>`,
+  );
+}
+
+const A = en.mcp;
+
+/** The consent an assistant (an MCP client) asks for: who asks, what it may do, where it goes back. */
+export function agentConsentPage(opts: {
+  action: string;
+  denyAction: string;
+  clientName: string;
+  userName: string;
+  redirectHost: string;
+}): string {
+  const capabilities = [
+    A.capabilityRead,
+    A.capabilityCreate,
+    A.capabilitySubscribe,
+    A.capabilitySandbox,
+    A.capabilitySupport,
+  ];
+  // English only for now: the assistant's texts are not yet in the pages namespace (issue 30).
+  const fillA = (template: string, markup: Record<string, string>) => format(esc(template), markup);
+  return layout(
+    identityTexts('en'),
+    A.consentTitle,
+    `<p>${fillA(A.signedInAs, { name: `<strong>${esc(opts.userName)}</strong>` })}</p>
+<p>${fillA(A.consentIntro, { client: `<strong>${esc(opts.clientName)}</strong>` })}</p>
+<ul>${capabilities.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>
+<p class="hint">${esc(A.consentLimits)}</p>
+<p class="hint">${esc(A.consentRevoke)}</p>
+<p class="hint">${fillA(A.redirectNote, { uri: `<code>${esc(opts.redirectHost)}</code>` })}</p>
+<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(A.allowButton)}</button></form>
+<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">${esc(A.denyButton)}</button></form>`,
   );
 }

@@ -8,6 +8,7 @@ import { LOCALES } from '@portico/contracts/locales';
 import { errorPage, identityTexts } from './idp-pages.ts';
 import { uiLocale } from '../../lib/i18n.ts';
 import { requestLocale } from '../../lib/locale.ts';
+import { agentConfiguration } from './agent-access.ts';
 
 /** The built-in identity provider's issuer path and the portal's client at it. */
 export const IDP_PREFIX = '/idp';
@@ -27,6 +28,8 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
   const keys = await loadOrCreateSigningKeys(app.db, app.secretBox, 'idp');
   const origins = portalOrigins(app);
   const issuer = `${app.config.publicUrl}${IDP_PREFIX}`;
+  // AI assistants (MCP clients) register themselves and get tokens for /mcp (agent-access.ts).
+  const agents = agentConfiguration(app, PORTAL_CLIENT_ID);
 
   const configuration: Configuration = {
     adapter: createAdapterClass(app.db, 'idp'),
@@ -65,6 +68,8 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
       email: ['email', 'email_verified'],
       profile: ['name', 'given_name', 'family_name'],
     },
+    extraClientMetadata: agents.extraClientMetadata,
+    scopes: agents.scopes,
     cookies: { keys: [app.secretBox.derive('idp-cookie-key')] },
     jwks: { keys },
     // 'screen=signup' asks our interaction page to open on the sign-up form.
@@ -73,12 +78,14 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
       devInteractions: { enabled: false },
       rpInitiatedLogout: { enabled: true },
       revocation: { enabled: true },
+      ...agents.features,
     },
     pkce: { required: () => true },
-    // The portal's only client uses the code flow: advertise and serve nothing else.
+    // The portal and the assistants use the code flow: advertise and serve nothing else.
     responseTypes: ['code'],
     interactions: { url: (_ctx, interaction) => `${IDP_PREFIX}/interaction/${interaction.uid}` },
-    // First-party portal: grant the requested OpenID scopes without a consent screen.
+    // First-party portal: grant the requested OpenID scopes without a consent screen. Any other
+    // client (an assistant) has what its user allowed on the consent page, nothing more.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
       const client = ctx.oidc.client;
       const session = ctx.oidc.session;
@@ -88,6 +95,7 @@ export async function createIdentityProvider(app: FastifyInstance): Promise<Prov
         const existing = await ctx.oidc.provider.Grant.find(grantId);
         if (existing) return existing;
       }
+      if (client.clientId !== PORTAL_CLIENT_ID) return undefined;
       const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
       grant.addOIDCScope('openid email profile');
       await grant.save();

@@ -13,6 +13,7 @@ import { requestLocale } from '../../lib/locale.ts';
 import type { Locale } from '@portico/contracts/locales';
 import { IDP_PREFIX } from './idp-provider.ts';
 import {
+  agentConsentPage,
   errorPage,
   identityTexts,
   resetPasswordPage,
@@ -108,6 +109,28 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
       if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
       const h = hrefs(interaction.uid);
       const locale = localeOf(request, interaction);
+      // An assistant (a registered client, agent-access.ts) asks its signed-in user's consent.
+      if (interaction.prompt.name === 'consent' && interaction.session?.accountId) {
+        const user = await users.findByUuid(interaction.session.accountId);
+        const client = await provider.Client.find(String(interaction.params.client_id ?? ''));
+        if (!user || !client) return expired(request, reply);
+        let redirectHost = String(interaction.params.redirect_uri ?? '');
+        try {
+          redirectHost = new URL(redirectHost).origin;
+        } catch {
+          // Shown as sent: the provider checked it against the client's registered URIs.
+        }
+        return html(
+          reply,
+          agentConsentPage({
+            action: `${IDP_PREFIX}/interaction/${interaction.uid}/confirm`,
+            denyAction: `${IDP_PREFIX}/interaction/${interaction.uid}/abort`,
+            clientName: client.clientName || en.mcp.unknownClient,
+            userName: user.name,
+            redirectHost,
+          }),
+        );
+      }
       if (interaction.params.screen === 'signup') {
         return html(reply, signUpPage({ locale, action: h.signup, signInHref: `${h.signIn}?screen=signin` }));
       }
@@ -162,6 +185,65 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         if (user.blocked_at) return page(M('accountBlocked'), 403);
         await attempt.succeeded(reply);
         return finishLogin(request, reply, user.uuid);
+      },
+    );
+
+    // The assistant's consent: the grant holds exactly what the provider found missing (the
+    // `portal` scope at the /mcp resource, and any OpenID scopes asked for).
+    scope.post<{ Params: { uid: string } }>(
+      `${IDP_PREFIX}/interaction/:uid/confirm`,
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (
+          !interaction ||
+          interaction.uid !== request.params.uid ||
+          interaction.prompt.name !== 'consent' ||
+          !interaction.session?.accountId
+        )
+          return expired(request, reply);
+        const missing = interaction.prompt.details as {
+          missingOIDCScope?: string[];
+          missingOIDCClaims?: string[];
+          missingResourceScopes?: Record<string, string[]>;
+        };
+        const grant = interaction.grantId
+          ? await provider.Grant.find(interaction.grantId)
+          : new provider.Grant({
+              accountId: interaction.session.accountId,
+              clientId: String(interaction.params.client_id ?? ''),
+            });
+        if (!grant) return expired(request, reply);
+        if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+        if (missing.missingOIDCClaims?.length) grant.addOIDCClaims(missing.missingOIDCClaims);
+        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+          grant.addResourceScope(indicator, scopes.join(' '));
+        const grantId = await grant.save();
+        request.log.info(
+          { clientId: interaction.params.client_id, accountId: interaction.session.accountId },
+          'assistant allowed',
+        );
+        reply.hijack();
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { consent: interaction.grantId ? {} : { grantId } },
+          { mergeWithLastSubmission: true },
+        );
+      },
+    );
+
+    scope.post<{ Params: { uid: string } }>(
+      `${IDP_PREFIX}/interaction/:uid/abort`,
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction || interaction.uid !== request.params.uid) return expired(request, reply);
+        reply.hijack();
+        await provider.interactionFinished(
+          request.raw,
+          reply.raw,
+          { error: 'access_denied', error_description: en.mcp.denied },
+          { mergeWithLastSubmission: false },
+        );
       },
     );
 

@@ -13,6 +13,8 @@ import { usersRepo, type UserRow } from './users-repo.ts';
 export { onAddressProven, type AddressProvenListener, type ProvenAddress } from './address-proven.ts';
 // The console dashboard's figures of this domain (issue 27).
 export { signUpsPerDay } from './dashboard-figures.ts';
+// Assistants acting for a user at /mcp (the MCP module; decision 056).
+export { AGENT_SCOPE, agentResource, type AgentGrant } from './agent-access.ts';
 
 /**
  * What other domains may ask of identity: whether an account's address is proven, to hear when it
