@@ -6,10 +6,10 @@ import { sharedTextPieces, splitText, type SharedText } from '../lib/text-pieces
 /**
  * A documentation's big texts (its source, converted document and operation index: decision 042)
  * in rows of at most
- * TEXT_CHUNK_CHARS (migration 0220, decision 031). PGlite runs on the main thread: reading or
+ * TEXT_CHUNK_CHARS (migration 0220, decision 031). When PGlite ran on the main thread, reading or
  * writing GitHub's 13 MB source in one statement held the event loop for 200 ms and grew its
- * memory by 450 MB; one row per statement, with a turn of the event loop between rows, costs a few
- * milliseconds each. Texts up to TEXT_CHUNK_CHARS stay in their columns, as before, and so do
+ * memory by 450 MB; one row per statement costs a few milliseconds each (and since decision 054
+ * each is another thread's work). Texts up to TEXT_CHUNK_CHARS stay in their columns, as before, and so do
  * texts stored before migration 0220: readers take the rows when there are any, else the column.
  */
 export const TEXT_CHUNK_CHARS = 256 * 1024;
