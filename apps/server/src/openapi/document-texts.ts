@@ -1,4 +1,3 @@
-import { nextTurn } from '../lib/turns.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
 import { sharedTextPieces, splitText, type SharedText } from '../lib/text-pieces.ts';
@@ -64,15 +63,14 @@ export async function writeDocumentTexts(
         .insertInto('api_document_texts')
         .values({ documentation_id: documentationId, part, seq: seq++, body })
         .execute();
-      await nextTurn();
     }
   }
 }
 
 /**
  * The stored text of a documentation's part, a row at a time (the column's text in slices of the
- * same size when it has no rows), with a turn of the event loop between rows. Nothing when the
- * documentation has no such text.
+ * same size when it has no rows); each row arrives from the database in a turn of the event loop
+ * of its own. Nothing when the documentation has no such text.
  */
 export async function* documentTextChunks(
   db: Db,
@@ -97,7 +95,6 @@ export async function* documentTextChunks(
     return;
   }
   for (const { seq } of rows) {
-    await nextTurn();
     const row = await c
       .selectFrom('api_document_texts')
       .select('body')
