@@ -1,5 +1,5 @@
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { nextTurn, runInTurns, runToEnd, timeSlices, turnBudget } from './turns.ts';
+import { describe, expect, it } from 'vitest';
+import { nextTurn, runInTurns, runToEnd, timeSlices } from './turns.ts';
 
 /** Counts the turns of the event loop: a chain of immediates moves on once per turn. */
 function turnCounter() {
@@ -112,31 +112,5 @@ describe('turns of the event loop shared by long tasks', () => {
     runToEnd(squares(12, 1));
     expect(counter.now()).toBe(start);
     counter.stop();
-  });
-
-  it('shares one budget among whatever consults it in a turn, and begins a new one in a later turn', async () => {
-    // The budget's clock, moved by hand: a busy machine that pauses this process between two
-    // consults must not use up the budget of a test that says 'not yet'.
-    let clock = 1_000;
-    const now = vi.spyOn(performance, 'now').mockImplementation(() => clock);
-    onTestFinished(() => now.mockRestore());
-    const budget = turnBudget(3);
-    const turns = turnCounter();
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const first = turns.now();
-    // Two chains in one turn: the second's consult counts the first's work.
-    expect(budget()).toBeUndefined();
-    clock += 2;
-    expect(budget()).toBeUndefined();
-    clock += 2;
-    const wait = budget();
-    expect(wait).toBeInstanceOf(Promise);
-    await wait;
-    expect(turns.now()).toBeGreaterThan(first);
-    // A new turn, a new budget: the work of the turn that waited does not count.
-    expect(budget()).toBeUndefined();
-    clock += 3;
-    expect(budget()).toBeUndefined();
-    turns.stop();
   });
 });

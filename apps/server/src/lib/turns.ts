@@ -46,36 +46,6 @@ export function timeSlices(sliceMs = SLICE_MS): () => Promise<void> {
 }
 
 /**
- * A budget of work shared by everything that consults it within one turn of the event loop (the
- * embedded database's statements, whoever runs them: db/client.ts). The function returned does
- * nothing while less than `ms` has passed since it was first called in this turn; after that it
- * waits for a later turn (nextTurn), where a new budget begins. Unlike timeSlices, which measures
- * one task's slice, this measures the turn: many short chains (a request's few statements) share it.
- */
-export function turnBudget(ms: number): () => Promise<void> | undefined {
-  let watching = false;
-  let since = 0;
-  const watch = () => {
-    watching = true;
-    since = performance.now();
-    // Reset in the next check phase: the next turn starts a new budget.
-    setImmediate(() => {
-      watching = false;
-    });
-  };
-  return () => {
-    if (!watching) {
-      watch();
-      return undefined;
-    }
-    if (performance.now() - since <= ms) return undefined;
-    return nextTurn().then(() => {
-      if (!watching) watch();
-    });
-  };
-}
-
-/**
  * Work written as a generator that yields where it may pause (between two properties, two
  * paths…), run to its end at once: for the worker threads and for small inputs.
  */

@@ -1,4 +1,3 @@
-import { nextTurn } from '../lib/turns.ts';
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
 import { sharedTextPieces, splitText, type SharedText } from '../lib/text-pieces.ts';
@@ -6,10 +5,10 @@ import { sharedTextPieces, splitText, type SharedText } from '../lib/text-pieces
 /**
  * A documentation's big texts (its source, converted document and operation index: decision 042)
  * in rows of at most
- * TEXT_CHUNK_CHARS (migration 0220, decision 031). PGlite runs on the main thread: reading or
+ * TEXT_CHUNK_CHARS (migration 0220, decision 031). When PGlite ran on the main thread, reading or
  * writing GitHub's 13 MB source in one statement held the event loop for 200 ms and grew its
- * memory by 450 MB; one row per statement, with a turn of the event loop between rows, costs a few
- * milliseconds each. Texts up to TEXT_CHUNK_CHARS stay in their columns, as before, and so do
+ * memory by 450 MB; one row per statement costs a few milliseconds each (and since decision 054
+ * each is another thread's work). Texts up to TEXT_CHUNK_CHARS stay in their columns, as before, and so do
  * texts stored before migration 0220: readers take the rows when there are any, else the column.
  */
 export const TEXT_CHUNK_CHARS = 256 * 1024;
@@ -64,15 +63,14 @@ export async function writeDocumentTexts(
         .insertInto('api_document_texts')
         .values({ documentation_id: documentationId, part, seq: seq++, body })
         .execute();
-      await nextTurn();
     }
   }
 }
 
 /**
  * The stored text of a documentation's part, a row at a time (the column's text in slices of the
- * same size when it has no rows), with a turn of the event loop between rows. Nothing when the
- * documentation has no such text.
+ * same size when it has no rows); each row arrives from the database in a turn of the event loop
+ * of its own. Nothing when the documentation has no such text.
  */
 export async function* documentTextChunks(
   db: Db,
@@ -97,7 +95,6 @@ export async function* documentTextChunks(
     return;
   }
   for (const { seq } of rows) {
-    await nextTurn();
     const row = await c
       .selectFrom('api_document_texts')
       .select('body')

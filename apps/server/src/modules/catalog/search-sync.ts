@@ -112,8 +112,8 @@ async function indexOperations(
   const tx = searchIndex(trx);
   await tx.removeLinked('api_endpoint', link);
   const operations = known ?? (await storedSearchEntries(trx, d.id));
-  // Rows are made a slice at a time, each written before the next is made: every statement may
-  // give the event loop its turn (db/client.ts shareTheEventLoop on PGlite).
+  // Rows are made a slice at a time, each written before the next is made: the event loop turns
+  // while each statement runs (in PostgreSQL or the embedded database's thread: decision 054).
   for (let i = 0; i < operations.length; i += ROWS_PER_SLICE) {
     await tx.upsert(
       operations.slice(i, i + ROWS_PER_SLICE).map((op): SearchDocument => {

@@ -1,19 +1,9 @@
 import { SEARCH_SNIPPET_LENGTH, type SearchType } from '@portico/contracts/constants';
 import { sql, type RawBuilder } from 'kysely';
-import { isEmbeddedDatabase } from '../../db/client.ts';
 import { searchDb, type AnyKysely } from './tables.ts';
 
 /** Rows per statement when writing to the index (see upsert). */
 const UPSERT_BATCH = 100;
-
-/**
- * On the embedded database (PGlite, on this thread) a statement of the index also holds at most
- * this many rows and, past its first row, this many characters of text: each row is turned into
- * two text search vectors and written into two GIN indexes (fastupdate off, decision 029), about
- * 0.3-0.8 ms a row for an OpenAPI operation, so 100 rows held the event loop for 25-118 ms.
- */
-const EMBEDDED_BATCH_ROWS = 12;
-const EMBEDDED_BATCH_CHARS = 12_000;
 
 /**
  * The site search (spec B 2.6, 7 '/phpsdk/search'): an index of everything a visitor can find,
@@ -59,22 +49,9 @@ export function searchIndex(database: AnyKysely) {
   return {
     async upsert(docs: SearchDocument | readonly SearchDocument[]): Promise<void> {
       const list = Array.isArray(docs) ? docs : [docs as SearchDocument];
-      // Batches keep each statement's parameter count well under PostgreSQL's limit, and, on
-      // PGlite, which works on the server's thread, each statement short (a chain of them gives
-      // the event loop turns between statements: db/client.ts).
-      const embedded = isEmbeddedDatabase(database);
-      for (let i = 0; i < list.length;) {
-        let end = i + 1;
-        if (embedded) {
-          let chars = size(list[i]!);
-          while (end < list.length && end - i < EMBEDDED_BATCH_ROWS) {
-            chars += size(list[end]!);
-            if (chars > EMBEDDED_BATCH_CHARS) break;
-            end++;
-          }
-        } else end = Math.min(list.length, i + UPSERT_BATCH);
-        const batch = list.slice(i, end);
-        i = end;
+      // Batches keep each statement's parameter count well under PostgreSQL's limit.
+      for (let i = 0; i < list.length; i += UPSERT_BATCH) {
+        const batch = list.slice(i, i + UPSERT_BATCH);
         await db
           .insertInto('search_documents')
           .values(batch.map(row))
@@ -140,7 +117,6 @@ export function searchIndex(database: AnyKysely) {
 }
 
 /** The text a row's search vectors are made of. */
-const size = (d: SearchDocument) => d.title.length + d.text.length + (d.keywords?.length ?? 0);
 
 /** The words of a query that the index can match: letters and digits, at most 12 of them. */
 export function queryTerms(q: string): string[] {
