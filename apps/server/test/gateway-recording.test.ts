@@ -212,7 +212,8 @@ describe('sandbox token cache and revocation (decision 055)', () => {
 describe.skipIf(testDbKind() !== 'postgres')('sandbox revocation across instances (decision 055)', () => {
   let two: TwoInstances;
   beforeAll(async () => {
-    two = await startTwoInstances();
+    // Behind one address: the same issuer and audience for the tokens of both.
+    two = await startTwoInstances({ PUBLIC_URL: 'http://portal.test' });
     await importApi(two.a.app.db, API, 'h1');
   });
   afterAll(async () => {
