@@ -5,6 +5,8 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:sandbox
  *                     (PGlite, then PostgreSQL: a fresh database on that server, dropped after)
  *   npm run bench:sandbox -- --databases postgres              (only one of them)
+ *   npm run bench:sandbox -- --before /tmp/portico-before      (that checkout's server first, the
+ *                                             same way, for each database: before and after)
  *   BENCH_PORTAL_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench:sandbox  (profile)
  *
  * For each database: the portal (`node apps/server/src/server.ts`, its own process) on a fresh
@@ -44,12 +46,16 @@ type Cannon = (options: {
   duration?: number;
   amount?: number;
   headers?: Record<string, string>;
+  sampleInt?: number;
 }) => Promise<CannonResult>;
 const cannon = createRequire(import.meta.url)('autocannon') as Cannon;
-/** autocannon, with the run's duration measured here (its own is in whole seconds). */
+/**
+ * autocannon, with the run's duration measured here (its own is in whole seconds). It notices the
+ * end of a run of `amount` requests at its next sample: every 10 ms, not every second.
+ */
 async function autocannon(options: Parameters<Cannon>[0]): Promise<CannonResult> {
   const started = performance.now();
-  const result = await cannon(options);
+  const result = await cannon({ sampleInt: 10, ...options });
   return { ...result, duration: (performance.now() - started) / 1000 };
 }
 
@@ -59,6 +65,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10,50' },
     rounds: { type: 'string', default: '2' },
     databases: { type: 'string', default: '' },
+    // Another checkout's server measured the same way right before this one's (a 'before').
+    before: { type: 'string', default: '' },
   },
 });
 const DURATION = Number(args.duration);
@@ -100,12 +108,16 @@ interface Row {
   load: string;
 }
 
-async function benchOne(kind: string): Promise<{ rows: Row[]; recording: string; ok: boolean }> {
+async function benchOne(
+  kind: string,
+  checkout: string | undefined,
+): Promise<{ rows: Row[]; recording: string; ok: boolean }> {
   const saved = process.env.BENCH_DATABASE_URL;
   if (kind === 'pglite') delete process.env.BENCH_DATABASE_URL;
   const database = await freshDatabase();
   if (saved !== undefined) process.env.BENCH_DATABASE_URL = saved;
-  const { dataDir, databaseUrl, label, remove } = database;
+  const { dataDir, databaseUrl, remove } = database;
+  const label = `${database.label}${checkout ? ` (${checkout})` : ''}`;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const hello = await helloWorld();
@@ -117,6 +129,7 @@ async function benchOne(kind: string): Promise<{ rows: Row[]; recording: string;
       port,
       dataDir,
       host: '127.0.0.1',
+      ...(checkout ? { checkout } : {}),
       env: {
         HOST: '127.0.0.1',
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
@@ -232,7 +245,10 @@ async function benchOne(kind: string): Promise<{ rows: Row[]; recording: string;
 }
 
 const results: Awaited<ReturnType<typeof benchOne>>[] = [];
-for (const kind of DATABASES) results.push(await benchOne(kind));
+for (const kind of DATABASES) {
+  if (args.before) results.push(await benchOne(kind, args.before));
+  results.push(await benchOne(kind, undefined));
+}
 
 console.log(
   `\n${DURATION} s runs, ${ROUNDS} round(s) per connection count; 1-minute load average after each round in the last column`,
