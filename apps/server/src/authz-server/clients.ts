@@ -349,9 +349,9 @@ export function createClientService(
   const explainers: ScopeExplainer[] = [];
   const cache = new Map<string, { at: number; stamp: string; value: Promise<ClientAccess | undefined> }>();
   /** The counters an answer depends on, as one string ('' without `versions`). */
-  const stampNow = async (): Promise<string> => {
+  const stampNow = async (given?: ReadonlyMap<string, string>): Promise<string> => {
     if (!versions) return '';
-    const current = await versions();
+    const current = given ?? (await versions());
     return ACCESS_DOMAINS.map((d) => current.get(d) ?? '').join(':');
   };
 
@@ -421,10 +421,15 @@ export function createClientService(
      * The client's environment, application and allowed scopes: the gateway calls this on every
      * request. Cached while the counters of ACCESS_DOMAINS are unchanged (read after the call
      * began: a block, an unsubscription or a removed scope committed on any instance is seen at
-     * once), or for ALLOWED_SCOPES_CACHE_MS without `versions`.
+     * once), or for ALLOWED_SCOPES_CACHE_MS without `versions`. `current`: the counters the
+     * caller already read after its request arrived (`app.dataVersions.forRequest`), so that one
+     * request costs at most one read of them.
      */
-    async clientAccess(clientId: string): Promise<ClientAccess | undefined> {
-      const stamp = await stampNow();
+    async clientAccess(
+      clientId: string,
+      current?: ReadonlyMap<string, string>,
+    ): Promise<ClientAccess | undefined> {
+      const stamp = await stampNow(current);
       const now = Date.now();
       const hit = cache.get(clientId);
       if (hit && hit.stamp === stamp && (versions || now - hit.at < ALLOWED_SCOPES_CACHE_MS))

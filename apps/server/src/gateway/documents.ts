@@ -115,13 +115,21 @@ async function compileOperation(
   return api;
 }
 
+/** Aliases whose current row is kept between calls (a bounded map: the catalog's APIs). */
+const ALIASES_KEPT = 2_000;
+
 /**
- * Imported APIs by alias: every request checks the alias's current hash (one indexed lookup, so
- * every instance sees a re-import at once); the document is parsed once per hash and each called
- * operation is resolved (dereferenced slice) and compiled on first use.
+ * Imported APIs by alias. Which document an alias serves now (its row's id and content hash) is
+ * looked up once and kept while the `catalog` change counter (decision 018, bumped in the same
+ * transaction as any write to `api_documentations`) is unchanged: the caller passes the counters
+ * it read after its request arrived, so a re-import committed on any instance applies to the next
+ * call everywhere (decision 055). Without counters it is looked up on every call (one indexed
+ * lookup). The document is parsed once per hash and each called operation is resolved
+ * (dereferenced slice) and compiled on first use.
  */
 export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
   const catalog = db.withTables<{ api_documentations: ApiDocumentationsTable }>();
+  const rows = new LRUCache<string, { stamp: string; row: Promise<Row> }>({ max: ALIASES_KEPT });
 
   function sandboxApi(alias: string, entry: StoredDocument, router: CompiledApi): SandboxApi {
     const onSchemaError = (what: string, err: unknown) =>
@@ -145,20 +153,43 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
     };
   }
 
+  type Row = { id: number; content_hash: string | null } | undefined;
+  async function lookup(alias: string): Promise<Row> {
+    try {
+      return await catalog
+        .selectFrom('api_documentations')
+        .select(['id', 'content_hash'])
+        .where('alias', '=', alias)
+        .executeTakeFirst();
+    } catch (err) {
+      // No catalog table (yet): no API is imported.
+      if ((err as { code?: unknown }).code === '42P01') return undefined;
+      throw err;
+    }
+  }
+
+  /** The alias's row now: kept while the `catalog` counter of `versions` holds. */
+  function currentRow(alias: string, versions: ReadonlyMap<string, string> | undefined): Promise<Row> {
+    if (!versions) return lookup(alias);
+    const stamp = versions.get('catalog') ?? '';
+    const hit = rows.get(alias);
+    if (hit && hit.stamp === stamp) return hit.row;
+    const row = lookup(alias);
+    rows.set(alias, { stamp, row });
+    row.catch(() => {
+      if (rows.get(alias)?.row === row) rows.delete(alias);
+    });
+    return row;
+  }
+
   return {
-    async get(alias: string): Promise<SandboxApi | undefined> {
-      let row: { id: number; content_hash: string | null } | undefined;
-      try {
-        row = await catalog
-          .selectFrom('api_documentations')
-          .select(['id', 'content_hash'])
-          .where('alias', '=', alias)
-          .executeTakeFirst();
-      } catch (err) {
-        // No catalog table (yet): no API is imported.
-        if ((err as { code?: unknown }).code === '42P01') return undefined;
-        throw err;
-      }
+    /**
+     * The API of `alias` now. `versions`: the change counters read after the request arrived
+     * (`app.dataVersions.forRequest`); the alias's row is kept while their `catalog` counter holds.
+     * The parsed document itself stays in the OpenAPI library's cache, bounded by size.
+     */
+    async get(alias: string, versions?: ReadonlyMap<string, string>): Promise<SandboxApi | undefined> {
+      const row = await currentRow(alias, versions);
       if (!row) return undefined;
       const entry = await storedDocument(db, row.id, row.content_hash ?? `id:${row.id}`);
       if (!entry) return undefined;
@@ -167,6 +198,7 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
       return sandboxApi(alias, entry, await work.router);
     },
     clear(): void {
+      rows.clear();
       clearStoredDocuments(db);
     },
   };

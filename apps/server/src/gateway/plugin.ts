@@ -147,6 +147,7 @@ export default fp(
       api: CompiledApi,
       matched: MatchedOperation,
       query: URLSearchParams,
+      versions: ReadonlyMap<string, string>,
     ): Promise<Refusal | { access: ClientAccess | undefined }> {
       const needs = operationNeeds(api, matched);
       const raw = presentedToken(request);
@@ -156,7 +157,8 @@ export default fp(
         // No security: a valid token still names the caller for analytics.
         if (!raw) return { access: undefined };
         const token = await tokenOnce();
-        const access = 'status' in token ? undefined : await app.oauthClients.clientAccess(token.clientId);
+        const access =
+          'status' in token ? undefined : await app.oauthClients.clientAccess(token.clientId, versions);
         return { access: access?.refused ? undefined : access };
       }
       let refusal: Refusal | undefined;
@@ -199,7 +201,7 @@ export default fp(
           refusal ??= failed;
           continue;
         }
-        const access = await app.oauthClients.clientAccess(clientId);
+        const access = await app.oauthClients.clientAccess(clientId, versions);
         if (!access) {
           const apiKeyOnly = alternative.every((n) => n.kind === 'apiKey');
           refusal ??= invalid(
@@ -279,7 +281,10 @@ export default fp(
         reply: FastifyReply,
       ) => {
         const { alias } = request.params;
-        const sandbox = await documents.get(alias);
+        // The change counters, read once after the request arrived (decision 018): what the
+        // alias's document and the client's access are kept in memory against (decision 055).
+        const versions = await app.dataVersions.forRequest(request);
+        const sandbox = await documents.get(alias, versions);
         if (!sandbox) {
           return sendError(reply, 404, {
             error: 'not_found',
@@ -320,7 +325,7 @@ export default fp(
 
         // Authorization: one alternative of the operation's security, every scheme of it.
         const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
-        const outcome = await authorize(request, api, matched, query);
+        const outcome = await authorize(request, api, matched, query, versions);
         if ('status' in outcome) return sendError(reply, outcome.status, outcome.body, outcome.dpop);
         if (outcome.access) {
           calls.set(request, {

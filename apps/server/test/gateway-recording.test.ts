@@ -1,0 +1,240 @@
+import { importJWK, SignJWT } from 'jose';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../src/db/client.ts';
+import { WRITE_ROWS } from '../src/gateway/recorder.ts';
+import { loadOrCreateSigningKeys } from '../src/oidc/keys.ts';
+import { startTestApp, startTwoInstances, testDbKind, type TestApp, type TwoInstances } from './test-app.ts';
+
+/**
+ * Decision 055: the sandbox keeps verified tokens and the alias's current document in memory and
+ * writes its call records in batches. A graceful stop loses no record, and whatever withdraws a
+ * valid token's access still applies to the next call, on this instance and on the others.
+ */
+const API = {
+  openapi: '3.1.0',
+  info: { title: 'Ledger API', version: '1.0.0' },
+  security: [{ ledgerOAuth: ['ledger:read'] }],
+  components: {
+    securitySchemes: {
+      ledgerOAuth: {
+        type: 'oauth2',
+        flows: {
+          clientCredentials: { tokenUrl: 'https://bank.example/token', scopes: { 'ledger:read': 'Read' } },
+        },
+      },
+    },
+  },
+  paths: {
+    '/entries': {
+      get: {
+        parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 50 } }],
+        responses: {
+          '200': {
+            description: 'Entries',
+            content: { 'application/json': { example: { data: [{ id: 'e-1', amount: 12.5 }] } } },
+          },
+        },
+      },
+    },
+  },
+};
+
+async function importApi(db: Db, doc: object, hash: string): Promise<void> {
+  await sql`insert into api_documentations (alias, title, version, source, source_format, converted, content_hash)
+    values ('ledger', 'Ledger API', '1.0.0', ${JSON.stringify(doc)}, 'json', ${JSON.stringify(doc)}::jsonb, ${hash})
+    on conflict (alias) do update set converted = excluded.converted, content_hash = excluded.content_hash`.execute(
+    db,
+  );
+}
+
+async function tokenFor(t: TestApp, scopes = ['ledger:read']) {
+  const { clientId, clientSecret } = await t.app.oauthClients.createClient({
+    environment: 'DEVELOPMENT',
+    grantTypes: ['client_credentials'],
+    scopes,
+  });
+  const res = await fetch(`${t.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: clientId,
+      client_secret: clientSecret!,
+    }),
+  });
+  expect(res.status).toBe(200);
+  return { clientId, token: ((await res.json()) as { access_token: string }).access_token };
+}
+
+async function entries(baseUrl: string, token: string) {
+  const res = await fetch(`${baseUrl}/sandbox/ledger/entries?limit=5`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function countRecords(db: Db, clientId: string) {
+  const row = (
+    await sql<{ calls: string; daily: string; per_api: string }>`select
+      (select count(*) from api_calls where client_id = ${clientId}) as calls,
+      (select coalesce(sum(calls), 0) from api_call_daily where client_id = ${clientId}) as daily,
+      (select coalesce(sum(p.calls), 0) from api_calls_per_api_day p
+        where p.api_alias = 'ledger' and p.application_uuid is null) as per_api`.execute(db)
+  ).rows[0]!;
+  return { calls: Number(row.calls), daily: Number(row.daily), perApi: Number(row.per_api) };
+}
+
+describe('sandbox call records (decision 055)', () => {
+  it('a graceful close writes every answered call, those queued during a write included', async () => {
+    const t = await startTestApp();
+    let closed = false;
+    try {
+      await importApi(t.app.db, API, 'h1');
+      const { clientId, token } = await tokenFor(t);
+      // Several transactions' worth, 25 at a time, and the close right after the last answer:
+      // records are queued, and a write may be under way, when the app is asked to stop.
+      const total = WRITE_ROWS * 2 + 37;
+      let next = 0;
+      let answered = 0;
+      await Promise.all(
+        Array.from({ length: 25 }, async () => {
+          while (next < total) {
+            next++;
+            const { status } = await entries(t.baseUrl, token);
+            expect(status).toBe(200);
+            answered++;
+          }
+        }),
+      );
+      expect(answered).toBe(total);
+      await t.app.close();
+      closed = true;
+      const handle = await openDatabase({ databaseUrl: t.config.databaseUrl, dataDir: t.config.dataDir });
+      try {
+        expect(await countRecords(handle.db, clientId)).toEqual({
+          calls: total,
+          daily: total,
+          perApi: total,
+        });
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      // The app is closed already (closing it twice is harmless); this removes its database.
+      if (!closed) await t.app.close();
+      await t.close();
+    }
+  });
+
+  it('writes queued calls by itself, without a flush or a close', async () => {
+    const t = await startTestApp();
+    try {
+      await importApi(t.app.db, API, 'h1');
+      const { clientId, token } = await tokenFor(t);
+      for (let i = 0; i < 3; i++) expect((await entries(t.baseUrl, token)).status).toBe(200);
+      // Written within the flush interval; polled, since a busy machine may take longer.
+      await expect
+        .poll(() => countRecords(t.app.db, clientId), { timeout: 20_000, interval: 100 })
+        .toEqual({ calls: 3, daily: 3, perApi: 3 });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('sandbox token cache and revocation (decision 055)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+    await importApi(t.app.db, API, 'h1');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('refuses a token it has verified before at once when its scope is removed or its client deleted', async () => {
+    const scoped = await tokenFor(t);
+    expect((await entries(t.baseUrl, scoped.token)).status).toBe(200);
+    expect((await entries(t.baseUrl, scoped.token)).status).toBe(200);
+    // No cache is cleared by hand: the change counters tell the instance.
+    await t.app.db.deleteFrom('oauth_client_scopes').where('client_id', '=', scoped.clientId).execute();
+    const unscoped = await entries(t.baseUrl, scoped.token);
+    expect(unscoped.status).toBe(403);
+    expect(unscoped.body).toMatchObject({ error: 'insufficient_scope' });
+
+    const deleted = await tokenFor(t);
+    expect((await entries(t.baseUrl, deleted.token)).status).toBe(200);
+    await t.app.oauthClients.deleteClient(deleted.clientId);
+    const gone = await entries(t.baseUrl, deleted.token);
+    expect(gone.status).toBe(401);
+    expect(gone.body).toMatchObject({ error: 'invalid_token' });
+  });
+
+  it('still refuses a token it verified before once the token has expired', async () => {
+    const { clientId } = await tokenFor(t);
+    const [key] = await loadOrCreateSigningKeys(t.app.db, t.app.secretBox, 'oauth');
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const token = await new SignJWT({ client_id: clientId, scope: 'ledger:read' })
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: key!.kid! })
+      .setIssuer(t.app.oauthServer.issuer)
+      .setAudience(t.app.oauthServer.resource)
+      .setIssuedAt()
+      .setExpirationTime(exp)
+      .sign(await importJWK(key!, 'RS256'));
+    const first = await entries(t.baseUrl, token);
+    // A busy machine may have taken the two seconds already; then the first call is refused too.
+    if (Date.now() < (exp - 1) * 1000) expect(first.status).toBe(200);
+    while (Date.now() < exp * 1000) await new Promise((r) => setTimeout(r, 100));
+    const expired = await entries(t.baseUrl, token);
+    expect(expired.status).toBe(401);
+    expect(expired.body).toEqual({
+      error: 'invalid_token',
+      error_description: 'the access token has expired',
+    });
+  });
+
+  it('serves a re-imported document from the next call on', async () => {
+    const { token } = await tokenFor(t);
+    expect((await entries(t.baseUrl, token)).body).toEqual({ data: [{ id: 'e-1', amount: 12.5 }] });
+    const changed = structuredClone(API);
+    changed.paths['/entries'].get.responses['200'].content['application/json'].example = {
+      data: [{ id: 'e-2', amount: 3 }],
+    };
+    await importApi(t.app.db, changed, 'h2');
+    expect((await entries(t.baseUrl, token)).body).toEqual({ data: [{ id: 'e-2', amount: 3 }] });
+    await importApi(t.app.db, API, 'h1');
+    expect((await entries(t.baseUrl, token)).body).toEqual({ data: [{ id: 'e-1', amount: 12.5 }] });
+  });
+});
+
+// PGlite is one process's own database: several instances need PostgreSQL.
+describe.skipIf(testDbKind() !== 'postgres')('sandbox revocation across instances (decision 055)', () => {
+  let two: TwoInstances;
+  beforeAll(async () => {
+    // Behind one address: the same issuer and audience for the tokens of both.
+    two = await startTwoInstances({ PUBLIC_URL: 'http://portal.test' });
+    await importApi(two.a.app.db, API, 'h1');
+  });
+  afterAll(async () => {
+    await two?.close();
+  });
+
+  it('a change committed through one instance applies to the next call on the other', async () => {
+    const { clientId, token } = await tokenFor(two.a);
+    // B verifies the token and keeps it, with the client's access and the document.
+    expect((await entries(two.b.baseUrl, token)).status).toBe(200);
+    expect((await entries(two.b.baseUrl, token)).status).toBe(200);
+    const changed = structuredClone(API);
+    changed.paths['/entries'].get.responses['200'].content['application/json'].example = {
+      data: [{ id: 'e-3', amount: 1 }],
+    };
+    await importApi(two.a.app.db, changed, 'h3');
+    expect((await entries(two.b.baseUrl, token)).body).toEqual({ data: [{ id: 'e-3', amount: 1 }] });
+    await two.a.app.oauthClients.deleteClient(clientId);
+    expect((await entries(two.b.baseUrl, token)).status).toBe(401);
+    // B's records of the calls it answered are B's to write: they are there after its flush.
+    await two.b.app.flushCallRecorder();
+    expect((await countRecords(two.a.app.db, clientId)).calls).toBe(3);
+  });
+});

@@ -1,0 +1,270 @@
+/**
+ * The sandbox call under concurrent load against a plain `node:http` hello world in the same run,
+ * and whether every call is recorded (issue 29, decision 055).
+ *   npm run bench:sandbox [-- --duration 5 --connections 10,50 --rounds 2]          (PGlite only)
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:sandbox
+ *                     (PGlite, then PostgreSQL: a fresh database on that server, dropped after)
+ *   npm run bench:sandbox -- --databases postgres              (only one of them)
+ *   npm run bench:sandbox -- --before /tmp/portico-before      (that checkout's server first, the
+ *                                             same way, for each database: before and after)
+ *   BENCH_PORTAL_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench:sandbox  (profile)
+ *
+ * For each database: the portal (`node apps/server/src/server.ts`, its own process) on a fresh
+ * database with the demo content; through its API the demo developer creates an organization and
+ * an application (client_credentials) subscribed to the Accounts API and gets a token. A plain
+ * `node:http` hello world runs in its own process. Then, with autocannon, for each connection
+ * count and round, one after the other: the hello world, the sandbox call
+ * `GET /sandbox/accounts-v1/accounts?limit=5` with `Authorization: Bearer` (token, scopes against
+ * the token and the client's allowed scopes, query validation, mock answer, recording) and
+ * `/healthz` of the same portal (what the framework alone costs). The sandbox runs send a fixed
+ * number of requests (about `duration` seconds' worth, from its warm-up), so that every request
+ * the bench makes gets its answer before the next run: after a graceful stop (SIGTERM) the rows of
+ * `api_calls` and the rollups must count exactly the sandbox answers the bench received.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { freshDatabase } from './database.ts';
+import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
+import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
+
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  duration: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  '2xx': number;
+}
+type Cannon = (options: {
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  headers?: Record<string, string>;
+  sampleInt?: number;
+}) => Promise<CannonResult>;
+const cannon = createRequire(import.meta.url)('autocannon') as Cannon;
+/**
+ * autocannon, with the run's duration measured here (its own is in whole seconds). It notices the
+ * end of a run of `amount` requests at its next sample: every 10 ms, not every second.
+ */
+async function autocannon(options: Parameters<Cannon>[0]): Promise<CannonResult> {
+  const started = performance.now();
+  const result = await cannon({ sampleInt: 10, ...options });
+  return { ...result, duration: (performance.now() - started) / 1000 };
+}
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '10,50' },
+    rounds: { type: 'string', default: '2' },
+    databases: { type: 'string', default: '' },
+    // Another checkout's server measured the same way right before this one's (a 'before').
+    before: { type: 'string', default: '' },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = args.connections.split(',').map(Number);
+const ROUNDS = Number(args.rounds);
+const DATABASES = (args.databases || (process.env.BENCH_DATABASE_URL ? 'pglite,postgres' : 'pglite'))
+  .split(',')
+  .map((d) => d.trim());
+if (DATABASES.includes('postgres') && !process.env.BENCH_DATABASE_URL)
+  throw new Error(
+    '--databases postgres needs BENCH_DATABASE_URL (a PostgreSQL server to create a database on)',
+  );
+
+const SANDBOX_PATH = '/sandbox/accounts-v1/accounts?limit=5';
+
+/** A plain node:http hello world (its own process). */
+async function helloWorld(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const code = `
+    require('node:http').createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('hello world');
+    }).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
+  const child: ChildProcess = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await once(child.stdout!, 'data');
+  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') };
+}
+
+const perSecond = (r: CannonResult) => r['2xx'] / r.duration;
+const fmt = (n: number) => Math.round(n).toLocaleString('en');
+
+interface Row {
+  database: string;
+  connections: number;
+  round: number;
+  hello: number;
+  sandbox: CannonResult;
+  healthz: CannonResult;
+  load: string;
+}
+
+async function benchOne(
+  kind: string,
+  checkout: string | undefined,
+): Promise<{ rows: Row[]; recording: string; ok: boolean }> {
+  const saved = process.env.BENCH_DATABASE_URL;
+  if (kind === 'pglite') delete process.env.BENCH_DATABASE_URL;
+  const database = await freshDatabase();
+  if (saved !== undefined) process.env.BENCH_DATABASE_URL = saved;
+  const { dataDir, databaseUrl, remove } = database;
+  const label = `${database.label}${checkout ? ` (${checkout})` : ''}`;
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const hello = await helloWorld();
+  let portal: RunningPortal | undefined;
+  let stopped = false;
+  const rows: Row[] = [];
+  try {
+    portal = await startPortal({
+      port,
+      dataDir,
+      host: '127.0.0.1',
+      ...(checkout ? { checkout } : {}),
+      env: {
+        HOST: '127.0.0.1',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        ...(process.env.BENCH_PORTAL_NODE_OPTIONS
+          ? { NODE_OPTIONS: process.env.BENCH_PORTAL_NODE_OPTIONS }
+          : {}),
+      },
+    });
+    console.log(
+      `${label}: portal ready in ${(portal.ms / 1000).toFixed(1)} s; load average ${loadAverage().join(' ')}`,
+    );
+
+    const developer = await signedIn(base, demoAccounts().developer);
+    const { clientId, clientSecret } = await subscribedApplication(developer, {
+      organization: 'Sandbox throughput bench',
+      title: 'Sandbox throughput probe',
+      productAlias: 'accounts-api-v1',
+    });
+    const token = await json<{ access_token: string }>(
+      await fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: clientId,
+          client_secret: clientSecret,
+        }),
+      }),
+      200,
+      'client_credentials token',
+    );
+    const headers = { authorization: `Bearer ${token.access_token}` };
+    // The call really checks the token: without it, 401 (not recorded: no client is known).
+    const refused = await fetch(`${base}${SANDBOX_PATH}`);
+    await refused.arrayBuffer();
+    if (refused.status !== 401)
+      throw new Error(`the sandbox call without a token answered ${refused.status}`);
+    const first = await fetch(`${base}${SANDBOX_PATH}`, { headers });
+    await first.arrayBuffer();
+    if (first.status !== 200) throw new Error(`the sandbox call answered ${first.status}`);
+    /** Sandbox answers received: each must be one row of api_calls after the graceful stop. */
+    let answered = 1;
+
+    const sandbox = async (connections: number, amount: number): Promise<CannonResult> => {
+      const r = await autocannon({ url: `${base}${SANDBOX_PATH}`, connections, amount, headers });
+      answered += r['2xx'];
+      if (r.non2xx || r.errors || r.timeouts)
+        throw new Error(`sandbox: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+      return r;
+    };
+    for (const connections of CONNECTIONS) {
+      // Warm-up (1 s each), which also tells how many sandbox requests fill `duration` seconds.
+      await autocannon({ url: hello.url, connections, duration: 1 });
+      await autocannon({ url: `${base}/healthz`, connections, duration: 1 });
+      const warm = await sandbox(connections, Math.max(connections * 20, 500));
+      const amount = Math.max(connections * 20, Math.round(perSecond(warm) * DURATION));
+      for (let round = 1; round <= ROUNDS; round++) {
+        const h = await autocannon({ url: hello.url, connections, duration: DURATION });
+        if (h.non2xx || h.errors) throw new Error(`node:http: ${h.non2xx} non-2xx, ${h.errors} errors`);
+        const s = await sandbox(connections, amount);
+        const z = await autocannon({ url: `${base}/healthz`, connections, duration: DURATION });
+        const row: Row = {
+          database: label,
+          connections,
+          round,
+          hello: perSecond(h),
+          sandbox: s,
+          healthz: z,
+          load: loadAverage()[0]!,
+        };
+        rows.push(row);
+        console.log(
+          `  ${connections} connections, round ${round}: node:http ${fmt(row.hello)} req/s; sandbox ${fmt(perSecond(s))} req/s ` +
+            `(${((100 * perSecond(s)) / row.hello).toFixed(1)} %), p50 ${s.latency.p50} ms, p99 ${s.latency.p99} ms; ` +
+            `/healthz ${fmt(perSecond(z))} req/s, p99 ${z.latency.p99} ms; load ${row.load}`,
+        );
+      }
+    }
+
+    // --- Graceful stop, then the records ------------------------------------------------------
+    stopped = true;
+    const { ms: stopMs, code } = await portal.stop();
+    if (code !== 0) throw new Error(`the portal stopped with exit code ${code}:\n${portal.output()}`);
+    const handle = await openDatabase({ databaseUrl, dataDir });
+    let counted: { calls: number; daily: number; per_api: number };
+    try {
+      counted = (
+        await sql<typeof counted>`select
+          (select count(*) from api_calls where client_id = ${clientId}) as calls,
+          (select coalesce(sum(calls), 0) from api_call_daily where client_id = ${clientId}) as daily,
+          (select coalesce(sum(calls), 0) from api_calls_per_api_day where api_alias = 'accounts-v1') as per_api`.execute(
+          handle.db,
+        )
+      ).rows[0]!;
+    } finally {
+      await handle.close();
+    }
+    const ok =
+      Number(counted.calls) === answered &&
+      Number(counted.daily) === answered &&
+      Number(counted.per_api) === answered;
+    const recording =
+      `${label}: ${answered.toLocaleString('en')} sandbox answers received; after the graceful stop (${stopMs.toFixed(0)} ms) ` +
+      `api_calls holds ${Number(counted.calls).toLocaleString('en')}, api_call_daily counts ${Number(counted.daily).toLocaleString('en')}, ` +
+      `api_calls_per_api_day ${Number(counted.per_api).toLocaleString('en')}: ${ok ? 'all recorded' : 'MISSING OR EXTRA CALLS'}`;
+    console.log(recording);
+    return { rows, recording, ok };
+  } finally {
+    hello.stop();
+    if (!stopped) await portal?.stop().catch(() => undefined);
+    await remove();
+  }
+}
+
+const results: Awaited<ReturnType<typeof benchOne>>[] = [];
+for (const kind of DATABASES) {
+  if (args.before) results.push(await benchOne(kind, args.before));
+  results.push(await benchOne(kind, undefined));
+}
+
+console.log(
+  `\n${DURATION} s runs, ${ROUNDS} round(s) per connection count; 1-minute load average after each round in the last column`,
+);
+console.log(
+  '| database | connections | node:http req/s | sandbox req/s | share | sandbox p50 / p99 | /healthz req/s, p99 | load |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const { rows } of results) {
+  for (const r of rows) {
+    const s = perSecond(r.sandbox);
+    console.log(
+      `| ${r.database} | ${r.connections} | ${fmt(r.hello)} | ${fmt(s)} | ${((100 * s) / r.hello).toFixed(1)} % | ` +
+        `${r.sandbox.latency.p50} / ${r.sandbox.latency.p99} ms | ${fmt(perSecond(r.healthz))}, ${r.healthz.latency.p99} ms | ${r.load} |`,
+    );
+  }
+}
+for (const { recording } of results) console.log(recording);
+if (results.some((r) => !r.ok)) process.exitCode = 1;
