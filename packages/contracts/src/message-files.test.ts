@@ -66,13 +66,16 @@ describe('message files', () => {
     it.each(namespaces)('%s: the same keys and placeholders in every language', (ns) => {
       const read = (lng: string) => {
         const file = path.join(folder, lng, ns);
-        return fs.existsSync(file) ? flatten(JSON.parse(fs.readFileSync(file, 'utf8'))) : new Map<string, string>();
+        return fs.existsSync(file)
+          ? flatten(JSON.parse(fs.readFileSync(file, 'utf8')))
+          : new Map<string, string>();
       };
       const [first, ...others] = LOCALES;
       const base = read(first);
       for (const lng of others) {
         const other = read(lng);
-        const onlyIn = (a: Map<string, string>, b: Map<string, string>) => [...a.keys()].filter((k) => !b.has(k));
+        const onlyIn = (a: Map<string, string>, b: Map<string, string>) =>
+          [...a.keys()].filter((k) => !b.has(k));
         expect(onlyIn(base, other), `keys in ${first}/${ns} but not in ${lng}/${ns}`).toEqual([]);
         expect(onlyIn(other, base), `keys in ${lng}/${ns} but not in ${first}/${ns}`).toEqual([]);
         for (const [key, text] of base) {

@@ -121,13 +121,17 @@ function wantedLocale(request: FastifyRequest): { locale: Locale; chosen: boolea
  */
 function withLanguage(html: string, locale: Locale, origin: string, path: string, search: string): string {
   const links = alternatePaths(path).map(
-    (alt) => `<link rel="alternate" hreflang="${alt.locale}" href="${escapeHtml(origin + alt.path + search)}">`,
+    (alt) =>
+      `<link rel="alternate" hreflang="${alt.locale}" href="${escapeHtml(origin + alt.path + search)}">`,
   );
   links.push(
     `<link rel="alternate" hreflang="x-default" href="${escapeHtml(origin + localizedPath(DEFAULT_LOCALE, path) + search)}">`,
   );
   return html
-    .replace(/<html lang="[^"]*">/, `<html lang="${locale}">`)
+    .replace(
+      /<html\b([^>]*)>/,
+      (_tag, attributes: string) => `<html${attributes.replace(/\s+lang="[^"]*"/, '')} lang="${locale}">`,
+    )
     .replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
 }
 
@@ -173,7 +177,8 @@ export default fp(
           .send('The web app is not built yet. Run `npm run build`, then start the server again.');
       }
       // `/de/apiProducts` is the page `/apiProducts` in German: the rest goes by the page's path.
-      const { locale, path: pathname } = splitLocalePath(request.url.split('?', 1)[0] ?? '/');
+      const rawPath = request.url.split('?', 1)[0] ?? '/';
+      const { locale, path: pathname } = splitLocalePath(rawPath);
       // The documentation page embeds the catalog's chat bots; the app navigates without loading
       // the document again, so every page of it allows them (plugins/security.ts sets the rest).
       const policy = reply.getHeader('content-security-policy');
@@ -181,7 +186,7 @@ export default fp(
         reply.header('Content-Security-Policy', withFrameSources(policy, await app.chatBotOrigins()));
       }
       let html = withHints(status === 200 ? pathname : '/404');
-      const search = request.url.slice(pathname.length);
+      const search = request.url.slice(rawPath.length);
       const preloads = status === 200 ? dataPreloadLinks(pathname, search) : [];
       if (preloads.length > 0) {
         // Before the scripts (else at the end of the head), so that the data's requests leave first.

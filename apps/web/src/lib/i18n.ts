@@ -58,7 +58,8 @@ collect(english, enProducts, '');
 collect(english, { catalog: catalogMessages, identity: identityMessages }, '');
 
 /** The page's language: its URL's prefix (`/de/...`), else English. */
-export const locale: Locale = typeof window === 'undefined' ? DEFAULT_LOCALE : splitLocalePath(window.location.pathname).locale;
+export const locale: Locale =
+  typeof window === 'undefined' ? DEFAULT_LOCALE : splitLocalePath(window.location.pathname).locale;
 
 /** The BCP 47 tag for Intl's dates and numbers in the page's language. */
 export const localeTag: string = LOCALE_TAGS[locale];

@@ -15,8 +15,10 @@ import tryout from './en/tryout.json';
  */
 describe('the English message files', () => {
   it('say what contracts says', () => {
-    const { language, ...shared } = shell;
+    // The web app's own areas (not in contracts): the switcher's and the layout's labels.
+    const { language, layout, ...shared } = shell;
     expect(language.label).toBe('Language');
+    expect(layout.breadcrumb).toBe('Breadcrumb');
     for (const [area, messages] of Object.entries(shared)) {
       expect(messages, area).toEqual(shellMessages[area as keyof typeof shellMessages]);
     }
