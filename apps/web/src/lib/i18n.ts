@@ -131,6 +131,22 @@ export function t(key: MessageKey, values: Record<string, string | number> = {})
   return message === undefined ? key : format(message, values);
 }
 
+let reverse: Map<string, string> | undefined;
+/**
+ * An English message of the catalogue, as the page's language says it: for texts that reach the
+ * page already written, such as the messages of contracts' shared validation schemas (zod) and
+ * the server's English answers. A text the catalogue does not know is returned as it is.
+ */
+export function translateText(text: string): string {
+  if (locale === DEFAULT_LOCALE || translated.size === 0) return text;
+  if (!reverse || reverse.size < english.size) {
+    reverse = new Map();
+    for (const [key, message] of english) if (!reverse.has(message)) reverse.set(message, key);
+  }
+  const key = reverse.get(text);
+  return (key && translated.get(key)) ?? text;
+}
+
 /** For components: the same `t` (the language never changes while the page runs). */
 export function useTranslation(): { t: typeof t; locale: Locale } {
   return translation;
