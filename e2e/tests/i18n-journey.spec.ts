@@ -4,6 +4,7 @@ import deOrganizations from '../../apps/web/src/locales/de/organizations.json' w
 import deApplications from '../../apps/web/src/locales/de/applications.json' with { type: 'json' };
 import deProducts from '../../apps/web/src/locales/de/products.json' with { type: 'json' };
 import deTryout from '../../apps/web/src/locales/de/tryout.json' with { type: 'json' };
+import deCredentials from '../../apps/web/src/locales/de/credentials.json' with { type: 'json' };
 import { uniqueEmail } from '../support/session.ts';
 import { expectNoViolations } from '../support/axe.ts';
 import { expect, test } from '../support/traffic.ts';
@@ -96,6 +97,10 @@ test('a German visitor signs up, builds an application, subscribes it and tries 
   await expect(page.getByText(A.ui.credentials, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: `${A.ui.show} ${A.ui.clientSecret}` })).toBeVisible();
   await expect(page.getByText(A.noSubscription)).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: deCredentials.clientSecrets.heading, exact: true }),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { name: deCredentials.clientAuth.legend })).toBeVisible();
 
   // A subscription.
   await page.getByRole('button', { name: A.ui.addProducts }).click();

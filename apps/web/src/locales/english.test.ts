@@ -3,6 +3,10 @@ import { shellMessages } from '@portico/contracts/messages/shell';
 import { organizationsMessages } from '@portico/contracts/messages/organizations';
 import { applicationsMessages } from '@portico/contracts/messages/applications';
 import { tryoutMessages } from '@portico/contracts/messages/tryout';
+import { clientSecretsMessages } from '@portico/contracts/messages/client-secrets';
+import { clientAuthMessages } from '@portico/contracts/messages/client-auth';
+import { tokenSecurityMessages } from '@portico/contracts/messages/token-security';
+import credentials from './en/credentials.json';
 import shell from './en/shell.json';
 import products from './en/products.json';
 import organizations from './en/organizations.json';
@@ -26,5 +30,10 @@ describe('the English message files', () => {
     expect(organizations.organizations).toEqual(organizationsMessages);
     expect(applications.applications).toEqual(applicationsMessages);
     expect(tryout.tryout).toEqual(tryoutMessages);
+    expect(credentials).toEqual({
+      clientSecrets: clientSecretsMessages,
+      clientAuth: clientAuthMessages,
+      tokenSecurity: tokenSecurityMessages,
+    });
   });
 });
