@@ -2,12 +2,11 @@ import { apiImportMessages } from '@portico/contracts/messages/api-import';
 import { applicationNoticesMessages } from '@portico/contracts/messages/application-notices';
 import { certificatesMessages } from '@portico/contracts/messages/certificates';
 import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
-import { contentMessages } from '@portico/contracts/messages/content';
 import { forumMessages } from '@portico/contracts/messages/forum';
-import { searchMessages } from '@portico/contracts/messages/search';
 import { supportMessages } from '@portico/contracts/messages/support';
 import { terminalMessages } from '@portico/contracts/messages/terminal';
 import enApplications from '../locales/en/applications.json';
+import enContent from '../locales/en/content.json';
 import enCredentials from '../locales/en/credentials.json';
 import enOrganizations from '../locales/en/organizations.json';
 import enTryout from '../locales/en/tryout.json';
@@ -19,16 +18,14 @@ import { registerMessages, registerTranslations } from './i18n';
  * namespaces (src/locales/en/<namespace>.json; other languages' files are fetched by lib/i18n.ts),
  * and the areas of contracts' catalogue that have no message files yet, English in every language.
  */
-for (const messages of [enApplications, enCredentials, enOrganizations, enTryout])
+for (const messages of [enApplications, enContent, enCredentials, enOrganizations, enTryout])
   registerTranslations('en', messages);
 registerMessages({
   apiImport: apiImportMessages,
   applicationNotices: applicationNoticesMessages,
   certificates: certificatesMessages,
   chatBot: chatBotMessages,
-  content: contentMessages,
   forum: forumMessages,
-  search: searchMessages,
   support: supportMessages,
   terminal: terminalMessages,
 });

@@ -35,7 +35,13 @@ type KeysOf<T, Prefix extends string = ''> = {
 /** The namespaces the shell shows on every page (loaded before the first render). */
 export const SHELL_NAMESPACES = ['shell', 'products'] as const;
 /** The namespaces that come with the pages that need them (lib/feature-messages.ts in English). */
-export const FEATURE_NAMESPACES = ['organizations', 'applications', 'credentials', 'tryout'] as const;
+export const FEATURE_NAMESPACES = [
+  'organizations',
+  'applications',
+  'credentials',
+  'tryout',
+  'content',
+] as const;
 
 /** Another language's message files, each fetched on demand (a chunk of its own). */
 const files = import.meta.glob<Record<string, unknown>>(['../locales/*/*.json', '!../locales/en/*.json'], {

@@ -7,6 +7,9 @@ import { clientSecretsMessages } from '@portico/contracts/messages/client-secret
 import { clientAuthMessages } from '@portico/contracts/messages/client-auth';
 import { tokenSecurityMessages } from '@portico/contracts/messages/token-security';
 import credentials from './en/credentials.json';
+import content from './en/content.json';
+import { contentMessages } from '@portico/contracts/messages/content';
+import { searchMessages } from '@portico/contracts/messages/search';
 import shell from './en/shell.json';
 import products from './en/products.json';
 import organizations from './en/organizations.json';
@@ -30,6 +33,7 @@ describe('the English message files', () => {
     expect(organizations.organizations).toEqual(organizationsMessages);
     expect(applications.applications).toEqual(applicationsMessages);
     expect(tryout.tryout).toEqual(tryoutMessages);
+    expect(content).toEqual({ content: contentMessages, search: searchMessages });
     expect(credentials).toEqual({
       clientSecrets: clientSecretsMessages,
       clientAuth: clientAuthMessages,
