@@ -1,5 +1,6 @@
 import en from '../../apps/web/src/locales/en/shell.json' with { type: 'json' };
 import de from '../../apps/web/src/locales/de/shell.json' with { type: 'json' };
+import deContent from '../../apps/web/src/locales/de/content.json' with { type: 'json' };
 import { signUp } from '../support/applications.ts';
 import { expectNoViolations } from '../support/axe.ts';
 import { expect, test } from '../support/traffic.ts';
@@ -72,11 +73,17 @@ test('the switcher turns the page German and back, and the choice holds', async 
   await expect(page.getByText(en.home.hero)).toHaveCount(0);
 });
 
-test('the not-found page speaks German under /de/', async ({ page }) => {
+test('the not-found page, the search and the FAQ speak German under /de/', async ({ page }) => {
   await page.goto('/de/no-such-page-here');
   await expect(page.getByText(de.errors.notFoundTitle)).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expectNoViolations(page, 'not-found page in German');
+  await page.goto('/de/search');
+  await expect(page.getByRole('heading', { name: deContent.search.title, level: 1 })).toBeVisible();
+  await expect(page.getByText(deContent.search.emptyQuery)).toBeVisible();
+  await page.goto('/de/faq-page');
+  await expect(page.getByRole('heading', { name: deContent.content.faqTitle, level: 1 })).toBeVisible();
+  await expectNoViolations(page, 'FAQ in German');
 });
 
 test("a signed-in user's choice is kept on the account and comes back at the next sign-in", async ({
