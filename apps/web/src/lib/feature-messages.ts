@@ -1,13 +1,12 @@
 import { apiImportMessages } from '@portico/contracts/messages/api-import';
-import { applicationNoticesMessages } from '@portico/contracts/messages/application-notices';
 import { certificatesMessages } from '@portico/contracts/messages/certificates';
-import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
 import { forumMessages } from '@portico/contracts/messages/forum';
 import { supportMessages } from '@portico/contracts/messages/support';
 import { terminalMessages } from '@portico/contracts/messages/terminal';
 import enApplications from '../locales/en/applications.json';
 import enContent from '../locales/en/content.json';
 import enCredentials from '../locales/en/credentials.json';
+import enNotices from '../locales/en/notices.json';
 import enOrganizations from '../locales/en/organizations.json';
 import enTryout from '../locales/en/tryout.json';
 import { registerMessages, registerTranslations } from './i18n';
@@ -18,13 +17,11 @@ import { registerMessages, registerTranslations } from './i18n';
  * namespaces (src/locales/en/<namespace>.json; other languages' files are fetched by lib/i18n.ts),
  * and the areas of contracts' catalogue that have no message files yet, English in every language.
  */
-for (const messages of [enApplications, enContent, enCredentials, enOrganizations, enTryout])
+for (const messages of [enApplications, enContent, enCredentials, enNotices, enOrganizations, enTryout])
   registerTranslations('en', messages);
 registerMessages({
   apiImport: apiImportMessages,
-  applicationNotices: applicationNoticesMessages,
   certificates: certificatesMessages,
-  chatBot: chatBotMessages,
   forum: forumMessages,
   support: supportMessages,
   terminal: terminalMessages,

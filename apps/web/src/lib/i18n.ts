@@ -41,6 +41,7 @@ export const FEATURE_NAMESPACES = [
   'credentials',
   'tryout',
   'content',
+  'notices',
 ] as const;
 
 /** Another language's message files, each fetched on demand (a chunk of its own). */

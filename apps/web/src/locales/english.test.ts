@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { FEATURE_NAMESPACES, SHELL_NAMESPACES } from '../lib/i18n';
 import { shellMessages } from '@portico/contracts/messages/shell';
 import { organizationsMessages } from '@portico/contracts/messages/organizations';
 import { applicationsMessages } from '@portico/contracts/messages/applications';
@@ -7,6 +9,9 @@ import { clientSecretsMessages } from '@portico/contracts/messages/client-secret
 import { clientAuthMessages } from '@portico/contracts/messages/client-auth';
 import { tokenSecurityMessages } from '@portico/contracts/messages/token-security';
 import credentials from './en/credentials.json';
+import notices from './en/notices.json';
+import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
+import { applicationNoticesMessages } from '@portico/contracts/messages/application-notices';
 import content from './en/content.json';
 import { contentMessages } from '@portico/contracts/messages/content';
 import { searchMessages } from '@portico/contracts/messages/search';
@@ -34,10 +39,19 @@ describe('the English message files', () => {
     expect(applications.applications).toEqual(applicationsMessages);
     expect(tryout.tryout).toEqual(tryoutMessages);
     expect(content).toEqual({ content: contentMessages, search: searchMessages });
+    expect(notices).toEqual({ chatBot: chatBotMessages, applicationNotices: applicationNoticesMessages });
     expect(credentials).toEqual({
       clientSecrets: clientSecretsMessages,
       clientAuth: clientAuthMessages,
       tokenSecurity: tokenSecurityMessages,
     });
+  });
+
+  it('are each loaded, with the shell or with the pages', () => {
+    const files = fs
+      .readdirSync(new URL('./en/', import.meta.url))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''));
+    expect([...SHELL_NAMESPACES, ...FEATURE_NAMESPACES].sort()).toEqual(files.sort());
   });
 });
