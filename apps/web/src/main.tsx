@@ -6,6 +6,9 @@ import { preloadRoute } from './app/routes';
 import { queryClient } from './lib/query-client';
 import { isInternetExplorer, renderBrowserNotSupported } from './features/errors/browser-not-supported';
 import { attachAppStyles, holdRootBehindFirstScreen } from './lib/first-screen';
+import { loadLocale, locale } from './lib/i18n';
+import { rememberLocale } from './lib/locale-choice';
+import { splitLocalePath } from '@portico/contracts/locale-path';
 
 /** How long the first render waits for the first page's chunk at most. */
 const FIRST_PAGE_PATIENCE_MS = 1500;
@@ -19,11 +22,16 @@ if (isInternetExplorer(navigator.userAgent)) {
   // The first page's chunk comes before the first render (lib/lazy-page.tsx), with the data it shows
   // first where its route says which, under the preloader (or the server's first screen); a slow or
   // failed fetch does not hold the page back for long: it then loads as it renders.
-  const firstPage = preloadRoute(window.location.pathname, queryClient).catch(() => {});
+  const firstPage = preloadRoute(splitLocalePath(window.location.pathname).path, queryClient).catch(() => {});
+  // The page's language is its URL's (decision 057): remembered for the next visit, and its shell
+  // messages (English is in the entry) in before the first render.
+  rememberLocale(locale);
+  document.documentElement.lang = locale;
+  const messages = loadLocale().catch(() => {});
   const patience = new Promise((resolve) => setTimeout(resolve, FIRST_PAGE_PATIENCE_MS));
   // Behind a first screen the app's style sheets were only preloaded (decision 043): attached now.
   const styled = attachAppStyles();
-  void Promise.all([Promise.race([firstPage, patience]), styled]).then(() => {
+  void Promise.all([Promise.race([firstPage, patience]), styled, messages]).then(() => {
     // A page the server wrote a first screen for keeps it until the app's own is ready (decision 043).
     holdRootBehindFirstScreen(root);
     const reactRoot = createRoot(root);

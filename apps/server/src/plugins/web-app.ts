@@ -5,6 +5,10 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isWebRoute, matchesRoutePattern } from '@portico/contracts/web-routes';
 import { errorDocument } from '../jsonapi/errors.ts';
+import { requestUrl } from '../jsonapi/document.ts';
+import { DEFAULT_LOCALE, isLocale, negotiateLocale, type Locale } from '@portico/contracts/locales';
+import { alternatePaths, localizedPath, splitLocalePath } from '@portico/contracts/locale-path';
+import { LOCALE_COOKIE } from '../lib/locale.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { documentationPageId } from '@portico/contracts/documentation-data';
 import { dataPreloadLinks, preloadLink } from './data-preloads.ts';
@@ -96,6 +100,41 @@ function routeHints(dist: string): (pathname: string) => string {
   };
 }
 
+/** A year, as the web app keeps the cookie (apps/web/src/lib/locale-choice.ts). */
+const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 3600;
+
+/**
+ * The language a page without a language prefix should be read in (decision 057): the visitor's
+ * choice (the cookie), else on a first visit the browser's Accept-Language. English needs no
+ * redirect; another language is its prefix's URL.
+ */
+function wantedLocale(request: FastifyRequest): { locale: Locale; chosen: boolean } {
+  const chosen = request.cookies[LOCALE_COOKIE];
+  if (isLocale(chosen)) return { locale: chosen, chosen: true };
+  return { locale: negotiateLocale(request.headers['accept-language']), chosen: false };
+}
+
+/**
+ * The page's language in the HTML shell (decision 057): `<html lang>`, and the page's address in
+ * every language as `hreflang` alternates (the unprefixed English one is also x-default), so that
+ * search engines list each language's page and shared links keep theirs.
+ */
+function withLanguage(html: string, locale: Locale, origin: string, path: string, search: string): string {
+  const links = alternatePaths(path).map(
+    (alt) =>
+      `<link rel="alternate" hreflang="${alt.locale}" href="${escapeHtml(origin + alt.path + search)}">`,
+  );
+  links.push(
+    `<link rel="alternate" hreflang="x-default" href="${escapeHtml(origin + localizedPath(DEFAULT_LOCALE, path) + search)}">`,
+  );
+  return html
+    .replace(
+      /<html\b([^>]*)>/,
+      (_tag, attributes: string) => `<html${attributes.replace(/\s+lang="[^"]*"/, '')} lang="${locale}">`,
+    )
+    .replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+}
+
 /**
  * Serves the built web app: hashed assets cached for a year, index.html never cached, and every
  * other page path answered with index.html so the client router can take over (history fallback):
@@ -137,7 +176,9 @@ export default fp(
           .type('text/plain')
           .send('The web app is not built yet. Run `npm run build`, then start the server again.');
       }
-      const pathname = request.url.split('?', 1)[0] ?? '/';
+      // `/de/apiProducts` is the page `/apiProducts` in German: the rest goes by the page's path.
+      const rawPath = request.url.split('?', 1)[0] ?? '/';
+      const { locale, path: pathname } = splitLocalePath(rawPath);
       // The documentation page embeds the catalog's chat bots; the app navigates without loading
       // the document again, so every page of it allows them (plugins/security.ts sets the rest).
       const policy = reply.getHeader('content-security-policy');
@@ -145,14 +186,17 @@ export default fp(
         reply.header('Content-Security-Policy', withFrameSources(policy, await app.chatBotOrigins()));
       }
       let html = withHints(status === 200 ? pathname : '/404');
-      const search = request.url.slice(pathname.length);
+      const search = request.url.slice(rawPath.length);
       const preloads = status === 200 ? dataPreloadLinks(pathname, search) : [];
       if (preloads.length > 0) {
         // Before the scripts (else at the end of the head), so that the data's requests leave first.
         html = html.replace(/<script|<\/head>/, (tag) => `${preloads.join('\n    ')}\n    ${tag}`);
       }
+      // The first screen is written in English: in another language the app draws the page.
       const firstScreen =
-        status === 200 ? await documentationFirstScreen(request, pathname, search) : undefined;
+        status === 200 && locale === DEFAULT_LOCALE
+          ? await documentationFirstScreen(request, pathname, search)
+          : undefined;
       if (firstScreen) {
         html = html
           // The screen has its own style: the app's style sheets do not hold its first paint back;
@@ -169,6 +213,7 @@ export default fp(
           .replace('<div id="root">', `${firstScreen.html}<div id="root">`)
           .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(firstScreen.title)}</title>`);
       }
+      html = withLanguage(html, locale, requestUrl(request).origin, pathname, search);
       // The console's pages (a draft's documentation preview among them) are never indexed.
       if (/^\/admin(?:\/|$)/i.test(pathname)) reply.header('X-Robots-Tag', 'noindex, nofollow');
       return reply
@@ -193,7 +238,33 @@ export default fp(
       }
     };
 
-    app.get('/', (request, reply) => sendIndex(request, reply));
+    /**
+     * A page without a language prefix, for a visitor who reads another language: its URL in that
+     * language (302). On a first visit (no cookie) Accept-Language decides and the cookie keeps
+     * the answer, so that the redirect happens once and the switcher's choice decides thereafter.
+     */
+    const redirectToLanguage = (request: FastifyRequest, reply: FastifyReply): boolean => {
+      const [pathname = '/', ...rest] = request.url.split('?');
+      if (splitLocalePath(pathname).locale !== DEFAULT_LOCALE) return false;
+      const { locale, chosen } = wantedLocale(request);
+      reply.header('Vary', mergeVary(reply.getHeader('vary'), 'Accept-Language, Cookie'));
+      if (locale === DEFAULT_LOCALE) return false;
+      if (!chosen) {
+        reply.setCookie(LOCALE_COOKIE, locale, {
+          path: '/',
+          maxAge: LOCALE_COOKIE_MAX_AGE,
+          sameSite: 'lax',
+        });
+      }
+      const search = rest.length > 0 ? `?${rest.join('?')}` : '';
+      void reply.header('Cache-Control', 'no-store').redirect(localizedPath(locale, pathname) + search, 302);
+      return true;
+    };
+
+    app.get('/', (request, reply) => {
+      if (redirectToLanguage(request, reply)) return reply;
+      return sendIndex(request, reply);
+    });
 
     // A path no page answers gets the web app with status 404 (its 404 page sets the meta marker),
     // so that crawlers and monitors see it: neither a route of the web app nor a basic page.
@@ -201,8 +272,9 @@ export default fp(
       if (wantsWebApp(request, folders)) {
         // A page's Markdown: its path + `.md`, or Accept preferring text/markdown (modules/markdown).
         if (await app.answerMarkdown(request, reply)) return reply;
-        const pathname = request.url.split('?', 1)[0] ?? '/';
+        const pathname = splitLocalePath(request.url.split('?', 1)[0] ?? '/').path;
         const exists = isWebRoute(pathname) || (await app.basicPageExists(pathname));
+        if (exists && redirectToLanguage(request, reply)) return reply;
         return sendIndex(request, reply, exists ? 200 : 404);
       }
       return reply

@@ -4,6 +4,7 @@ import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantin
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from '../lib/i18n';
+import { localeBasename } from '@portico/contracts/locale-path';
 import { queryClient } from '../lib/query-client';
 import { BrowserRouter } from 'react-router';
 import { ErrorBoundary } from '../components/error-boundary';
@@ -60,14 +61,15 @@ const cssVariablesResolver: CSSVariablesResolver = (theme) => ({
 });
 
 export function App() {
-  const { t } = useTranslation();
+  const { t, locale } = useTranslation();
   const close = t('dialog.close');
   const theme = useMemo(() => createTheme({ ...baseTheme, components: dialogDefaults(close) }), [close]);
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <QueryClientProvider client={queryClient}>
         <ErrorBoundary>
-          <BrowserRouter>
+          {/* The language's prefix (`/de`) is the router's basename: every link of the app keeps it. */}
+          <BrowserRouter basename={localeBasename(locale)}>
             <AppRoutes />
           </BrowserRouter>
         </ErrorBoundary>

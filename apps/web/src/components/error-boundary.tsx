@@ -1,6 +1,6 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { shellMessages as en } from '@portico/contracts/messages/shell';
+import { t } from '../lib/i18n';
 import { RevealApp } from '../lib/first-screen';
 
 interface State {
@@ -29,10 +29,10 @@ export class ErrorBoundary extends Component<{ children: ReactNode; resetKey?: s
     return (
       <Stack align="center" py={60} role="alert">
         <RevealApp />
-        <Title order={1}>{en.errors.somethingWentWrong}</Title>
+        <Title order={1}>{t('errors.somethingWentWrong')}</Title>
         <Text c="dimmed">{this.state.error.message}</Text>
         <Button component="a" href="/">
-          {en.errors.goHome}
+          {t('errors.goHome')}
         </Button>
       </Stack>
     );

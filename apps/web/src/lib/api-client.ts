@@ -1,3 +1,4 @@
+import { translateText } from './i18n';
 import { env } from '../config/env';
 import { useAppStore } from './store';
 
@@ -135,5 +136,5 @@ export function errorMessage(body: unknown): string | undefined {
 
 /** The server's message of a failed call, else the given fallback (the spec's generic text). */
 export function messageOf(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+  return error instanceof ApiError && error.serverMessage ? translateText(error.serverMessage) : fallback;
 }

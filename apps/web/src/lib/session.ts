@@ -2,6 +2,9 @@ import { apiRequest, csrfToken } from './api-client';
 import { useAppStore, type SessionUserBody } from './store';
 import { safeReturnTo } from '@portico/contracts/return-to';
 import { clearTryoutToken } from './tryout-token';
+import { isLocale, type Locale } from '@portico/contracts/locales';
+import { locale as pageLocale } from './i18n';
+import { rememberLocale } from './locale-choice';
 
 /**
  * The session calls of spec B 7 and the login flow of spec B 4: the return path is remembered
@@ -40,8 +43,11 @@ interface LoginResponse extends SessionUserBody {
   returnTo: string | null;
 }
 
-/** Completes the login; returns where to go next (the remembered path for this state, or /). */
-export async function completeLogin(query: URLSearchParams): Promise<string> {
+/**
+ * Completes the login; returns where to go next (the remembered path for this state, or /) and in
+ * which language: the account's own when it has one (issue 30), else the page's.
+ */
+export async function completeLogin(query: URLSearchParams): Promise<{ to: string; locale: Locale }> {
   const res = await apiRequest<LoginResponse>('/openid-connect/generic', {
     format: 'json',
     query: Object.fromEntries(query),
@@ -51,7 +57,9 @@ export async function completeLogin(query: URLSearchParams): Promise<string> {
   const remembered = store.takeRedirect(state);
   signInsAndOuts += 1;
   store.loggedIn(res, res.csrfToken);
-  return safePath(res.returnTo ?? remembered ?? '/');
+  const locale = isLocale(res.preferredLangcode) ? res.preferredLangcode : pageLocale;
+  rememberLocale(locale);
+  return { to: safePath(res.returnTo ?? remembered ?? '/'), locale };
 }
 
 export async function logout(): Promise<void> {

@@ -78,6 +78,8 @@ export interface SessionUserBody {
   /** False until the account opens the link sent to its address (not persisted). */
   emailVerified?: boolean;
   completedStories: string[];
+  /** The account's language (issue 30), null until the user chooses one. */
+  preferredLangcode?: string | null;
 }
 
 interface AppState {

@@ -38,6 +38,8 @@ export function sessionUserBody(user: UserRow, providerRoles: readonly string[])
     providerRoles,
     emailVerified: user.email_verified,
     completedStories: user.completed_stories,
+    /** The account's language (issue 30): the web app switches to it after sign-in. */
+    preferredLangcode: user.preferred_langcode,
   };
 }
 

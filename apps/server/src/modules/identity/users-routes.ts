@@ -3,6 +3,7 @@ import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { LOCALES } from '@portico/contracts/locales';
 import type { Database } from '../../db/schema.ts';
 import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
 import { JsonApiQueryError, refuseUnknownFields } from '../../jsonapi/errors.ts';
@@ -49,6 +50,8 @@ function userResource(user: UserRow, request: FastifyRequest): ResourceObject {
             mail: user.email,
             field_first_name: user.first_name,
             field_last_name: user.last_name,
+            // The account's language (issue 30, Drupal's name): null until the user picks one.
+            preferred_langcode: user.preferred_langcode,
             roles: ['authenticated'],
             created: new Date(user.created_at).toISOString(),
             changed: new Date(user.updated_at).toISOString(),
@@ -74,6 +77,7 @@ const patchSchema = z.object({
       .object({
         field_first_name: z.string().trim().min(1).max(100).optional(),
         field_last_name: z.string().trim().min(1).max(100).optional(),
+        preferred_langcode: z.enum(LOCALES).nullable().optional(),
       })
       .strict()
       .optional(),
@@ -129,7 +133,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
     // Another user's account is as unknown to a caller as an account that does not exist: both 404.
     if (!target || (target.id !== me.id && !me.isAdmin)) throw notFound();
     refuseUnknownFields(request.body, 'user--user', {
-      attributes: ['field_first_name', 'field_last_name'],
+      attributes: ['field_first_name', 'field_last_name', 'preferred_langcode'],
       relationships: ['field_completed_stories'],
     });
     const parsed = patchSchema.safeParse(request.body);
@@ -159,6 +163,7 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       .set({
         ...(attrs.field_first_name !== undefined ? { first_name: attrs.field_first_name } : {}),
         ...(attrs.field_last_name !== undefined ? { last_name: attrs.field_last_name } : {}),
+        ...(attrs.preferred_langcode !== undefined ? { preferred_langcode: attrs.preferred_langcode } : {}),
         ...(stories ? { completed_stories: JSON.stringify([...new Set(stories)]) } : {}),
         updated_at: new Date(),
       })

@@ -1,5 +1,6 @@
 import { Box, Container, SimpleGrid, Stack, Title, Typography } from '@mantine/core';
 import type { BottomBanner } from '@portico/contracts/site';
+import { t } from '../../lib/i18n';
 
 /**
  * The bottom banners of the block layout (spec B 2.14: image and HTML body). The body comes
@@ -7,7 +8,7 @@ import type { BottomBanner } from '@portico/contracts/site';
  */
 export default function BottomBanners({ banners }: { banners: BottomBanner[] }) {
   return (
-    <Box component="section" aria-label="Steps" py="xl" bg="var(--mantine-color-default-hover)">
+    <Box component="section" aria-label={t('layout.steps')} py="xl" bg="var(--mantine-color-default-hover)">
       <Container size="xl">
         <SimpleGrid cols={{ base: 1, sm: banners.length }}>
           {banners.map((b) => (

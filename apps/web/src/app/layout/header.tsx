@@ -7,6 +7,7 @@ import { paths } from '../../config/paths';
 import classes from './layout.module.css';
 import { MainMenu } from './main-menu';
 import { UserArea } from './user-area';
+import { LanguageSwitcher } from './language-switcher';
 import { lazyPage, showWhenLoaded } from '../../lib/lazy-page';
 
 const MobileMenu = lazyPage(() => import('./mobile-menu'), { featureMessages: false });
@@ -25,6 +26,7 @@ export function Header() {
             <Anchor component={Link} to={paths.cookieSettings} size="sm">
               {t('menu.cookieSettings')}
             </Anchor>
+            <LanguageSwitcher />
             <UserArea />
           </Group>
         </Container>

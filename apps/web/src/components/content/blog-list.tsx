@@ -174,7 +174,11 @@ export function BlogList({ mode, internal = false }: { mode: 'page' | 'block'; i
               }}
               getControlProps={(control) => ({
                 'aria-label':
-                  control === 'next' ? 'Next page' : control === 'previous' ? 'Previous page' : undefined,
+                  control === 'next'
+                    ? t('layout.nextPage')
+                    : control === 'previous'
+                      ? t('layout.previousPage')
+                      : undefined,
               })}
               getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
               aria-label={t('content.blogPages')}

@@ -1,5 +1,6 @@
 import { Anchor, Breadcrumbs, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { t } from '../../lib/i18n';
 
 export interface Crumb {
   title: string;
@@ -9,7 +10,7 @@ export interface Crumb {
 /** Breadcrumb trail (spec B 2.14); the last crumb is the current page and is not a link. */
 export function PageBreadcrumbs({ items }: { items: Crumb[] }) {
   return (
-    <nav aria-label="Breadcrumb">
+    <nav aria-label={t('layout.breadcrumb')}>
       <Breadcrumbs mb="md" separator="/">
         {items.map((c, i) =>
           c.to && i < items.length - 1 ? (

@@ -1,13 +1,13 @@
 import { Title, type TitleProps } from '@mantine/core';
 import { useEffect } from 'react';
-import { shellMessages as en } from '@portico/contracts/messages/shell';
+import { t } from '../../lib/i18n';
 
 /** The page's heading, also used as the document title ('<page> | Developers Portal'). */
 export function PageTitle({ children, order = 1, ...props }: TitleProps & { children: string }) {
   useEffect(() => {
-    document.title = children ? `${children} | ${en.site.title}` : en.site.title;
+    document.title = children ? `${children} | ${t('site.title')}` : t('site.title');
     return () => {
-      document.title = en.site.title;
+      document.title = t('site.title');
     };
   }, [children]);
   return (

@@ -6,6 +6,7 @@ import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { ApiError } from '../../lib/api-client';
 import { completeLogin } from '../../lib/session';
+import { localizedPath } from '@portico/contracts/locale-path';
 import { useAppStore } from '../../lib/store';
 
 /**
@@ -13,7 +14,7 @@ import { useAppStore } from '../../lib/store';
  * A failure shows the server's message, else the raw response, else the generic text (spec B 8).
  */
 export default function CallbackPage() {
-  const { t } = useTranslation();
+  const { t, locale } = useTranslation();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const loginError = useAppStore((s) => s.applicationUser.loginError);
@@ -25,7 +26,11 @@ export default function CallbackPage() {
     if (started.current) return;
     started.current = true;
     completeLogin(params)
-      .then((to) => navigate(to, { replace: true }))
+      .then(({ to, locale: language }) => {
+        // The account's language, when it is not the page's: the same path under its prefix.
+        if (language !== locale) window.location.replace(localizedPath(language, to));
+        else void navigate(to, { replace: true });
+      })
       .catch((err: unknown) => {
         const message =
           err instanceof ApiError
@@ -33,7 +38,7 @@ export default function CallbackPage() {
             : undefined;
         loginFailed(message ?? t('errors.loginFailed'));
       });
-  }, [params, navigate, loginFailed, t]);
+  }, [params, navigate, loginFailed, t, locale]);
 
   if (loginError) {
     return (

@@ -1,4 +1,4 @@
-import { shellMessages as en } from '@portico/contracts/messages/shell';
+import { t } from '../../lib/i18n';
 
 /**
  * Internet Explorer gets this page instead of the app (spec B 2.14). Plain DOM, no Mantine: the
@@ -6,9 +6,9 @@ import { shellMessages as en } from '@portico/contracts/messages/shell';
  */
 export function renderBrowserNotSupported(root: HTMLElement): void {
   const h1 = document.createElement('h1');
-  h1.textContent = en.errors.browserNotSupported;
+  h1.textContent = t('errors.browserNotSupported');
   const p = document.createElement('p');
-  p.textContent = en.errors.browserNotSupportedText;
+  p.textContent = t('errors.browserNotSupportedText');
   root.replaceChildren(h1, p);
 }
 

@@ -1,12 +1,13 @@
 import { Button, Card, Container, Image, SimpleGrid, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import type { PromoBanner } from '@portico/contracts/site';
+import { t } from '../../lib/i18n';
 
 /** The home page's promotional banners (spec B 2.2: race and studio), from the block layout. */
 export function PromoBanners({ items }: { items: PromoBanner[] }) {
   if (!items.length) return null;
   return (
-    <Container size="xl" py="md" component="section" aria-label="Promotions">
+    <Container size="xl" py="md" component="section" aria-label={t('layout.promotions')}>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         {items.map((b) => (
           <Card key={b.key} withBorder padding="lg" data-testid="promo-banner">

@@ -1,7 +1,7 @@
 import { Alert, Button, Checkbox, Group, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from '../../lib/i18n';
+import { translateText, useTranslation } from '../../lib/i18n';
 import {
   ORGANIZATION_ROLE_IDS,
   OWNER_ROLE_ID,
@@ -44,7 +44,10 @@ export function EditRolesForm({
     },
   });
   const parsed = memberRolesSchema.safeParse(selected);
-  const error = touched && !parsed.success ? parsed.error.issues[0]?.message : undefined;
+  const error =
+    touched && !parsed.success
+      ? translateText(parsed.error.issues[0]?.message ?? '') || undefined
+      : undefined;
 
   function submit(e: FormEvent) {
     e.preventDefault();

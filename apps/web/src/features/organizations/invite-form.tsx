@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Button, Checkbox, Fieldset, Group, Stack, TextInput } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from '../../lib/i18n';
+import { translateText, useTranslation } from '../../lib/i18n';
 import { afterPress } from '../../lib/touched';
 import { inviteMemberSchema, type OrganizationRoleId } from '@portico/contracts/organizations';
 import { ApiError, messageOf } from '../../lib/api-client';
@@ -30,7 +30,7 @@ function rowErrors(row: Row): { email?: string; roles?: string } {
   const out: { email?: string; roles?: string } = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path[0] === 'email' ? 'email' : 'roles';
-    out[field] ??= issue.message;
+    out[field] ??= translateText(issue.message);
   }
   return out;
 }

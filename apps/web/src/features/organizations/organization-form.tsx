@@ -1,7 +1,7 @@
 import { Button, Checkbox, FileInput, Group, Image, Stack, TextInput, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from '../../lib/i18n';
+import { translateText, useTranslation } from '../../lib/i18n';
 import { useTouched } from '../../lib/touched';
 import { useNavigate } from 'react-router';
 import {
@@ -57,7 +57,7 @@ export function OrganizationForm({ organization }: { organization?: Organization
   if (!parsed.success)
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as Field;
-      clientErrors[field] ??= issue.message;
+      clientErrors[field] ??= translateText(issue.message);
     }
   const errorOf = (field: Field) =>
     touched[field] ? (clientErrors[field] ?? serverErrors[field]) : undefined;

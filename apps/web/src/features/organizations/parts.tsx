@@ -1,7 +1,8 @@
 import { Alert, Group, Loader, Stack, Text } from '@mantine/core';
 import dayjs from 'dayjs';
-import { useTranslation } from '../../lib/i18n';
+import { locale, localeTag, useTranslation } from '../../lib/i18n';
 import { DATE_FORMAT } from '@portico/contracts/constants';
+import { DEFAULT_LOCALE } from '@portico/contracts/locales';
 import { paths } from '../../config/paths';
 import { PageBreadcrumbs, type Crumb } from '../../components/ui/page-breadcrumbs';
 import type { TimedMessage } from './timed-message';
@@ -91,6 +92,10 @@ export function errorsByPointer(body: unknown): Map<string, string> {
   return out;
 }
 
+/** A date in the reader's time zone: DD-MM-YYYY in English (spec), else as Intl writes it. */
 export function formatDate(iso: string): string {
-  return dayjs(iso).format(DATE_FORMAT);
+  if (locale === DEFAULT_LOCALE) return dayjs(iso).format(DATE_FORMAT);
+  return new Intl.DateTimeFormat(localeTag, { day: '2-digit', month: '2-digit', year: 'numeric' }).format(
+    new Date(iso),
+  );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { MESSAGE_TIMEOUT_MS } from '@portico/contracts/constants';
-import { en } from '@portico/contracts/messages';
+import { t } from '../../lib/i18n';
 import { ApiError } from '../../lib/api-client';
 import { UploadQueue, type UploadProblem } from './upload-queue';
 
@@ -8,7 +8,7 @@ import { UploadQueue, type UploadProblem } from './upload-queue';
 export function uploadProblem(error: unknown): UploadProblem {
   if (error instanceof ApiError) {
     const first = (error.body as { errors?: { title?: string; detail?: string }[] } | undefined)?.errors?.[0];
-    const title = first?.title ?? error.serverMessage ?? en.organizations.uploadFailed;
+    const title = first?.title ?? error.serverMessage ?? t('organizations.uploadFailed');
     const detail = first?.detail && first.detail !== title ? first.detail : undefined;
     return detail ? { title, detail } : { title };
   }
@@ -16,7 +16,7 @@ export function uploadProblem(error: unknown): UploadProblem {
     const detail = (error as { detail?: unknown }).detail;
     return typeof detail === 'string' ? { title: error.title, detail } : { title: error.title };
   }
-  return { title: en.organizations.uploadFailed };
+  return { title: t('organizations.uploadFailed') };
 }
 
 /** One queue per component, its entries as React state. */

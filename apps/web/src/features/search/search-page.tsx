@@ -26,7 +26,7 @@ import { Loading } from '../../components/ui/loading';
 import { PageTitle } from '../../components/ui/page-title';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
-import { cutTitleWords, formatDate, htmlToText } from '../../lib/text';
+import { cutTitleWords, formatDate, formatNumber, htmlToText } from '../../lib/text';
 import { useSearch, type SearchResult } from './api';
 import { highlightTerms, resultLink, splitHighlights } from './result-link';
 import classes from './search.module.css';
@@ -133,7 +133,7 @@ export default function SearchPage() {
           <>
             <Text size="sm" c="dimmed">
               {!countExact
-                ? t('search.resultCountAtLeast', { count: count.toLocaleString('en'), query })
+                ? t('search.resultCountAtLeast', { count: formatNumber(count), query })
                 : count === 1
                   ? t('search.oneResult', { query })
                   : t('search.resultCount', { count, query })}

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FEATURE_NAMESPACES, SHELL_NAMESPACES } from '../lib/i18n';
+import { shellMessages } from '@portico/contracts/messages/shell';
+import { organizationsMessages } from '@portico/contracts/messages/organizations';
+import { applicationsMessages } from '@portico/contracts/messages/applications';
+import { tryoutMessages } from '@portico/contracts/messages/tryout';
+import { clientSecretsMessages } from '@portico/contracts/messages/client-secrets';
+import { clientAuthMessages } from '@portico/contracts/messages/client-auth';
+import { tokenSecurityMessages } from '@portico/contracts/messages/token-security';
+import credentials from './en/credentials.json';
+import notices from './en/notices.json';
+import { chatBotMessages } from '@portico/contracts/messages/chat-bot';
+import { applicationNoticesMessages } from '@portico/contracts/messages/application-notices';
+import content from './en/content.json';
+import { contentMessages } from '@portico/contracts/messages/content';
+import { searchMessages } from '@portico/contracts/messages/search';
+import shell from './en/shell.json';
+import products from './en/products.json';
+import organizations from './en/organizations.json';
+import applications from './en/applications.json';
+import tryout from './en/tryout.json';
+
+/**
+ * The web app's English message files carry the spec's wording, which contracts' catalogue holds
+ * for the server and the tests (decision 057): every area they share is the same, word for word.
+ */
+describe('the English message files', () => {
+  it('say what contracts says', () => {
+    // The web app's own areas (not in contracts): the switcher's and the layout's labels.
+    const { language, layout, ...shared } = shell;
+    expect(language.label).toBe('Language');
+    expect(layout.breadcrumb).toBe('Breadcrumb');
+    for (const [area, messages] of Object.entries(shared)) {
+      expect(messages, area).toEqual(shellMessages[area as keyof typeof shellMessages]);
+    }
+    expect(products.products).toEqual(shellMessages.products);
+    expect(organizations.organizations).toEqual(organizationsMessages);
+    expect(applications.applications).toEqual(applicationsMessages);
+    expect(tryout.tryout).toEqual(tryoutMessages);
+    expect(content).toEqual({ content: contentMessages, search: searchMessages });
+    expect(notices).toEqual({ chatBot: chatBotMessages, applicationNotices: applicationNoticesMessages });
+    expect(credentials).toEqual({
+      clientSecrets: clientSecretsMessages,
+      clientAuth: clientAuthMessages,
+      tokenSecurity: tokenSecurityMessages,
+    });
+  });
+
+  it('are each loaded, with the shell or with the pages', () => {
+    const files = fs
+      .readdirSync(new URL('./en/', import.meta.url))
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => f.replace(/\.json$/, ''));
+    expect([...SHELL_NAMESPACES, ...FEATURE_NAMESPACES].sort()).toEqual(files.sort());
+  });
+});
