@@ -6,6 +6,7 @@
  *       (PGlite, then PostgreSQL: a new database on that server, dropped at the end; TEST_DATABASE_URL
  *       or DATABASE_URL are used when BENCH_DATABASE_URL is not set)
  *   npm run bench:writes -- --duration 5 --connections 50 --only ticket --db postgres
+ *   npm run bench:writes -- --before /tmp/portico-before    (that checkout's server first, per database)
  *
  * The portal starts on a fresh database with a copy of the demo content plus one account per
  * connection (`bench.writer.N@portico.local`), with TRUST_PROXY=true so that each connection is its
@@ -48,6 +49,9 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '50' },
     only: { type: 'string', default: '' },
     db: { type: 'string', default: '' },
+    // Another checkout (an earlier commit's clone with its own node_modules): its server runs the
+    // same writes first, for each database, so that before and after come from the same run.
+    before: { type: 'string', default: '' },
   },
 });
 const DURATION_MS = Number(args.duration) * 1000;
@@ -227,7 +231,7 @@ interface Case {
   cap?: number;
 }
 
-async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string[]> {
+async function benchDatabase(kind: 'pglite' | 'postgres', checkout?: string): Promise<string[]> {
   const database = await freshDatabase({ postgres: kind === 'postgres' ? POSTGRES_URL! : false });
   const content = contentWithWriters();
   const loopFile = path.join(database.dataDir, 'event-loop.json');
@@ -237,6 +241,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string[]> {
     port,
     dataDir: database.dataDir,
     host: '127.0.0.1',
+    ...(checkout ? { checkout } : {}),
     env: {
       CONTENT_DIR: content,
       TRUST_PROXY: 'true',
@@ -248,7 +253,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string[]> {
   const rows: string[] = [];
   try {
     console.log(
-      `\n${database.label}: portal ready in ${(portal.ms / 1000).toFixed(1)} s; load ${loadAverage().join(' ')}`,
+      `\n${database.label}${checkout ? ` (${checkout})` : ''}: portal ready in ${(portal.ms / 1000).toFixed(1)} s; load ${loadAverage().join(' ')}`,
     );
     type Loop = { epoch: number; longest: number; delayMaxMs?: number; delayP99Ms?: number };
     const readLoop = (): Loop | undefined =>
@@ -539,4 +544,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string[]> {
   }
 }
 
-for (const kind of DATABASES) await benchDatabase(kind);
+for (const kind of DATABASES) {
+  if (args.before) await benchDatabase(kind, path.resolve(args.before));
+  await benchDatabase(kind);
+}
