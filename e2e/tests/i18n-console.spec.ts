@@ -64,6 +64,10 @@ test.describe('the provider console in German', () => {
     await expect(page.getByRole('form', { name: C.dashboard.range })).toBeVisible();
     await expect(page.getByRole('button', { name: C.dashboard.apply })).toBeVisible();
     await expect(page.getByText(C.dashboard.activeOrganizations)).toBeVisible();
+    // Its summaries write the range's days as German does (Intl, lib/text.ts).
+    await expect(
+      page.getByText(/^\d+ Registrierungen vom \d{2}\.\d{2}\.\d{4} bis \d{2}\.\d{2}\.\d{4}\.$/),
+    ).toBeVisible();
     await expectNoViolations(page, 'console dashboard in German');
 
     // Users, with the list's German columns and dates.
