@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { format } from '@portico/contracts/format';
+import { LOCALE_TAGS } from '@portico/contracts/locales';
 import { en } from '@portico/contracts/messages';
 import { expectNoViolations } from '../support/axe.ts';
 import { signIn } from '../support/session.ts';
@@ -54,10 +55,12 @@ test('the page and FAQ lists show when a scheduled item is published', async ({ 
     publishAt,
   }))!;
   try {
-    // The time as the console writes it (editing.tsx formatDateTime), in the browser's locale.
+    // The time as the console writes it (editing.tsx formatDateTime): in the browser's time zone
+    // and the page's language (English here, contracts' LOCALE_TAGS).
     const when = await page.evaluate(
-      (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
-      scheduledPage.publishAt,
+      ([iso, tag]) =>
+        new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso!)),
+      [scheduledPage.publishAt, LOCALE_TAGS.en] as const,
     );
 
     await page.goto('/admin/content/pages');

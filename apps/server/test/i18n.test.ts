@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import de from '../src/locales/de/pages.json' with { type: 'json' };
 import deMails from '../src/locales/de/emails.json' with { type: 'json' };
@@ -338,6 +339,42 @@ describe("the API's errors", () => {
       .where('title', '=', 'x'.repeat(256))
       .execute();
     expect(rows).toHaveLength(0);
+  });
+
+  it("the provider console's refusals are German for a German request, English otherwise", async () => {
+    const manager = await signedInUser(t, 'console.manager@example.com', { roles: ['api_manager'] });
+    const create = () =>
+      manager.send(
+        'POST',
+        '/admin-api/catalog/products',
+        { alias: 'Kein Alias', title: 'Kredit-API' },
+        'application/json',
+      );
+    const english = await create();
+    expect(english.status).toBe(400);
+    expect((await body<JsonApiErrorBody>(english)).errors[0]?.title).toBe(
+      en.console.products.errors.aliasInvalid,
+    );
+    manager.cookies.set('portico_lang', 'de');
+    const german = await create();
+    expect(german.status).toBe(400);
+    expect(german.headers.get('content-language')).toBe('de');
+    expect((await body<JsonApiErrorBody>(german)).errors[0]?.title).toBe(
+      deErrors.console.products.errors.aliasInvalid,
+    );
+    const { rows } = await sql`select id from api_products where title = 'Kredit-API'`.execute(t.app.db);
+    expect(rows).toHaveLength(0);
+
+    // With a placeholder: the dashboard's range, filled with the English message's value.
+    const admin = await signedInUser(t, 'console.admin@example.com', { admin: true });
+    admin.cookies.set('portico_lang', 'de');
+    const range = await admin.get('/admin-api/dashboard?from=2020-01-01&to=2026-01-01');
+    expect(range.status).toBe(400);
+    const title = (await body<JsonApiErrorBody>(range)).errors[0]?.title;
+    expect(title).toMatch(/^Der Zeitraum darf höchstens \d+ Tage umfassen\.$/);
+    expect(title).toBe(
+      format(deErrors.console.dashboard.tooLong, { max: /\d+/.exec(title ?? '')?.[0] ?? '' }),
+    );
   });
 
   it('fills placeholders in the translation with the values of the English message', async () => {

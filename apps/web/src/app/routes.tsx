@@ -29,9 +29,9 @@ const NotFoundPage = lazyPage(() => import('../features/errors/not-found-page'))
 const ProfilePage = lazyPage(() => import('../features/profile/profile-page'));
 const BasicPage = lazyPage(() => import('../features/pages/basic-page'));
 // The provider console (issue 27): one entry for all of /admin; its own route table, with its
-// pages, is a chunk of its own (app/console-routes.tsx).
+// pages, is a chunk of its own (app/console-routes.tsx), and so are its words (lib/i18n.ts).
 const loadConsole = () => import('./console-routes');
-const ConsolePages = lazyPage(loadConsole);
+const ConsolePages = lazyPage(loadConsole, { console: true });
 
 /** /partner/... is stripped: the visitor lands on the rest of the path (spec B 2.1). */
 function StripPartner() {

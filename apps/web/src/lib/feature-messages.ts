@@ -1,4 +1,3 @@
-import { apiImportMessages } from '@portico/contracts/messages/api-import';
 import { certificatesMessages } from '@portico/contracts/messages/certificates';
 import { forumMessages } from '@portico/contracts/messages/forum';
 import { supportMessages } from '@portico/contracts/messages/support';
@@ -20,7 +19,6 @@ import { registerMessages, registerTranslations } from './i18n';
 for (const messages of [enApplications, enContent, enCredentials, enNotices, enOrganizations, enTryout])
   registerTranslations('en', messages);
 registerMessages({
-  apiImport: apiImportMessages,
   certificates: certificatesMessages,
   forum: forumMessages,
   support: supportMessages,

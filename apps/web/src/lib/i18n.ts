@@ -23,7 +23,8 @@ import enProducts from '../locales/en/products.json';
  * other prefix. The English shell namespaces are in the entry; another language's are fetched
  * before the first render (loadLocale, main.tsx); the features' namespaces come with the pages
  * (loadFeatureMessages, lazyPage). A key missing in a language shows the English text; areas
- * that have no JSON file yet (the console's, support, forum...) are registered in English only.
+ * that have no JSON file yet (support, forum...) are registered in English only; the console's
+ * namespaces come with the console's pages (loadConsoleMessages).
  */
 
 /** Every dotted path to a message: 'site.title', 'products.version', 'language.label'... */
@@ -43,6 +44,11 @@ export const FEATURE_NAMESPACES = [
   'content',
   'notices',
 ] as const;
+/**
+ * The provider console's namespaces (decision 057): loaded with the console's pages (/admin/*,
+ * app/routes.tsx) and with the header's link to the console, never with the developer pages.
+ */
+export const CONSOLE_NAMESPACES = ['console'] as const;
 
 /** Another language's message files, each fetched on demand (a chunk of its own). */
 const files = import.meta.glob<Record<string, unknown>>(['../locales/*/*.json', '!../locales/en/*.json'], {
@@ -121,6 +127,21 @@ export function loadFeatureMessages(): Promise<void> {
     },
     (err: unknown) => {
       featureMessages = undefined; // a failed chunk may be fetched again on the next try
+      throw err;
+    },
+  ));
+}
+
+let consoleMessages: Promise<void> | undefined;
+/** Loads the console's namespaces once (English's chunk and the page's language's files). */
+export function loadConsoleMessages(): Promise<void> {
+  return (consoleMessages ??= Promise.all([
+    import('./console-messages'),
+    ...(locale === DEFAULT_LOCALE ? [] : CONSOLE_NAMESPACES.map((ns) => loadNamespace(locale, ns))),
+  ]).then(
+    () => undefined,
+    (err: unknown) => {
+      consoleMessages = undefined; // a failed chunk may be fetched again on the next try
       throw err;
     },
   ));

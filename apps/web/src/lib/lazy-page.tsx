@@ -1,5 +1,5 @@
 import { lazy, useState, type ComponentType } from 'react';
-import { loadFeatureMessages } from './i18n';
+import { loadConsoleMessages, loadFeatureMessages } from './i18n';
 
 /**
  * Code splitting without the wait React adds to it. React 19 holds back content that resolves
@@ -14,14 +14,19 @@ export type PreloadableComponent<P extends object> = ComponentType<P> & { preloa
 export function lazyPage<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
   /** False for a page that shows only the shell's words (the home page, which is in the entry). */
-  options: { featureMessages?: boolean } = {},
+  /** `console`: the page shows the provider console's words (its namespaces come with it). */
+  options: { featureMessages?: boolean; console?: boolean } = {},
 ): PreloadableComponent<P> {
   let loaded: ComponentType<P> | undefined;
   let pending: Promise<void> | undefined;
   // Every page but the home page (in the entry) may show a feature's words: their areas of the
   // message catalogue come with the page (lib/i18n.ts).
   const preload = (): Promise<void> =>
-    (pending ??= Promise.all([load(), options.featureMessages === false ? undefined : loadFeatureMessages()])
+    (pending ??= Promise.all([
+      load(),
+      options.featureMessages === false ? undefined : loadFeatureMessages(),
+      options.console ? loadConsoleMessages() : undefined,
+    ])
       .then(([m]) => m)
       .then(
         (m) => {

@@ -1,6 +1,6 @@
 import { Anchor, Button, Group, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
-import { useTranslation } from '../../lib/i18n';
+import { loadConsoleMessages, useTranslation } from '../../lib/i18n';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { loginPath, paths } from '../../config/paths';
 import { logout } from '../../lib/session';
@@ -8,8 +8,11 @@ import { useUser } from '../../lib/store';
 import { FeatureMessages } from '../../lib/feature-messages-gate';
 
 // The provider's team (any provider role, issue 27): loaded after sign-in, not on the first page.
-// The console's navigation leads to the import, the support queue and the other sections.
-const ConsoleLink = lazy(() => import('../../features/console/console-link'));
+// The console's navigation leads to the import, the support queue and the other sections. Its
+// words are the console's namespace's (lib/i18n.ts), which come with it.
+const ConsoleLink = lazy(() =>
+  Promise.all([import('../../features/console/console-link'), loadConsoleMessages()]).then(([m]) => m),
+);
 
 /** 'Welcome name', My Profile and Sign Out; LOGIN and SIGN UP for visitors (spec B 2.14). */
 export function UserArea() {

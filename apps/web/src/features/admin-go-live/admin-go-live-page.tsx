@@ -15,11 +15,10 @@ import {
   Title,
 } from '@mantine/core';
 import { goLiveRejectSchema, type GoLiveStatus } from '@portico/contracts/applications';
-import { DATE_FORMAT } from '@portico/contracts/constants';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/text';
 import { afterPress } from '../../lib/touched';
 import { Loading } from '../../components/ui/loading';
 import { ConsolePage } from '../console/console-layout';
@@ -27,7 +26,7 @@ import { messageOf } from '../../lib/api-client';
 import { decide, fetchGoLiveRequests, REVIEW_PAGE_SIZE, type GoLiveRequest } from './api';
 
 const STATUS_COLORS: Record<GoLiveStatus, string> = { pending: 'yellow', approved: 'green', rejected: 'red' };
-const when = (iso: string) => dayjs(iso).format(`${DATE_FORMAT} HH:mm`);
+const when = (iso: string) => formatDateTime(iso);
 
 /** /admin/go-live: the console's review of go-live requests (go-live reviewers and administrators). */
 export default function AdminGoLivePage() {

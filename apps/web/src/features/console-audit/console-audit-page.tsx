@@ -21,12 +21,11 @@ import {
 import { PROVIDER_ROLES } from '@portico/contracts/provider-roles';
 import { IconChevronDown, IconChevronRight, IconDownload } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { Fragment, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { messageOf } from '../../lib/api-client';
-import { useTranslation } from '../../lib/i18n';
+import { locale, localeTag, useTranslation } from '../../lib/i18n';
 // Every section of the console is framed by its shell (features/console), its one shared part.
 import { ConsolePage } from '../console/console-layout';
 import {
@@ -38,7 +37,16 @@ import {
   type AuditFilters,
 } from './api';
 
-const when = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
+const pad = (n: number) => String(n).padStart(2, '0');
+/** An entry's time to the second, in the reader's time zone: YYYY-MM-DD HH:mm:ss in English, else Intl's. */
+const when = (iso: string) => {
+  const d = new Date(iso);
+  if (locale !== 'en') return secondsFormat().format(d);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+};
+let seconds: Intl.DateTimeFormat | undefined;
+const secondsFormat = () =>
+  (seconds ??= new Intl.DateTimeFormat(localeTag, { dateStyle: 'medium', timeStyle: 'medium' }));
 
 /**
  * /admin/audit: the audit log for every provider role (the server refuses everyone else too).

@@ -24,7 +24,8 @@ import { TICKET_SEVERITIES } from '@portico/contracts/support-constants';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { messageOf } from '../../lib/api-client';
-import { useTranslation, type MessageKey } from '../../lib/i18n';
+import { locale, useTranslation, type MessageKey } from '../../lib/i18n';
+import { formatDate, formatNumber } from '../../lib/text';
 import { fetchDashboard, type DashboardRange } from './api';
 
 const DAY_MS = 86_400_000;
@@ -41,6 +42,10 @@ export function defaultRange(now = new Date()): DashboardRange {
 }
 
 const percent = (errors: number, calls: number) => (calls ? Math.round((errors / calls) * 1000) / 10 : 0);
+/** A UTC day of the summaries and tables: as the API gives it in English, as Intl writes it otherwise. */
+const day = (iso: string) => (locale === 'en' ? iso : formatDate(iso));
+/** An error rate as the page's language writes it (12.5 % / 12,5 %). */
+const rate = (errors: number, calls: number) => `${formatNumber(percent(errors, calls))} %`;
 
 /**
  * The administrators' dashboard on the console's home (issue 27): a date range, the figures of
@@ -150,7 +155,11 @@ function Figures({ data }: { data: ConsoleDashboard }) {
       <ChartSection
         id="dashboard-sign-ups"
         title={t('console.dashboard.signUps')}
-        summary={t('console.dashboard.signUpsSummary', { total: totalSignUps, from: data.from, to: data.to })}
+        summary={t('console.dashboard.signUpsSummary', {
+          total: formatNumber(totalSignUps),
+          from: day(data.from),
+          to: day(data.to),
+        })}
         chart={
           <BarChart
             h={CHART_HEIGHT}
@@ -164,7 +173,7 @@ function Figures({ data }: { data: ConsoleDashboard }) {
           <FigureTable
             label={t('console.dashboard.signUps')}
             head={[t('console.dashboard.day'), t('console.dashboard.count')]}
-            rows={data.signUps.filter((d) => d.count > 0).map((d) => [d.day, d.count])}
+            rows={data.signUps.filter((d) => d.count > 0).map((d) => [day(d.day), formatNumber(d.count)])}
           />
         }
       />
@@ -174,7 +183,7 @@ function Figures({ data }: { data: ConsoleDashboard }) {
       <ChartSection
         id="dashboard-tickets"
         title={t('console.dashboard.openTickets')}
-        summary={t('console.dashboard.openTicketsSummary', { total: totalTickets })}
+        summary={t('console.dashboard.openTicketsSummary', { total: formatNumber(totalTickets) })}
         chart={
           <BarChart
             h={CHART_HEIGHT}
@@ -218,11 +227,11 @@ function CallSections({ data }: { data: ConsoleDashboard }) {
         id="dashboard-calls"
         title={t('console.dashboard.calls')}
         summary={t('console.dashboard.callsSummary', {
-          calls,
-          errors,
-          rate: `${percent(errors, calls)} %`,
-          from: data.from,
-          to: data.to,
+          calls: formatNumber(calls),
+          errors: formatNumber(errors),
+          rate: rate(errors, calls),
+          from: day(data.from),
+          to: day(data.to),
         })}
         chart={
           <LineChart
@@ -244,7 +253,13 @@ function CallSections({ data }: { data: ConsoleDashboard }) {
               t('console.dashboard.errorsColumn'),
               t('console.dashboard.rateColumn'),
             ]}
-            rows={data.calls.map((r) => [r.day, r.api, r.calls, r.errors, `${percent(r.errors, r.calls)} %`])}
+            rows={data.calls.map((r) => [
+              day(r.day),
+              r.api,
+              formatNumber(r.calls),
+              formatNumber(r.errors),
+              rate(r.errors, r.calls),
+            ])}
           />
         }
       />
@@ -252,11 +267,11 @@ function CallSections({ data }: { data: ConsoleDashboard }) {
         id="dashboard-error-rates"
         title={t('console.dashboard.errorRate')}
         summary={t('console.dashboard.callsSummary', {
-          calls,
-          errors,
-          rate: `${percent(errors, calls)} %`,
-          from: data.from,
-          to: data.to,
+          calls: formatNumber(calls),
+          errors: formatNumber(errors),
+          rate: rate(errors, calls),
+          from: day(data.from),
+          to: day(data.to),
         })}
         chart={
           <LineChart

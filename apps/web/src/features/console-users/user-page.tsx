@@ -11,23 +11,22 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { DATE_FORMAT } from '@portico/contracts/constants';
 import type { ConsoleUserDetail } from '@portico/contracts/console-users';
 import { PROVIDER_ROLES, type ProviderRole } from '@portico/contracts/provider-roles';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/text';
 import { ConsolePage } from '../console/console-layout';
 import { fetchUser, saveRoles, setBlocked, userKeys } from './api';
 import { RoleBadges } from './role-badges';
 
 type User = ConsoleUserDetail['data'];
-const when = (iso: string | null, never: string) => (iso ? dayjs(iso).format(`${DATE_FORMAT} HH:mm`) : never);
+const when = (iso: string | null, never: string) => (iso ? formatDateTime(iso) : never);
 
 /** /admin/users/:userId: one account's organizations, applications and tickets; block, roles. */
 export default function UserPage() {

@@ -1,15 +1,14 @@
 import { Alert, Anchor, Badge, Button, Group, NativeSelect, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { DATE_FORMAT } from '@portico/contracts/constants';
 import type { UserSort } from '@portico/contracts/console-users';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/text';
 import { ConsolePage } from '../console/console-layout';
 import { PAGE_SIZE, fetchUsers, userKeys } from './api';
 import { RoleBadges } from './role-badges';
@@ -105,7 +104,7 @@ function UserList() {
                       <Table.Td>{u.attributes.organizations.join(', ') || t('console.users.none')}</Table.Td>
                       <Table.Td>
                         {u.attributes.lastSignIn
-                          ? dayjs(u.attributes.lastSignIn).format(`${DATE_FORMAT} HH:mm`)
+                          ? formatDateTime(u.attributes.lastSignIn)
                           : t('console.users.never')}
                       </Table.Td>
                       <Table.Td>

@@ -1,16 +1,12 @@
 import { Box, Group, NavLink, Stack, Text, Title } from '@mantine/core';
-import { consoleMessages } from '@portico/contracts/messages/console';
 import { hasProviderRole, type ProviderRole } from '@portico/contracts/provider-roles';
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
 import { PageTitle } from '../../components/ui/page-title';
-import { registerMessages, useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
 import { useUser } from '../../lib/store';
 import { CONSOLE_SECTIONS } from './sections';
-
-// The console's words come with the console's chunk: the developer pages never load them.
-registerMessages({ console: consoleMessages });
 
 /**
  * A page of the provider console: the console's navigation (only the sections the user's roles

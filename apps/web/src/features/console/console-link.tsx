@@ -1,10 +1,7 @@
 import { Anchor } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
-import { consoleMessages } from '@portico/contracts/messages/console';
-import { registerMessages, useTranslation } from '../../lib/i18n';
-
-registerMessages({ console: consoleMessages });
+import { useTranslation } from '../../lib/i18n';
 
 /** The header's link to the provider console, for the provider's team; never on the first page. */
 export default function ConsoleLink() {

@@ -1,6 +1,5 @@
 import { Alert, Anchor, Badge, Container, Group, Stack, Text, Title } from '@mantine/core';
 import type { ApiDraft } from '@portico/contracts/api-drafts';
-import { consoleMessages } from '@portico/contracts/messages/console';
 import { hasProviderRole } from '@portico/contracts/provider-roles';
 import { IconEye } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -12,13 +11,10 @@ import { preloadMarkdown } from '../../components/ui/markdown';
 import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { ApiError, apiRequest, messageOf } from '../../lib/api-client';
-import { registerMessages, useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
 import { useUser } from '../../lib/store';
 import { draftSource } from './api-documentation';
 import { ApiReference } from './reference/api-reference';
-
-// The console's words (the banner's) come with this page's chunk, as with the console's pages.
-registerMessages({ console: consoleMessages });
 
 /**
  * /admin/apis/:alias/drafts/:draftId/preview (issue 27): a draft's documentation before it is
