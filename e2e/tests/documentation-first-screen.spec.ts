@@ -155,6 +155,36 @@ test('a link of the first screen clicked while the app loads opens its operation
   expect(await sameDocument(page)).toBe(true);
 });
 
+test('the app takes the first screen over only once the visitor has left it alone for a moment', async ({
+  page,
+}) => {
+  const { release, screen } = await loadHoldingIndex(page, 'accounts-v1');
+  // The page's own clock: the visitor's click, and the moment the first screen leaves the document.
+  await page.evaluate(() => {
+    const w = window as { clickAt?: number; takeoverAt?: number };
+    window.addEventListener('click', (e) => (w.clickAt = e.timeStamp), { capture: true, once: true });
+    new MutationObserver((_, observer) => {
+      if (document.getElementById('first-screen')) return;
+      w.takeoverAt = performance.now();
+      observer.disconnect();
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  const balances = screen.locator('details', { hasText: '/accounts/{accountId}/balances' });
+  await balances.locator('summary').click();
+  await expect(balances.locator('[data-response]').first()).toBeVisible();
+  release();
+
+  await expect(screen).toHaveCount(0);
+  await expect(appResponseOfBalances(page)).toBeVisible();
+  const { clickAt, takeoverAt } = await page.evaluate(() => {
+    const w = window as { clickAt?: number; takeoverAt?: number };
+    return { clickAt: w.clickAt, takeoverAt: w.takeoverAt };
+  });
+  // QUIET_BEFORE_TAKEOVER_MS (apps/web/src/lib/first-screen.ts, decision 062).
+  expect(takeoverAt! - clickAt!).toBeGreaterThanOrEqual(500);
+  expect(await sameDocument(page)).toBe(true);
+});
+
 test('the app takes over an operation opened on the first screen with its details, never closing it while they load', async ({
   page,
 }) => {

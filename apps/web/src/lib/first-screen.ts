@@ -36,6 +36,48 @@ function onShownOperation(listener: () => void): () => void {
   return () => shownListeners.delete(listener);
 }
 
+/**
+ * How long the first screen must have been left alone (since the app started, and since the last
+ * pointer press, key or click on it) before the app takes it over (decision 062). The takeover is
+ * the app's longest task (inserting the page, its style and layout, the list measuring itself):
+ * run while a visitor is reaching for a row it holds their click back and swaps the row under the
+ * pointer; run right after their click it holds back the paint of what they opened. The first
+ * screen is complete without the app (its operations open in place or load the server's rendering),
+ * so the app comes a moment later instead, when nobody is using the screen.
+ */
+export const QUIET_BEFORE_TAKEOVER_MS = 500;
+
+let quiet = true;
+let quietTimer: ReturnType<typeof setTimeout> | undefined;
+const quietListeners = new Set<() => void>();
+
+function setQuiet(value: boolean): void {
+  if (value === quiet) return;
+  quiet = value;
+  for (const listener of quietListeners) listener();
+}
+
+/** The app starts, or a pointer press, key or click on the first screen: the takeover waits. */
+function touched(): void {
+  setQuiet(false);
+  clearTimeout(quietTimer);
+  quietTimer = setTimeout(() => setQuiet(true), QUIET_BEFORE_TAKEOVER_MS);
+}
+
+function onQuiet(listener: () => void): () => void {
+  quietListeners.add(listener);
+  return () => quietListeners.delete(listener);
+}
+
+/** Whether the visitor has left the first screen alone for a moment (true when there is none). */
+export function useFirstScreenQuiet(): boolean {
+  return useSyncExternalStore(
+    onQuiet,
+    () => quiet,
+    () => true,
+  );
+}
+
 /** The operation open on the first screen while it is there (none once the app has taken over). */
 export function useFirstScreenOperation(): string | undefined {
   return useSyncExternalStore(
@@ -56,6 +98,9 @@ export function holdRootBehindFirstScreen(root: HTMLElement): void {
   held = { root, screen };
   // The app is on its way: assistive technology hears that the screen will change.
   screen.setAttribute('aria-busy', 'true');
+  touched();
+  for (const type of ['pointerdown', 'keydown', 'click'] as const)
+    screen.addEventListener(type, touched, { capture: true, passive: true });
   screen.addEventListener('click', openInPlace);
   screen.addEventListener('click', nameOpening);
   // `toggle` does not bubble: listened to on the way down.
@@ -154,6 +199,8 @@ export function revealApp(): void {
   style?.remove();
   // From now on the app's reference keeps what is open (and another page has no first screen).
   showOperation(undefined);
+  clearTimeout(quietTimer);
+  setQuiet(true);
 }
 
 /**

@@ -29,7 +29,7 @@ import { SubscribePanel } from './subscribe-panel';
 import { TakeTheTour } from '../../components/take-the-tour';
 import { lazyPage } from '../../lib/lazy-page';
 import { chatBotUrl } from './chat-bot-url';
-import { RevealApp, useFirstScreenOperation } from '../../lib/first-screen';
+import { RevealApp, useFirstScreenOperation, useFirstScreenQuiet } from '../../lib/first-screen';
 
 /** The chat bot block is its own chunk: only documentations with a bot load it. */
 const ChatBotBlock = lazyPage(() => import('./chat-bot-block'));
@@ -39,10 +39,14 @@ const ChatBotBlock = lazyPage(() => import('./chat-bot-block'));
  * by the visitor) has its details, so that it stays open when the app takes over (decision 043).
  * A component of its own: the first screen's store and that query change while the app starts,
  * and each change re-renders (synchronously: external stores) this alone, not the whole page.
+ * Nor does the takeover land right after the visitor's click on the first screen (decision 062):
+ * what they opened is shown there already, and the takeover's long task would hold its paint back.
  */
 function RevealWhenAnswered({ alias, contentHash }: { alias: string | undefined; contentHash?: string }) {
   const onFirstScreen = useFirstScreenOperation();
-  return useOperationAnswered(alias, onFirstScreen, contentHash) ? <RevealApp /> : null;
+  const quiet = useFirstScreenQuiet();
+  const answered = useOperationAnswered(alias, onFirstScreen, contentHash);
+  return answered && quiet ? <RevealApp /> : null;
 }
 
 /** /documentation/:apiDocumentationId (spec B 2.12): a uuid, else the documentation's alias. */
