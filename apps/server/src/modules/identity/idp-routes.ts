@@ -124,9 +124,10 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         return html(
           reply,
           agentConsentPage({
+            locale,
             action: `${IDP_PREFIX}/interaction/${interaction.uid}/confirm`,
             denyAction: `${IDP_PREFIX}/interaction/${interaction.uid}/abort`,
-            clientName: client.clientName || en.mcp.unknownClient,
+            clientName: client.clientName,
             userName: user.name,
             redirectHost,
           }),
