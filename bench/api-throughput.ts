@@ -16,25 +16,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
+import { autocannon } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
 import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
-
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-}
-type Cannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-}) => Promise<CannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 
 const { values: args } = parseArgs({
   options: {

@@ -23,41 +23,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase } from '../apps/server/src/db/client.ts';
+import { autocannon, type CannonResult } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
 import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
-
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  duration: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-}
-type Cannon = (options: {
-  url: string;
-  connections: number;
-  duration?: number;
-  amount?: number;
-  headers?: Record<string, string>;
-  sampleInt?: number;
-}) => Promise<CannonResult>;
-const cannon = createRequire(import.meta.url)('autocannon') as Cannon;
-/**
- * autocannon, with the run's duration measured here (its own is in whole seconds). It notices the
- * end of a run of `amount` requests at its next sample: every 10 ms, not every second.
- */
-async function autocannon(options: Parameters<Cannon>[0]): Promise<CannonResult> {
-  const started = performance.now();
-  const result = await cannon({ sampleInt: 10, ...options });
-  return { ...result, duration: (performance.now() - started) / 1000 };
-}
 
 const { values: args } = parseArgs({
   options: {

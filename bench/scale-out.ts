@@ -22,28 +22,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { TestClient } from '../apps/server/test/http-client.ts';
+import { autocannon } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
 import { check, demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
-
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Cannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-}) => Promise<CannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Cannon;
 
 const { values: args } = parseArgs({
   options: {

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { en } from '@portico/contracts/messages';
+import de from '../../apps/server/src/locales/de/pages.json' with { type: 'json' };
 import { expect, test } from '../support/traffic.ts';
 import { signUp } from '../support/applications.ts';
 import { expectNoViolations } from '../support/axe.ts';
@@ -118,7 +119,9 @@ test('an assistant asks for consent with the list of what it may do, and its tok
   }
 });
 
-test('the consent page denies as well: the assistant gets access_denied', async ({ page }) => {
+test('the consent page, here in German (ui_locales), denies as well: the assistant gets access_denied', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const callback = await startCallback();
   try {
@@ -141,10 +144,21 @@ test('the consent page denies as well: the assistant gets access_denied', async 
         state: 'mcp-2',
         code_challenge: createHash('sha256').update('x'.repeat(43)).digest('base64url'),
         code_challenge_method: 'S256',
+        ui_locales: 'de',
       })}`,
     );
-    await expect(page.getByRole('heading', { name: M.consentTitle })).toBeVisible();
-    await page.getByRole('button', { name: M.denyButton }).click();
+    const D = de.mcp;
+    await expect(page.getByRole('heading', { name: D.consentTitle })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('listitem')).toHaveText([
+      D.capabilityRead,
+      D.capabilityCreate,
+      D.capabilitySubscribe,
+      D.capabilitySandbox,
+      D.capabilitySupport,
+    ]);
+    await expectNoViolations(page, 'assistant consent in German');
+    await page.getByRole('button', { name: D.denyButton }).click();
     await page.waitForURL((url) => url.href.startsWith(redirectUri));
     const back = callback.received.find((u) => u.pathname === '/callback')!;
     expect(back.searchParams.get('error')).toBe('access_denied');

@@ -220,6 +220,35 @@ export async function sandbox(t: TestApp, path: string, token: string) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
+/**
+ * Stores a processed document in the catalog's `api_documentations` (migration 0040-catalog) under
+ * `alias`, without a product; a different `hash` replaces the stored one (a re-import).
+ */
+export async function insertDocument(
+  db: Db,
+  alias: string,
+  doc: { info: { title: string } },
+  hash: string,
+): Promise<void> {
+  await sql`insert into api_documentations (alias, title, version, source, source_format, converted, content_hash)
+    values (${alias}, ${doc.info.title}, ${'1.0.0'}, ${JSON.stringify(doc)}, ${'json'}, ${JSON.stringify(doc)}::jsonb, ${hash})
+    on conflict (alias) do update set converted = excluded.converted, content_hash = excluded.content_hash`.execute(
+    db,
+  );
+}
+
+/** A new sandbox client with `scopes`, and an access token it got by client credentials. */
+export async function clientCredentialsToken(t: TestApp, scopes: string[]) {
+  const { clientId, clientSecret } = await t.app.oauthClients.createClient({
+    environment: 'DEVELOPMENT',
+    grantTypes: ['client_credentials'],
+    scopes,
+  });
+  const res = await clientCredentials(t, clientId, clientSecret!);
+  expect(res.status).toBe(200);
+  return { clientId, token: res.body.access_token! };
+}
+
 export const GO_LIVE = {
   field_developer_type: 'Company',
   field_first_name: 'Ada',

@@ -5,6 +5,7 @@ import { openDatabase, type Db } from '../src/db/client.ts';
 import { WRITE_ROWS } from '../src/gateway/recorder.ts';
 import { loadOrCreateSigningKeys } from '../src/oidc/keys.ts';
 import { startTestApp, startTwoInstances, testDbKind, type TestApp, type TwoInstances } from './test-app.ts';
+import { clientCredentialsToken, insertDocument, sandbox } from './applications-fixtures.ts';
 
 /**
  * Decision 055: the sandbox keeps verified tokens and the alias's current document in memory and
@@ -40,39 +41,8 @@ const API = {
   },
 };
 
-async function importApi(db: Db, doc: object, hash: string): Promise<void> {
-  await sql`insert into api_documentations (alias, title, version, source, source_format, converted, content_hash)
-    values ('ledger', 'Ledger API', '1.0.0', ${JSON.stringify(doc)}, 'json', ${JSON.stringify(doc)}::jsonb, ${hash})
-    on conflict (alias) do update set converted = excluded.converted, content_hash = excluded.content_hash`.execute(
-    db,
-  );
-}
-
-async function tokenFor(t: TestApp, scopes = ['ledger:read']) {
-  const { clientId, clientSecret } = await t.app.oauthClients.createClient({
-    environment: 'DEVELOPMENT',
-    grantTypes: ['client_credentials'],
-    scopes,
-  });
-  const res = await fetch(`${t.baseUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret!,
-    }),
-  });
-  expect(res.status).toBe(200);
-  return { clientId, token: ((await res.json()) as { access_token: string }).access_token };
-}
-
-async function entries(baseUrl: string, token: string) {
-  const res = await fetch(`${baseUrl}/sandbox/ledger/entries?limit=5`, {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const tokenFor = (t: TestApp) => clientCredentialsToken(t, ['ledger:read']);
+const entries = (t: TestApp, token: string) => sandbox(t, 'ledger/entries?limit=5', token);
 
 async function countRecords(db: Db, clientId: string) {
   const row = (
@@ -90,7 +60,7 @@ describe('sandbox call records (decision 055)', () => {
     const t = await startTestApp();
     let closed = false;
     try {
-      await importApi(t.app.db, API, 'h1');
+      await insertDocument(t.app.db, 'ledger', API, 'h1');
       const { clientId, token } = await tokenFor(t);
       // Several transactions' worth, 25 at a time, and the close right after the last answer:
       // records are queued, and a write may be under way, when the app is asked to stop.
@@ -101,7 +71,7 @@ describe('sandbox call records (decision 055)', () => {
         Array.from({ length: 25 }, async () => {
           while (next < total) {
             next++;
-            const { status } = await entries(t.baseUrl, token);
+            const { status } = await entries(t, token);
             expect(status).toBe(200);
             answered++;
           }
@@ -130,9 +100,9 @@ describe('sandbox call records (decision 055)', () => {
   it('writes queued calls by itself, without a flush or a close', async () => {
     const t = await startTestApp();
     try {
-      await importApi(t.app.db, API, 'h1');
+      await insertDocument(t.app.db, 'ledger', API, 'h1');
       const { clientId, token } = await tokenFor(t);
-      for (let i = 0; i < 3; i++) expect((await entries(t.baseUrl, token)).status).toBe(200);
+      for (let i = 0; i < 3; i++) expect((await entries(t, token)).status).toBe(200);
       // Written within the flush interval; polled, since a busy machine may take longer.
       await expect
         .poll(() => countRecords(t.app.db, clientId), { timeout: 20_000, interval: 100 })
@@ -147,7 +117,7 @@ describe('sandbox token cache and revocation (decision 055)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp();
-    await importApi(t.app.db, API, 'h1');
+    await insertDocument(t.app.db, 'ledger', API, 'h1');
   });
   afterAll(async () => {
     await t.close();
@@ -155,18 +125,18 @@ describe('sandbox token cache and revocation (decision 055)', () => {
 
   it('refuses a token it has verified before at once when its scope is removed or its client deleted', async () => {
     const scoped = await tokenFor(t);
-    expect((await entries(t.baseUrl, scoped.token)).status).toBe(200);
-    expect((await entries(t.baseUrl, scoped.token)).status).toBe(200);
+    expect((await entries(t, scoped.token)).status).toBe(200);
+    expect((await entries(t, scoped.token)).status).toBe(200);
     // No cache is cleared by hand: the change counters tell the instance.
     await t.app.db.deleteFrom('oauth_client_scopes').where('client_id', '=', scoped.clientId).execute();
-    const unscoped = await entries(t.baseUrl, scoped.token);
+    const unscoped = await entries(t, scoped.token);
     expect(unscoped.status).toBe(403);
     expect(unscoped.body).toMatchObject({ error: 'insufficient_scope' });
 
     const deleted = await tokenFor(t);
-    expect((await entries(t.baseUrl, deleted.token)).status).toBe(200);
+    expect((await entries(t, deleted.token)).status).toBe(200);
     await t.app.oauthClients.deleteClient(deleted.clientId);
-    const gone = await entries(t.baseUrl, deleted.token);
+    const gone = await entries(t, deleted.token);
     expect(gone.status).toBe(401);
     expect(gone.body).toMatchObject({ error: 'invalid_token' });
   });
@@ -182,11 +152,11 @@ describe('sandbox token cache and revocation (decision 055)', () => {
       .setIssuedAt()
       .setExpirationTime(exp)
       .sign(await importJWK(key!, 'RS256'));
-    const first = await entries(t.baseUrl, token);
+    const first = await entries(t, token);
     // A busy machine may have taken the two seconds already; then the first call is refused too.
     if (Date.now() < (exp - 1) * 1000) expect(first.status).toBe(200);
     while (Date.now() < exp * 1000) await new Promise((r) => setTimeout(r, 100));
-    const expired = await entries(t.baseUrl, token);
+    const expired = await entries(t, token);
     expect(expired.status).toBe(401);
     expect(expired.body).toEqual({
       error: 'invalid_token',
@@ -196,15 +166,15 @@ describe('sandbox token cache and revocation (decision 055)', () => {
 
   it('serves a re-imported document from the next call on', async () => {
     const { token } = await tokenFor(t);
-    expect((await entries(t.baseUrl, token)).body).toEqual({ data: [{ id: 'e-1', amount: 12.5 }] });
+    expect((await entries(t, token)).body).toEqual({ data: [{ id: 'e-1', amount: 12.5 }] });
     const changed = structuredClone(API);
     changed.paths['/entries'].get.responses['200'].content['application/json'].example = {
       data: [{ id: 'e-2', amount: 3 }],
     };
-    await importApi(t.app.db, changed, 'h2');
-    expect((await entries(t.baseUrl, token)).body).toEqual({ data: [{ id: 'e-2', amount: 3 }] });
-    await importApi(t.app.db, API, 'h1');
-    expect((await entries(t.baseUrl, token)).body).toEqual({ data: [{ id: 'e-1', amount: 12.5 }] });
+    await insertDocument(t.app.db, 'ledger', changed, 'h2');
+    expect((await entries(t, token)).body).toEqual({ data: [{ id: 'e-2', amount: 3 }] });
+    await insertDocument(t.app.db, 'ledger', API, 'h1');
+    expect((await entries(t, token)).body).toEqual({ data: [{ id: 'e-1', amount: 12.5 }] });
   });
 });
 
@@ -214,7 +184,7 @@ describe.skipIf(testDbKind() !== 'postgres')('sandbox revocation across instance
   beforeAll(async () => {
     // Behind one address: the same issuer and audience for the tokens of both.
     two = await startTwoInstances({ PUBLIC_URL: 'http://portal.test' });
-    await importApi(two.a.app.db, API, 'h1');
+    await insertDocument(two.a.app.db, 'ledger', API, 'h1');
   });
   afterAll(async () => {
     await two?.close();
@@ -223,16 +193,16 @@ describe.skipIf(testDbKind() !== 'postgres')('sandbox revocation across instance
   it('a change committed through one instance applies to the next call on the other', async () => {
     const { clientId, token } = await tokenFor(two.a);
     // B verifies the token and keeps it, with the client's access and the document.
-    expect((await entries(two.b.baseUrl, token)).status).toBe(200);
-    expect((await entries(two.b.baseUrl, token)).status).toBe(200);
+    expect((await entries(two.b, token)).status).toBe(200);
+    expect((await entries(two.b, token)).status).toBe(200);
     const changed = structuredClone(API);
     changed.paths['/entries'].get.responses['200'].content['application/json'].example = {
       data: [{ id: 'e-3', amount: 1 }],
     };
-    await importApi(two.a.app.db, changed, 'h3');
-    expect((await entries(two.b.baseUrl, token)).body).toEqual({ data: [{ id: 'e-3', amount: 1 }] });
+    await insertDocument(two.a.app.db, 'ledger', changed, 'h3');
+    expect((await entries(two.b, token)).body).toEqual({ data: [{ id: 'e-3', amount: 1 }] });
     await two.a.app.oauthClients.deleteClient(clientId);
-    expect((await entries(two.b.baseUrl, token)).status).toBe(401);
+    expect((await entries(two.b, token)).status).toBe(401);
     // B's records of the calls it answered are B's to write: they are there after its flush.
     await two.b.app.flushCallRecorder();
     expect((await countRecords(two.a.app.db, clientId)).calls).toBe(3);

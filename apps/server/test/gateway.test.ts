@@ -1,9 +1,10 @@
 import { importJWK, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../src/db/client.ts';
+import { openDatabase } from '../src/db/client.ts';
 import { loadOrCreateSigningKeys } from '../src/oidc/keys.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
+import { clientCredentialsToken, insertDocument } from './applications-fixtures.ts';
 
 /** A tiny bank API, as the catalog stores it: OpenAPI 3.1, dereferenced, circular schemas as $ref. */
 const NODE_SCHEMA = {
@@ -148,35 +149,6 @@ export const ACCOUNTS_API = {
     },
   },
 };
-
-/** Inserts a processed document into the catalog's `api_documentations` (migration 0040-catalog). */
-export async function insertDocument(db: Db, alias: string, doc: object, hash: string): Promise<void> {
-  await sql`insert into api_documentations (alias, title, version, source, source_format, converted, content_hash)
-    values (${alias}, ${'Accounts API'}, ${'1.0.0'}, ${JSON.stringify(doc)}, ${'json'}, ${JSON.stringify(doc)}::jsonb, ${hash})
-    on conflict (alias) do update set converted = excluded.converted, content_hash = excluded.content_hash`.execute(
-    db,
-  );
-}
-
-async function clientCredentialsToken(t: TestApp, scopes: string[]) {
-  const { clientId, clientSecret } = await t.app.oauthClients.createClient({
-    environment: 'DEVELOPMENT',
-    grantTypes: ['client_credentials'],
-    scopes,
-  });
-  const res = await fetch(`${t.baseUrl}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: clientId,
-      client_secret: clientSecret!,
-    }),
-  });
-  const body = (await res.json()) as { access_token: string };
-  expect(res.status).toBe(200);
-  return { clientId, token: body.access_token };
-}
 
 async function call(t: TestApp, path: string, token?: string, init: RequestInit = {}) {
   const headers = new Headers(init.headers);

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LOCALE_COOKIE as WEB_LOCALE_COOKIE } from '@portico/contracts/locale-path';
+import { LOCALE_COOKIE } from '@portico/contracts/locale-path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCALE_COOKIE } from '../src/lib/locale.ts';
 import { TestClient } from './http-client.ts';
 import { body, signedInUser } from './org-fixtures.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
@@ -47,10 +46,6 @@ describe('languages', () => {
       ]),
     );
   }
-
-  it('uses one cookie name in the server and the web app', () => {
-    expect(WEB_LOCALE_COOKIE).toBe(LOCALE_COOKIE);
-  });
 
   it('serves /de/ pages as German, with the same route hints, and every language as an alternate', async () => {
     const res = await get('/de/apiProducts?page=2');

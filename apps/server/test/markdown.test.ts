@@ -142,6 +142,10 @@ describe('Markdown and llms.txt', () => {
       .select('uuid')
       .where('path', '=', '/blog/fx-rates-v2')
       .executeTakeFirstOrThrow();
+    // /llms-full.txt is kept in memory (built once) until a table it reads changes.
+    const question = '### Is there a cost for using the sandbox?';
+    expect((await get('/llms-full.txt')).text).toContain(question);
+    expect((await get('/llms-full.txt')).text).toContain(question);
     await contentRepo(t.app.db).setPublished(fx.uuid, false);
     await sql`update faqs set published = false where question = 'Is there a cost for using the sandbox?'`.execute(
       t.app.db,
@@ -179,6 +183,7 @@ describe('Markdown and llms.txt', () => {
         t.app.db,
       );
     }
+    expect((await get('/llms-full.txt')).text).toContain(question);
   });
 
   it('lists every public page of the demo content in /llms.txt, and all their Markdown in /llms-full.txt', async () => {

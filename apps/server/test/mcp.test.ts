@@ -246,11 +246,16 @@ describe('MCP: the authorization (protected resource metadata, registration, PKC
     expect((await browser.get('/session/user')).status).toBe(200);
   });
 
-  it('a denied consent gives the assistant access_denied and no token', async () => {
+  it('a denied consent gives the assistant access_denied and no token; the page is in the browser’s language', async () => {
     const browser = await signedInUser(t, 'deny.ing@example.com');
     const a = await connectAssistant(t);
     await expect(a.call('list_my_organizations')).rejects.toThrow();
+    browser.headers['accept-language'] = 'de-DE,de;q=0.9';
     const consent = await openConsent(browser, a.oauth.authorizationUrl!);
+    expect(consent.html).toContain('<html lang="de">');
+    expect(consent.html).toContain('<h1>Einem KI-Assistenten erlauben, für Sie zu handeln</h1>');
+    expect(consent.html).toContain('<li>Ihre Organisationen und deren Anwendungen sehen</li>');
+    expect(consent.html).toContain('<button type="submit" class="secondary">Ablehnen</button>');
     const back = await answerConsent(browser, consent.url, 'abort', a.oauth.redirectUrl);
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('error_description')).toBe(en.mcp.denied);

@@ -39,6 +39,6 @@ export function alternatePaths(path: string): { locale: Locale; path: string }[]
 
 /**
  * The cookie that keeps the language a visitor chose (the header's switcher, or the URL of the
- * page they last read); the server reads it (apps/server/src/lib/locale.ts has the same name).
+ * page they last read); the server reads it too (apps/server/src/lib/locale.ts).
  */
 export const LOCALE_COOKIE = 'portico_lang';

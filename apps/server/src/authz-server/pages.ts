@@ -5,21 +5,16 @@
  * `pages` namespace's `sandboxAuth.*` in the page's language (lib/i18n.ts; English is the
  * catalogue's en.sandboxAuth), set as the page's `lang`; they and every dynamic value go through `esc`.
  */
-import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { sandboxAuthMessages } from '@portico/contracts/messages/sandbox-auth';
 import type { Locale } from '@portico/contracts/locales';
 import { escapeHtml as esc } from '../lib/html.ts';
-import { texts, type Texts } from '../lib/i18n.ts';
+import { fillHtml, texts, type Texts } from '../lib/i18n.ts';
 
 export type SandboxAuthKey = keyof typeof sandboxAuthMessages;
 /** The sandbox bank's texts in a language (`pages` namespace, `sandboxAuth.*`). */
 export const sandboxTexts = (locale: Locale): Texts<SandboxAuthKey> =>
   texts<SandboxAuthKey>(locale, 'pages', 'sandboxAuth');
-
-/** A message as HTML: the text escaped, its placeholders filled with ready markup. */
-const fill = (M: Texts<SandboxAuthKey>, key: SandboxAuthKey, markup: Record<string, string>): string =>
-  format(esc(M.template(key)), markup);
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef3f1;color:#17302a}
@@ -36,7 +31,7 @@ ul{padding-left:20px}li{margin:4px 0}code{background:#eef3f1;padding:1px 5px;bor
 
 function layout(M: Texts<SandboxAuthKey>, title: string, body: string): string {
   return `<!doctype html><html lang="${M.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fill(M, 'documentTitle', { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fillHtml(M, 'documentTitle', { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
 <body><main><p class="brand">${esc(M('brand'))}</p><p class="note">${esc(M('note'))}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
@@ -54,7 +49,7 @@ export function sandboxSignInPage(opts: {
     M,
     M('signInTitle'),
     `${alert(opts.error)}
-<p>${fill(M, 'signInIntro', { client: `<code>${esc(opts.clientId)}</code>` })}</p>
+<p>${fillHtml(M, 'signInIntro', { client: `<code>${esc(opts.clientId)}</code>` })}</p>
 <form method="post" action="${esc(opts.action)}" novalidate>
 <label for="username">${esc(M('usernameLabel'))}</label><input id="username" name="username" autocomplete="username" required autofocus value="${esc(opts.username ?? '')}">
 <label for="password">${esc(M('passwordLabel'))}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
@@ -77,8 +72,8 @@ export function sandboxConsentPage(opts: {
   return layout(
     M,
     M('consentTitle'),
-    `<p>${fill(M, 'signedInAs', { name: `<strong>${esc(opts.customerName)}</strong>` })}</p>
-<p>${fill(M, 'consentIntro', { client: `<code>${esc(opts.clientId)}</code>` })}</p>${list}
+    `<p>${fillHtml(M, 'signedInAs', { name: `<strong>${esc(opts.customerName)}</strong>` })}</p>
+<p>${fillHtml(M, 'consentIntro', { client: `<code>${esc(opts.clientId)}</code>` })}</p>${list}
 <form method="post" action="${esc(opts.action)}"><button type="submit">${esc(M('allowButton'))}</button></form>
 <form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">${esc(M('denyButton'))}</button></form>`,
   );

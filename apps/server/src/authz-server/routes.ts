@@ -4,6 +4,7 @@ import type Provider from 'oidc-provider';
 import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, verifyPassword } from '../lib/passwords.ts';
 import { allowInteractionRedirect } from '../oidc/form-targets.ts';
+import { confirmConsent } from '../oidc/consent.ts';
 import { messageNumber, uiLocale } from '../lib/i18n.ts';
 import { requestLocale } from '../lib/locale.ts';
 import type { Locale } from '@portico/contracts/locales';
@@ -168,32 +169,7 @@ export async function authorizationServerRoutes(app: FastifyInstance, provider: 
         if (!interaction || interaction.prompt.name !== 'consent' || !interaction.session?.accountId) {
           return expired(request, reply);
         }
-        const promptDetails = interaction.prompt.details as {
-          missingOIDCScope?: string[];
-          missingOIDCClaims?: string[];
-          missingResourceScopes?: Record<string, string[]>;
-        };
-        const grant = interaction.grantId
-          ? await provider.Grant.find(interaction.grantId)
-          : new provider.Grant({
-              accountId: interaction.session.accountId,
-              clientId: clientIdOf(interaction.params),
-            });
-        if (!grant) return expired(request, reply);
-        if (promptDetails.missingOIDCScope?.length)
-          grant.addOIDCScope(promptDetails.missingOIDCScope.join(' '));
-        if (promptDetails.missingOIDCClaims?.length) grant.addOIDCClaims(promptDetails.missingOIDCClaims);
-        for (const [indicator, scopes] of Object.entries(promptDetails.missingResourceScopes ?? {})) {
-          grant.addResourceScope(indicator, scopes.join(' '));
-        }
-        const grantId = await grant.save();
-        reply.hijack();
-        await provider.interactionFinished(
-          request.raw,
-          reply.raw,
-          { consent: interaction.grantId ? {} : { grantId } },
-          { mergeWithLastSubmission: true },
-        );
+        if (!(await confirmConsent(provider, interaction, request, reply))) return expired(request, reply);
       },
     );
 

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import i18next from 'i18next';
+import { format } from '@portico/contracts/format';
 import { DEFAULT_LOCALE, LOCALES, LOCALE_TAGS, isLocale, type Locale } from '@portico/contracts/locales';
+import { escapeHtml } from './html.ts';
 
 /**
  * The server's texts in every language of the portal (issue 30, decision 058): i18next over the
@@ -72,6 +74,11 @@ export function texts<K extends string = string>(
     locale,
     template: (key: K): string => t(key, { skipInterpolation: true }),
   });
+}
+
+/** A page's text as HTML: the text escaped, its placeholders filled with ready `markup`. */
+export function fillHtml<K extends string>(M: Texts<K>, key: K, markup: Record<string, string>): string {
+  return format(escapeHtml(M.template(key)), markup);
 }
 
 /** Every text of a namespace in one language as a flat map of dotted keys (error translation). */

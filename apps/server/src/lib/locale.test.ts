@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALE_COOKIE, requestLocale } from './locale.ts';
+import { LOCALE_COOKIE } from '@portico/contracts/locale-path';
+import { requestLocale } from './locale.ts';
 
 describe('requestLocale', () => {
   it("prefers the account's language, then the chosen one, then Accept-Language", () => {

@@ -1,7 +1,5 @@
+import { LOCALE_COOKIE } from '@portico/contracts/locale-path';
 import { isLocale, negotiateLocale, type Locale } from '@portico/contracts/locales';
-
-/** The cookie in which the web app keeps the language a visitor chose in the header (issue 30). */
-export const LOCALE_COOKIE = 'portico_lang';
 
 /** What the request's language is decided from (a Fastify request or a bare Node request). */
 export interface LocaleSource {

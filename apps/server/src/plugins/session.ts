@@ -85,6 +85,57 @@ export interface AgentCallOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * The columns of a SessionUser, read from `users as u`: by the session loader and by `agentUser`.
+ * `roles`: the user's `provider_roles`, comma-separated in order.
+ */
+const SESSION_USER_COLUMNS = [
+  'u.id',
+  'u.uuid',
+  'u.email',
+  'u.name',
+  'u.first_name',
+  'u.last_name',
+  'u.is_admin',
+  'u.email_verified',
+  'u.preferred_langcode',
+  sql<string>`(select coalesce(string_agg(r.role, ',' order by r.role), '') from provider_roles r where r.user_id = u.id)`.as(
+    'roles',
+  ),
+] as const;
+
+interface SessionUserRow {
+  id: number;
+  uuid: string;
+  email: string;
+  name: string;
+  first_name: string | null;
+  last_name: string | null;
+  is_admin: boolean;
+  email_verified: boolean;
+  preferred_langcode: string | null;
+  roles: string;
+}
+
+/** The user a row of SESSION_USER_COLUMNS describes; frozen: one object serves every request of a session. */
+function sessionUserOf(row: SessionUserRow): SessionUser {
+  return Object.freeze({
+    id: row.id,
+    uuid: row.uuid,
+    email: row.email,
+    name: row.name,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    isAdmin: row.is_admin,
+    providerRoles: Object.freeze([
+      ...(row.is_admin ? (['administrator'] as const) : []),
+      ...(row.roles.split(',').filter(Boolean) as ProviderRole[]),
+    ]),
+    emailVerified: row.email_verified,
+    preferredLangcode: row.preferred_langcode,
+  });
+}
+
 function safeEqual(a: string, b: string): boolean {
   const ab = Buffer.from(a);
   const bb = Buffer.from(b);
@@ -177,49 +228,14 @@ export default fp(
       const row = await app.db
         .selectFrom('sessions as s')
         .innerJoin('users as u', 'u.id', 's.user_id')
-        .select([
-          's.csrf_token',
-          's.id_token',
-          's.last_seen_at',
-          's.expires_at',
-          'u.id',
-          'u.uuid',
-          'u.email',
-          'u.name',
-          'u.first_name',
-          'u.last_name',
-          'u.is_admin',
-          'u.email_verified',
-          'u.preferred_langcode',
-          (eb) =>
-            eb
-              .selectFrom('provider_roles as r')
-              .whereRef('r.user_id', '=', 'u.id')
-              .select(sql<string>`coalesce(string_agg(r.role, ',' order by r.role), '')`.as('roles'))
-              .as('roles'),
-        ])
+        .select(['s.csrf_token', 's.id_token', 's.last_seen_at', 's.expires_at', ...SESSION_USER_COLUMNS])
         .where('s.id', '=', idHash)
         // A blocked account's sessions end at once (the block bumps the identity counter).
         .where('u.blocked_at', 'is', null)
         .where('s.expires_at', '>', new Date())
         .executeTakeFirst();
       if (!row) return undefined;
-      // Frozen: one object is handed to every request of the session.
-      const user: SessionUser = Object.freeze({
-        id: row.id,
-        uuid: row.uuid,
-        email: row.email,
-        name: row.name,
-        firstName: row.first_name,
-        lastName: row.last_name,
-        isAdmin: row.is_admin,
-        providerRoles: Object.freeze([
-          ...(row.is_admin ? (['administrator'] as const) : []),
-          ...((row.roles ?? '').split(',').filter(Boolean) as ProviderRole[]),
-        ]),
-        emailVerified: row.email_verified,
-        preferredLangcode: row.preferred_langcode,
-      });
+      const user = sessionUserOf(row);
       const session: SessionInfo = Object.freeze({
         idHash,
         csrfToken: row.csrf_token,
@@ -336,42 +352,11 @@ export default fp(
     app.decorate('agentUser', async (uuid: string): Promise<SessionUser | undefined> => {
       const row = await app.db
         .selectFrom('users as u')
-        .select([
-          'u.id',
-          'u.uuid',
-          'u.email',
-          'u.name',
-          'u.first_name',
-          'u.last_name',
-          'u.preferred_langcode',
-          'u.is_admin',
-          'u.email_verified',
-          (eb) =>
-            eb
-              .selectFrom('provider_roles as r')
-              .whereRef('r.user_id', '=', 'u.id')
-              .select(sql<string>`coalesce(string_agg(r.role, ',' order by r.role), '')`.as('roles'))
-              .as('roles'),
-        ])
+        .select(SESSION_USER_COLUMNS)
         .where('u.uuid', '=', uuid)
         .where('u.blocked_at', 'is', null)
         .executeTakeFirst();
-      if (!row) return undefined;
-      return Object.freeze({
-        id: row.id,
-        uuid: row.uuid,
-        email: row.email,
-        name: row.name,
-        firstName: row.first_name,
-        lastName: row.last_name,
-        preferredLangcode: row.preferred_langcode,
-        isAdmin: row.is_admin,
-        providerRoles: Object.freeze([
-          ...(row.is_admin ? (['administrator'] as const) : []),
-          ...((row.roles ?? '').split(',').filter(Boolean) as ProviderRole[]),
-        ]),
-        emailVerified: row.email_verified,
-      });
+      return row && sessionUserOf(row);
     });
 
     app.decorate('injectAs', async (user: SessionUser, options: AgentCallOptions) => {

@@ -7,8 +7,12 @@ import { isWebRoute, matchesRoutePattern } from '@portico/contracts/web-routes';
 import { errorDocument } from '../jsonapi/errors.ts';
 import { requestUrl } from '../jsonapi/document.ts';
 import { DEFAULT_LOCALE, isLocale, negotiateLocale, type Locale } from '@portico/contracts/locales';
-import { alternatePaths, localizedPath, splitLocalePath } from '@portico/contracts/locale-path';
-import { LOCALE_COOKIE } from '../lib/locale.ts';
+import {
+  LOCALE_COOKIE,
+  alternatePaths,
+  localizedPath,
+  splitLocalePath,
+} from '@portico/contracts/locale-path';
 import { escapeHtml } from '../lib/html.ts';
 import { documentationPageId } from '@portico/contracts/documentation-data';
 import { dataPreloadLinks, preloadLink } from './data-preloads.ts';

@@ -1,9 +1,8 @@
 import { en } from '@portico/contracts/messages';
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { organizationDeleteGuards, type OrganizationDeleteGuard } from '../organizations/authz.ts';
-import { ApiErrors, sendApiErrors } from '../organizations/resources.ts';
+import { apiErrorsScope } from '../organizations/resources.ts';
 import { analyticsRoutes } from './analytics-routes.ts';
 import { applicationRoutes } from './application-routes.ts';
 import { credentialRoutes } from './credential-routes.ts';
@@ -66,21 +65,9 @@ export default fp(
     });
 
     await app.register(async (scope) => {
-      // Form errors carry several entries (one per field).
-      scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
-        if (error instanceof ApiErrors) return sendApiErrors(reply, error);
-        throw error;
-      });
-      // DELETE calls of the web app may carry a JSON content type without a body: accept that.
-      const json = scope.getDefaultJsonParser('error', 'error');
-      for (const type of ['application/json', 'application/vnd.api+json']) {
-        scope.removeContentTypeParser(type);
-        scope.addContentTypeParser(type, { parseAs: 'string' }, (request, raw, done) => {
-          if (raw === '' && (request.method === 'DELETE' || request.method === 'POST'))
-            return done(null, undefined);
-          return json(request, String(raw), done);
-        });
-      }
+      // Form errors carry several entries (one per field); DELETE and POST calls of the web app may
+      // carry a JSON content type without a body.
+      apiErrorsScope(scope, ['DELETE', 'POST']);
       // The caller's applications depend only on the database and the user: answered from memory
       // per user until one of the tables they read changes (decision 028).
       cacheAnswers(scope, {

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
-import { ApiErrors, sendApiErrors } from '../organizations/resources.ts';
+import { apiErrorsScope } from '../organizations/resources.ts';
 import { sandboxCa } from './ca.ts';
 import { revocationOf } from './service.ts';
 import { certificateRoutes } from './routes.ts';
@@ -21,20 +20,8 @@ export default fp(
       refusal: (certificate) => revocationOf(app.db, certificate.serialNumber),
     });
     await app.register(async (scope) => {
-      // Errors with several entries and pointers into the request body.
-      scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
-        if (error instanceof ApiErrors) return sendApiErrors(reply, error);
-        throw error;
-      });
-      // A revoke is a POST without a body, with or without a JSON content type: accept that.
-      const json = scope.getDefaultJsonParser('error', 'error');
-      for (const type of ['application/json', 'application/vnd.api+json']) {
-        scope.removeContentTypeParser(type);
-        scope.addContentTypeParser(type, { parseAs: 'string' }, (request, raw, done) => {
-          if (raw === '' && request.method === 'POST') return done(null, undefined);
-          return json(request, String(raw), done);
-        });
-      }
+      // Errors with several entries; a revoke is a POST without a body, with or without a JSON type.
+      apiErrorsScope(scope, ['POST']);
       await certificateRoutes(scope);
     });
   },

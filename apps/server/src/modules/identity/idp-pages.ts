@@ -5,21 +5,24 @@
  * (lib/i18n.ts; English is the catalogue's en.identity), set as the page's `lang`; they and every
  * dynamic value go through `esc`.
  */
-import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { identityMessages } from '@portico/contracts/messages/identity';
+import type { mcpMessages } from '@portico/contracts/messages/mcp';
 import type { Locale } from '@portico/contracts/locales';
 import { escapeHtml as esc } from '../../lib/html.ts';
-import { texts, type Texts } from '../../lib/i18n.ts';
+import { fillHtml, texts, type Texts } from '../../lib/i18n.ts';
 
 /** The identity provider's texts in a language (`pages` namespace, `identity.*`). */
 export type IdentityKey = keyof typeof identityMessages;
 export const identityTexts = (locale: Locale): Texts<IdentityKey> =>
   texts<IdentityKey>(locale, 'pages', 'identity');
 
-/** A message as HTML: the text escaped, its placeholders filled with ready markup. */
-const fill = (M: Texts<IdentityKey>, key: IdentityKey, markup: Record<string, string>): string =>
-  format(esc(M.template(key)), markup);
+/**
+ * The texts of an assistant's consent page in a language (`pages` namespace, `mcp.*`: the page's
+ * keys of the catalogue's en.mcp; the tools' answers are not there).
+ */
+type McpKey = keyof typeof mcpMessages;
+const mcpTexts = (locale: Locale): Texts<McpKey> => texts<McpKey>(locale, 'pages', 'mcp');
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f1f4f8;color:#1a2433}
@@ -38,7 +41,7 @@ button.secondary{background:#fff;color:#1c4e80;border:1px solid #1c4e80;margin-t
 
 function layout(M: Texts<IdentityKey>, title: string, body: string): string {
   return `<!doctype html><html lang="${M.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fill(M, 'documentTitle', { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fillHtml(M, 'documentTitle', { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
 <body><main><p class="brand">${esc(en.site.title)}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
@@ -140,7 +143,7 @@ export function verifyEmailPage(opts: {
   const M = identityTexts(opts.locale);
   const body = opts.done
     ? `<div class="ok" role="status">${esc(M('verifyDone'))}</div><div class="links"><a href="${esc(opts.homeHref)}">${esc(M('goToPortal'))}</a></div>`
-    : `<p>${fill(M, 'verifyIntro', { email: `<strong>${esc(opts.email)}</strong>` })}</p>
+    : `<p>${fillHtml(M, 'verifyIntro', { email: `<strong>${esc(opts.email)}</strong>` })}</p>
 <form method="post" action="${esc(opts.action)}"><button type="submit">${esc(M('verifyButton'))}</button></form>`;
   return layout(M, M('verifyTitle'), body);
 }
@@ -155,35 +158,37 @@ export function errorPage(locale: Locale, title: IdentityKey, message: string, h
   );
 }
 
-const A = en.mcp;
-
-/** The consent an assistant (an MCP client) asks for: who asks, what it may do, where it goes back. */
+/**
+ * The consent an assistant (an MCP client) asks for: who asks, what it may do, where it goes back.
+ * `clientName`: the client's registered name, or undefined for the page's "unnamed assistant".
+ */
 export function agentConsentPage(opts: {
+  locale: Locale;
   action: string;
   denyAction: string;
-  clientName: string;
+  clientName: string | undefined;
   userName: string;
   redirectHost: string;
 }): string {
+  const A = mcpTexts(opts.locale);
   const capabilities = [
-    A.capabilityRead,
-    A.capabilityCreate,
-    A.capabilitySubscribe,
-    A.capabilitySandbox,
-    A.capabilitySupport,
+    A('capabilityRead'),
+    A('capabilityCreate'),
+    A('capabilitySubscribe'),
+    A('capabilitySandbox'),
+    A('capabilitySupport'),
   ];
-  // English only for now: the assistant's texts are not yet in the pages namespace (issue 30).
-  const fillA = (template: string, markup: Record<string, string>) => format(esc(template), markup);
+  const client = opts.clientName || A('unknownClient');
   return layout(
-    identityTexts('en'),
-    A.consentTitle,
-    `<p>${fillA(A.signedInAs, { name: `<strong>${esc(opts.userName)}</strong>` })}</p>
-<p>${fillA(A.consentIntro, { client: `<strong>${esc(opts.clientName)}</strong>` })}</p>
+    identityTexts(opts.locale),
+    A('consentTitle'),
+    `<p>${fillHtml(A, 'signedInAs', { name: `<strong>${esc(opts.userName)}</strong>` })}</p>
+<p>${fillHtml(A, 'consentIntro', { client: `<strong>${esc(client)}</strong>` })}</p>
 <ul>${capabilities.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>
-<p class="hint">${esc(A.consentLimits)}</p>
-<p class="hint">${esc(A.consentRevoke)}</p>
-<p class="hint">${fillA(A.redirectNote, { uri: `<code>${esc(opts.redirectHost)}</code>` })}</p>
-<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(A.allowButton)}</button></form>
-<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">${esc(A.denyButton)}</button></form>`,
+<p class="hint">${esc(A('consentLimits'))}</p>
+<p class="hint">${esc(A('consentRevoke'))}</p>
+<p class="hint">${fillHtml(A, 'redirectNote', { uri: `<code>${esc(opts.redirectHost)}</code>` })}</p>
+<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(A('allowButton'))}</button></form>
+<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">${esc(A('denyButton'))}</button></form>`,
   );
 }

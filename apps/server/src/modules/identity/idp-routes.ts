@@ -7,6 +7,7 @@ import { en } from '@portico/contracts/messages';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { allowInteractionRedirect } from '../../oidc/form-targets.ts';
+import { confirmConsent } from '../../oidc/consent.ts';
 import { translateError } from '../../lib/error-language.ts';
 import { mailLocale, texts, uiLocale } from '../../lib/i18n.ts';
 import { requestLocale } from '../../lib/locale.ts';
@@ -123,9 +124,10 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         return html(
           reply,
           agentConsentPage({
+            locale,
             action: `${IDP_PREFIX}/interaction/${interaction.uid}/confirm`,
             denyAction: `${IDP_PREFIX}/interaction/${interaction.uid}/abort`,
-            clientName: client.clientName || en.mcp.unknownClient,
+            clientName: client.clientName,
             userName: user.name,
             redirectHost,
           }),
@@ -201,33 +203,10 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
           !interaction.session?.accountId
         )
           return expired(request, reply);
-        const missing = interaction.prompt.details as {
-          missingOIDCScope?: string[];
-          missingOIDCClaims?: string[];
-          missingResourceScopes?: Record<string, string[]>;
-        };
-        const grant = interaction.grantId
-          ? await provider.Grant.find(interaction.grantId)
-          : new provider.Grant({
-              accountId: interaction.session.accountId,
-              clientId: String(interaction.params.client_id ?? ''),
-            });
-        if (!grant) return expired(request, reply);
-        if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
-        if (missing.missingOIDCClaims?.length) grant.addOIDCClaims(missing.missingOIDCClaims);
-        for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
-          grant.addResourceScope(indicator, scopes.join(' '));
-        const grantId = await grant.save();
+        if (!(await confirmConsent(provider, interaction, request, reply))) return expired(request, reply);
         request.log.info(
           { clientId: interaction.params.client_id, accountId: interaction.session.accountId },
           'assistant allowed',
-        );
-        reply.hijack();
-        await provider.interactionFinished(
-          request.raw,
-          reply.raw,
-          { consent: interaction.grantId ? {} : { grantId } },
-          { mergeWithLastSubmission: true },
         );
       },
     );

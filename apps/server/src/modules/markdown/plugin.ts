@@ -15,6 +15,9 @@ export interface MarkdownPage {
   htmlUrl: string;
 }
 
+/** The data domains (db/data-versions.ts) of every table /llms-full.txt reads. */
+const LLMS_DOMAINS = ['catalog', 'content', 'pages'] as const;
+
 const DOCUMENTATION = /^\/documentation\/([^/]+)$/;
 const OPERATION = /^\/documentation\/([^/]+)\/operations\/([^/]+)$/;
 const PRODUCT = /^\/apiproduct\/([^/]+)(?:\/[^/]+)?$/i;
@@ -112,7 +115,11 @@ export default fp(
       return send(request, reply, { body, htmlUrl: `${origin()}/` }, 'text/plain; charset=utf-8');
     });
 
-    app.get('/llms-full.txt', async (request, reply) => {
+    // Every public page's Markdown in one file: built again only when a table it reads changes
+    // (the catalog's, the content's and the pages' change counters, db/data-versions.ts, as the
+    // cached answers of plugins/http-cache.ts), on any instance.
+    let full: { stamp: string; body: string } | undefined;
+    const fullText = async () => {
       const parts: string[] = [];
       for (const section of await llmsSections(app.db)) {
         for (const entry of section.entries) {
@@ -120,12 +127,13 @@ export default fp(
           if (page) parts.push(page.body.trimEnd());
         }
       }
-      return send(
-        request,
-        reply,
-        { body: `${parts.join('\n\n---\n\n')}\n`, htmlUrl: `${origin()}/` },
-        'text/plain; charset=utf-8',
-      );
+      return `${parts.join('\n\n---\n\n')}\n`;
+    };
+    app.get('/llms-full.txt', async (request, reply) => {
+      const versions = await app.dataVersions.forRequest(request);
+      const stamp = LLMS_DOMAINS.map((d) => versions.get(d) ?? '0').join(',');
+      if (full?.stamp !== stamp) full = { stamp, body: await fullText() };
+      return send(request, reply, { body: full.body, htmlUrl: `${origin()}/` }, 'text/plain; charset=utf-8');
     });
   },
   { name: 'markdown', dependencies: ['db', 'http-cache'] },

@@ -1,12 +1,11 @@
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { onAddressProven } from '../identity/service.ts';
 import { linkInvitations } from './authz.ts';
 import { membershipRoutes } from './membership-routes.ts';
 import { organizationRoutes } from './organization-routes.ts';
 import { outboxRoutes } from './outbox-routes.ts';
-import { ApiErrors, sendApiErrors } from './resources.ts';
+import { apiErrorsScope } from './resources.ts';
 
 /**
  * Organizations, members, roles, invitations and organization files (spec A 7 'Organizations and
@@ -20,20 +19,9 @@ export default fp(
     // transaction: never on a read (a GET never writes).
     onAddressProven(linkInvitations);
     await app.register(async (scope) => {
-      // Errors with a title and a separate detail (uploads) or several entries (form validation).
-      scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
-        if (error instanceof ApiErrors) return sendApiErrors(reply, error);
-        throw error;
-      });
-      // DELETE calls of the web app may carry a JSON content type without a body: accept that.
-      const json = scope.getDefaultJsonParser('error', 'error');
-      for (const type of ['application/json', 'application/vnd.api+json']) {
-        scope.removeContentTypeParser(type);
-        scope.addContentTypeParser(type, { parseAs: 'string' }, (request, raw, done) => {
-          if (raw === '' && request.method === 'DELETE') return done(null, undefined);
-          return json(request, String(raw), done);
-        });
-      }
+      // Errors with a title and a separate detail (uploads) or several entries (form validation);
+      // DELETE calls of the web app may carry a JSON content type without a body.
+      apiErrorsScope(scope, ['DELETE']);
       // The caller's organizations depend only on the database and the user (a GET that only
       // reads, collections.ts myOrganizations): answered from memory per user until the
       // organizations' tables or the user change (decision 028).

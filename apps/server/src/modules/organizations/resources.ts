@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { FilesTable, MembershipsTable, OrganizationRolesTable } from '../../db/schema.ts';
 import {
@@ -223,4 +223,25 @@ export function sendApiErrors(reply: FastifyReply, error: ApiErrors) {
       : {}),
   }));
   return reply.status(error.status).type(JSONAPI_MEDIA_TYPE).send({ jsonapi: JSONAPI_VERSION, errors });
+}
+
+/**
+ * The set-up of a scope of routes that throw ApiErrors (organizations, applications, certificates):
+ * those are answered as JSON:API errors with all their entries (pointers into the body, a title
+ * and a separate detail), and a JSON content type with an empty body is accepted for the methods
+ * `emptyBodyOn` (the web app's DELETE calls, a revoke's POST).
+ */
+export function apiErrorsScope(scope: FastifyInstance, emptyBodyOn: readonly string[]): void {
+  scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
+    if (error instanceof ApiErrors) return sendApiErrors(reply, error);
+    throw error;
+  });
+  const json = scope.getDefaultJsonParser('error', 'error');
+  for (const type of ['application/json', 'application/vnd.api+json']) {
+    scope.removeContentTypeParser(type);
+    scope.addContentTypeParser(type, { parseAs: 'string' }, (request, raw, done) => {
+      if (raw === '' && emptyBodyOn.includes(request.method)) return done(null, undefined);
+      return json(request, String(raw), done);
+    });
+  }
 }

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Modal,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Modal, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
 import type { Application } from '@portico/contracts/applications';
 import {
   CLIENT_SECRET_TYPE,
@@ -24,6 +12,7 @@ import { useState } from 'react';
 import { apiRequest, messageOf } from '../../lib/api-client';
 import { useTranslation, type MessageKey } from '../../lib/i18n';
 import { formatDate } from '../../lib/text';
+import { NewSecret } from './new-secret';
 import { useApplicationCache } from './queries';
 
 type Environment = 'DEVELOPMENT' | 'PRODUCTION';
@@ -154,26 +143,15 @@ function EnvironmentSecrets({
         </Table.Tbody>
       </Table>
       {rotate.isSuccess && (
-        <Alert color="green" role="status" data-testid="rotated-secret" title={t('clientSecrets.newSecret')}>
-          <Stack gap="xs">
-            <Text size="sm">
-              {t('clientSecrets.rotated', { expires: formatDateTime(rotate.data.meta.previousExpires) })}
-            </Text>
-            <Group gap="xs" wrap="wrap">
-              <Code data-testid="rotated-secret-value" style={{ wordBreak: 'break-all' }}>
-                {rotate.data.meta.secret}
-              </Code>
-              <CopyButton value={rotate.data.meta.secret}>
-                {({ copied, copy }) => (
-                  <Button size="compact-xs" variant="light" onClick={copy}>
-                    {copied ? t('applications.ui.copied') : t('applications.ui.copy')}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
-            <Text size="sm">{t('applications.copySecret')}</Text>
-          </Stack>
-        </Alert>
+        <NewSecret
+          testId="rotated-secret"
+          title={t('clientSecrets.newSecret')}
+          secret={rotate.data.meta.secret}
+        >
+          <Text size="sm">
+            {t('clientSecrets.rotated', { expires: formatDateTime(rotate.data.meta.previousExpires) })}
+          </Text>
+        </NewSecret>
       )}
       {revoke.isSuccess && (
         <Alert color="green" role="status">

@@ -6,6 +6,7 @@ import { useTranslation } from '../../lib/i18n';
 import { messageOf } from '../../lib/api-client';
 import { resetSecret } from './api';
 import { ClientSecrets, secretsKey } from './client-secrets';
+import { NewSecret } from './new-secret';
 import { useApplicationCache } from './queries';
 
 /** A credential hidden by default, with Show/Hide and copy (spec A 4). */
@@ -120,23 +121,7 @@ export function Credentials({ app }: { app: Application }) {
         </Text>
       )}
       {reset.isSuccess && (
-        <Alert color="green" role="status" data-testid="new-secret" title={t('applications.ui.newSecret')}>
-          <Stack gap="xs">
-            <Group gap="xs" wrap="wrap">
-              <Code data-testid="new-secret-value" style={{ wordBreak: 'break-all' }}>
-                {reset.data.secret}
-              </Code>
-              <CopyButton value={reset.data.secret}>
-                {({ copied, copy }) => (
-                  <Button size="compact-xs" variant="light" onClick={copy}>
-                    {copied ? t('applications.ui.copied') : t('applications.ui.copy')}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
-            <Text size="sm">{t('applications.copySecret')}</Text>
-          </Stack>
-        </Alert>
+        <NewSecret testId="new-secret" title={t('applications.ui.newSecret')} secret={reset.data.secret} />
       )}
       {app.permissions.update && app.permissions.viewSecret && (
         <Group>
