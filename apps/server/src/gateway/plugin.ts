@@ -23,6 +23,17 @@ interface CallContext {
   environment: string;
 }
 
+/** An operation's documented answer, serialized (kept per operation: documentedAnswer). */
+interface DocumentedAnswer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  contentType: string | undefined;
+  payload: string | undefined;
+}
+/** Answers longer than this (characters) are worked out on every call rather than kept. */
+const ANSWER_KEPT_CHARS = 64 * 1024;
+const ANSWERS_PER_OPERATION = 16;
+
 interface OAuthErrorBody {
   error: string;
   error_description: string;
@@ -70,6 +81,7 @@ export default fp(
     app.addHook('onClose', async () => recorder.close());
 
     const calls = new WeakMap<FastifyRequest, CallContext>();
+    const answers = new WeakMap<object, Map<string, DocumentedAnswer>>();
 
     type Refusal = { status: 401 | 403; body: OAuthErrorBody; dpop?: boolean };
     const invalid = (error_description: string): Refusal => ({
@@ -271,6 +283,47 @@ export default fp(
       });
     };
 
+    /**
+     * The documented answer of an operation for the request's Accept and Prefer headers: worked
+     * out on its first call and kept with the operation's compiled route (decision 059). It
+     * depends only on the document (examples, or values generated from the schemas without
+     * randomness) and those headers; a re-import compiles new routes, so the old answers go with
+     * their document.
+     */
+    async function documentedAnswer(
+      request: FastifyRequest,
+      api: CompiledApi,
+      matched: MatchedOperation,
+    ): Promise<DocumentedAnswer> {
+      const prefer = request.headers.prefer === undefined ? '' : String(request.headers.prefer);
+      const accept = request.headers.accept;
+      const preferCode = prefer ? /(?:^|[,;\s])code=(\w+)/.exec(prefer)?.[1] : undefined;
+      const preferExample = prefer ? /(?:^|[,;\s])example=([\w.-]+)/.exec(prefer)?.[1] : undefined;
+      const key = `${accept ?? ''}\n${preferCode ?? ''}\n${preferExample ?? ''}`;
+      let kept = answers.get(matched.compiled);
+      const hit = kept?.get(key);
+      if (hit) return hit;
+      const mock = await mockResponseInTurns(matched.operation, api.doc, {
+        accept,
+        preferCode,
+        preferExample,
+        check: api.check,
+      });
+      const answer: DocumentedAnswer = Object.freeze({
+        status: mock.status,
+        headers: Object.freeze({ ...mock.headers }),
+        contentType: mock.contentType,
+        payload: serializeBody(mock.contentType, mock.body),
+      });
+      if ((answer.payload?.length ?? 0) <= ANSWER_KEPT_CHARS) {
+        if (!kept) answers.set(matched.compiled, (kept = new Map()));
+        // A few Accept and Prefer variants per operation; a client cycling through more starts over.
+        if (kept.size >= ANSWERS_PER_OPERATION) kept.clear();
+        kept.set(key, answer);
+      }
+      return answer;
+    }
+
     const handler = async (
       request: FastifyRequest<{ Params: { alias: string; '*'?: string } }>,
       reply: FastifyReply,
@@ -352,17 +405,10 @@ export default fp(
       }
 
       // The documented answer.
-      const prefer = String(request.headers.prefer ?? '');
-      const mock = await mockResponseInTurns(matched.operation, api.doc, {
-        accept: request.headers.accept,
-        preferCode: /(?:^|[,;\s])code=(\w+)/.exec(prefer)?.[1],
-        preferExample: /(?:^|[,;\s])example=([\w.-]+)/.exec(prefer)?.[1],
-        check: api.check,
-      });
-      reply.headers(mock.headers).status(mock.status).header('Cache-Control', 'no-store');
-      const payload = serializeBody(mock.contentType, mock.body);
-      if (payload === undefined || request.method === 'HEAD') return reply.send();
-      return reply.type(mock.contentType!).send(payload);
+      const answer = await documentedAnswer(request, api, matched);
+      reply.headers(answer.headers).status(answer.status).header('Cache-Control', 'no-store');
+      if (answer.payload === undefined || request.method === 'HEAD') return reply.send();
+      return reply.type(answer.contentType!).send(answer.payload);
     };
 
     app.decorate('sandboxGateway', { onRequest, handler, onResponse });
