@@ -23,6 +23,7 @@ import sitePlugin from './modules/site/plugin.ts';
 import catalogPlugin from './modules/catalog/plugin.ts';
 import authzServerPlugin from './authz-server/plugin.ts';
 import gatewayPlugin from './gateway/plugin.ts';
+import { sandboxRoutes } from './gateway/routes.ts';
 import mtlsListenerPlugin from './authz-server/mtls-listener.ts';
 import applicationsPlugin from './modules/applications/plugin.ts';
 import certificatesPlugin from './modules/certificates/plugin.ts';
@@ -135,6 +136,9 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
   });
 
   try {
+    // The sandbox's routes first: their scope inherits only the hooks above, not the portal's
+    // global ones added by the plugins below (gateway/routes.ts, decision 059).
+    await app.register(sandboxRoutes);
     await app.register(securityPlugin);
     // Before anything reads the request: text no database column can hold is a 400 here.
     await app.register(textInputPlugin);

@@ -374,6 +374,60 @@ describe('sandbox gateway', () => {
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
+  it("answers in a scope of its own with the portal's security headers, request id and error language (decision 059)", async () => {
+    const health = await fetch(`${t.baseUrl}/healthz`);
+    const security = [
+      'content-security-policy',
+      'cross-origin-opener-policy',
+      'cross-origin-resource-policy',
+      'origin-agent-cluster',
+      'referrer-policy',
+      'x-content-type-options',
+      'x-dns-prefetch-control',
+      'x-download-options',
+      'x-frame-options',
+      'x-permitted-cross-domain-policies',
+      'x-xss-protection',
+    ];
+    for (const name of security) expect(health.headers.get(name), name).not.toBeNull();
+    const ok = await call(t, '/sandbox/accounts-api/accounts', reader.token, {
+      headers: { 'request-id': 'sandbox-call-1' },
+    });
+    const refused = await call(t, '/sandbox/accounts-api/accounts', undefined, {
+      headers: { 'accept-language': 'de', cookie: `${t.app.sessionCookieName}=not-a-session` },
+    });
+    const preflight = await fetch(`${t.baseUrl}/sandbox/accounts-api/accounts`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:8080', 'access-control-request-method': 'GET' },
+    });
+    const nul = await call(t, '/sandbox/accounts-api/%00', reader.token);
+    expect([ok.status, refused.status, preflight.status, nul.status]).toEqual([200, 401, 204, 400]);
+    for (const res of [ok, refused, { headers: preflight.headers }, nul])
+      for (const name of security) expect(res.headers.get(name), name).toBe(health.headers.get(name));
+    expect(ok.headers.get('request-id')).toBe('sandbox-call-1');
+    // Bearer tokens only: a cookie changes nothing, and none is set.
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    expect(refused.headers.get('vary')).toMatch(/Accept-Language/);
+    expect((nul.body as { errors: { code: string }[] }).errors[0]?.code).toBe('invalid_text');
+  });
+
+  it("keeps an operation's answer per Accept and Prefer, and answers each as documented", async () => {
+    const path = '/sandbox/accounts-api/accounts/acc-7';
+    const first = await call(t, path, reader.token);
+    const missing = await call(t, path, reader.token, { headers: { prefer: 'code=404' } });
+    const again = await call(t, path, reader.token);
+    const missingAgain = await call(t, path, reader.token, { headers: { prefer: 'code=404' } });
+    expect([first.status, missing.status, again.status, missingAgain.status]).toEqual([200, 404, 200, 404]);
+    expect(again.body).toEqual(first.body);
+    expect(missingAgain.body).toEqual(missing.body);
+    const head = await fetch(`${t.baseUrl}${path}`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${reader.token}` },
+    });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
   it('needs no token for operations without security', async () => {
     const res = await call(t, '/sandbox/accounts-api/status?verbose=true');
     expect(res.status).toBe(200);

@@ -23,6 +23,17 @@ interface CallContext {
   environment: string;
 }
 
+/** An operation's documented answer, serialized (kept per operation: documentedAnswer). */
+interface DocumentedAnswer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
+  contentType: string | undefined;
+  payload: string | undefined;
+}
+/** Answers longer than this (characters) are worked out on every call rather than kept. */
+const ANSWER_KEPT_CHARS = 64 * 1024;
+const ANSWERS_PER_OPERATION = 16;
+
 interface OAuthErrorBody {
   error: string;
   error_description: string;
@@ -70,6 +81,7 @@ export default fp(
     app.addHook('onClose', async () => recorder.close());
 
     const calls = new WeakMap<FastifyRequest, CallContext>();
+    const answers = new WeakMap<object, Map<string, DocumentedAnswer>>();
 
     type Refusal = { status: 401 | 403; body: OAuthErrorBody; dpop?: boolean };
     const invalid = (error_description: string): Refusal => ({
@@ -236,143 +248,170 @@ export default fp(
       return refusal ?? tokenRequired();
     }
 
-    await app.register(async (scope) => {
-      // The body is validated against the document, so it arrives raw whatever its type.
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    /** Browser apps of any origin may call the sandbox: bearer tokens, never cookies. */
+    const onRequest = (request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined => {
+      reply.header('Access-Control-Allow-Origin', '*');
+      reply.header('Access-Control-Expose-Headers', 'WWW-Authenticate, Request-Id, Allow');
+      if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
+        const headers = request.headers['access-control-request-headers'];
+        return reply
+          .status(204)
+          .header('Access-Control-Allow-Methods', 'GET, PUT, POST, DELETE, PATCH, HEAD, OPTIONS')
+          .header(
+            'Access-Control-Allow-Headers',
+            typeof headers === 'string' ? headers : 'Authorization, Content-Type, DPoP',
+          )
+          .header('Access-Control-Max-Age', '600')
+          .send();
+      }
+      return undefined;
+    };
 
-      // Browser apps of any origin may call the sandbox: bearer tokens, never cookies.
-      scope.addHook('onRequest', async (request, reply) => {
-        reply.header('Access-Control-Allow-Origin', '*');
-        reply.header('Access-Control-Expose-Headers', 'WWW-Authenticate, Request-Id, Allow');
-        if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
-          const headers = request.headers['access-control-request-headers'];
-          return reply
-            .status(204)
-            .header('Access-Control-Allow-Methods', 'GET, PUT, POST, DELETE, PATCH, HEAD, OPTIONS')
-            .header(
-              'Access-Control-Allow-Headers',
-              typeof headers === 'string' ? headers : 'Authorization, Content-Type, DPoP',
-            )
-            .header('Access-Control-Max-Age', '600')
-            .send();
-        }
-        return undefined;
+    const onResponse = (request: FastifyRequest, reply: FastifyReply): void => {
+      const call = calls.get(request);
+      if (!call) return;
+      recorder.record({
+        occurredAt: new Date(),
+        applicationUuid: call.applicationUuid,
+        clientId: call.clientId,
+        environment: call.environment,
+        apiAlias: call.alias,
+        endpoint: call.endpoint,
+        method: call.method,
+        status: reply.statusCode,
+        durationMs: reply.elapsedTime,
       });
+    };
 
-      scope.addHook('onResponse', async (request, reply) => {
-        const call = calls.get(request);
-        if (!call) return;
-        recorder.record({
-          occurredAt: new Date(),
-          applicationUuid: call.applicationUuid,
-          clientId: call.clientId,
-          environment: call.environment,
-          apiAlias: call.alias,
-          endpoint: call.endpoint,
-          method: call.method,
-          status: reply.statusCode,
-          durationMs: reply.elapsedTime,
-        });
+    /**
+     * The documented answer of an operation for the request's Accept and Prefer headers: worked
+     * out on its first call and kept with the operation's compiled route (decision 059). It
+     * depends only on the document (examples, or values generated from the schemas without
+     * randomness) and those headers; a re-import compiles new routes, so the old answers go with
+     * their document.
+     */
+    async function documentedAnswer(
+      request: FastifyRequest,
+      api: CompiledApi,
+      matched: MatchedOperation,
+    ): Promise<DocumentedAnswer> {
+      const prefer = request.headers.prefer === undefined ? '' : String(request.headers.prefer);
+      const accept = request.headers.accept;
+      const preferCode = prefer ? /(?:^|[,;\s])code=(\w+)/.exec(prefer)?.[1] : undefined;
+      const preferExample = prefer ? /(?:^|[,;\s])example=([\w.-]+)/.exec(prefer)?.[1] : undefined;
+      const key = `${accept ?? ''}\n${preferCode ?? ''}\n${preferExample ?? ''}`;
+      let kept = answers.get(matched.compiled);
+      const hit = kept?.get(key);
+      if (hit) return hit;
+      const mock = await mockResponseInTurns(matched.operation, api.doc, {
+        accept,
+        preferCode,
+        preferExample,
+        check: api.check,
       });
+      const answer: DocumentedAnswer = Object.freeze({
+        status: mock.status,
+        headers: Object.freeze({ ...mock.headers }),
+        contentType: mock.contentType,
+        payload: serializeBody(mock.contentType, mock.body),
+      });
+      if ((answer.payload?.length ?? 0) <= ANSWER_KEPT_CHARS) {
+        if (!kept) answers.set(matched.compiled, (kept = new Map()));
+        // A few Accept and Prefer variants per operation; a client cycling through more starts over.
+        if (kept.size >= ANSWERS_PER_OPERATION) kept.clear();
+        kept.set(key, answer);
+      }
+      return answer;
+    }
 
-      const handler = async (
-        request: FastifyRequest<{ Params: { alias: string; '*'?: string } }>,
-        reply: FastifyReply,
-      ) => {
-        const { alias } = request.params;
-        // The change counters, read once after the request arrived (decision 018): what the
-        // alias's document and the client's access are kept in memory against (decision 055).
-        const versions = await app.dataVersions.forRequest(request);
-        const sandbox = await documents.get(alias, versions);
-        if (!sandbox) {
-          return sendError(reply, 404, {
-            error: 'not_found',
-            error_description: `no API with alias '${alias}' in the sandbox`,
-          });
-        }
-        const url = request.raw.url ?? '/';
-        const q = url.indexOf('?');
-        const fullPath = q === -1 ? url : url.slice(0, q);
-        const prefix = `${SANDBOX_PREFIX}/${encodeURIComponent(alias)}`;
-        const path = fullPath.startsWith(prefix)
-          ? fullPath.slice(prefix.length)
-          : `/${request.params['*'] ?? ''}`;
-        // Paths told apart by a pseudo-fragment ('/#Action=...') are matched on the query and headers.
-        const discriminators = {
-          query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
-          headers: request.headers,
-        };
-        const routed = sandbox.match(request.method, path || '/', discriminators);
-        if (!routed) {
-          return sendError(reply, 404, {
-            error: 'not_found',
-            error_description: `no operation of '${alias}' matches ${request.method} ${path || '/'}`,
-          });
-        }
-        if ('allowed' in routed) {
-          reply.header('Allow', routed.allowed.join(', '));
-          return sendError(reply, 405, {
-            error: 'method_not_allowed',
-            error_description: `${request.method} is not documented for ${path}; use ${routed.allowed.join(', ')}`,
-          });
-        }
-        // What this operation needs of the document, resolved and compiled on its first call.
-        const { api, matched } = await sandbox.resolve(routed, request.method, path || '/', discriminators);
-        // The endpoint names its API (the path under /sandbox): versions of an API share paths, and
-        // an application subscribed to two of them must see their calls apart in analytics.
-        const endpoint = `${matched.method} /${alias}${matched.template}`;
-
-        // Authorization: one alternative of the operation's security, every scheme of it.
-        const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
-        const outcome = await authorize(request, api, matched, query, versions);
-        if ('status' in outcome) return sendError(reply, outcome.status, outcome.body, outcome.dpop);
-        if (outcome.access) {
-          calls.set(request, {
-            alias,
-            endpoint,
-            method: matched.method,
-            clientId: outcome.access.clientId,
-            applicationUuid: outcome.access.applicationUuid,
-            environment: outcome.access.environment,
-          });
-        }
-
-        // Request validation.
-        const failure = api.validate(matched, {
-          method: request.method,
-          path,
-          query,
-          headers: request.headers,
-          contentType: request.headers['content-type'],
-          body: Buffer.isBuffer(request.body) ? request.body : undefined,
+    const handler = async (
+      request: FastifyRequest<{ Params: { alias: string; '*'?: string } }>,
+      reply: FastifyReply,
+    ) => {
+      const { alias } = request.params;
+      // The change counters, read once after the request arrived (decision 018): what the
+      // alias's document and the client's access are kept in memory against (decision 055).
+      const versions = await app.dataVersions.forRequest(request);
+      const sandbox = await documents.get(alias, versions);
+      if (!sandbox) {
+        return sendError(reply, 404, {
+          error: 'not_found',
+          error_description: `no API with alias '${alias}' in the sandbox`,
         });
-        if (failure) {
-          return sendError(reply, failure.status, {
-            error: failure.status === 415 ? 'unsupported_media_type' : 'invalid_request',
-            error_description: failure.description,
-            parameter: failure.parameter,
-            ...(failure.pointer ? { pointer: failure.pointer } : {}),
-          });
-        }
-
-        // The documented answer.
-        const prefer = String(request.headers.prefer ?? '');
-        const mock = await mockResponseInTurns(matched.operation, api.doc, {
-          accept: request.headers.accept,
-          preferCode: /(?:^|[,;\s])code=(\w+)/.exec(prefer)?.[1],
-          preferExample: /(?:^|[,;\s])example=([\w.-]+)/.exec(prefer)?.[1],
-          check: api.check,
-        });
-        reply.headers(mock.headers).status(mock.status).header('Cache-Control', 'no-store');
-        const payload = serializeBody(mock.contentType, mock.body);
-        if (payload === undefined || request.method === 'HEAD') return reply.send();
-        return reply.type(mock.contentType!).send(payload);
+      }
+      const url = request.raw.url ?? '/';
+      const q = url.indexOf('?');
+      const fullPath = q === -1 ? url : url.slice(0, q);
+      const prefix = `${SANDBOX_PREFIX}/${encodeURIComponent(alias)}`;
+      const path = fullPath.startsWith(prefix)
+        ? fullPath.slice(prefix.length)
+        : `/${request.params['*'] ?? ''}`;
+      // Paths told apart by a pseudo-fragment ('/#Action=...') are matched on the query and headers.
+      const discriminators = {
+        query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+        headers: request.headers,
       };
+      const routed = sandbox.match(request.method, path || '/', discriminators);
+      if (!routed) {
+        return sendError(reply, 404, {
+          error: 'not_found',
+          error_description: `no operation of '${alias}' matches ${request.method} ${path || '/'}`,
+        });
+      }
+      if ('allowed' in routed) {
+        reply.header('Allow', routed.allowed.join(', '));
+        return sendError(reply, 405, {
+          error: 'method_not_allowed',
+          error_description: `${request.method} is not documented for ${path}; use ${routed.allowed.join(', ')}`,
+        });
+      }
+      // What this operation needs of the document, resolved and compiled on its first call.
+      const { api, matched } = await sandbox.resolve(routed, request.method, path || '/', discriminators);
+      // The endpoint names its API (the path under /sandbox): versions of an API share paths, and
+      // an application subscribed to two of them must see their calls apart in analytics.
+      const endpoint = `${matched.method} /${alias}${matched.template}`;
 
-      scope.all(`${SANDBOX_PREFIX}/:alias`, handler);
-      scope.all(`${SANDBOX_PREFIX}/:alias/*`, handler);
-    });
+      // Authorization: one alternative of the operation's security, every scheme of it.
+      const query = discriminators.query;
+      const outcome = await authorize(request, api, matched, query, versions);
+      if ('status' in outcome) return sendError(reply, outcome.status, outcome.body, outcome.dpop);
+      if (outcome.access) {
+        calls.set(request, {
+          alias,
+          endpoint,
+          method: matched.method,
+          clientId: outcome.access.clientId,
+          applicationUuid: outcome.access.applicationUuid,
+          environment: outcome.access.environment,
+        });
+      }
+
+      // Request validation.
+      const failure = api.validate(matched, {
+        method: request.method,
+        path,
+        query,
+        headers: request.headers,
+        contentType: request.headers['content-type'],
+        body: Buffer.isBuffer(request.body) ? request.body : undefined,
+      });
+      if (failure) {
+        return sendError(reply, failure.status, {
+          error: failure.status === 415 ? 'unsupported_media_type' : 'invalid_request',
+          error_description: failure.description,
+          parameter: failure.parameter,
+          ...(failure.pointer ? { pointer: failure.pointer } : {}),
+        });
+      }
+
+      // The documented answer.
+      const answer = await documentedAnswer(request, api, matched);
+      reply.headers(answer.headers).status(answer.status).header('Cache-Control', 'no-store');
+      if (answer.payload === undefined || request.method === 'HEAD') return reply.send();
+      return reply.type(answer.contentType!).send(answer.payload);
+    };
+
+    app.decorate('sandboxGateway', { onRequest, handler, onResponse });
   },
   { name: 'gateway', dependencies: ['db', 'authz-server'] },
 );
@@ -383,5 +422,14 @@ declare module 'fastify' {
     /** Writes every buffered call record now (tests, shutdown). */
     flushCallRecorder(): Promise<void>;
     sandboxDocuments: ReturnType<typeof createDocumentCache>;
+    /** What the sandbox's routes run (gateway/routes.ts declares them in a scope of their own). */
+    sandboxGateway: {
+      onRequest(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined;
+      handler(
+        request: FastifyRequest<{ Params: { alias: string; '*'?: string } }>,
+        reply: FastifyReply,
+      ): Promise<FastifyReply>;
+      onResponse(request: FastifyRequest, reply: FastifyReply): void;
+    };
   }
 }

@@ -1,6 +1,7 @@
 import compress from '@fastify/compress';
 import helmet from 'helmet';
 import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPrivateUseRedirectUri } from '@portico/contracts/redirect-uri';
 import { HSTS_VALUE, overTls } from '../lib/transport.ts';
 
@@ -50,6 +51,50 @@ export function withFormTargets(policy: string, uris: readonly string[]): string
   return withSources(policy, 'form-action', [...new Set(sources)]);
 }
 
+/** The security headers of every answer, in order (helmet's, worked out once). */
+export type SecurityHeaders = readonly (readonly [name: string, value: string])[];
+
+/**
+ * What helmet's middleware sets, run once against a stand-in response: its options are static
+ * (no nonce, no directive computed per request), so every request gets the same headers.
+ */
+function fixedHeaders(middleware: ReturnType<typeof helmet>): SecurityHeaders {
+  const headers: [string, string][] = [];
+  const res = {
+    setHeader(name: string, value: unknown) {
+      const i = headers.findIndex(([n]) => n.toLowerCase() === name.toLowerCase());
+      if (i >= 0) headers.splice(i, 1);
+      headers.push([name, String(value)]);
+    },
+    removeHeader(name: string) {
+      const i = headers.findIndex(([n]) => n.toLowerCase() === name.toLowerCase());
+      if (i >= 0) headers.splice(i, 1);
+    },
+  };
+  let failed: unknown;
+  middleware(
+    {} as Parameters<typeof middleware>[0],
+    res as unknown as Parameters<typeof middleware>[1],
+    (err?: unknown) => {
+      failed = err;
+    },
+  );
+  if (failed) throw failed instanceof Error ? failed : new Error(String(failed));
+  return Object.freeze(headers.map((h) => Object.freeze(h)));
+}
+
+/** Sets the security headers (and HSTS over TLS, lib/transport.ts) on the raw response. */
+export function setSecurityHeaders(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  headers: SecurityHeaders,
+): void {
+  const raw = reply.raw;
+  for (const [name, value] of headers) raw.setHeader(name, value);
+  if (overTls(app, request)) raw.setHeader('Strict-Transport-Security', HSTS_VALUE);
+}
+
 /**
  * Security headers and compression for every response; HSTS on every answer over TLS
  * (lib/transport.ts).
@@ -92,13 +137,15 @@ export default fp(
       // Set below for answers over TLS, which a plain PUBLIC_URL behind a TLS proxy also gets.
       hsts: false,
     });
-    app.addHook('onRequest', (request, reply, done) => {
-      securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
-    });
+    // Its answer does not depend on the request (static directives, no nonces): worked out once
+    // and set per request from a list (decision 059), here and by the sandbox's own scope.
+    const fixed = fixedHeaders(securityHeaders);
+    app.decorate('securityHeaders', fixed);
     // On the raw response, from the start: answers written past Fastify's reply (oidc-provider's
-    // at /idp and /oauth, hijacked interaction routes) carry it too.
-    app.addHook('onRequest', async (request, reply) => {
-      if (overTls(app, request)) reply.raw.setHeader('Strict-Transport-Security', HSTS_VALUE);
+    // at /idp and /oauth, hijacked interaction routes) carry them too.
+    app.addHook('onRequest', (request, reply, done) => {
+      setSecurityHeaders(app, request, reply, fixed);
+      done();
     });
     const { hostname } = new URL(app.config.publicUrl);
     if (
@@ -115,3 +162,10 @@ export default fp(
   },
   { name: 'security' },
 );
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The security headers every answer gets (helmet's, worked out at start-up). */
+    securityHeaders: SecurityHeaders;
+  }
+}
