@@ -23,7 +23,7 @@ import enProducts from '../locales/en/products.json';
  * other prefix. The English shell namespaces are in the entry; another language's are fetched
  * before the first render (loadLocale, main.tsx); the features' namespaces come with the pages
  * (loadFeatureMessages, lazyPage). A key missing in a language shows the English text; areas
- * that have no JSON file yet (the console's, support, forum...) are registered in English only.
+ * that have no JSON file yet (the console's...) are registered in English only.
  */
 
 /** Every dotted path to a message: 'site.title', 'products.version', 'language.label'... */
@@ -42,6 +42,10 @@ export const FEATURE_NAMESPACES = [
   'tryout',
   'content',
   'notices',
+  'support',
+  'forum',
+  'terminal',
+  'certificates',
 ] as const;
 
 /** Another language's message files, each fetched on demand (a chunk of its own). */
