@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { en } from '@portico/contracts/messages';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import dePages from '../src/locales/de/pages.json' with { type: 'json' };
 import { TestClient } from './http-client.ts';
 import {
   answerConsent,
@@ -255,6 +256,21 @@ describe('MCP: the authorization (protected resource metadata, registration, PKC
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('error_description')).toBe(en.mcp.denied);
     expect(a.oauth.tokens()).toBeUndefined();
+    await a.close();
+  });
+
+  it("shows the consent in the user's language (a German browser)", async () => {
+    const browser = await signedInUser(t, 'deutsch.assistent@example.com');
+    browser.headers['accept-language'] = 'de-DE,de;q=0.9';
+    const a = await connectAssistant(t);
+    await expect(a.call('list_my_organizations')).rejects.toThrow();
+    const consent = await openConsent(browser, a.oauth.authorizationUrl!);
+    expect(consent.html).toContain('<html lang="de">');
+    expect(consent.html).toContain(`<h1>${dePages.mcp.consentTitle}</h1>`);
+    expect(consent.html).toContain(`<li>${dePages.mcp.capabilityCreate}</li>`);
+    expect(consent.html).toContain(`<button type="submit">${dePages.mcp.allowButton}</button>`);
+    expect(dePages.mcp.consentTitle).not.toBe(en.mcp.consentTitle);
+    await answerConsent(browser, consent.url, 'abort', a.oauth.redirectUrl);
     await a.close();
   });
 });

@@ -8,6 +8,7 @@
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { identityMessages } from '@portico/contracts/messages/identity';
+import type { mcpMessages } from '@portico/contracts/messages/mcp';
 import type { Locale } from '@portico/contracts/locales';
 import { escapeHtml as esc } from '../../lib/html.ts';
 import { texts, type Texts } from '../../lib/i18n.ts';
@@ -155,35 +156,43 @@ export function errorPage(locale: Locale, title: IdentityKey, message: string, h
   );
 }
 
-const A = en.mcp;
+type McpKey = Exclude<
+  keyof typeof mcpMessages,
+  'denied' | 'tooManyRegistrations' | 'signInRequired' | 'tooManyCalls' | 'notFound' | 'noResults' | 'refused'
+>;
+
+/** The assistant's consent texts in a language (`pages` namespace, `mcp.*`). */
+export const mcpTexts = (locale: Locale): Texts<McpKey> => texts<McpKey>(locale, 'pages', 'mcp');
 
 /** The consent an assistant (an MCP client) asks for: who asks, what it may do, where it goes back. */
 export function agentConsentPage(opts: {
+  locale: Locale;
   action: string;
   denyAction: string;
   clientName: string;
   userName: string;
   redirectHost: string;
 }): string {
+  const A = mcpTexts(opts.locale);
   const capabilities = [
-    A.capabilityRead,
-    A.capabilityCreate,
-    A.capabilitySubscribe,
-    A.capabilitySandbox,
-    A.capabilitySupport,
+    A('capabilityRead'),
+    A('capabilityCreate'),
+    A('capabilitySubscribe'),
+    A('capabilitySandbox'),
+    A('capabilitySupport'),
   ];
-  // English only for now: the assistant's texts are not yet in the pages namespace (issue 30).
-  const fillA = (template: string, markup: Record<string, string>) => format(esc(template), markup);
+  // The template is escaped first, then the markup of its values goes in.
+  const fillA = (key: McpKey, markup: Record<string, string>) => format(esc(A(key)), markup);
   return layout(
-    identityTexts('en'),
-    A.consentTitle,
-    `<p>${fillA(A.signedInAs, { name: `<strong>${esc(opts.userName)}</strong>` })}</p>
-<p>${fillA(A.consentIntro, { client: `<strong>${esc(opts.clientName)}</strong>` })}</p>
+    identityTexts(opts.locale),
+    A('consentTitle'),
+    `<p>${fillA('signedInAs', { name: `<strong>${esc(opts.userName)}</strong>` })}</p>
+<p>${fillA('consentIntro', { client: `<strong>${esc(opts.clientName)}</strong>` })}</p>
 <ul>${capabilities.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>
-<p class="hint">${esc(A.consentLimits)}</p>
-<p class="hint">${esc(A.consentRevoke)}</p>
-<p class="hint">${fillA(A.redirectNote, { uri: `<code>${esc(opts.redirectHost)}</code>` })}</p>
-<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(A.allowButton)}</button></form>
-<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">${esc(A.denyButton)}</button></form>`,
+<p class="hint">${esc(A('consentLimits'))}</p>
+<p class="hint">${esc(A('consentRevoke'))}</p>
+<p class="hint">${fillA('redirectNote', { uri: `<code>${esc(opts.redirectHost)}</code>` })}</p>
+<form method="post" action="${esc(opts.action)}"><button type="submit">${esc(A('allowButton'))}</button></form>
+<form method="post" action="${esc(opts.denyAction)}"><button type="submit" class="secondary">${esc(A('denyButton'))}</button></form>`,
   );
 }

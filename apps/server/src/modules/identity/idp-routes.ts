@@ -14,6 +14,7 @@ import type { Locale } from '@portico/contracts/locales';
 import { IDP_PREFIX } from './idp-provider.ts';
 import {
   agentConsentPage,
+  mcpTexts,
   errorPage,
   identityTexts,
   resetPasswordPage,
@@ -123,9 +124,10 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         return html(
           reply,
           agentConsentPage({
+            locale,
             action: `${IDP_PREFIX}/interaction/${interaction.uid}/confirm`,
             denyAction: `${IDP_PREFIX}/interaction/${interaction.uid}/abort`,
-            clientName: client.clientName || en.mcp.unknownClient,
+            clientName: client.clientName || mcpTexts(locale)('unknownClient'),
             userName: user.name,
             redirectHost,
           }),
