@@ -1,12 +1,12 @@
-import { certificatesMessages } from '@portico/contracts/messages/certificates';
-import { forumMessages } from '@portico/contracts/messages/forum';
-import { supportMessages } from '@portico/contracts/messages/support';
-import { terminalMessages } from '@portico/contracts/messages/terminal';
 import enApplications from '../locales/en/applications.json';
+import enCertificates from '../locales/en/certificates.json';
 import enContent from '../locales/en/content.json';
 import enCredentials from '../locales/en/credentials.json';
+import enForum from '../locales/en/forum.json';
 import enNotices from '../locales/en/notices.json';
 import enOrganizations from '../locales/en/organizations.json';
+import enSupport from '../locales/en/support.json';
+import enTerminal from '../locales/en/terminal.json';
 import enTryout from '../locales/en/tryout.json';
 import { registerMessages, registerTranslations } from './i18n';
 
@@ -16,11 +16,16 @@ import { registerMessages, registerTranslations } from './i18n';
  * namespaces (src/locales/en/<namespace>.json; other languages' files are fetched by lib/i18n.ts),
  * and the areas of contracts' catalogue that have no message files yet, English in every language.
  */
-for (const messages of [enApplications, enContent, enCredentials, enNotices, enOrganizations, enTryout])
+for (const messages of [
+  enApplications,
+  enCertificates,
+  enContent,
+  enCredentials,
+  enForum,
+  enNotices,
+  enOrganizations,
+  enSupport,
+  enTerminal,
+  enTryout,
+])
   registerTranslations('en', messages);
-registerMessages({
-  certificates: certificatesMessages,
-  forum: forumMessages,
-  support: supportMessages,
-  terminal: terminalMessages,
-});

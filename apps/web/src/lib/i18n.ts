@@ -23,8 +23,8 @@ import enProducts from '../locales/en/products.json';
  * other prefix. The English shell namespaces are in the entry; another language's are fetched
  * before the first render (loadLocale, main.tsx); the features' namespaces come with the pages
  * (loadFeatureMessages, lazyPage). A key missing in a language shows the English text; areas
- * that have no JSON file yet (support, forum...) are registered in English only; the console's
- * namespaces come with the console's pages (loadConsoleMessages).
+ * that have no JSON file yet are registered in English only; the console's namespaces come with
+ * the console's pages (loadConsoleMessages).
  */
 
 /** Every dotted path to a message: 'site.title', 'products.version', 'language.label'... */
@@ -43,6 +43,10 @@ export const FEATURE_NAMESPACES = [
   'tryout',
   'content',
   'notices',
+  'support',
+  'forum',
+  'terminal',
+  'certificates',
 ] as const;
 /**
  * The provider console's namespaces (decision 057): loaded with the console's pages (/admin/*,

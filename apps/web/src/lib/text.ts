@@ -28,6 +28,15 @@ function dateFormat(tag: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** The day of an instant in the reader's time zone: DD-MM-YYYY in English (spec B 9), else Intl's. */
+export function formatDay(value: string | null | undefined): string {
+  if (!value) return '';
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  if (locale === DEFAULT_LOCALE) return `${pad(d.getDate())}-${pad(d.getMonth() + 1)}-${d.getFullYear()}`;
+  return new Intl.DateTimeFormat(localeTag, { day: '2-digit', month: '2-digit', year: 'numeric' }).format(d);
+}
+
 /** An instant in the reader's time zone: DD-MM-YYYY HH:mm in English (spec B 9), else Intl's. */
 export function formatDateTime(value: string | null | undefined): string {
   if (!value) return '';

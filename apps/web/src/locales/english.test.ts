@@ -23,6 +23,14 @@ import tryout from './en/tryout.json';
 import consoleFile from './en/console.json';
 import { consoleMessages } from '@portico/contracts/messages/console';
 import { apiImportMessages } from '@portico/contracts/messages/api-import';
+import support from './en/support.json';
+import forum from './en/forum.json';
+import terminal from './en/terminal.json';
+import certificates from './en/certificates.json';
+import { supportMessages } from '@portico/contracts/messages/support';
+import { forumMessages } from '@portico/contracts/messages/forum';
+import { terminalMessages } from '@portico/contracts/messages/terminal';
+import { certificatesMessages } from '@portico/contracts/messages/certificates';
 
 /**
  * The web app's English message files carry the spec's wording, which contracts' catalogue holds
@@ -43,6 +51,10 @@ describe('the English message files', () => {
     expect(tryout.tryout).toEqual(tryoutMessages);
     expect(content).toEqual({ content: contentMessages, search: searchMessages });
     expect(notices).toEqual({ chatBot: chatBotMessages, applicationNotices: applicationNoticesMessages });
+    expect(support).toEqual({ support: supportMessages });
+    expect(forum).toEqual({ forum: forumMessages });
+    expect(terminal).toEqual({ terminal: terminalMessages });
+    expect(certificates).toEqual({ certificates: certificatesMessages });
     expect(credentials).toEqual({
       clientSecrets: clientSecretsMessages,
       clientAuth: clientAuthMessages,

@@ -35,6 +35,9 @@ import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { checkFields, checkIncludes, checkQuery, values } from '../../jsonapi/resource.ts';
 import { HttpError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { texts } from '../../lib/i18n.ts';
+import { requestLocale } from '../../lib/locale.ts';
+import { localizedPath } from '@portico/contracts/locale-path';
 import { requireUser } from '../../plugins/session.ts';
 import { notifyNewComment, notifyNewTopic, unsubscribeKey } from './notify.ts';
 import {
@@ -650,18 +653,22 @@ export async function forumRoutes(app: FastifyInstance): Promise<void> {
     const target = parsed
       ? await findTarget(app.db, { id: parsed.userId, isModerator: true }, parsed.uuid, parsed.kind)
       : undefined;
+    // The page is in the reader's language (decision 058): the account's, else the browser's.
+    const locale = requestLocale(request, request.user?.preferredLangcode);
+    const T = texts(locale, 'pages', 'forum');
     const page = (status: number, title: string, text: string) =>
       reply
         .status(status)
         .type('text/html; charset=utf-8')
         .header('Cache-Control', 'no-store')
+        .header('Vary', 'Accept-Language, Cookie')
         .send(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+          `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
             `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>` +
-            `<p><a href="/forum">${escapeHtml(M.mail.backToPortal)}</a></p></main></body></html>`,
+            `<p><a href="${escapeHtml(localizedPath(locale, '/forum'))}">${escapeHtml(T('mail.backToPortal'))}</a></p></main></body></html>`,
         );
-    if (!parsed || !target) return page(400, M.mail.unsubscribedTitle, M.errors.unsubscribeInvalid);
+    if (!parsed || !target) return page(400, T('mail.unsubscribedTitle'), T('errors.unsubscribeInvalid'));
     await setSubscribed(app.db, parsed.userId, target, false);
-    return page(200, M.mail.unsubscribedTitle, format(M.mail.unsubscribed, { name: target.name }));
+    return page(200, T('mail.unsubscribedTitle'), T('mail.unsubscribed', { name: target.name }));
   });
 }

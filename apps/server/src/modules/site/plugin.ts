@@ -4,6 +4,8 @@ import { en } from '@portico/contracts/messages';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
+import { texts } from '../../lib/i18n.ts';
+import { requestLocale } from '../../lib/locale.ts';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { consoleSiteRoutes } from './console.ts';
 import { defaultConsent } from './defaults.ts';
@@ -78,7 +80,13 @@ export default fp(
           .onConflict((oc) => oc.doNothing())
           .execute();
       }
-      return reply.status(201).send({ message: en.newsletter.success });
+      // The confirmation reaches the user: in the request's language (decision 058), like errors.
+      const locale = requestLocale(request, request.user?.preferredLangcode);
+      return reply
+        .status(201)
+        .header('Vary', 'Accept-Language, Cookie')
+        .header('Content-Language', locale)
+        .send({ message: texts(locale, 'errors', 'newsletter')('success') });
     });
   },
   { name: 'site', dependencies: ['session', 'db', 'http-cache'] },

@@ -5,6 +5,8 @@ import type { TicketCreateInput, TicketStatus } from '@portico/contracts/support
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { HttpError, notFound } from '../../lib/errors.ts';
+import { texts } from '../../lib/i18n.ts';
+import { recipientLocale } from '../../lib/mailer.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { plainText } from '../../lib/plain-text.ts';
 import { ticketHtml } from './rich-text.ts';
@@ -323,10 +325,12 @@ export async function replyToTicket(
       }),
     });
   } else if (staff) {
+    // The reporter reads it in their account's language (decision 058); the staff's mails stay English.
+    const T = texts(await recipientLocale(app.db, row.reporter_email), 'emails', 'support');
     await notify(app, {
       to: row.reporter_email,
-      subject: format(M.mailStaffReplySubject, { nid: row.id, title: oneLine(row.title) }),
-      text: format(M.mailStaffReplyText, {
+      subject: T('mailStaffReplySubject', { nid: row.id, title: oneLine(row.title) }),
+      text: T('mailStaffReplyText', {
         title: row.title,
         message: plainText(body, { lines: true }),
         url: ticketUrl(app, row.id),
@@ -350,10 +354,11 @@ export async function setTicketStatus(
     .where('id', '=', row.id)
     .execute();
   if (row.reporter_id !== user.id) {
+    const T = texts(await recipientLocale(app.db, row.reporter_email), 'emails', 'support');
     await notify(app, {
       to: row.reporter_email,
-      subject: format(M.mailStatusSubject, { nid: row.id, status, title: oneLine(row.title) }),
-      text: format(M.mailStatusText, { title: row.title, status, url: ticketUrl(app, row.id) }),
+      subject: T('mailStatusSubject', { nid: row.id, status, title: oneLine(row.title) }),
+      text: T('mailStatusText', { title: row.title, status, url: ticketUrl(app, row.id) }),
     });
   }
   return { ...row, status };

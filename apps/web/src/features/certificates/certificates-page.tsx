@@ -35,6 +35,7 @@ import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { formatDate } from '../../lib/text';
 import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
 import {
   certificateKeys,
@@ -45,7 +46,8 @@ import {
   revokeCertificate,
 } from './api';
 
-const day = (iso: string) => iso.slice(0, 10);
+/** A certificate's day (UTC), as the page's language writes dates (lib/text.ts). */
+const day = (iso: string) => formatDate(iso);
 
 /** /organization/:organizationId/certificates: the organization's sandbox test certificates (issue 28). */
 export default function CertificatesPage() {

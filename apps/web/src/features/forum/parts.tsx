@@ -11,19 +11,18 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { DATE_FORMAT } from '@portico/contracts/constants';
 import type { ForumTopicSummary } from '@portico/contracts/forum';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/text';
 import type { Forum } from './api';
 
 /** Shared pieces of the forum pages (spec B 2.13). */
 
-export const when = (iso: string | null | undefined) =>
-  iso ? dayjs(iso).format(`${DATE_FORMAT} HH:mm`) : '';
+/** When a post was written, as the page's language writes it (lib/text.ts). */
+export const when = (iso: string | null | undefined) => formatDateTime(iso);
 
 /** 'n/a' when there is no last post (spec B 8). */
 export function LastPost({ post }: { post: { created: string | null; name: string | null } | null }) {

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useTranslation } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/text';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ORG_DEFAULT_PAGE_SIZE } from '@portico/contracts/constants';
 import { NotFound } from '../../components/not-found';
@@ -26,7 +26,7 @@ export default function AdminOutboxPage() {
   );
 }
 
-const when = (iso: string) => dayjs(iso).format('DD-MM-YYYY HH:mm');
+const when = (iso: string) => formatDateTime(iso);
 
 function StatusBadge({ status }: { status: OutboxMessage['attributes']['status'] }) {
   const { t } = useTranslation();

@@ -1,10 +1,9 @@
 import { Alert, Button, Group, Loader, Stack, Table, Text } from '@mantine/core';
-import { auditActionLabel } from '@portico/contracts/messages/audit-actions';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { apiRequest, messageOf } from '../../lib/api-client';
-import { useTranslation } from '../../lib/i18n';
+import { useTranslation, type MessageKey } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/text';
 
 /** An entry of the organization's part of the audit log (no address; the provider unnamed). */
 interface ActivityEntry {
@@ -25,6 +24,16 @@ interface ActivityList {
 }
 
 const PAGE_SIZE = 10;
+
+/**
+ * How an action reads in the page's language (organizations.activity.actions, the same words as
+ * contracts' audit-actions.ts in English); an action without words is shown as its name.
+ */
+function actionLabel(t: (key: MessageKey) => string, action: string): string {
+  const key = `organizations.activity.actions.${action}` as MessageKey;
+  const label = t(key);
+  return label === key ? action : label;
+}
 
 /**
  * The organization's activity for its owners (issue 27): its part of the audit log, newest first,
@@ -72,14 +81,14 @@ export default function OrganizationActivity({ organizationId }: { organizationI
                   return (
                     <Table.Tr key={e.id}>
                       <Table.Td>
-                        <time dateTime={a.at}>{dayjs(a.at).format('YYYY-MM-DD HH:mm')}</time>
+                        <time dateTime={a.at}>{formatDateTime(a.at)}</time>
                       </Table.Td>
                       <Table.Td>
                         {a.actor.provider
                           ? t('organizations.activity.provider')
                           : (a.actor.email ?? t('organizations.activity.anonymous'))}
                       </Table.Td>
-                      <Table.Td>{auditActionLabel(a.action)}</Table.Td>
+                      <Table.Td>{actionLabel(t, a.action)}</Table.Td>
                       <Table.Td>{a.targetLabel ?? a.targetId ?? a.targetType}</Table.Td>
                     </Table.Tr>
                   );

@@ -1,8 +1,6 @@
 import { Alert, Group, Loader, Stack, Text } from '@mantine/core';
-import dayjs from 'dayjs';
-import { locale, localeTag, useTranslation } from '../../lib/i18n';
-import { DATE_FORMAT } from '@portico/contracts/constants';
-import { DEFAULT_LOCALE } from '@portico/contracts/locales';
+import { useTranslation } from '../../lib/i18n';
+import { formatDay } from '../../lib/text';
 import { paths } from '../../config/paths';
 import { PageBreadcrumbs, type Crumb } from '../../components/ui/page-breadcrumbs';
 import type { TimedMessage } from './timed-message';
@@ -94,8 +92,5 @@ export function errorsByPointer(body: unknown): Map<string, string> {
 
 /** A date in the reader's time zone: DD-MM-YYYY in English (spec), else as Intl writes it. */
 export function formatDate(iso: string): string {
-  if (locale === DEFAULT_LOCALE) return dayjs(iso).format(DATE_FORMAT);
-  return new Intl.DateTimeFormat(localeTag, { day: '2-digit', month: '2-digit', year: 'numeric' }).format(
-    new Date(iso),
-  );
+  return formatDay(iso);
 }

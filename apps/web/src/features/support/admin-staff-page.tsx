@@ -1,13 +1,12 @@
 import { Alert, Button, Group, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
-import { DATE_FORMAT } from '@portico/contracts/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
 import { Loading } from '../../components/ui/loading';
 import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { formatDay } from '../../lib/text';
 import { ConsolePage } from '../console/console-layout';
 import { addStaff, fetchStaff, removeStaff, ticketKeys } from './api';
 
@@ -121,7 +120,7 @@ function StaffManager() {
                 <Table.Tr key={member.uuid}>
                   <Table.Td>{member.name}</Table.Td>
                   <Table.Td>{member.email}</Table.Td>
-                  <Table.Td>{dayjs(member.added).format(DATE_FORMAT)}</Table.Td>
+                  <Table.Td>{formatDay(member.added)}</Table.Td>
                   <Table.Td>
                     <Button
                       size="xs"

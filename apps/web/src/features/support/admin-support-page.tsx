@@ -10,25 +10,24 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { DATE_FORMAT } from '@portico/contracts/constants';
 import {
   TICKET_ENVIRONMENTS,
   TICKET_SEVERITIES,
   TICKET_STATUSES,
 } from '@portico/contracts/support-constants';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/text';
 import { useUser } from '../../lib/store';
 import { ConsolePage } from '../console/console-layout';
 import { fetchContactMessages, fetchQueue, QUEUE_PAGE_SIZE, ticketKeys } from './api';
 
-const when = (iso: string) => dayjs(iso).format(`${DATE_FORMAT} HH:mm`);
+const when = (iso: string) => formatDateTime(iso);
 
 /** /admin/support: the console's queue of every ticket, and the contact messages (support agents). */
 export default function AdminSupportPage() {

@@ -14,9 +14,7 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { DATE_FORMAT } from '@portico/contracts/constants';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { useState, type FormEvent } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
@@ -27,11 +25,12 @@ import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { apiUrl, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/text';
 import { useUser } from '../../lib/store';
 import { fetchTicket, replyToTicket, setTicketStatus, ticketKeys, type Ticket } from './api';
 import classes from './support.module.css';
 
-const when = (iso: string) => dayjs(iso).format(`${DATE_FORMAT} HH:mm`);
+const when = (iso: string) => formatDateTime(iso);
 
 /**
  * /support/ticket/:ticketId (spec B 2.9, 4): the created notice, the ticket, its thread (replies by
