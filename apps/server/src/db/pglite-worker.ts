@@ -1,12 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 
 /**
  * The embedded database's own thread (decisions 054 and 060): PGlite runs postgres on whatever
  * thread calls it, so it lives here, and the server's thread sends statements (db/worker-pool.ts),
- * many in one message, and gets the answers the same way. A connection's BEGIN opens PGlite's own
- * transaction: while it is open, the other connections' statements wait for its end (PGlite's
- * transaction mutex), as on PGlite in-process.
+ * many in one message, and gets the answers the same way. From a connection's BEGIN to its end, the
+ * other connections' statements wait, as on PGlite in-process (its transaction mutex).
  */
 
 export interface WorkerOptions {
@@ -41,8 +40,8 @@ function errorFields(err: unknown): ErrorFields {
   return { message: err.message, fields };
 }
 
-const BEGIN = /^\s*(?:begin|start transaction)\b(.*)$/is;
-const END = /^\s*(commit|rollback)\s*$/i;
+const BEGIN = /^\s*(?:begin|start transaction)\b/i;
+const END = /^\s*(?:commit|rollback)\s*$/i;
 
 async function serve(port: NonNullable<typeof parentPort>, options: WorkerOptions): Promise<void> {
   let pglite: PGlite;
@@ -55,40 +54,32 @@ async function serve(port: NonNullable<typeof parentPort>, options: WorkerOption
   } catch (err) {
     return port.postMessage({ opened: false, error: errorFields(err) } satisfies Opened);
   }
-  /** Each connection's open transaction, and how to end it. */
-  const transactions = new Map<number, { tx: Transaction; end(commit: boolean): Promise<void> }>();
+  // PGlite has one session: from a connection's BEGIN to its COMMIT or ROLLBACK, the other
+  // connections' statements wait for `free`.
+  let owner: number | undefined;
+  let free = Promise.resolve();
+  let ended = () => {};
 
   const run = async (conn: number, sql: string, params: readonly unknown[]): Promise<Result> => {
-    const open = transactions.get(conn);
-    const [, end] = (open && END.exec(sql)) || [];
-    if (open && end) {
-      const commit = end.toLowerCase() === 'commit';
-      await open.end(commit).catch((err: unknown) => {
-        if (commit) throw err;
-      });
-      return { rows: [], command: commit ? 'COMMIT' : 'ROLLBACK' };
+    while (owner !== undefined && owner !== conn) await free;
+    const begins = owner === undefined && BEGIN.test(sql);
+    if (begins) {
+      owner = conn;
+      free = new Promise((resolve) => (ended = resolve));
     }
-    const [, settings] = (!open && BEGIN.exec(sql)) || [];
-    if (settings === undefined) {
-      const { rows, rowCount, command } = (await (open?.tx ?? pglite).query(sql, [...params])) as Result;
+    let ends = owner === conn && END.test(sql);
+    try {
+      const { rows, rowCount, command } = (await pglite.query(sql, [...params])) as Result;
       return { rows, rowCount, command };
+    } catch (err) {
+      ends ||= begins;
+      throw err;
+    } finally {
+      if (ends) {
+        owner = undefined;
+        ended();
+      }
     }
-    // BEGIN: PGlite's transaction, open until the connection's COMMIT or ROLLBACK.
-    await new Promise<void>((begun, failed) => {
-      let decide!: (commit: boolean) => void;
-      const decided = new Promise<boolean>((resolve) => (decide = resolve));
-      const ended = pglite
-        .transaction(async (tx) => {
-          // `start transaction isolation level …`: the same settings for the one PGlite began.
-          if (settings.trim()) await tx.exec(`set transaction ${settings}`);
-          transactions.set(conn, { tx, end: (commit) => (decide(commit), ended) });
-          begun();
-          if (!(await decided)) await tx.rollback();
-        })
-        .finally(() => transactions.delete(conn));
-      ended.catch(failed);
-    });
-    return { rows: [], command: 'BEGIN' };
   };
 
   // The answers leave together once the statements that came with them have run.
