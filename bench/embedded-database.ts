@@ -3,7 +3,7 @@
  * reads and writes at 10 and 50 concurrent callers, the main thread's longest stall while one
  * long statement runs, and a bulk write.
  *   node bench/embedded-database.ts inprocess    PGlite on this thread (Kysely's PGliteDialect, as before 054)
- *   node bench/embedded-database.ts worker       PGlite in a worker thread (db/worker-dialect.ts)
+ *   node bench/embedded-database.ts worker       PGlite in a worker thread (db/worker-pool.ts)
  *   node bench/embedded-database.ts socket 1 --socket-package /tmp/pglite-socket/package
  *       @electric-sql/pglite-socket in a worker, `pg` with a pool of 1 (or 10) on this thread;
  *       the package is not a dependency: `npm pack @electric-sql/pglite-socket` and unpack it.
@@ -19,7 +19,7 @@ import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql, type Generated } from 'kysely';
 import pg from 'pg';
-import { PGliteWorker, PGliteWorkerDialect } from '../apps/server/src/db/worker-dialect.ts';
+import { PGliteWorkerPool } from '../apps/server/src/db/worker-pool.ts';
 import { loadAverage } from './support.ts';
 
 const { values: args, positionals } = parseArgs({
@@ -43,8 +43,8 @@ if (mode === 'inprocess') {
   db = new Kysely({ dialect: new PGliteDialect({ pglite }) });
   close = () => db.destroy();
 } else if (mode === 'worker') {
-  const link = await PGliteWorker.open({ pgDataDir: path.join(dir, 'pgdata') });
-  db = new Kysely({ dialect: new PGliteWorkerDialect(link, { started: 0, done: 0 }) });
+  const pool = await PGliteWorkerPool.open({ pgDataDir: path.join(dir, 'pgdata') });
+  db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   close = () => db.destroy();
 } else if (mode === 'socket') {
   if (!args['socket-package'])

@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.ts';
 import type { Database } from './schema.ts';
-import { PGliteWorker, PGliteWorkerDialect, type WriteCounter } from './worker-dialect.ts';
+import { PGliteWorkerPool, type WriteCounter } from './worker-pool.ts';
 
 export type Db = Kysely<Database>;
 
@@ -34,7 +34,7 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 const localWriteCounters = new WeakMap<object, WriteCounter>();
 
 /**
- * The write counter of the embedded database (db/worker-dialect.ts), which one process owns: there,
+ * The write counter of the embedded database (db/worker-pool.ts), which one process owns: there,
  * while no write started since a read of the change counters (db/data-versions.ts) and none was
  * under way during it, that read still holds, and the cache of public answers need not ask again.
  * Undefined on PostgreSQL, where other instances write.
@@ -61,11 +61,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const pgDataDir = path.join(options.dataDir, 'pgdata');
   const lock: DataDirLock = acquireDataDirLock(options.dataDir, pgDataDir);
   try {
-    // PGlite in a worker thread of its own (decision 054): no SQL runs on this thread.
-    const link = await PGliteWorker.open({ pgDataDir }, options.onConnectionError);
-    const writes: WriteCounter = { started: 0, done: 0 };
-    const db = new Kysely<Database>({ dialect: new PGliteWorkerDialect(link, writes) });
-    localWriteCounters.set(db, writes);
+    // PGlite in a worker thread of its own (decisions 054, 060): no SQL runs on this thread.
+    const pool = await PGliteWorkerPool.open({ pgDataDir }, options.onConnectionError);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    localWriteCounters.set(db, pool.writes);
     return {
       db,
       kind: 'pglite',

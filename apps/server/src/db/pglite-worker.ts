@@ -1,11 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 
 /**
- * The embedded database's own thread (decision 054): PGlite runs postgres on whatever thread calls
- * it, so it lives here and the server's thread only sends statements (db/worker-dialect.ts).
- * Statements run in PGlite's own order: while a transaction is open, every statement of another
- * connection waits for it to end (PGlite's transaction mutex), as on PGlite in-process.
+ * The embedded database's own thread (decisions 054 and 060): PGlite runs postgres on whatever
+ * thread calls it, so it lives here, and the server's thread sends statements (db/worker-pool.ts),
+ * many in one message, and gets the answers the same way. From a connection's BEGIN to its end, the
+ * other connections' statements wait, as on PGlite in-process (its transaction mutex).
  */
 
 export interface WorkerOptions {
@@ -15,20 +15,19 @@ export interface WorkerOptions {
   startParams?: string[];
 }
 
-export type Request =
-  | { id: number; op: 'query'; conn: number; sql: string; params: readonly unknown[] }
-  | { id: number; op: 'begin' | 'commit' | 'rollback'; conn: number }
-  | { id: number; op: 'close' };
+/** A statement of a connection (a number of the server's choosing). */
+export type Statement = { conn: number; sql: string; params: readonly unknown[] };
+
+/** A statement, or without one: close the database. */
+export type Request = { id: number } & (Statement | { conn?: never });
+
+/** `pg`'s result shape, which Kysely's PostgresDialect reads (PGlite's results have it too). */
+export type Result = { rows: unknown[]; rowCount?: number; command?: string };
 
 /** A database error's message and fields (code, detail, constraint…): an Error's own fields do not survive postMessage. */
-export interface ErrorFields {
-  message: string;
-  fields: Record<string, string | number>;
-}
+export type ErrorFields = { message: string; fields: Record<string, string | number> };
 
-export type Reply =
-  | { id: number; ok: true; rows?: unknown[]; affectedRows?: number | undefined }
-  | { id: number; ok: false; error: ErrorFields };
+export type Reply = { id: number; result: Result } | { id: number; error: ErrorFields };
 
 /** The first message: the database is open, or why not. */
 export type Opened = { opened: true } | { opened: false; error: ErrorFields };
@@ -41,11 +40,8 @@ function errorFields(err: unknown): ErrorFields {
   return { message: err.message, fields };
 }
 
-interface OpenTransaction {
-  tx: Transaction;
-  end(commit: boolean): void;
-  ended: Promise<void>;
-}
+const BEGIN = /^\s*(?:begin|start transaction)\b/i;
+const END = /^\s*(?:commit|rollback)\s*$/i;
 
 async function serve(port: NonNullable<typeof parentPort>, options: WorkerOptions): Promise<void> {
   let pglite: PGlite;
@@ -56,59 +52,60 @@ async function serve(port: NonNullable<typeof parentPort>, options: WorkerOption
       ...(options.startParams && { startParams: [...PGlite.defaultStartParams, ...options.startParams] }),
     });
   } catch (err) {
-    port.postMessage({ opened: false, error: errorFields(err) } satisfies Opened);
-    return;
+    return port.postMessage({ opened: false, error: errorFields(err) } satisfies Opened);
   }
-  const transactions = new Map<number, OpenTransaction>();
+  // PGlite has one session: from a connection's BEGIN to its COMMIT or ROLLBACK, the other
+  // connections' statements wait for `free`.
+  let owner: number | undefined;
+  let free = Promise.resolve();
+  let ended = () => {};
 
-  const begin = (conn: number) =>
-    new Promise<void>((begun, failed) => {
-      let end!: (commit: boolean) => void;
-      const decided = new Promise<boolean>((resolve) => (end = resolve));
-      const ended = pglite
-        .transaction(async (tx) => {
-          transactions.set(conn, { tx, end, ended });
-          begun();
-          if (!(await decided)) await tx.rollback();
-        })
-        .finally(() => transactions.delete(conn));
-      ended.catch(failed);
-    });
-
-  const answer = async (request: Request): Promise<Omit<Reply & { ok: true }, 'id' | 'ok'>> => {
-    switch (request.op) {
-      case 'query': {
-        const target = transactions.get(request.conn)?.tx ?? pglite;
-        const result = await target.query(request.sql, request.params as unknown[], { rowMode: 'object' });
-        return { rows: result.rows, affectedRows: result.affectedRows };
+  const run = async (conn: number, sql: string, params: readonly unknown[]): Promise<Result> => {
+    while (owner !== undefined && owner !== conn) await free;
+    const begins = owner === undefined && BEGIN.test(sql);
+    if (begins) {
+      owner = conn;
+      free = new Promise((resolve) => (ended = resolve));
+    }
+    let ends = owner === conn && END.test(sql);
+    try {
+      const { rows, rowCount, command } = (await pglite.query(sql, [...params])) as Result;
+      return { rows, rowCount, command };
+    } catch (err) {
+      ends ||= begins;
+      throw err;
+    } finally {
+      if (ends) {
+        owner = undefined;
+        ended();
       }
-      case 'begin':
-        await begin(request.conn);
-        return {};
-      case 'commit':
-      case 'rollback': {
-        const open = transactions.get(request.conn);
-        if (!open) return {};
-        open.end(request.op === 'commit');
-        if (request.op === 'commit') await open.ended;
-        else await open.ended.catch(() => {});
-        return {};
-      }
-      case 'close':
-        await pglite.close();
-        return {};
     }
   };
 
-  port.on('message', (request: Request) => {
-    answer(request).then(
-      (result) => {
-        port.postMessage({ id: request.id, ok: true, ...result } satisfies Reply);
-        if (request.op === 'close') port.close();
-      },
-      (err: unknown) =>
-        port.postMessage({ id: request.id, ok: false, error: errorFields(err) } satisfies Reply),
-    );
+  // The answers leave together once the statements that came with them have run.
+  let outbox: Reply[] = [];
+  const flush = () => {
+    if (outbox.length) port.postMessage(outbox);
+    outbox = [];
+  };
+  const reply = (message: Reply) => {
+    if (outbox.push(message) === 1) setImmediate(flush);
+  };
+
+  port.on('message', (requests: Request[]) => {
+    for (const request of requests) {
+      if (request.conn === undefined)
+        void pglite.close().finally(() => {
+          reply({ id: request.id, result: { rows: [] } });
+          flush();
+          port.close();
+        });
+      else
+        run(request.conn, request.sql, request.params).then(
+          (result) => reply({ id: request.id, result }),
+          (err: unknown) => reply({ id: request.id, error: errorFields(err) }),
+        );
+    }
   });
   port.postMessage({ opened: true } satisfies Opened);
 }
