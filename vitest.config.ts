@@ -26,6 +26,7 @@ export default defineConfig({
           exclude: [
             'apps/server/test/postgres-connections.test.ts',
             'apps/server/test/several-instances.test.ts',
+            'apps/server/test/instances-together.test.ts',
           ],
           env: { PORTICO_TEST_DB: 'pglite' },
           // One migrated database that every test portal copies (pglite-template.ts).
