@@ -8,7 +8,7 @@ import enOrganizations from '../locales/en/organizations.json';
 import enSupport from '../locales/en/support.json';
 import enTerminal from '../locales/en/terminal.json';
 import enTryout from '../locales/en/tryout.json';
-import { registerMessages, registerTranslations } from './i18n';
+import { registerTranslations } from './i18n';
 
 /**
  * The areas of the message catalogue that only some pages need, in a chunk of their own so the
