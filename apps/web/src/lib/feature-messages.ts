@@ -9,6 +9,7 @@ import enCredentials from '../locales/en/credentials.json';
 import enNotices from '../locales/en/notices.json';
 import enOrganizations from '../locales/en/organizations.json';
 import enTryout from '../locales/en/tryout.json';
+import enTranslations from '../locales/en/translations.json';
 import { registerMessages, registerTranslations } from './i18n';
 
 /**
@@ -17,7 +18,15 @@ import { registerMessages, registerTranslations } from './i18n';
  * namespaces (src/locales/en/<namespace>.json; other languages' files are fetched by lib/i18n.ts),
  * and the areas of contracts' catalogue that have no message files yet, English in every language.
  */
-for (const messages of [enApplications, enContent, enCredentials, enNotices, enOrganizations, enTryout])
+for (const messages of [
+  enApplications,
+  enContent,
+  enCredentials,
+  enNotices,
+  enOrganizations,
+  enTryout,
+  enTranslations,
+])
   registerTranslations('en', messages);
 registerMessages({
   apiImport: apiImportMessages,

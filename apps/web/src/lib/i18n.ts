@@ -42,6 +42,7 @@ export const FEATURE_NAMESPACES = [
   'tryout',
   'content',
   'notices',
+  'translations',
 ] as const;
 
 /** Another language's message files, each fetched on demand (a chunk of its own). */

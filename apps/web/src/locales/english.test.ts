@@ -20,6 +20,8 @@ import products from './en/products.json';
 import organizations from './en/organizations.json';
 import applications from './en/applications.json';
 import tryout from './en/tryout.json';
+import translations from './en/translations.json';
+import { translationsMessages } from '@portico/contracts/messages/translations';
 
 /**
  * The web app's English message files carry the spec's wording, which contracts' catalogue holds
@@ -38,6 +40,7 @@ describe('the English message files', () => {
     expect(organizations.organizations).toEqual(organizationsMessages);
     expect(applications.applications).toEqual(applicationsMessages);
     expect(tryout.tryout).toEqual(tryoutMessages);
+    expect(translations.translations).toEqual(translationsMessages);
     expect(content).toEqual({ content: contentMessages, search: searchMessages });
     expect(notices).toEqual({ chatBot: chatBotMessages, applicationNotices: applicationNoticesMessages });
     expect(credentials).toEqual({
