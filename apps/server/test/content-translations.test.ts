@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { auditActions, consoleFixture, dataOf, deleteAs, json } from './console-fixtures.ts';
 
@@ -71,6 +72,13 @@ async function articleBy(slug: string, langcode?: string) {
 }
 
 describe('content translations', () => {
+  it("has PostgreSQL's german text search configuration (the search per language builds on it)", async () => {
+    const { rows } = await sql<{ hit: boolean; lexeme: string }>`select
+        to_tsvector('german', 'Die Zahlungen kamen sofort') @@ plainto_tsquery('german', 'Zahlung') as hit,
+        to_tsvector('german', 'Zahlungen')::text as lexeme`.execute(f.t.app.db);
+    expect(rows[0]).toEqual({ hit: true, lexeme: "'zahlung':1" });
+  });
+
   it('lets content editors translate an article, refusing everyone else', async () => {
     const id = await createArticle('translated-news', 'published');
     const url = `${ARTICLES}/${id}/translations/de`;
