@@ -173,6 +173,10 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/content/articles/:id/revisions': 'console:content_editor',
   'GET /admin-api/content/articles/:id/revisions/:version': 'console:content_editor',
   'POST /admin-api/content/articles/:id/revisions/:version/restore': 'console:content_editor',
+  // Its translations (decision 063): who edits the item edits them.
+  'GET /admin-api/content/articles/:id/translations': 'console:content_editor',
+  'PUT /admin-api/content/articles/:id/translations/:langcode': 'console:content_editor',
+  'DELETE /admin-api/content/articles/:id/translations/:langcode': 'console:content_editor',
   'GET /admin-api/content/categories': 'console:content_editor',
   'POST /admin-api/content/categories': 'console:content_editor',
   'POST /admin-api/content/categories/reorder': 'console:content_editor',
@@ -196,6 +200,10 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/content/pages/:id/revisions': 'console:content_editor',
   'GET /admin-api/content/pages/:id/revisions/:version': 'console:content_editor',
   'POST /admin-api/content/pages/:id/revisions/:version/restore': 'console:content_editor',
+  // Its translations (decision 063): who edits the item edits them.
+  'GET /admin-api/content/pages/:id/translations': 'console:content_editor',
+  'PUT /admin-api/content/pages/:id/translations/:langcode': 'console:content_editor',
+  'DELETE /admin-api/content/pages/:id/translations/:langcode': 'console:content_editor',
   'GET /admin-api/content/quickstart': 'console:content_editor',
   'POST /admin-api/content/quickstart': 'console:content_editor',
   'GET /admin-api/content/quickstart/:id': 'console:content_editor',
@@ -210,6 +218,10 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/content/faqs/:id': 'console:content_editor',
   'PATCH /admin-api/content/faqs/:id': 'console:content_editor',
   'DELETE /admin-api/content/faqs/:id': 'console:content_editor',
+  // Its translations (decision 063): who edits the item edits them.
+  'GET /admin-api/content/faqs/:id/translations': 'console:content_editor',
+  'PUT /admin-api/content/faqs/:id/translations/:langcode': 'console:content_editor',
+  'DELETE /admin-api/content/faqs/:id/translations/:langcode': 'console:content_editor',
   'GET /admin-api/content/faqs/:id/revisions': 'console:content_editor',
   'GET /admin-api/content/faqs/:id/revisions/:version': 'console:content_editor',
   'POST /admin-api/content/faqs/:id/revisions/:version/restore': 'console:content_editor',
@@ -240,6 +252,10 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/catalog/products/:id/revisions': 'console:api_manager',
   'GET /admin-api/catalog/products/:id/revisions/:version': 'console:api_manager',
   'POST /admin-api/catalog/products/:id/revisions/:version/restore': 'console:api_manager',
+  // Its translations (decision 063): who edits the item edits them.
+  'GET /admin-api/catalog/products/:id/translations': 'console:api_manager',
+  'PUT /admin-api/catalog/products/:id/translations/:langcode': 'console:api_manager',
+  'DELETE /admin-api/catalog/products/:id/translations/:langcode': 'console:api_manager',
   'GET /admin-api/catalog/products/:productId/changelog': 'console:api_manager',
   'POST /admin-api/catalog/products/:productId/changelog': 'console:api_manager',
   'GET /admin-api/catalog/products/:productId/changelog/:id': 'console:api_manager',

@@ -25,6 +25,7 @@ import { certificatesMessages } from './messages/certificates.ts';
 import { clientAuthMessages } from './messages/client-auth.ts';
 import { markdownMessages } from './messages/markdown.ts';
 import { mcpMessages } from './messages/mcp.ts';
+import { translationsMessages } from './messages/translations.ts';
 
 export const en = {
   ...shellMessages,
@@ -46,6 +47,7 @@ export const en = {
   clientAuth: clientAuthMessages,
   markdown: markdownMessages,
   mcp: mcpMessages,
+  translations: translationsMessages,
 };
 
 export type Messages = typeof en;

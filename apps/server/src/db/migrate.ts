@@ -52,6 +52,7 @@ import * as m0306 from './migrations/0306-dpop-bound-tokens.ts';
 import * as m0307 from './migrations/0307-dpop-proof-jtis.ts';
 import * as m0308 from './migrations/0308-dynamic-registration.ts';
 import * as m0309 from './migrations/0309-preferred-language.ts';
+import * as m0310 from './migrations/0310-content-translations.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -111,6 +112,7 @@ const migrations: Record<string, Migration> = {
   '0307-dpop-proof-jtis': m0307,
   '0308-dynamic-registration': m0308,
   '0309-preferred-language': m0309,
+  '0310-content-translations': m0310,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

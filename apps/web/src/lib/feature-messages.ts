@@ -8,6 +8,7 @@ import enOrganizations from '../locales/en/organizations.json';
 import enSupport from '../locales/en/support.json';
 import enTerminal from '../locales/en/terminal.json';
 import enTryout from '../locales/en/tryout.json';
+import enTranslations from '../locales/en/translations.json';
 import { registerTranslations } from './i18n';
 
 /**
@@ -27,5 +28,6 @@ for (const messages of [
   enSupport,
   enTerminal,
   enTryout,
+  enTranslations,
 ])
   registerTranslations('en', messages);

@@ -47,6 +47,7 @@ export const FEATURE_NAMESPACES = [
   'forum',
   'terminal',
   'certificates',
+  'translations',
 ] as const;
 /**
  * The provider console's namespaces (decision 057): loaded with the console's pages (/admin/*,

@@ -31,6 +31,8 @@ import { supportMessages } from '@portico/contracts/messages/support';
 import { forumMessages } from '@portico/contracts/messages/forum';
 import { terminalMessages } from '@portico/contracts/messages/terminal';
 import { certificatesMessages } from '@portico/contracts/messages/certificates';
+import translations from './en/translations.json';
+import { translationsMessages } from '@portico/contracts/messages/translations';
 
 /**
  * The web app's English message files carry the spec's wording, which contracts' catalogue holds
@@ -49,6 +51,7 @@ describe('the English message files', () => {
     expect(organizations.organizations).toEqual(organizationsMessages);
     expect(applications.applications).toEqual(applicationsMessages);
     expect(tryout.tryout).toEqual(tryoutMessages);
+    expect(translations.translations).toEqual(translationsMessages);
     expect(content).toEqual({ content: contentMessages, search: searchMessages });
     expect(notices).toEqual({ chatBot: chatBotMessages, applicationNotices: applicationNoticesMessages });
     expect(support).toEqual({ support: supportMessages });

@@ -28,6 +28,7 @@ import { actorOf, recordAudit } from '../audit/service.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { versioned, versionedRoutes } from '../../lib/versioned-content.ts';
 import { removeChangelogRevisions } from './console-changelog.ts';
+import { translationRoutes, translationsOf } from '../../lib/translations.ts';
 import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { UUID } from './repo.ts';
 import { generatedImageUrl } from './product-info.ts';
@@ -399,6 +400,7 @@ async function removeProduct(trx: Db, before: ProductRecord): Promise<void> {
   // Its changelog entries go with it (a cascade), and their revisions with them.
   await removeChangelogRevisions(trx, before.rowId);
   await c.deleteFrom('api_products').where('id', '=', before.rowId).execute();
+  await translationsOf(trx).removeItems('api_product', [before.item.id]);
   await indexProducts(trx);
 }
 
@@ -640,6 +642,22 @@ export async function consoleProductRoutes(app: FastifyInstance): Promise<void> 
     requireManager(request);
     const input = parseBody(createSchema, request.body);
     return products.send(reply, await createProduct(app.db, request, input), 201);
+  });
+
+  // The product's translations (decision 063): its title and description (HTML, sanitized alike).
+  translationRoutes(app, {
+    entityType: 'api_product',
+    base: '/admin-api/catalog/products',
+    role: 'api_manager',
+    messages: { forbidden: M.managersOnly, notFound: E.notFound },
+    async find(db, id) {
+      const p = await findRecord(db, id);
+      return p && { ref: p.item.id, label: p.item.title };
+    },
+    fields: {
+      title: { max: PRODUCT_TITLE_MAX, required: true },
+      description: { max: PRODUCT_DESCRIPTION_MAX, clean: cleanHtml },
+    },
   });
 
   app.post<Params>('/admin-api/catalog/products/:id/move', async (request, reply) => {

@@ -33,7 +33,8 @@ export default fp(
     await app.register(async (scope) => {
       // Public reads that depend only on the catalog's tables: answers come from memory until a
       // catalog table changes (decision 018), signed-in ones per user (decision 028).
-      cacheAnswers(scope, { domains: ['catalog'], perUser: true });
+      // Products show their translations (decision 063): a translation's change counts too.
+      cacheAnswers(scope, { domains: ['catalog', 'translations'], perUser: true });
       await productRoutes(scope);
       await documentationRoutes(scope);
 

@@ -13,6 +13,8 @@ import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery, type JsonApiQuery } from '../../jsonapi/query.ts';
 import { checkFields, checkIncludes, values, type ResourceDescription } from '../../jsonapi/resource.ts';
 import { HttpError } from '../../lib/errors.ts';
+import { readerLocale, translated } from '../../lib/translations.ts';
+import type { Locale } from '@portico/contracts/locales';
 import {
   findProduct,
   loadComparisonTable,
@@ -248,8 +250,31 @@ function singleQuery(request: FastifyRequest, type: string, includes: readonly s
 export async function productRoutes(app: FastifyInstance): Promise<void> {
   const db = catalogDb(app.db);
 
+  /**
+   * Products in the reader's language (decision 063): a translation's title and description where
+   * one exists, else the default language's, marked as a fallback (`meta.translation`).
+   */
+  const inLanguage = (base: string, rows: readonly ProductRow[], rel: ProductRelations, langcode: Locale) =>
+    translated(
+      app.db,
+      'api_product',
+      rows,
+      (p) => p.uuid,
+      langcode,
+      (p, t) => ({
+        ...p,
+        title: t.title || p.title,
+        description: t.title ? (t.description ?? '') : p.description,
+      }),
+      (p, translation) => {
+        const resource = productResource(base, p, rel);
+        return { ...resource, meta: { ...resource.meta, translation } };
+      },
+    );
+
   app.get('/jsonapi/node/api_product', async (request, reply) => {
-    const query = parseJsonApiQuery(request.query, PAGE);
+    const query = parseJsonApiQuery(request.query, { ...PAGE, extraParameters: ['langcode'] });
+    const langcode = readerLocale(query.extra.langcode);
     // Retired products (the console) are out of the catalog.
     let qb = productListQuery(app).where('p.retired', '=', false);
     // Lists leave deprecated versions out unless the caller filters on them (spec B 2.10).
@@ -261,7 +286,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
       reply,
       collectionDocument({
         url: requestUrl(request),
-        data: rows.map((p) => productResource(base, p, rel)),
+        data: await inLanguage(base, rows, rel, langcode),
         count,
         page: query.page,
         included: query.include.length
@@ -274,6 +299,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { id: string } }>('/jsonapi/node/api_product/:id', async (request, reply) => {
     const query = singleQuery(request, 'node--api_product', DETAIL_INCLUDES);
+    const langcode = readerLocale((request.query as Record<string, unknown>).langcode);
     const product = await findProduct(app.db, request.params.id);
     if (!product || product.retired) throw new HttpError(404, M.productNotFound);
     const base = originOf(request);
@@ -282,7 +308,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
       reply,
       resourceDocument({
         url: requestUrl(request),
-        data: productResource(base, product, rel),
+        data: (await inLanguage(base, [product], rel, langcode))[0]!,
         included: query.include.length
           ? await productIncludes(app, base, [product], rel, query.include)
           : undefined,

@@ -15,6 +15,8 @@ import {
 import { badRequest, HttpError } from '../../lib/errors.ts';
 import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
+import { cleanHtml } from '../../lib/content-html.ts';
+import { translationRoutes } from '../../lib/translations.ts';
 import { actorOf } from '../audit/service.ts';
 import { normalizeAlias, renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../../lib/validation.ts';
@@ -377,5 +379,22 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
   versionedRoutes(app, articleContent, '/admin-api/content/articles', (body) => {
     const { version, ...rest } = parseBody(saveSchema, body);
     return { version, input: rest as ArticleFields };
+  });
+
+  // The article's translations (decision 063): its texts; the body rendered and sanitized as a save's.
+  translationRoutes(app, {
+    entityType: 'article',
+    base: '/admin-api/content/articles',
+    role: ROLE,
+    messages: { forbidden: M.forbidden, notFound: M.articles.notFound },
+    async find(db, id) {
+      const a = await findArticle(db, id);
+      return a && { ref: a.uuid, label: a.fields.title };
+    },
+    fields: {
+      title: { max: 255, required: true },
+      description: { max: 2000 },
+      body: { max: 500_000, html: (md) => cleanHtml(renderMarkdown(md).trim()) },
+    },
   });
 }

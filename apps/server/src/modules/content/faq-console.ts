@@ -15,6 +15,8 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { renderMarkdown } from '../pages/service.ts';
+import { cleanHtml } from '../../lib/content-html.ts';
+import { translationRoutes } from '../../lib/translations.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { fieldChanges, pageParam, searchParam, UUID, type FieldChange } from '../../lib/console-edits.ts';
 import { refuseBrokenLinks } from './links.ts';
@@ -425,5 +427,21 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
   versionedRoutes(app, faqContent, BASE, (body) => {
     const { version, ...input } = parseBody(saveSchema, body);
     return { version, input };
+  });
+
+  // The question's translations (decision 063): the answer rendered and sanitized as the save does.
+  translationRoutes(app, {
+    entityType: 'faq',
+    base: BASE,
+    role: ROLE,
+    messages: { forbidden: M.forbidden, notFound: M.faq.notFound },
+    async find(db, id) {
+      const f = await findFaq(db, id);
+      return f && { ref: f.uuid, label: f.fields.question };
+    },
+    fields: {
+      question: { max: 500, required: true },
+      answer: { max: 100_000, required: true, html: (md) => cleanHtml(renderMarkdown(md)) },
+    },
   });
 }

@@ -16,6 +16,8 @@ import { parseJsonApiQuery, type JsonApiQuery, type ParseQueryOptions } from '..
 import { checkIncludes, values } from '../../jsonapi/resource.ts';
 import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
+import { readerLocale, translated } from '../../lib/translations.ts';
+import type { Locale } from '@portico/contracts/locales';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { verifiedAddress } from '../identity/service.ts';
 import { consoleArticleRoutes } from './console.ts';
@@ -246,6 +248,26 @@ const ARTICLE_PATH = '/jsonapi/node/article/:id';
 async function contentRoutes(app: FastifyInstance): Promise<void> {
   const base = () => app.config.publicUrl;
 
+  /**
+   * Articles in the reader's language (decision 063): a translation's title, summary and body where
+   * one exists, else the default language's, marked as a fallback.
+   */
+  const translatedArticles = (rows: readonly ArticleRow[], langcode: Locale) =>
+    translated(
+      app.db,
+      'article',
+      rows,
+      (r) => r.uuid,
+      langcode,
+      (r, t) => ({
+        ...r,
+        title: t.title || r.title,
+        description: t.title ? (t.description ?? '') : r.description,
+        body_html: t.title ? (t.bodyHtml ?? '') : r.body_html,
+      }),
+      (r, marker) => articleResource(base(), r, marker),
+    );
+
   /** Articles the asker may see: published ones, internal ones only for the group. */
   function readableArticles(request: FastifyRequest) {
     let qb = articleBase(app.db);
@@ -285,7 +307,7 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
         const { rows, count } = await fetchCollection(app.db, visible, articleDescription, query);
         const articles = rows as ArticleRow[];
         return {
-          data: articles.map((r) => articleResource(base(), r)),
+          data: await translatedArticles(articles, readerLocale(query.extra.langcode)),
           count,
           included: articleIncludes(base(), articles, query.include),
         };
@@ -298,6 +320,7 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
       limits: { defaultLimit: 50, maxLimit: 50 },
       async page(_request, query) {
         const { rows, count } = await fetchCollection(app.db, faqBase(app.db), faqDescription, query);
+        const langcode = readerLocale(query.extra.langcode);
         const included = query.include.includes('field_category')
           ? rows
               .filter((r) => r.category_uuid && r.category_name !== null)
@@ -309,7 +332,20 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
                 }),
               )
           : undefined;
-        return { data: rows.map((r) => faqResource(base(), r)), count, included };
+        const data = await translated(
+          app.db,
+          'faq',
+          rows,
+          (r) => r.uuid,
+          langcode,
+          (r, t) => ({
+            ...r,
+            question: t.question || r.question,
+            answer_html: t.answerHtml || r.answer_html,
+          }),
+          (r, marker) => faqResource(base(), r, marker),
+        );
+        return { data, count, included };
       },
     },
   ];
@@ -317,14 +353,14 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
   // The blog's and the FAQ's lists depend only on their tables and the user (who may see internal
   // or unpublished articles): answered from memory until those change, per user (decision 028).
   cacheAnswers(app, {
-    domains: ['content'],
+    domains: ['content', 'translations'],
     perUser: true,
     routes: [...collections.map((c) => c.path), ARTICLE_PATH],
   });
 
   for (const route of collections) {
     app.get(route.path, async (request, reply) => {
-      const query = parseJsonApiQuery(request.query, route.limits);
+      const query = parseJsonApiQuery(request.query, { ...route.limits, extraParameters: ['langcode'] });
       const { data, count, included } = await route.page(request, query);
       return sendDocument(
         reply.header('Cache-Control', 'no-cache'),
@@ -341,7 +377,12 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
   }
 
   app.get<{ Params: { id: string } }>(ARTICLE_PATH, async (request, reply) => {
-    const query = parseJsonApiQuery(request.query, { defaultLimit: 1, maxLimit: 1 });
+    const query = parseJsonApiQuery(request.query, {
+      defaultLimit: 1,
+      maxLimit: 1,
+      extraParameters: ['langcode'],
+    });
+    const langcode = readerLocale(query.extra.langcode);
     checkIncludes(articleDescription, query.include);
     const { id } = request.params;
     // An article without a path is still found by its id (it is only left out of lists).
@@ -353,7 +394,7 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
       reply.header('Cache-Control', 'no-cache'),
       resourceDocument({
         url: requestUrl(request),
-        data: articleResource(base(), row),
+        data: (await translatedArticles([row], langcode))[0]!,
         included: articleIncludes(base(), [row], query.include),
         fields: query.fields,
       }),

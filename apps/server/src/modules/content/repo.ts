@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { plainText } from '../../lib/plain-text.ts';
+import { translationsOf } from '../../lib/translations.ts';
 import { searchIndex } from '../search/service.ts';
 import { contentDb } from './tables.ts';
 
@@ -184,6 +185,10 @@ export function contentRepo(db: Db) {
           .returning('uuid')
           .execute();
         await searchIndex(trx).remove(
+          'article',
+          gone.map((g) => g.uuid),
+        );
+        await translationsOf(trx).removeItems(
           'article',
           gone.map((g) => g.uuid),
         );
@@ -377,6 +382,10 @@ export function contentRepo(db: Db) {
           .returning('uuid')
           .execute();
         await searchIndex(trx).remove(
+          'faq',
+          gone.map((g) => g.uuid),
+        );
+        await translationsOf(trx).removeItems(
           'faq',
           gone.map((g) => g.uuid),
         );

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ResourceObject } from '../../jsonapi/document.ts';
+import type { TranslationMarker } from '../../lib/translations.ts';
 
 /** JSON:API resource objects of the content module, in Drupal's shape (README.md). */
 
@@ -74,8 +75,13 @@ export interface ArticleRow {
 const imageId = (a: ArticleRow) => derivedUuid(`${a.uuid}:field_image`);
 const pictureId = (a: ArticleRow) => derivedUuid(`${a.author_uuid}:user_picture`);
 
-export function articleResource(base: string, a: ArticleRow): ResourceObject {
+export function articleResource(
+  base: string,
+  a: ArticleRow,
+  translation?: TranslationMarker,
+): ResourceObject {
   return {
+    ...(translation ? { meta: { translation } } : {}),
     type: 'node--article',
     id: a.uuid,
     attributes: {
@@ -169,8 +175,9 @@ export interface FaqRow {
   category_weight: number | null;
 }
 
-export function faqResource(base: string, f: FaqRow): ResourceObject {
+export function faqResource(base: string, f: FaqRow, translation?: TranslationMarker): ResourceObject {
   return {
+    ...(translation ? { meta: { translation } } : {}),
     type: 'node--faq',
     id: f.uuid,
     attributes: {

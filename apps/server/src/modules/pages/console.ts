@@ -19,6 +19,8 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { refuseLinksTo } from '../content/service.ts';
 import { parseBody } from '../../lib/validation.ts';
+import { cleanHtml } from '../../lib/content-html.ts';
+import { translationRoutes } from '../../lib/translations.ts';
 import { renderMarkdown } from './importer.ts';
 import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
 import { pagesDb } from './tables.ts';
@@ -363,5 +365,21 @@ export async function consolePageRoutes(app: FastifyInstance): Promise<void> {
   versionedRoutes(app, pageContent, BASE, (body) => {
     const { version, ...input } = parseBody(saveSchema, body);
     return { version, input };
+  });
+
+  // The page's translations (decision 063): title and body, rendered and sanitized as a save's.
+  translationRoutes(app, {
+    entityType: 'page',
+    base: BASE,
+    role: ROLE,
+    messages: { forbidden: M.forbidden, notFound: M.list.notFound },
+    async find(db, id) {
+      const p = await findPage(db, id);
+      return p && { ref: p.uuid, label: p.fields.title };
+    },
+    fields: {
+      title: { max: 255, required: true },
+      body: { max: 500_000, html: (md) => cleanHtml(renderMarkdown(md).trim()) },
+    },
   });
 }

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { en } from '@portico/contracts/messages';
 import { notFound } from '../../lib/errors.ts';
+import { readerLocale, translated } from '../../lib/translations.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { consolePageRoutes } from './console.ts';
 import { normalizeAlias, pagesRepo } from './repo.ts';
@@ -26,7 +27,7 @@ export default fp(
       return alias !== undefined && (await pages.findByAlias(alias)) !== undefined;
     });
 
-    app.get<{ Querystring: { _format?: unknown } }>('/*', async (request, reply) => {
+    app.get<{ Querystring: { _format?: unknown; langcode?: unknown } }>('/*', async (request, reply) => {
       const pathname = request.url.split('?', 1)[0] ?? '/';
       if (request.query._format !== 'json' || API_PREFIXES.some((p) => pathname.startsWith(p))) {
         return reply.callNotFound();
@@ -35,7 +36,18 @@ export default fp(
       const page = alias ? await pages.findByAlias(alias) : undefined;
       // A JSON:API error document with status 404: the web app shows its 404 page (spec B 8).
       if (!page) throw notFound(en.errors.notFoundText);
-      return reply.header('Cache-Control', 'no-cache').send(page);
+      // In the reader's language (decision 063): the translation's title and body, else a fallback.
+      const langcode = readerLocale(request.query.langcode);
+      const [shown] = await translated(
+        app.db,
+        'page',
+        [page],
+        (p) => p.uuid,
+        langcode,
+        (p, t) => ({ ...p, title: t.title || p.title, body: t.title ? (t.bodyHtml ?? '') : p.body }),
+        (p, translation) => ({ ...p, translation }),
+      );
+      return reply.header('Cache-Control', 'no-cache').send(shown);
     });
 
     // The console's pages (README.md 'Console').

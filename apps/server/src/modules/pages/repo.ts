@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { plainText } from '../../lib/plain-text.ts';
+import { translationsOf } from '../../lib/translations.ts';
 import { searchIndex } from '../search/service.ts';
 import { pagesDb } from './tables.ts';
 
@@ -279,6 +280,7 @@ export function pagesRepo(db: Db) {
           .returning('uuid')
           .executeTakeFirst();
         if (row) await searchIndex(trx).remove('page', row.uuid);
+        if (row) await translationsOf(trx).removeItems('page', [row.uuid]);
       });
     },
   };

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { BLOG_PAGE_SIZE } from '@portico/contracts/constants';
 import { apiRequest } from '../../lib/api-client';
+import { readerLanguage, type TranslationMarker } from './translation';
 
 /** Blog calls of spec B 7: GET /jsonapi/node/article and /jsonapi/taxonomy_term/news_categories. */
 
@@ -19,6 +20,7 @@ interface ArticleResource {
     field_description: string;
     field_scrollspy_visible: boolean;
   };
+  meta?: { translation?: TranslationMarker };
   relationships: {
     field_category: { data: Ref | null };
     field_image: { data: (Ref & { meta?: { alt?: string } }) | null };
@@ -51,6 +53,8 @@ export interface Article {
   category: { uuid: string; name: string } | null;
   author: { name: string; first_name: string | null; last_name: string | null; image: string | null } | null;
   scrollspyVisible: boolean;
+  /** The language of its texts (decision 063). */
+  translation: TranslationMarker | null;
 }
 
 export interface Category {
@@ -91,6 +95,7 @@ export function toArticles(doc: ArticleDocument): Article[] {
             }
           : null,
         scrollspyVisible: a.attributes.field_scrollspy_visible,
+        translation: a.meta?.translation ?? null,
       };
     });
 }
@@ -112,6 +117,7 @@ export function articleParams(q: ArticleQuery): Record<string, string> {
     'filter[status]': '1',
     include: INCLUDE,
     sort: '-created',
+    ...readerLanguage(),
   };
   if (q.internal !== undefined) params['filter[field_internal]'] = q.internal ? '1' : '0';
   const search = q.search?.trim();
@@ -147,7 +153,7 @@ export function useArticleByPath(path: string) {
     queryKey: ['article', path],
     queryFn: async () => {
       const doc = await apiRequest<ArticleDocument>('/jsonapi/node/article', {
-        query: { 'filter[path.alias]': path.toLowerCase(), include: INCLUDE },
+        query: { 'filter[path.alias]': path.toLowerCase(), include: INCLUDE, ...readerLanguage() },
       });
       return toArticles(doc)[0] ?? null;
     },

@@ -13,6 +13,8 @@ import classes from './content.module.css';
 import { ddmmyyyy } from './date';
 import { ScrollSpyToc } from './scroll-spy-toc';
 import { withHeadingIds } from './toc';
+import { langOf, type TranslationMarker } from './translation';
+import { TranslationNote } from './translation-note';
 
 export interface ContentPageProps {
   title: string;
@@ -31,6 +33,8 @@ export interface ContentPageProps {
   pdfLink?: string | null;
   /** Shown below the body (the cloud document viewer). */
   children?: ReactNode;
+  /** The language the text is in (decision 063): a fallback is noted and marked with `lang`. */
+  translation?: TranslationMarker | null;
 }
 
 /**
@@ -79,7 +83,8 @@ export function ContentPage(props: ContentPageProps) {
           {t('content.backToBlog')}
         </Anchor>
       )}
-      <PageTitle>{props.title}</PageTitle>
+      <TranslationNote marker={props.translation} />
+      <PageTitle lang={langOf(props.translation)}>{props.title}</PageTitle>
       <Group justify="space-between" mb="md" gap="sm">
         <Group gap="md">
           {props.author && <AuthorAvatar name={props.author.name} imageUrl={props.author.imageUrl} />}
@@ -126,7 +131,11 @@ export function ContentPage(props: ContentPageProps) {
       )}
       <div className={showToc ? classes.withToc : undefined}>
         <Box ref={contentRef} className={classes.body}>
-          <Typography className={classes.html} dangerouslySetInnerHTML={{ __html: html }} />
+          <Typography
+            className={classes.html}
+            lang={langOf(props.translation)}
+            dangerouslySetInnerHTML={{ __html: html }}
+          />
           {props.children}
         </Box>
         {showToc && <ScrollSpyToc items={items} />}

@@ -36,6 +36,7 @@ function Article({ path }: { path: string }) {
       created={a.created}
       author={a.author ? { name: a.author.name, imageUrl: a.author.image } : null}
       pdfName={path.split('/').pop() || 'article'}
+      translation={a.translation}
     />
   );
 }

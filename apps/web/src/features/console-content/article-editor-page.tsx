@@ -6,6 +6,7 @@ import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { ARTICLE_STATES, articlesApi, listCategories, type Article, type ArticleFields } from './api';
 import { MarkdownField } from './markdown-field';
+import { TranslationsPanel } from '../console/translations-panel';
 import {
   ImageFields,
   LoadVersioned,
@@ -63,7 +64,19 @@ export default function ArticleEditorPage() {
       </Button>
       {articleId ? (
         <LoadVersioned id={articleId} source={SOURCE} notFound={t('console.content.articles.notFound')}>
-          {(article, onReplaced) => <ArticleForm article={article} onReplaced={onReplaced} />}
+          {(article, onReplaced) => (
+            <>
+              <ArticleForm article={article} onReplaced={onReplaced} />
+              <TranslationsPanel
+                item={`/admin-api/content/articles/${article.id}`}
+                fields={[
+                  { name: 'title', label: t('console.content.editor.titleLabel'), required: true },
+                  { name: 'description', label: t('console.content.editor.summaryLabel'), multiline: true },
+                  { name: 'body', label: t('console.content.editor.bodyLabel'), multiline: true },
+                ]}
+              />
+            </>
+          )}
         </LoadVersioned>
       ) : (
         <ArticleForm />

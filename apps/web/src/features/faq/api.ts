@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api-client';
+import { readerLanguage, type TranslationMarker } from '../../components/content/translation';
 
 /** GET /jsonapi/node/faq?include=field_category (spec B 7), with the optional title or answer search. */
 
@@ -8,6 +9,7 @@ interface FaqDocument {
     id: string;
     attributes: { title: string; field_answer: { processed: string } };
     relationships: { field_category: { data: { id: string } | null } };
+    meta?: { translation?: TranslationMarker };
   }[];
   included?: { id: string; type: string; attributes: { name: string; weight: number } }[];
 }
@@ -17,6 +19,8 @@ export interface Faq {
   question: string;
   answer: string;
   categoryId: string | null;
+  /** The language of its texts (decision 063). */
+  translation: TranslationMarker | null;
 }
 
 export interface FaqSection {
@@ -26,7 +30,7 @@ export interface FaqSection {
 }
 
 export function faqParams(search: string): Record<string, string> {
-  const params: Record<string, string> = { include: 'field_category' };
+  const params: Record<string, string> = { include: 'field_category', ...readerLanguage() };
   const q = search.trim();
   if (q) {
     params['filter[search][group][conjunction]'] = 'OR';
@@ -52,6 +56,7 @@ export function sections(doc: FaqDocument): FaqSection[] {
     question: f.attributes.title,
     answer: f.attributes.field_answer.processed,
     categoryId: f.relationships.field_category.data?.id ?? null,
+    translation: f.meta?.translation ?? null,
   }));
   const out: FaqSection[] = categories.map((c) => ({
     category: { uuid: c.id, name: c.attributes.name },

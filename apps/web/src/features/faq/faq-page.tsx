@@ -7,6 +7,8 @@ import { HtmlContent } from '../../components/ui/html-content';
 import { Loading } from '../../components/ui/loading';
 import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
 import { PageTitle } from '../../components/ui/page-title';
+import { langOf } from '../../components/content/translation';
+import { TranslationNote } from '../../components/content/translation-note';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { useFaqs } from './api';
@@ -38,6 +40,9 @@ export default function FaqPage() {
           <Text>{t('content.noFaqs')}</Text>
         ) : (
           <Stack gap="xl">
+            <TranslationNote
+              marker={faqs.data.flatMap((s) => s.faqs).find((f) => f.translation?.fallback)?.translation}
+            />
             {faqs.data.map((section) => {
               const name = section.category?.name ?? t('content.otherQuestions');
               const id = `faq-${section.category?.uuid ?? 'other'}`;
@@ -48,7 +53,7 @@ export default function FaqPage() {
                   </Title>
                   <Accordion variant="separated" multiple>
                     {section.faqs.map((f) => (
-                      <Accordion.Item key={f.uuid} value={f.uuid}>
+                      <Accordion.Item key={f.uuid} value={f.uuid} lang={langOf(f.translation)}>
                         <Accordion.Control>{f.question}</Accordion.Control>
                         <Accordion.Panel>
                           <HtmlContent html={f.answer} />

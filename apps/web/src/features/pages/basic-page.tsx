@@ -4,6 +4,7 @@ import { CloudDocument } from '../../components/content/cloud-document';
 import { pdfLink, useCloudDocsConfig } from '../../components/content/cloud-docs';
 import { ContentPage } from '../../components/content/content-page';
 import { NotFound } from '../../components/not-found';
+import { readerLanguage, type TranslationMarker } from '../../components/content/translation';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api-client';
@@ -19,6 +20,7 @@ interface BasicPage {
   field_google_drive_id?: string | null;
   field_scrollspy_visible?: boolean;
   statusCode?: number;
+  translation?: TranslationMarker;
 }
 
 /**
@@ -32,7 +34,8 @@ export default function BasicPagePage() {
   const token = useAppStore((s) => s.applicationUser.token);
   const page = useQuery({
     queryKey: ['basic-page', pathname, token],
-    queryFn: () => apiRequest<BasicPage>(pathname, { query: { _format: 'json' }, format: 'json' }),
+    queryFn: () =>
+      apiRequest<BasicPage>(pathname, { query: { _format: 'json', ...readerLanguage() }, format: 'json' }),
     retry: false,
   });
   const driveId = page.data?.field_google_drive_id ?? null;
@@ -51,6 +54,7 @@ export default function BasicPagePage() {
       scrollspy={Boolean(p.field_scrollspy_visible)}
       pdfName={pathname.split('/').filter(Boolean).pop() || 'page'}
       pdfLink={driveId && cloud?.enabled ? pdfLink(cloud.pdfUrl, driveId) : null}
+      translation={p.translation}
     >
       {driveId && <CloudDocument fileId={driveId} />}
     </ContentPage>

@@ -1,3 +1,4 @@
+import type { TranslationMarker } from '../../components/content/translation';
 /**
  * The few JSON:API shapes the catalog pages read (apps/server/src/modules/catalog/README.md), and
  * a lookup of included resources by type and id.
@@ -14,6 +15,8 @@ export interface Resource<A> {
   attributes: A;
   relationships?: Record<string, { data: Identifier | Identifier[] | null }>;
   links?: Record<string, { href: string }>;
+  /** The language of its texts, on translatable kinds (decision 063). */
+  meta?: { translation?: TranslationMarker };
 }
 
 export interface Document<T> {

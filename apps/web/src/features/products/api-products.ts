@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { isUuid } from './text';
+import { readerLanguage } from '../../components/content/translation';
 import type { Document, Html, Resource } from './api-jsonapi';
 
 /** `node--api_product` attributes (catalog README). */
@@ -92,6 +93,7 @@ export function fetchProducts(category: string | null, page: number, limit: numb
       'filter[field_category.id]': category ?? undefined,
       'page[limit]': limit,
       'page[offset]': limit * page,
+      ...readerLanguage(),
     },
   });
 }
@@ -147,7 +149,7 @@ export function useProduct(uuid: string | undefined) {
     queryKey: productKeys.one(uuid ?? ''),
     queryFn: () =>
       apiRequest<Document<Product>>(`/jsonapi/node/api_product/${encodeURIComponent(uuid ?? '')}`, {
-        query: { include: PRODUCT_INCLUDES },
+        query: { include: PRODUCT_INCLUDES, ...readerLanguage() },
       }),
     enabled: Boolean(uuid),
     retry: retryServerErrors,

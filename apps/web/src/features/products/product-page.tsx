@@ -16,6 +16,8 @@ import { aliasSlug } from './text';
 import { DeprecatedPopup } from './deprecated-popup';
 import { ProductDocumentations } from './product-documentations';
 import { ProductOverview } from './product-overview';
+import { langOf } from '../../components/content/translation';
+import { TranslationNote } from '../../components/content/translation-note';
 
 const VIEW_MODES = [undefined, 'documentation'];
 
@@ -70,8 +72,11 @@ function ProductScreen() {
             ...(documentationView ? [{ title: t('products.breadcrumbDocumentation') }] : []),
           ]}
         />
+        <TranslationNote marker={p.meta?.translation} />
         <Stack gap="xs" mb="lg">
-          <PageTitle mb={0}>{a.title}</PageTitle>
+          <PageTitle mb={0} lang={langOf(p.meta?.translation)}>
+            {a.title}
+          </PageTitle>
           <Group gap="xs">
             {a.field_version && (
               <Badge variant="outline">{t('products.version', { version: a.field_version })}</Badge>
@@ -100,7 +105,9 @@ function ProductScreen() {
             </Button>
           )}
         </Group>
-        {a.body?.processed && !documentationView && <HtmlContent html={a.body.processed} mb="xl" />}
+        {a.body?.processed && !documentationView && (
+          <HtmlContent html={a.body.processed} mb="xl" lang={langOf(p.meta?.translation)} />
+        )}
         {documentationView ? (
           <ProductDocumentations product={p} included={included} />
         ) : (

@@ -1,0 +1,109 @@
+import type { Page } from '@playwright/test';
+import { en } from '@portico/contracts/messages';
+import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
+import { expectNoViolations } from '../support/axe.ts';
+import { signIn } from '../support/session.ts';
+import { expect, test, trackTraffic } from '../support/traffic.ts';
+
+/**
+ * Content translations (issue 30, decision 063): a content editor writes an article's German
+ * texts in the console; a reader on /de/ reads them; an article without a German translation is
+ * shown in English with a note in German and `lang="en"`. The articles are this test's own, and
+ * deleted at the end.
+ */
+const editorAccount = { email: 'content.editor@portico.local', password: 'ContentEditor#2026' };
+const T = deTranslations.translations;
+const M = en.console.content;
+
+test.describe.configure({ timeout: 90_000 });
+
+/** A console call from the signed-in page (its session and CSRF token). */
+async function consoleCall(page: Page, method: string, url: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const token = await (await fetch('/session/token')).text();
+      const res = await fetch(url, {
+        method,
+        headers: {
+          'x-csrf-token': token,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as unknown) };
+    },
+    { method, url, body },
+  );
+}
+
+async function newArticle(page: Page, slug: string, title: string): Promise<string> {
+  const created = await consoleCall(page, 'POST', '/admin-api/content/articles', {
+    title,
+    path: `/blog/${slug}`,
+    description: 'Payments in seconds.',
+    body: 'Money arrives **at once**.',
+    state: 'published',
+  });
+  expect(created.status).toBe(201);
+  return (created.body as { data: { id: string } }).data.id;
+}
+
+test('an editor translates an article; a German reader reads it, and an untranslated one with a note', async ({
+  page,
+  browser,
+}) => {
+  const stamp = Date.now();
+  const translatedSlug = `translated-otter-${stamp}`;
+  const untranslatedSlug = `untranslated-otter-${stamp}`;
+  await signIn(page, editorAccount.email, editorAccount.password);
+  await page
+    .getByRole('dialog', { name: en.cookies.settingsTitle })
+    .getByRole('button', { name: en.cookies.decline })
+    .click();
+  const translated = await newArticle(page, translatedSlug, `Otter payments ${stamp}`);
+  const untranslated = await newArticle(page, untranslatedSlug, `Otter news ${stamp}`);
+
+  try {
+    // The console: the article's form, and below it the German texts.
+    await page.goto(`/admin/content/articles/${translated}`);
+    const german = page.getByTestId('translation-de');
+    await expect(german).toBeVisible();
+    await german.getByLabel(`${M.editor.titleLabel} (Deutsch)`).fill(`Otter-Zahlungen ${stamp}`);
+    await german.getByLabel(`${M.editor.summaryLabel} (Deutsch)`).fill('Zahlungen in Sekunden.');
+    await german.getByLabel(`${M.editor.bodyLabel} (Deutsch)`).fill('Geld kommt **sofort** an.');
+    await german.getByRole('button', { name: en.translations.console.save }).click();
+    await expect(german.getByRole('status')).toHaveText(
+      en.translations.console.saved.replace('{{language}}', 'Deutsch'),
+    );
+    await expectNoViolations(page, 'the article editor with its translations');
+
+    // A German reader.
+    const context = await browser.newContext({ locale: 'de-DE' });
+    trackTraffic(context);
+    try {
+      const reader = await context.newPage();
+      await reader.goto(`/de/blog/${translatedSlug}`);
+      await expect(reader.getByRole('heading', { level: 1, name: `Otter-Zahlungen ${stamp}` })).toBeVisible();
+      await expect(reader.getByText('Geld kommt')).toBeVisible();
+      await expect(reader.getByTestId('translation-fallback')).toHaveCount(0);
+      await expectNoViolations(reader, 'a translated article in German');
+
+      await reader.goto(`/de/blog/${untranslatedSlug}`);
+      const title = reader.getByRole('heading', { level: 1, name: `Otter news ${stamp}` });
+      await expect(title).toBeVisible();
+      await expect(title).toHaveAttribute('lang', 'en');
+      await expect(reader.getByTestId('translation-fallback')).toHaveText(T.fallbackNote);
+      await expectNoViolations(reader, 'an untranslated article in German');
+    } finally {
+      await context.close();
+    }
+    // English readers (the editor's own browser) see the article's own text, without a note.
+    await page.goto(`/blog/${translatedSlug}`);
+    await expect(page.getByRole('heading', { level: 1, name: `Otter payments ${stamp}` })).toBeVisible();
+    await expect(page.getByTestId('translation-fallback')).toHaveCount(0);
+  } finally {
+    for (const id of [translated, untranslated]) {
+      expect((await consoleCall(page, 'DELETE', `/admin-api/content/articles/${id}`)).status).toBe(204);
+    }
+  }
+});

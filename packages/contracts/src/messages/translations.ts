@@ -1,0 +1,17 @@
+/**
+ * Content shown in another language than the page's (issue 30, decision 063): the note above an
+ * item whose translation does not exist yet, shown in the default language instead; and the
+ * console's translations panel.
+ */
+export const translationsMessages = {
+  fallbackNote: 'This content is not yet available in your language. It is shown in English.',
+  console: {
+    heading: 'Translations',
+    hint: 'The texts in other languages. Where a language has none, readers see the English text with a note.',
+    language: '{{language}}',
+    save: 'Save translation',
+    saved: 'The {{language}} translation is saved.',
+    remove: 'Remove translation',
+    removed: 'The {{language}} translation is removed.',
+  },
+};
