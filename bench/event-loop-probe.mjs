@@ -13,8 +13,13 @@
 // process can say what ran in it (bench/profile-turns.mjs; `npm run bench:large -- --profile`).
 import fs from 'node:fs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
-const file = process.env.BENCH_LOOP_FILE;
+// Node runs `--import` modules in every worker thread too (the embedded database's, the document
+// pool's): only the main thread writes the figures. Before 2026-12-04 every thread wrote the same
+// file, so a worker's long task (a PGlite statement, an import pipeline) could be reported as the
+// main thread's turn (decision 061).
+const file = isMainThread ? process.env.BENCH_LOOP_FILE : undefined;
 const cpu = () => {
   const u = process.threadCpuUsage();
   return (u.user + u.system) / 1000;
