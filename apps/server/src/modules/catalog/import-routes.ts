@@ -2,12 +2,11 @@ import { apiImportOptionsSchema, defaultApiAlias, type ApiImportResult } from '@
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
-import { nextTurn } from '../../lib/turns.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { acceptBytes, bodyTooLarge } from '../../lib/raw-body.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
-import { importApi, prepareApiImport, type ImportApiResult } from './import-api.ts';
+import { importApi, prepareUploadedApiImport, type ImportApiResult } from './import-api.ts';
 import { MAX_SOURCE_BYTES, OpenApiImportError } from '../../openapi/index.ts';
 import { DocumentationInputError } from './store.ts';
 
@@ -50,20 +49,20 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         // memchr, not a scan of the decoded text: PostgreSQL's text cannot hold NUL.
         if (body.indexOf(0) >= 0) throw new HttpError(422, M.nulByte);
         // Without a file name the alias names it, with no extension: the parser tells JSON from YAML itself.
-        const file = {
-          name: options.filename ?? options.alias ?? options.product,
-          text: body.toString('utf8'),
-        };
-        const alias = options.alias ?? defaultApiAlias(file.name);
+        const name = options.filename ?? options.alias ?? options.product;
+        const alias = options.alias ?? defaultApiAlias(name);
         if (running.has(alias)) throw new HttpError(409, format(M.busy, { alias }));
         running.add(alias);
         let result: ImportApiResult;
         try {
           // The worker pool (openapi/pool.ts), not inline: seconds of CPU for a big document. The
-          // text was decoded in this turn: the bytes move to the worker in the next, which decodes
-          // its own copy of the text from them (no structured clone of the text).
-          await nextTurn();
-          const prepared = await prepareApiImport(file, options, app.config.publicUrl, { utf8: body });
+          // bytes move to the worker, which decodes them; this thread never holds the whole text
+          // (decision 061).
+          const prepared = await prepareUploadedApiImport(
+            { name, utf8: body },
+            options,
+            app.config.publicUrl,
+          );
           result = await importApi(app.db, prepared);
         } catch (err) {
           if (err instanceof OpenApiImportError) throw problemsError(err);

@@ -1,7 +1,13 @@
 import { sql } from 'kysely';
 import { inTransaction, type Db } from '../../db/client.ts';
-import { readDocumentText, storedInRows, writeDocumentTexts } from '../../openapi/document-texts.ts';
-import type { SharedText } from '../../lib/text-pieces.ts';
+import {
+  documentTextChunks,
+  readDocumentText,
+  storedInRows,
+  TEXT_CHUNK_CHARS,
+  writeDocumentTexts,
+} from '../../openapi/document-texts.ts';
+import { sharedTextPieces, splitText, type SharedText } from '../../lib/text-pieces.ts';
 import { prepareDocument, sandboxUrl, type PreparedDocument } from '../../openapi/index.ts';
 import { grantDocumentScopes } from './scopes.ts';
 import { en } from '@portico/contracts/messages';
@@ -16,7 +22,8 @@ const DOC_ALIAS = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 export interface DocumentationInput {
   alias: string;
-  source: string;
+  /** A SharedText (an upload decoded in the worker pool, decision 061) comes with `processed`. */
+  source: string | SharedText;
   filename?: string;
   /** Defaults to the document's info.title. */
   title?: string;
@@ -80,13 +87,11 @@ export async function saveDocumentation(
     ])
     .where('alias', '=', alias)
     .executeTakeFirst();
-  const existingSource = existing && (existing.source ?? (await readDocumentText(db, existing.id, 'source')));
   const sameDocument =
-    existing && existingSource === input.source && existing.server === sandboxUrl(publicUrl, alias);
-  const processed = sameDocument
-    ? undefined
-    : (input.processed ??
-      (await prepareDocument(input.source, { alias, publicUrl, filename: input.filename })));
+    existing &&
+    existing.server === sandboxUrl(publicUrl, alias) &&
+    (await sameSource(db, existing, input.source));
+  const processed = sameDocument ? undefined : (input.processed ?? (await prepare(input, alias, publicUrl)));
 
   const title = input.title ?? processed?.info.title ?? existing?.title ?? alias;
   const meta = {
@@ -168,11 +173,52 @@ export async function saveDocumentation(
 }
 
 /**
+ * Whether a documentation's stored source is `source`, compared a row at a time (no whole copy of
+ * either on this thread: an upload's text is a SharedText, decoded a piece at a time).
+ */
+async function sameSource(
+  db: Db,
+  existing: { id: number; source: string | null },
+  source: string | SharedText,
+): Promise<boolean> {
+  if (existing.source !== null) return typeof source === 'string' && existing.source === source;
+  const mine: Iterator<string> =
+    typeof source === 'string' ? splitText(source, TEXT_CHUNK_CHARS).values() : sharedTextPieces(source);
+  // The rows and the pieces are usually cut at the same places, but need not be: what is left of
+  // a piece is compared with the next row.
+  let pending = '';
+  let stored = 0;
+  for await (const row of documentTextChunks(db, existing.id, 'source')) {
+    stored += row.length;
+    if (stored > source.length) return false;
+    for (let at = 0; at < row.length;) {
+      if (!pending) {
+        const next = mine.next();
+        if (next.done) return false;
+        pending = next.value;
+      }
+      const take = Math.min(pending.length, row.length - at);
+      if (row.slice(at, at + take) !== pending.slice(0, take)) return false;
+      at += take;
+      pending = pending.slice(take);
+    }
+  }
+  return stored === source.length && !pending;
+}
+
+/** The source processed in the worker pool; an upload's SharedText always comes processed. */
+function prepare(input: DocumentationInput, alias: string, publicUrl: string): Promise<PreparedDocument> {
+  if (typeof input.source !== 'string')
+    throw new Error('an uploaded source comes with its processed document');
+  return prepareDocument(input.source, { alias, publicUrl, filename: input.filename });
+}
+
+/**
  * The columns of the texts: each text itself, or, for a text kept in rows (document-texts.ts), null
  * for the source and the operation index and the digest for the converted document (what SQL
  * reads of it). A SharedText is longer than a row: kept in rows.
  */
-function textColumns(source: string, processed: PreparedDocument) {
+function textColumns(source: string | SharedText, processed: PreparedDocument) {
   const inColumn = (text: string | SharedText) =>
     typeof text === 'string' && !storedInRows(text) ? text : null;
   return {
