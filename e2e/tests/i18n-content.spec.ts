@@ -107,3 +107,53 @@ test('an editor translates an article; a German reader reads it, and an untransl
     }
   }
 });
+
+test("an editor translates a basic page in its editor's panel; a German reader reads it", async ({
+  page,
+  browser,
+}) => {
+  const stamp = Date.now();
+  const path = `/otter-page-${stamp}`;
+  const P = en.console.pages.editor;
+  await signIn(page, editorAccount.email, editorAccount.password);
+  await page
+    .getByRole('dialog', { name: en.cookies.settingsTitle })
+    .getByRole('button', { name: en.cookies.decline })
+    .click();
+  const created = await consoleCall(page, 'POST', '/admin-api/content/pages', {
+    title: `Otter page ${stamp}`,
+    path,
+    body: 'Otters swim **fast**.',
+    state: 'published',
+  });
+  expect(created.status).toBe(201);
+  const id = (created.body as { data: { id: string } }).data.id;
+
+  try {
+    await page.goto(`/admin/content/pages/${id}`);
+    const german = page.getByTestId('translation-de');
+    await expect(german).toBeVisible();
+    await german.getByLabel(`${P.titleLabel} (Deutsch)`).fill(`Otter-Seite ${stamp}`);
+    await german.getByLabel(`${P.bodyLabel} (Deutsch)`).fill('Otter schwimmen **schnell**.');
+    await german.getByRole('button', { name: en.translations.console.save }).click();
+    await expect(german.getByRole('status')).toHaveText(
+      en.translations.console.saved.replace('{{language}}', 'Deutsch'),
+    );
+    await expectNoViolations(page, 'the page editor with its translations');
+
+    const context = await browser.newContext({ locale: 'de-DE' });
+    trackTraffic(context);
+    try {
+      const reader = await context.newPage();
+      await reader.goto(`/de${path}`);
+      await expect(reader.getByRole('heading', { level: 1, name: `Otter-Seite ${stamp}` })).toBeVisible();
+      await expect(reader.getByText('Otter schwimmen')).toBeVisible();
+      await expect(reader.getByTestId('translation-fallback')).toHaveCount(0);
+      await expectNoViolations(reader, 'a translated basic page in German');
+    } finally {
+      await context.close();
+    }
+  } finally {
+    expect((await consoleCall(page, 'DELETE', `/admin-api/content/pages/${id}`)).status).toBe(204);
+  }
+});

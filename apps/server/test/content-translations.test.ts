@@ -270,6 +270,19 @@ describe('content translations', () => {
     expect((await f.visitor().get('/translated-terms?_format=json&langcode=xx')).status).toBe(400);
   });
 
+  it("refuses an unknown langcode with a message in the reader's language (decision 058)", async () => {
+    const english = await f.visitor().get('/jsonapi/node/article?langcode=xx');
+    expect(english.status).toBe(400);
+    const englishBody = await json<{ errors: { title: string; source?: { parameter?: string } }[] }>(english);
+    expect(englishBody.errors[0]!.title).toBe('langcode must be one of en, de.');
+    const reader = f.visitor();
+    reader.headers['accept-language'] = 'de-DE,de;q=0.9';
+    const german = await reader.get('/jsonapi/node/article?langcode=xx');
+    expect(german.status).toBe(400);
+    const germanBody = await json<{ errors: { title: string }[] }>(german);
+    expect(germanBody.errors[0]!.title).toBe('langcode muss eine dieser Sprachen sein: en, de.');
+  });
+
   it('lets API managers translate products, not content editors', async () => {
     const manager = await f.as('api_manager');
     const products = await dataOf<{ id: string; title: string }[]>(

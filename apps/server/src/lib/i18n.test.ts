@@ -4,6 +4,7 @@ import { en } from '@portico/contracts/messages';
 import { describe, expect, it } from 'vitest';
 import { errorKeyOf, translateError, translateErrorDocument } from './error-language.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
+import { READER_LANGCODE_MESSAGE } from './translations.ts';
 import {
   NAMESPACES,
   flatTexts,
@@ -24,6 +25,7 @@ const SERVER_OWN: Record<string, string> = {
   'server.unauthorized': unauthorized().message,
   'server.forbidden': forbidden().message,
   'server.notFound': notFound().message,
+  'server.langcode': READER_LANGCODE_MESSAGE,
 };
 
 describe('the message files (src/locales)', () => {

@@ -1,3 +1,4 @@
+import { format } from '@portico/contracts/format';
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '@portico/contracts/locales';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ColumnType } from 'kysely';
@@ -59,9 +60,13 @@ export const TRANSLATION_LOCALES = LOCALES.filter((l) => l !== DEFAULT_LOCALE);
  * The reader's language of a public read: the `langcode` query parameter, else the default. An
  * unknown language is a 400 naming the parameter.
  */
+/** The 400's message for an unknown `langcode` (errors.json `server.langcode`, decision 058). */
+export const READER_LANGCODE_MESSAGE = 'langcode must be one of {{languages}}.';
+
 export function readerLocale(value: unknown): Locale {
   if (value === undefined || value === '') return DEFAULT_LOCALE;
-  if (!isLocale(value)) throw badRequest(`langcode must be one of ${LOCALES.join(', ')}.`, 'langcode');
+  if (!isLocale(value))
+    throw badRequest(format(READER_LANGCODE_MESSAGE, { languages: LOCALES.join(', ') }), 'langcode');
   return value;
 }
 

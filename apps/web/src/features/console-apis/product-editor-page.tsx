@@ -25,6 +25,7 @@ import { HtmlContent } from '../../components/ui/html-content';
 import { paths } from '../../config/paths';
 import { useTranslation, type Translate } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
+import { TranslationsPanel } from '../console/translations-panel';
 import { LoadVersioned, useVersionedEditor } from '../console/versioned-editor';
 import { DeleteDialog, PreviewAndRevisions, useCatalogDelete, VersionLine } from './catalog-editing';
 import { ChangelogEditor } from './changelog-editor';
@@ -102,6 +103,17 @@ export default function ProductEditorPage() {
             <ProductForm product={product} onReplaced={onReplaced} />
             <ChangelogEditor productId={product.id} />
             <PlansEditor productId={product.id} />
+            <TranslationsPanel
+              item={`/admin-api/catalog/products/${product.id}`}
+              fields={[
+                { name: 'title', label: t('console.products.editor.titleLabel'), required: true },
+                {
+                  name: 'description',
+                  label: t('console.products.editor.descriptionLabel'),
+                  multiline: true,
+                },
+              ]}
+            />
           </>
         )}
       </LoadVersioned>

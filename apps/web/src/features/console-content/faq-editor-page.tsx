@@ -6,6 +6,7 @@ import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
 import { FAQ_STATES, faqsApi, listFaqCategories, type FaqFields, type FaqQuestion } from './api';
 import { MarkdownField } from './markdown-field';
+import { TranslationsPanel } from '../console/translations-panel';
 import { withoutEmptySchedule } from './versioned';
 import {
   LoadVersioned,
@@ -63,7 +64,23 @@ export default function FaqEditorPage() {
       </Button>
       {faqId ? (
         <LoadVersioned id={faqId} source={SOURCE} notFound={t('console.content.faq.notFound')}>
-          {(faq, onReplaced) => <QuestionForm faq={faq} onReplaced={onReplaced} />}
+          {(faq, onReplaced) => (
+            <>
+              <QuestionForm faq={faq} onReplaced={onReplaced} />
+              <TranslationsPanel
+                item={`/admin-api/content/faqs/${faq.id}`}
+                fields={[
+                  { name: 'question', label: t('console.content.faqEditor.questionLabel'), required: true },
+                  {
+                    name: 'answer',
+                    label: t('console.content.faqEditor.answerLabel'),
+                    multiline: true,
+                    required: true,
+                  },
+                ]}
+              />
+            </>
+          )}
         </LoadVersioned>
       ) : (
         <QuestionForm />

@@ -7,6 +7,7 @@ import { ConsolePage } from '../console/console-layout';
 import { ContentTabs } from './editing';
 import { PAGE_STATES, pagesApi, type ConsolePage as Page, type PageFields } from './pages-api';
 import { MarkdownField } from './markdown-field';
+import { TranslationsPanel } from '../console/translations-panel';
 import { withoutEmptySchedule } from './versioned';
 import {
   ImageFields,
@@ -64,7 +65,18 @@ export default function PageEditorPage() {
       </Button>
       {pageId ? (
         <LoadVersioned id={pageId} source={SOURCE} notFound={t('console.pages.list.notFound')}>
-          {(page, onReplaced) => <PageForm page={page} onReplaced={onReplaced} />}
+          {(page, onReplaced) => (
+            <>
+              <PageForm page={page} onReplaced={onReplaced} />
+              <TranslationsPanel
+                item={`/admin-api/content/pages/${page.id}`}
+                fields={[
+                  { name: 'title', label: t('console.pages.editor.titleLabel'), required: true },
+                  { name: 'body', label: t('console.pages.editor.bodyLabel'), multiline: true },
+                ]}
+              />
+            </>
+          )}
         </LoadVersioned>
       ) : (
         <PageForm />
