@@ -67,7 +67,9 @@ test('an editor translates an article; a German reader reads it, and an untransl
     // The console: the article's form, and below it the German texts.
     await page.goto(`/admin/content/articles/${translated}`);
     const german = page.getByTestId('translation-de');
-    await expect(german).toBeVisible();
+    await german
+      .getByRole('button', { name: en.translations.console.open.replace('{{language}}', 'Deutsch') })
+      .click();
     await german.getByLabel(`${M.editor.titleLabel} (Deutsch)`).fill(`Otter-Zahlungen ${stamp}`);
     await german.getByLabel(`${M.editor.summaryLabel} (Deutsch)`).fill('Zahlungen in Sekunden.');
     await german.getByLabel(`${M.editor.bodyLabel} (Deutsch)`).fill('Geld kommt **sofort** an.');
@@ -132,7 +134,9 @@ test("an editor translates a basic page in its editor's panel; a German reader r
   try {
     await page.goto(`/admin/content/pages/${id}`);
     const german = page.getByTestId('translation-de');
-    await expect(german).toBeVisible();
+    await german
+      .getByRole('button', { name: en.translations.console.open.replace('{{language}}', 'Deutsch') })
+      .click();
     await german.getByLabel(`${P.titleLabel} (Deutsch)`).fill(`Otter-Seite ${stamp}`);
     await german.getByLabel(`${P.bodyLabel} (Deutsch)`).fill('Otter schwimmen **schnell**.');
     await german.getByRole('button', { name: en.translations.console.save }).click();

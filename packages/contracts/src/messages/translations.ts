@@ -9,6 +9,7 @@ export const translationsMessages = {
     heading: 'Translations',
     hint: 'The texts in other languages. Where a language has none, readers see the English text with a note.',
     language: '{{language}}',
+    open: 'Translate into {{language}}',
     save: 'Save translation',
     saved: 'The {{language}} translation is saved.',
     remove: 'Remove translation',

@@ -71,6 +71,9 @@ function LanguageForm(props: {
     Object.fromEntries(props.fields.map((f) => [f.name, saved?.fields[f.name] ?? ''])),
   );
   const [status, setStatus] = useState<string>();
+  // Closed until the editor asks for it: the item's own form above keeps the only fields, buttons
+  // and labels of its names ("Title", "Save"...) on the page until a translation is wanted.
+  const [open, setOpen] = useState(false);
   const url = `${item}/translations/${langcode}`;
   const save = useMutation({
     mutationFn: () => apiRequest(url, { method: 'PUT', format: 'json', body: { fields: values } }),
@@ -87,13 +90,25 @@ function LanguageForm(props: {
     },
   });
   const error = save.error ?? remove.error;
+  const language = t('translations.console.language', { language: LOCALE_NAMES[langcode] });
+  if (!open)
+    return (
+      <Group data-testid={`translation-${langcode}`} justify="space-between">
+        <Title order={3} size="h4">
+          {language}
+        </Title>
+        <Button variant="default" aria-expanded={false} onClick={() => setOpen(true)}>
+          {t('translations.console.open', { language: LOCALE_NAMES[langcode] })}
+        </Button>
+      </Group>
+    );
   return (
     <Stack
       component="form"
       gap="sm"
       lang={langcode}
       data-testid={`translation-${langcode}`}
-      aria-label={t('translations.console.language', { language: LOCALE_NAMES[langcode] })}
+      aria-label={language}
       onSubmit={(e) => {
         e.preventDefault();
         setStatus(undefined);
@@ -101,7 +116,7 @@ function LanguageForm(props: {
       }}
     >
       <Title order={3} size="h4">
-        {t('translations.console.language', { language: LOCALE_NAMES[langcode] })}
+        {language}
       </Title>
       {props.fields.map((f) => {
         const common = {
