@@ -34,12 +34,12 @@ export function uniqueEmail(prefix: string): string {
 }
 
 /**
- * The verification link the portal sent to `email`, read from the outbox as the provider
- * administrator (a fresh browser context signed in as the demo admin): without SMTP that is where
- * the e-mails are.
+ * The newest e-mail to `email`, read from the outbox as the provider administrator (a fresh
+ * browser context on English pages, signed in as the demo admin): without SMTP that is where the
+ * e-mails are.
  */
-export async function verificationLink(browser: Browser, email: string): Promise<string> {
-  const context = await browser.newContext();
+export async function lastMail(browser: Browser, email: string): Promise<{ subject: string; text: string }> {
+  const context = await browser.newContext({ locale: 'en-GB' });
   try {
     const admin = await context.newPage();
     await signIn(admin, demoAdmin.email, demoAdmin.password);
@@ -47,13 +47,19 @@ export async function verificationLink(browser: Browser, email: string): Promise
       `/admin-api/outbox?filter[to]=${encodeURIComponent(email)}&page[limit]=1`,
     );
     expect(res.status()).toBe(200);
-    const doc = (await res.json()) as { data: { attributes: { text: string } }[] };
-    const link = /https?:\/\/\S+\/idp\/verify\/\S+/.exec(doc.data[0]?.attributes.text ?? '')?.[0];
-    expect(link, `verification link for ${email}`).toBeDefined();
-    return link!;
+    const doc = (await res.json()) as { data: { attributes: { subject: string; text: string } }[] };
+    expect(doc.data[0], `mail to ${email}`).toBeDefined();
+    return doc.data[0]!.attributes;
   } finally {
     await context.close();
   }
+}
+
+/** The verification link the portal sent to `email` (lastMail). */
+export async function verificationLink(browser: Browser, email: string): Promise<string> {
+  const link = /https?:\/\/\S+\/idp\/verify\/\S+/.exec((await lastMail(browser, email)).text)?.[0];
+  expect(link, `verification link for ${email}`).toBeDefined();
+  return link!;
 }
 
 /** Proves the address of the account signed in on `page`: opens the link and confirms it. */

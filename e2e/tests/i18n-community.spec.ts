@@ -7,7 +7,7 @@ import deCertificates from '../../apps/web/src/locales/de/certificates.json' wit
 import dePages from '../../apps/server/src/locales/de/pages.json' with { type: 'json' };
 import { createOrganization } from '../support/applications.ts';
 import { terminal, enter } from '../support/terminal.ts';
-import { demoAdmin, signIn, uniqueEmail } from '../support/session.ts';
+import { demoAdmin, signIn, uniqueEmail, verificationLink } from '../support/session.ts';
 import { expectNoViolations } from '../support/axe.ts';
 import { expect, test } from '../support/traffic.ts';
 
@@ -53,21 +53,7 @@ async function signUpInGerman(page: Page, browser: Browser): Promise<string> {
   await page.getByRole('button', { name: ID.createAccountButton }).click();
   await expect(page.getByText('Willkommen, Gerda Gemeinschaft')).toBeVisible();
 
-  const context = await browser.newContext({ locale: 'en-GB' }); // the demo admin signs in on English pages
-  try {
-    const admin = await context.newPage();
-    await signIn(admin, demoAdmin.email, demoAdmin.password);
-    const res = await admin.request.get(
-      `/admin-api/outbox?filter[to]=${encodeURIComponent(email)}&page[limit]=1`,
-    );
-    expect(res.status()).toBe(200);
-    const doc = (await res.json()) as { data: { attributes: { text: string } }[] };
-    const link = /https?:\/\/\S+\/idp\/verify\/\S+/.exec(doc.data[0]?.attributes.text ?? '')?.[0];
-    expect(link, 'the verification link').toBeDefined();
-    await page.goto(link!);
-  } finally {
-    await context.close();
-  }
+  await page.goto(await verificationLink(browser, email));
   await page.getByRole('button', { name: ID.verifyButton }).click();
   await expect(page.getByRole('status')).toHaveText(ID.verifyDone);
   return email;

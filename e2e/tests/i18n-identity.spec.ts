@@ -1,13 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
 import de from '../../apps/server/src/locales/de/pages.json' with { type: 'json' };
 import deMails from '../../apps/server/src/locales/de/emails.json' with { type: 'json' };
 import { createApplication, createOrganization, signUp } from '../support/applications.ts';
 import { expectNoViolations } from '../support/axe.ts';
-import { demoAdmin, signIn, uniqueEmail } from '../support/session.ts';
+import { lastMail, uniqueEmail } from '../support/session.ts';
 import { expect, test } from '../support/traffic.ts';
 
 /**
@@ -22,24 +22,6 @@ test.use({ locale: 'de-DE' });
 async function expectSignedIn(page: Page) {
   await page.waitForURL((url) => !url.pathname.startsWith('/idp/') && url.pathname !== '/oauth2/callback');
   await expect.poll(async () => (await page.request.get('/user/login_status?_format=json')).text()).toBe('1');
-}
-
-/** The newest e-mail to `email`, read from the outbox as the demo administrator (English browser). */
-async function lastMail(browser: Browser, email: string) {
-  const context = await browser.newContext({ locale: 'en-GB' });
-  try {
-    const admin = await context.newPage();
-    await signIn(admin, demoAdmin.email, demoAdmin.password);
-    const res = await admin.request.get(
-      `/admin-api/outbox?filter[to]=${encodeURIComponent(email)}&page[limit]=1`,
-    );
-    expect(res.status()).toBe(200);
-    const doc = (await res.json()) as { data: { attributes: { subject: string; text: string } }[] };
-    expect(doc.data[0], `mail to ${email}`).toBeDefined();
-    return doc.data[0]!.attributes;
-  } finally {
-    await context.close();
-  }
 }
 
 test.describe('the identity provider in German', () => {

@@ -56,13 +56,13 @@ export interface TranslationMarker {
 /** The languages a translation can be written in: every language but the default. */
 export const TRANSLATION_LOCALES = LOCALES.filter((l) => l !== DEFAULT_LOCALE);
 
+/** The 400's message for an unknown `langcode` (errors.json `server.langcode`, decision 058). */
+export const READER_LANGCODE_MESSAGE = 'langcode must be one of {{languages}}.';
+
 /**
  * The reader's language of a public read: the `langcode` query parameter, else the default. An
  * unknown language is a 400 naming the parameter.
  */
-/** The 400's message for an unknown `langcode` (errors.json `server.langcode`, decision 058). */
-export const READER_LANGCODE_MESSAGE = 'langcode must be one of {{languages}}.';
-
 export function readerLocale(value: unknown): Locale {
   if (value === undefined || value === '') return DEFAULT_LOCALE;
   if (!isLocale(value))
@@ -87,7 +87,25 @@ export interface TranslationRow {
 const parseFields = (value: unknown): TranslatedFields =>
   (typeof value === 'string' ? JSON.parse(value) : value) as TranslatedFields;
 
+const rowOf = (r: {
+  langcode: string;
+  fields: unknown;
+  updated: Date | string;
+  updated_by: number | null;
+}) => ({
+  langcode: r.langcode,
+  fields: parseFields(r.fields),
+  updated: new Date(r.updated).toISOString(),
+  updatedBy: r.updated_by,
+});
+
 export function translationsOf(db: Db) {
+  const itemRows = (entityType: string, id: string | number) =>
+    tables(db)
+      .selectFrom('content_translations')
+      .select(['langcode', 'fields', 'updated', 'updated_by'])
+      .where('entity_type', '=', entityType)
+      .where('entity_id', '=', String(id));
   return {
     /** The translations of `ids` (of one kind) into `langcode`, by id; none for the default. */
     async forItems(
@@ -108,38 +126,27 @@ export function translationsOf(db: Db) {
 
     /** Every translation of one item, by language. */
     async list(entityType: string, id: string | number): Promise<TranslationRow[]> {
-      const rows = await tables(db)
-        .selectFrom('content_translations')
-        .select(['langcode', 'fields', 'updated', 'updated_by'])
-        .where('entity_type', '=', entityType)
-        .where('entity_id', '=', String(id))
-        .orderBy('langcode')
-        .execute();
-      return rows.map((r) => ({
-        langcode: r.langcode,
-        fields: parseFields(r.fields),
-        updated: new Date(r.updated).toISOString(),
-        updatedBy: r.updated_by,
-      }));
+      const rows = await itemRows(entityType, id).orderBy('langcode').execute();
+      return rows.map(rowOf);
     },
 
-    /** Writes (inserts or replaces) one translation; returns the one before, if any. */
+    /**
+     * Writes (inserts or replaces) one translation, the row locked while it changes; returns the
+     * one before, if any, and the one written.
+     */
     async put(
       entityType: string,
       id: string | number,
       langcode: Locale,
       fields: TranslatedFields,
       userId: number | null,
-    ): Promise<TranslatedFields | undefined> {
-      const before = await tables(db)
-        .selectFrom('content_translations')
-        .select('fields')
-        .where('entity_type', '=', entityType)
-        .where('entity_id', '=', String(id))
+    ): Promise<{ before: TranslatedFields | undefined; row: TranslationRow }> {
+      const before = await itemRows(entityType, id)
         .where('langcode', '=', langcode)
         .forUpdate()
         .executeTakeFirst();
       const json = JSON.stringify(fields);
+      const updated = new Date();
       await tables(db)
         .insertInto('content_translations')
         .values({
@@ -147,27 +154,35 @@ export function translationsOf(db: Db) {
           entity_id: String(id),
           langcode,
           fields: json,
-          updated: new Date(),
+          updated,
           updated_by: userId,
         })
         .onConflict((oc) =>
           oc
             .columns(['entity_type', 'entity_id', 'langcode'])
-            .doUpdateSet({ fields: json, updated: new Date(), updated_by: userId }),
+            .doUpdateSet({ fields: json, updated, updated_by: userId }),
         )
         .execute();
-      return before ? parseFields(before.fields) : undefined;
+      return {
+        before: before && parseFields(before.fields),
+        row: rowOf({ langcode, fields, updated, updated_by: userId }),
+      };
     },
 
-    /** Removes one translation (or, without `langcode`, all of an item's); how many went. */
-    async remove(entityType: string, id: string | number, langcode?: Locale): Promise<number> {
-      let q = tables(db)
+    /** Removes one translation; returns it, or undefined when there was none. */
+    async remove(
+      entityType: string,
+      id: string | number,
+      langcode: Locale,
+    ): Promise<TranslationRow | undefined> {
+      const row = await tables(db)
         .deleteFrom('content_translations')
         .where('entity_type', '=', entityType)
-        .where('entity_id', '=', String(id));
-      if (langcode) q = q.where('langcode', '=', langcode);
-      const result = await q.executeTakeFirst();
-      return Number(result.numDeletedRows);
+        .where('entity_id', '=', String(id))
+        .where('langcode', '=', langcode)
+        .returning(['langcode', 'fields', 'updated', 'updated_by'])
+        .executeTakeFirst();
+      return row && rowOf(row);
     },
 
     /** Removes every translation of the items `ids` (their module deletes them). */
@@ -178,20 +193,6 @@ export function translationsOf(db: Db) {
         .where('entity_type', '=', entityType)
         .where('entity_id', 'in', ids.map(String))
         .execute();
-    },
-
-    /** Every translation of a kind (the content export). */
-    async all(
-      entityType: string,
-    ): Promise<Array<{ id: string; langcode: string; fields: TranslatedFields }>> {
-      const rows = await tables(db)
-        .selectFrom('content_translations')
-        .select(['entity_id', 'langcode', 'fields'])
-        .where('entity_type', '=', entityType)
-        .orderBy('entity_id')
-        .orderBy('langcode')
-        .execute();
-      return rows.map((r) => ({ id: r.entity_id, langcode: r.langcode, fields: parseFields(r.fields) }));
     },
   };
 }
@@ -314,7 +315,13 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
     const fields = rendered(adapter, input.fields as Record<string, string>);
     const row = await app.db.transaction().execute(async (trx) => {
       const item = await found(trx, request.params.id);
-      const before = await translationsOf(trx).put(adapter.entityType, item.ref, langcode, fields, user.id);
+      const { before, row } = await translationsOf(trx).put(
+        adapter.entityType,
+        item.ref,
+        langcode,
+        fields,
+        user.id,
+      );
       await recordAudit(trx, actorOf(request), {
         action: `${adapter.entityType}.translated`,
         targetType: adapter.entityType,
@@ -323,9 +330,7 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
         before: auditValue(before),
         after: auditValue(fields),
       });
-      return (await translationsOf(trx).list(adapter.entityType, item.ref)).find(
-        (r) => r.langcode === langcode,
-      )!;
+      return row;
     });
     reply.header('Cache-Control', 'no-store');
     return { data: row };
@@ -336,11 +341,8 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
     const langcode = langcodeOf(request.params.langcode);
     await app.db.transaction().execute(async (trx) => {
       const item = await found(trx, request.params.id);
-      const before = (await translationsOf(trx).list(adapter.entityType, item.ref)).find(
-        (r) => r.langcode === langcode,
-      );
+      const before = await translationsOf(trx).remove(adapter.entityType, item.ref, langcode);
       if (!before) throw notFound(adapter.messages.notFound);
-      await translationsOf(trx).remove(adapter.entityType, item.ref, langcode);
       await recordAudit(trx, actorOf(request), {
         action: `${adapter.entityType}.translation_deleted`,
         targetType: adapter.entityType,
