@@ -8,7 +8,7 @@
 // its ticks, so at least 2 ms; on a busy machine it also counts time the process was not
 // scheduled), written every 250 ms.
 //
-// Each turn over 50 ms is also kept with its window on the monotonic clock in microseconds
+// Each turn over 50 ms (BENCH_TURN_MS if set) is also kept with its window on the monotonic clock in microseconds
 // (`from`, `to`: the clock of `--cpu-prof` profiles, process.hrtime), so that a profile of the same
 // process can say what ran in it (bench/profile-turns.mjs; `npm run bench:large -- --profile`).
 import fs from 'node:fs';
@@ -32,6 +32,8 @@ let over50 = 0;
 let epoch = 0;
 /** The turns over 50 ms of this measurement (the first 100). */
 let turns = [];
+/** The turns kept and named are those over this much CPU time (ms): BENCH_TURN_MS, 50 unless set. */
+const keepOver = Number(process.env.BENCH_TURN_MS ?? 50);
 /** V8's collector pauses of this thread since the last tick (ms), and the longest one measured. */
 let gcSince = 0;
 let gcLongest = 0;
@@ -71,8 +73,8 @@ setInterval(() => {
   gcSince = 0;
   last = now;
   lastUs = nowUs;
-  if (work > 50) {
-    over50++;
+  if (work > 50) over50++;
+  if (work > keepOver) {
     if (turns.length < 100)
       turns.push({
         from: fromUs,

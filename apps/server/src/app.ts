@@ -95,8 +95,10 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
   app.decorate('config', config);
   if (onRoute) app.addHook('onRoute', onRoute);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks every request runs take a callback, not a promise: one microtask less each.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('Request-Id', request.id);
+    done();
   });
   // A cached anonymous answer goes out before any other hook runs (plugins/http-cache.ts).
   app.addHook('onRequest', answerEarly);
@@ -106,8 +108,9 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
   // JSON:API documents are JSON.
   app.addContentTypeParser(

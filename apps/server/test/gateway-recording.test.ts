@@ -113,6 +113,46 @@ describe('sandbox call records (decision 055)', () => {
   });
 });
 
+describe('recording leaves the change counters alone (decision 067)', () => {
+  it('no trigger bumps a change counter on the tables the records go to', async () => {
+    const t = await startTestApp();
+    try {
+      const { rows } = await sql<{ definition: string }>`select pg_get_triggerdef(oid) as definition
+        from pg_trigger where not tgisinternal
+        and tgrelid in ('api_calls'::regclass, 'api_call_daily'::regclass, 'api_calls_per_api_day'::regclass)`.execute(
+        t.app.db,
+      );
+      expect(rows.filter((r) => r.definition.includes('portico_bump_data_version'))).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it.skipIf(testDbKind() !== 'pglite')(
+    'on the embedded database, calls after a batch is written do not read the counters again',
+    async () => {
+      const t = await startTestApp();
+      try {
+        await insertDocument(t.app.db, 'ledger', API, 'h1');
+        const { token } = await tokenFor(t);
+        expect((await entries(t, token)).status).toBe(200);
+        const reads = t.app.dataVersions.reads();
+        for (let round = 0; round < 3; round++) {
+          await Promise.all(
+            Array.from({ length: 20 }, async () => expect((await entries(t, token)).status).toBe(200)),
+          );
+          await t.app.flushCallRecorder();
+        }
+        expect((await entries(t, token)).status).toBe(200);
+        // The counters read before the first batch still hold: no call went to the database.
+        expect(t.app.dataVersions.reads()).toBe(reads);
+      } finally {
+        await t.close();
+      }
+    },
+  );
+});
+
 describe('sandbox token cache and revocation (decision 055)', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -43,6 +43,19 @@ export function localWriteCounter(db: object): WriteCounter | undefined {
   return localWriteCounters.get(db);
 }
 
+const uncountedWriters = new WeakMap<object, Db>();
+
+/**
+ * The database for writes to tables that no change counter tracks (no `trackDataChanges` trigger,
+ * db/data-versions.ts), such as the sandbox's call records (decision 067). On the embedded database
+ * its statements do not count as writes (`localWriteCounter`), so they leave a read of the counters
+ * valid and the requests meanwhile need not read them again; on PostgreSQL it is `db` itself.
+ * Writing a tracked table through it would leave that read stale: only for untracked tables.
+ */
+export function uncountedWriter(db: Db): Db {
+  return uncountedWriters.get(db) ?? db;
+}
+
 /** Opens PostgreSQL when a URL is given, otherwise the embedded PGlite in `dataDir/pgdata`. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
@@ -65,6 +78,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const pool = await PGliteWorkerPool.open({ pgDataDir }, options.onConnectionError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     localWriteCounters.set(db, pool.writes);
+    // Destroyed with `db`: ending its pool is a no-op, `db` ends the worker.
+    uncountedWriters.set(
+      db,
+      new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool.uncounted() }) }),
+    );
     return {
       db,
       kind: 'pglite',

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { localWriteCounter } from './client.ts';
 import type { Database } from './schema.ts';
 
@@ -44,9 +44,17 @@ export async function trackDataChanges(
   }
 }
 
+const compiledReads = new WeakMap<Kysely<Database>, CompiledQuery<{ domain: string; version: string }>>();
+
 /** The current counter of every domain. */
 export async function readDataVersions(db: Kysely<Database>): Promise<Map<string, string>> {
-  const rows = await db.selectFrom('data_versions').select(['domain', 'version']).execute();
+  // Compiled once per database: on PostgreSQL the requests read the counters all the time.
+  let query = compiledReads.get(db);
+  if (!query) {
+    query = db.selectFrom('data_versions').select(['domain', 'version']).compile();
+    compiledReads.set(db, query);
+  }
+  const { rows } = await db.executeQuery(query);
   return new Map(rows.map((r) => [r.domain, String(r.version)]));
 }
 

@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { lowerThisThreadsPriority } from '../lib/thread-priority.ts';
 
 /**
  * The embedded database's own thread (decisions 054 and 060): PGlite runs postgres on whatever
@@ -40,6 +41,15 @@ function errorFields(err: unknown): ErrorFields {
   return { message: err.message, fields };
 }
 
+/**
+ * postgres's shared buffers live in PGlite's WebAssembly memory, which grows as they fill and is
+ * never given back: at postgres's default of 128 MB the memory is 188 MB from the start and the
+ * portal's resident size grows by the buffers an import touches. 16 MB keeps the memory at PGlite's
+ * initial 128 MB; a page not in them is read from DATA_DIR through the operating system's cache
+ * (decision 066).
+ */
+const MEMORY_SETTINGS = ['-c', 'shared_buffers=16MB'];
+
 const BEGIN = /^\s*(?:begin|start transaction)\b/i;
 const END = /^\s*(?:commit|rollback)\s*$/i;
 
@@ -49,7 +59,7 @@ async function serve(port: NonNullable<typeof parentPort>, options: WorkerOption
     pglite = await PGlite.create(options.pgDataDir, {
       // Counts and numerics as JS numbers: our counts stay far below 2^53.
       parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) },
-      ...(options.startParams && { startParams: [...PGlite.defaultStartParams, ...options.startParams] }),
+      startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS, ...(options.startParams ?? [])],
     });
   } catch (err) {
     return port.postMessage({ opened: false, error: errorFields(err) } satisfies Opened);
@@ -110,4 +120,8 @@ async function serve(port: NonNullable<typeof parentPort>, options: WorkerOption
   port.postMessage({ opened: true } satisfies Opened);
 }
 
-if (parentPort) void serve(parentPort, workerData as WorkerOptions);
+if (parentPort) {
+  // Below the thread that answers requests when both want a core (decision 066).
+  lowerThisThreadsPriority();
+  void serve(parentPort, workerData as WorkerOptions);
+}

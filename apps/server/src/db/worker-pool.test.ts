@@ -14,7 +14,10 @@ describe('the embedded database in its worker thread', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-worker-pool-'));
   let pool: PGliteWorkerPool;
   let db: Kysely<Tables>;
+  /** This process's threads before the worker started. */
+  let threadsBefore: Set<string>;
   beforeAll(async () => {
+    threadsBefore = new Set(fs.readdirSync('/proc/self/task'));
     pool = await PGliteWorkerPool.open({ pgDataDir: path.join(dir, 'pgdata') });
     db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
     await sql`create table items (id int primary key, name text not null)`.execute(db);
@@ -23,6 +26,27 @@ describe('the embedded database in its worker thread', () => {
     await db?.destroy();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it.runIf(process.platform === 'linux')(
+    'runs below the thread that answers requests: ten nice levels lower (decision 066)',
+    () => {
+      /** A thread's niceness: field 19 of its stat, after the parenthesised name. */
+      const niceness = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      const own = niceness(fs.readFileSync('/proc/thread-self/stat', 'utf8'));
+      const started = fs
+        .readdirSync('/proc/self/task')
+        .filter((tid) => !threadsBefore.has(tid))
+        .flatMap((tid) => {
+          try {
+            return [niceness(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'))];
+          } catch {
+            return []; // ended meanwhile
+          }
+        });
+      expect(started).toContain(Math.min(19, own + 10));
+      expect(own).toBeLessThan(Math.min(19, own + 10));
+    },
+  );
 
   it('answers each of many statements sent in one turn with its own rows', async () => {
     const answers = await Promise.all(
@@ -64,6 +88,23 @@ describe('the embedded database in its worker thread', () => {
     expect(pool.writes.started).toBe(pool.writes.done);
   });
 
+  it('does not count the writes of its uncounted connections (decision 067)', async () => {
+    const uncounted = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool.uncounted() }) });
+    const before = { ...pool.writes };
+    await uncounted.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ id: 20, name: 'twenty' }).execute();
+      await trx.updateTable('items').set({ name: 'XX' }).where('id', '=', 20).execute();
+    });
+    await uncounted.deleteFrom('items').where('id', '=', 20).execute();
+    expect(pool.writes).toEqual(before);
+    // The same statements through a counted connection count, and the pool is still open.
+    await db.insertInto('items').values({ id: 20, name: 'twenty' }).execute();
+    await db.deleteFrom('items').where('id', '=', 20).execute();
+    expect(pool.writes).toEqual({ started: before.started + 2, done: before.done + 2 });
+    await uncounted.destroy();
+    expect(await db.selectFrom('items').select('id').where('id', '=', 20).execute()).toEqual([]);
+  });
+
   it('reports affected rows, isolation settings and PostgreSQL errors with their fields', async () => {
     await db.insertInto('items').values({ id: 3, name: 'three' }).execute();
     const updated = await db
@@ -90,5 +131,10 @@ describe('the embedded database in its worker thread', () => {
     expect((duplicate as Error).message).toContain('duplicate key');
     const deleted = await db.deleteFrom('items').executeTakeFirst();
     expect(deleted.numDeletedRows).toBe(2n);
+  });
+
+  it("keeps postgres's shared buffers at 16 MB, so that its memory stays at its initial size (decision 066)", async () => {
+    const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db);
+    expect(rows).toEqual([{ shared_buffers: '16MB' }]);
   });
 });

@@ -98,14 +98,23 @@ export class PGliteWorkerPool implements PostgresPool {
     });
   }
 
-  async connect(): Promise<PostgresPoolClient> {
+  /**
+   * The same database for writes to tables no change counter tracks (db/client.ts
+   * `uncountedWriter`): its statements are not counted as writes, so they leave a read of the
+   * counters valid. End it by ending this pool.
+   */
+  uncounted(): PostgresPool {
+    return { options: this.options, connect: () => this.connect(false), end: async () => {} };
+  }
+
+  async connect(counts = true): Promise<PostgresPoolClient> {
     const conn = ++this.#connections;
     let inTransaction = false;
     return {
       query: (async (sql: string, params: readonly unknown[]) => {
         const inside = inTransaction;
         const ends = inside && END.test(sql);
-        const counted = !inside && !READS.test(sql);
+        const counted = counts && !inside && !READS.test(sql);
         if (counted) this.writes.started++;
         try {
           const result = await this.#send({ conn, sql, params });
@@ -114,7 +123,7 @@ export class PGliteWorkerPool implements PostgresPool {
         } finally {
           // A COMMIT or ROLLBACK ends the transaction even when it fails.
           if (ends) inTransaction = false;
-          if ((counted || inside) && !inTransaction) this.writes.done++;
+          if ((counted || (counts && inside)) && !inTransaction) this.writes.done++;
         }
       }) as PostgresPoolClient['query'],
       release() {},

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAccess } from '../authz-server/clients.ts';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
-import { operationNeeds, presented } from './credentials.ts';
+import { operationNeeds, presented, type SchemeNeed } from './credentials.ts';
 import { createDocumentCache } from './documents.ts';
 import { createDpopChecker, dpopChallenge, DpopError, presentedToken, type PresentedToken } from './dpop.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
@@ -82,6 +82,26 @@ export default fp(
 
     const calls = new WeakMap<FastifyRequest, CallContext>();
     const answers = new WeakMap<object, Map<string, DocumentedAnswer>>();
+    // Worked out once per compiled operation (a re-import compiles new ones) or per kept access
+    // (clientAccess answers the same object while the change counters hold), not per call.
+    const needsKept = new WeakMap<object, { needs: SchemeNeed[][] | undefined }>();
+    const wantedKept = new WeakMap<SchemeNeed[], string[]>();
+    const allowedKept = new WeakMap<ClientAccess, Set<string>>();
+    const needsOf = (api: CompiledApi, matched: MatchedOperation) => {
+      let kept = needsKept.get(matched.compiled);
+      if (!kept) needsKept.set(matched.compiled, (kept = { needs: operationNeeds(api, matched) }));
+      return kept.needs;
+    };
+    const wantedOf = (alternative: SchemeNeed[]) => {
+      let wanted = wantedKept.get(alternative);
+      if (!wanted) wantedKept.set(alternative, (wanted = alternative.flatMap((n) => n.scopes)));
+      return wanted;
+    };
+    const allowedOf = (access: ClientAccess) => {
+      let allowed = allowedKept.get(access);
+      if (!allowed) allowedKept.set(access, (allowed = new Set(access.scopes)));
+      return allowed;
+    };
 
     type Refusal = { status: 401 | 403; body: OAuthErrorBody; dpop?: boolean };
     const invalid = (error_description: string): Refusal => ({
@@ -161,7 +181,7 @@ export default fp(
       query: URLSearchParams,
       versions: ReadonlyMap<string, string>,
     ): Promise<Refusal | { access: ClientAccess | undefined }> {
-      const needs = operationNeeds(api, matched);
+      const needs = needsOf(api, matched);
       const raw = presentedToken(request);
       let checked: ReturnType<typeof fromToken> | undefined;
       const tokenOnce = () => (checked ??= fromToken(request, raw));
@@ -229,9 +249,9 @@ export default fp(
           continue;
         }
         // Scopes: in the client's allowed scopes now (subscriptions) and, for a token, in the token.
-        const allowed = new Set(access.scopes);
+        const allowed = allowedOf(access);
         const effective = (s: string) => allowed.has(s) && (!tokenScopes || tokenScopes.has(s));
-        const wanted = alternative.flatMap((n) => n.scopes);
+        const wanted = wantedOf(alternative);
         const missing = wanted.filter((s) => !effective(s));
         if (!missing.length) return { access };
         if (!refusal || refusal.status === 401) {

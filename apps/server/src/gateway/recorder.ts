@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../db/client.ts';
+import { uncountedWriter, type Db } from '../db/client.ts';
 
 export interface CallRecord {
   occurredAt: Date;
@@ -19,185 +19,115 @@ export interface CallRecord {
 export const FLUSH_INTERVAL_MS = 250;
 /** ... or as soon as this many records wait. */
 export const FLUSH_AT = 1_000;
-/** Records per transaction: its rows and its rollups together (a few ms of work on PGlite). */
+/** Records per statement: its rows and its rollups together (a few ms of work on PGlite). */
 export const WRITE_ROWS = 250;
 /** Records kept while the database is unreachable; beyond this the oldest are dropped. */
 const MAX_PENDING = 50_000;
 
-/** Lets the event loop answer what arrived meanwhile (PGlite runs on this thread). */
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * A batch's rows and the rollups of the same rows in one statement (atomic on its own, one round
+ * trip): the rows arrive as one JSON parameter of arrays (half the characters of objects with
+ * keys), and the per-day rollups are counted by the database from the same parameter.
+ * `api_call_daily` per client, day and endpoint; `api_calls_per_api_day` per day, API and
+ * application (the console's dashboard, migration 0279); days in UTC. Each rollup's rows are
+ * inserted in key order, so that concurrent writes of several instances lock them in the same order.
+ */
+const insertBatch = (rows: string) => sql`with r as (
+    select (e->>0)::timestamptz as occurred_at, (e->>1)::uuid as application_uuid,
+      e->>2 as client_id, e->>3 as environment, e->>4 as api_alias, e->>5 as endpoint,
+      e->>6 as method, (e->>7)::integer as status, (e->>8)::double precision as duration_ms,
+      ((e->>0)::timestamptz at time zone 'UTC')::date as day
+    from json_array_elements(${rows}::json) as e
+  ), calls as (
+    insert into api_calls
+      (occurred_at, application_uuid, client_id, environment, api_alias, endpoint, method, status, duration_ms)
+    select occurred_at, application_uuid, client_id, environment, api_alias, endpoint, method, status, duration_ms
+    from r
+  ), daily as (
+    insert into api_call_daily
+      (day, client_id, endpoint, calls, success_calls, failed_calls, min_ms, max_ms, sum_ms)
+    select day, client_id, endpoint, count(*), count(*) filter (where status < 400),
+      count(*) filter (where status >= 400), min(duration_ms), max(duration_ms), sum(duration_ms)
+    from r group by client_id, day, endpoint order by client_id, day, endpoint
+    on conflict (client_id, day, endpoint) do update set
+      calls = api_call_daily.calls + excluded.calls,
+      success_calls = api_call_daily.success_calls + excluded.success_calls,
+      failed_calls = api_call_daily.failed_calls + excluded.failed_calls,
+      min_ms = least(api_call_daily.min_ms, excluded.min_ms),
+      max_ms = greatest(api_call_daily.max_ms, excluded.max_ms),
+      sum_ms = api_call_daily.sum_ms + excluded.sum_ms
+  )
+  insert into api_calls_per_api_day (day, api_alias, application_uuid, calls, errors)
+  select day, api_alias, application_uuid, count(*), count(*) filter (where status >= 400)
+  from r group by day, api_alias, application_uuid order by day, api_alias, application_uuid
+  on conflict on constraint api_calls_per_api_day_key do update set
+    calls = api_calls_per_api_day.calls + excluded.calls,
+    errors = api_calls_per_api_day.errors + excluded.errors`;
 
 /**
- * Gateway calls for analytics, recorded without slowing the call (decision 055): queued in memory
- * and written at most FLUSH_INTERVAL_MS after they were queued, or as soon as FLUSH_AT wait, in
- * transactions of WRITE_ROWS records: one insert of all their rows into `api_calls` (one JSON
- * parameter, whatever the number of rows) and the per-day rollups (`api_call_daily` per client and
- * endpoint, `api_calls_per_api_day` per API and application) updated once per transaction from
- * the rows it adds. `close()` (the app's onClose, so a graceful stop) writes everything still
- * queued; a crash loses what was queued and not yet committed, at most about FLUSH_INTERVAL_MS of
- * calls (or FLUSH_AT records) plus the transaction being written.
+ * Gateway calls for analytics, recorded without slowing the call (decisions 055, 067): queued in
+ * memory and written at most FLUSH_INTERVAL_MS after they were queued, or as soon as FLUSH_AT wait,
+ * in statements of WRITE_ROWS records that insert their rows into `api_calls` and update the
+ * per-day rollups from them. A flush writes what was queued when it began; what arrives meanwhile
+ * waits for the next one (a timer, or FLUSH_AT), so that a steady stream of calls is written in
+ * full batches rather than in as many small ones as the database can take. `close()` (the app's
+ * onClose, so a graceful stop) writes everything still queued; a crash loses what was queued and
+ * not yet committed, at most about FLUSH_INTERVAL_MS of calls (or FLUSH_AT records) plus the
+ * batches being written.
  */
-export function createCallRecorder(db: Db, log: FastifyBaseLogger) {
+export function createCallRecorder(database: Db, log: FastifyBaseLogger) {
+  // api_calls and its rollups carry no change counter (decision 067): on the embedded database,
+  // a batch leaves the counters' last read valid, so the calls meanwhile never wait for the
+  // database (test/gateway-recording.test.ts checks that no trigger bumps a counter).
+  const db = uncountedWriter(database);
   let buffer: CallRecord[] = [];
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<void> = Promise.resolve();
   let flushing = false;
+  /** Whether the last write was refused (then the next waits for the timer). */
+  let failed = false;
 
   async function write(batch: CallRecord[]): Promise<void> {
-    const daily = new Map<
-      string,
-      {
-        day: string;
-        client_id: string;
-        endpoint: string;
-        calls: number;
-        success: number;
-        failed: number;
-        min: number;
-        max: number;
-        sum: number;
-      }
-    >();
-    // Per day, API and application (the console's dashboard, migration 0279).
-    const perApi = new Map<
-      string,
-      { day: string; api_alias: string; application_uuid: string | null; calls: number; errors: number }
-    >();
-    for (const r of batch) {
-      const day = r.occurredAt.toISOString().slice(0, 10);
-      const apiKey = `${day}\n${r.apiAlias}\n${r.applicationUuid ?? ''}`;
-      const p = perApi.get(apiKey);
-      if (p) {
-        p.calls++;
-        if (r.status >= 400) p.errors++;
-      } else {
-        perApi.set(apiKey, {
-          day,
-          api_alias: r.apiAlias,
-          application_uuid: r.applicationUuid,
-          calls: 1,
-          errors: r.status >= 400 ? 1 : 0,
-        });
-      }
-      const key = `${r.clientId}\n${day}\n${r.endpoint}`;
-      const ok = r.status < 400;
-      const d = daily.get(key);
-      if (d) {
-        d.calls++;
-        if (ok) d.success++;
-        else d.failed++;
-        d.min = Math.min(d.min, r.durationMs);
-        d.max = Math.max(d.max, r.durationMs);
-        d.sum += r.durationMs;
-      } else {
-        daily.set(key, {
-          day,
-          client_id: r.clientId,
-          endpoint: r.endpoint,
-          calls: 1,
-          success: ok ? 1 : 0,
-          failed: ok ? 0 : 1,
-          min: r.durationMs,
-          max: r.durationMs,
-          sum: r.durationMs,
-        });
-      }
-    }
-    await db.transaction().execute(async (trx) => {
-      // One parameter for all the rows: a statement of 250 × 9 parameters costs about twice as
-      // much to parse and plan.
-      const rows = JSON.stringify(
-        batch.map((r) => ({
-          occurred_at: r.occurredAt.toISOString(),
-          application_uuid: r.applicationUuid,
-          client_id: r.clientId,
-          environment: r.environment,
-          api_alias: r.apiAlias,
-          endpoint: r.endpoint,
-          method: r.method,
-          status: r.status,
-          duration_ms: r.durationMs,
-        })),
-      );
-      await sql`insert into api_calls
-          (occurred_at, application_uuid, client_id, environment, api_alias, endpoint, method, status, duration_ms)
-        select occurred_at, application_uuid, client_id, environment, api_alias, endpoint, method, status, duration_ms
-        from json_to_recordset(${rows}::json) as r(occurred_at timestamptz, application_uuid uuid,
-          client_id text, environment text, api_alias text, endpoint text, method text, status integer,
-          duration_ms real)`.execute(trx);
-      // Sorted so that concurrent flushes of several instances lock rollup rows in the same order.
-      const dailyRows = [...daily.values()].sort((a, b) =>
-        a.client_id === b.client_id
-          ? a.day === b.day
-            ? a.endpoint.localeCompare(b.endpoint)
-            : a.day.localeCompare(b.day)
-          : a.client_id.localeCompare(b.client_id),
-      );
-      await trx
-        .insertInto('api_call_daily')
-        .values(
-          dailyRows.map((d) => ({
-            day: d.day,
-            client_id: d.client_id,
-            endpoint: d.endpoint,
-            calls: d.calls,
-            success_calls: d.success,
-            failed_calls: d.failed,
-            min_ms: d.min,
-            max_ms: d.max,
-            sum_ms: d.sum,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(['client_id', 'day', 'endpoint']).doUpdateSet({
-            calls: sql`api_call_daily.calls + excluded.calls`,
-            success_calls: sql`api_call_daily.success_calls + excluded.success_calls`,
-            failed_calls: sql`api_call_daily.failed_calls + excluded.failed_calls`,
-            min_ms: sql`least(api_call_daily.min_ms, excluded.min_ms)`,
-            max_ms: sql`greatest(api_call_daily.max_ms, excluded.max_ms)`,
-            sum_ms: sql`api_call_daily.sum_ms + excluded.sum_ms`,
-          }),
-        )
-        .execute();
-      // In key order too, for the same reason.
-      const apiRows = [...perApi.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([, p]) => p);
-      await trx
-        .insertInto('api_calls_per_api_day')
-        .values(apiRows)
-        .onConflict((oc) =>
-          oc.constraint('api_calls_per_api_day_key').doUpdateSet({
-            calls: sql`api_calls_per_api_day.calls + excluded.calls`,
-            errors: sql`api_calls_per_api_day.errors + excluded.errors`,
-          }),
-        )
-        .execute();
-    });
+    const rows = JSON.stringify(
+      batch.map((r) => [
+        r.occurredAt.toISOString(),
+        r.applicationUuid,
+        r.clientId,
+        r.environment,
+        r.apiAlias,
+        r.endpoint,
+        r.method,
+        r.status,
+        r.durationMs,
+      ]),
+    );
+    await insertBatch(rows).execute(db);
   }
 
   async function flushOnce(): Promise<void> {
     flushing = true;
+    failed = false;
+    let taken = buffer;
+    buffer = [];
     try {
-      let first = true;
-      while (buffer.length) {
-        // Between transactions, the requests that arrived meanwhile are answered.
-        if (!first) await turn();
-        first = false;
-        const batch = buffer.slice(0, WRITE_ROWS);
-        buffer = buffer.slice(batch.length);
+      while (taken.length) {
+        const batch = taken.slice(0, WRITE_ROWS);
         try {
           await write(batch);
         } catch (err) {
           // Kept for the next flush (the database may be restarting); bounded.
-          buffer = [...batch, ...buffer].slice(-MAX_PENDING);
+          buffer = [...taken, ...buffer].slice(-MAX_PENDING);
           log.warn({ err, pending: buffer.length }, 'recording gateway calls failed; will retry');
-          schedule();
+          failed = true;
           return;
         }
+        taken = taken.slice(batch.length);
       }
     } finally {
       flushing = false;
+      // What arrived meanwhile: at once when enough wait, else within the interval.
+      if (buffer.length >= FLUSH_AT && !failed) void flush();
+      else if (buffer.length) schedule();
     }
   }
 
@@ -221,17 +151,20 @@ export function createCallRecorder(db: Db, log: FastifyBaseLogger) {
   return {
     record(call: CallRecord): void {
       buffer.push(call);
-      // A flush in progress writes what arrives meanwhile too.
+      // A flush in progress schedules what arrives meanwhile when it ends.
       if (flushing) return;
       if (buffer.length >= FLUSH_AT) void flush();
       else schedule();
     },
+    /** Writes everything queued when it is called (and what an earlier flush still writes). */
     flush,
     get pending(): number {
       return buffer.length;
     },
+    /** Writes everything, what arrives while it writes included (a graceful stop). */
     async close(): Promise<void> {
-      await flush();
+      do await flush();
+      while (buffer.length && !failed);
     },
   };
 }

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { BACKGROUND_NICENESS } from '../lib/thread-priority.ts';
 import { nextTurn } from '../lib/turns.ts';
 import { Piscina } from 'piscina';
 import { TEXT_CHUNK_CHARS } from './document-texts.ts';
@@ -26,6 +27,8 @@ function workers(): Piscina {
     minThreads: 1,
     maxThreads: Math.max(1, Math.min(2, os.availableParallelism() - 1)),
     idleTimeout: 60_000,
+    // Below the thread that answers requests when both want a core (decision 066).
+    niceIncrement: BACKGROUND_NICENESS,
   });
   return pool;
 }

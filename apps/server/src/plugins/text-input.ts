@@ -1,6 +1,6 @@
 import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../lib/errors.ts';
 import { findInvalidText, isStorableText, printableText } from '../lib/storable-text.ts';
@@ -48,7 +48,8 @@ function decodedPath(url: string): string | undefined {
 
 export default fp(
   async (app) => {
-    app.addHook('onRequest', async (request) => {
+    // Callback hooks (every request runs them): a refusal is passed to done, as a throw would be.
+    const checkRequest = (request: FastifyRequest): void => {
       const path = decodedPath(request.url);
       if (path !== undefined && !isStorableText(path)) {
         throw new HttpError(400, en.api.invalidPath, { code: 'invalid_text', parameter: 'path' });
@@ -73,10 +74,19 @@ export default fp(
           if (!isStorableText(value)) throw invalidText(`The cookie ${name}`, { parameter: name });
         }
       }
+    };
+    app.addHook('onRequest', (request, _reply, done) => {
+      try {
+        checkRequest(request);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done();
     });
-    app.addHook('preValidation', async (request) => {
+    app.addHook('preValidation', (request, _reply, done) => {
       const found = findInvalidText(request.body);
-      if (found) throw invalidText(found.join('.') || 'The request body', { pointer: pointer(found) });
+      if (found) return done(invalidText(found.join('.') || 'The request body', { pointer: pointer(found) }));
+      done();
     });
   },
   { name: 'text-input' },

@@ -1,0 +1,29 @@
+import fs from 'node:fs';
+import os from 'node:os';
+
+/**
+ * The niceness the portal's background threads add to their own (decision 066): the embedded
+ * database's thread and the document worker pool's threads. When they and the thread that answers
+ * requests want the same core, the scheduler gives the answering thread about ten times their
+ * share, so a big import no longer delays `/healthz` by a scheduler's time slice; when the main
+ * thread is idle they run at full speed.
+ */
+export const BACKGROUND_NICENESS = 10;
+
+/**
+ * Lowers the CPU priority of the calling thread alone, by `increment` nice levels. On Linux a
+ * thread is a task of its own to setpriority(2), named by its id (`/proc/thread-self`); elsewhere,
+ * or when that cannot be read, nothing changes (a priority is a preference, never a correctness
+ * matter). Answers the thread's niceness afterwards, or undefined when unchanged.
+ */
+export function lowerThisThreadsPriority(increment = BACKGROUND_NICENESS): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const target = fs.readlinkSync('/proc/thread-self'); // `<pid>/task/<tid>`
+    const tid = Number(target.slice(target.lastIndexOf('/') + 1));
+    os.setPriority(tid, Math.min(19, os.getPriority(tid) + increment));
+    return os.getPriority(tid);
+  } catch {
+    return undefined;
+  }
+}
