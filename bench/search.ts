@@ -8,7 +8,11 @@
  * terms, prefixes and a type filter: median and p95 of --runs runs after 3 warm-ups. Every answer's
  * meta.count is checked against the count the generator knows, computed here without the database,
  * under the count rule of decision 029: at most SEARCH_RESULTS_MAX (1,000) results, meta.countExact
- * false past it. --keep leaves the database behind (for EXPLAIN) and prints where it is.
+ * false past it. One document in ten (an article) also has a German translation (decision 065: a content_translations
+ * row and its search row, written through the index's own service), one in twenty of those with the
+ * inflected German word 'Zahlungen': the German queries (`langcode=de`) search the German rows with
+ * the German configuration and the English rows of the untranslated items.
+ * --keep leaves the database behind (for EXPLAIN) and prints where it is.
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
@@ -18,6 +22,7 @@ import {
   SEARCH_RESULTS_MAX,
   searchIndex,
   type SearchDocument,
+  type TranslatedSearchKind,
 } from '../apps/server/src/modules/search/service.ts';
 import { freshDatabase } from './database.ts';
 import { freePort, loadAverage, percentiles } from './support.ts';
@@ -86,6 +91,22 @@ function documentOf(i: number): SearchDocument {
   };
 }
 
+/** One article in ten has a German translation; one in twenty of those says 'Zahlungen'. */
+const hasGerman = (i: number) => i % 10 === 0;
+const saysZahlung = (i: number) => hasGerman(i) && i % 200 === 0;
+const BENCH_GERMAN: TranslatedSearchKind = {
+  type: 'article',
+  entityType: 'bench_article',
+  doc: (t) => ({ title: t.title ?? '', text: t.body ?? '' }),
+};
+function germanOf(i: number): { title: string; body: string } {
+  const d = documentOf(i);
+  return {
+    title: `${d.title} Artikel`,
+    body: `${d.text} ${saysZahlung(i) ? 'Zahlungen werden sofort gebucht' : 'Buchungen folgen'}`,
+  };
+}
+
 function expected(test: (i: number) => boolean): number {
   let n = 0;
   for (let i = 0; i < DOCS; i++) if (test(i)) n++;
@@ -112,7 +133,14 @@ try {
   for (let start = 0; start < DOCS; start += CHUNK) {
     const batch: SearchDocument[] = [];
     for (let i = start; i < Math.min(DOCS, start + CHUNK); i++) batch.push(documentOf(i));
-    await searchIndex(app.db).upsert(batch);
+    const german = batch.filter((_, k) => hasGerman(start + k));
+    if (german.length > 0)
+      await sql`insert into content_translations (entity_type, entity_id, langcode, fields)
+        select * from unnest(${german.map(() => BENCH_GERMAN.entityType)}::text[], ${german.map((d) => d.uuid)}::text[],
+          ${german.map(() => 'de')}::text[], ${german.map((d) => JSON.stringify(germanOf(Number.parseInt(d.uuid.slice(-12), 16))))}::jsonb[])`.execute(
+        app.db,
+      );
+    await searchIndex(app.db).upsert(batch, BENCH_GERMAN);
   }
   const indexMs = performance.now() - t0;
   await sql`analyze search_documents`.execute(app.db);
@@ -134,6 +162,11 @@ try {
       count: expected((i) => has.xenon(i) && isEndpoint(i)),
     },
     { name: 'page 50 of a common term', query: 'q=xenon&pageOffset=490', count: expected(has.xenon) },
+    // German readers (decision 065): the German rows stemmed by the German configuration
+    // ('Zahlungen' finds 'zahlung'), and the English rows of the items without a German one.
+    { name: 'German word under de', query: 'q=Zahlungen&langcode=de', count: expected(saysZahlung) },
+    { name: 'rare term under de', query: 'q=quasar&langcode=de', count: expected(has.quasar) },
+    { name: 'common term under de', query: 'q=xenon&langcode=de', count: expected(has.xenon) },
     {
       // A word of the generated titles and texts: the documents with it in the title come first.
       name: 'word of titles and texts',

@@ -53,6 +53,7 @@ import * as m0307 from './migrations/0307-dpop-proof-jtis.ts';
 import * as m0308 from './migrations/0308-dynamic-registration.ts';
 import * as m0309 from './migrations/0309-preferred-language.ts';
 import * as m0310 from './migrations/0310-content-translations.ts';
+import * as m0315 from './migrations/0315-search-languages.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -113,6 +114,7 @@ const migrations: Record<string, Migration> = {
   '0308-dynamic-registration': m0308,
   '0309-preferred-language': m0309,
   '0310-content-translations': m0310,
+  '0315-search-languages': m0315,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

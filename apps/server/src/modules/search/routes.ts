@@ -1,7 +1,9 @@
 import { SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from '@portico/contracts/constants';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { DEFAULT_LOCALE } from '@portico/contracts/locales';
 import { badRequest } from '../../lib/errors.ts';
+import { readerLocale } from '../../lib/translations.ts';
 import { searchDocuments } from './service.ts';
 
 /** The largest page a caller may ask for, and how deep it may page (a search is no export). */
@@ -42,10 +44,13 @@ const searchQuery = z.object({
       return z.NEVER;
     }),
   pagination: z.enum(['true', 'false'], 'pagination must be true or false.').optional(),
+  // The reader's language (decision 065), checked by readerLocale.
+  langcode: z.unknown().optional(),
 });
 
 /**
- * GET /phpsdk/search (spec B 7): q, pageSize, pageOffset, type, pagination=true. Public: the index
+ * GET /phpsdk/search (spec B 7): q, pageSize, pageOffset, type, pagination=true, and the reader's
+ * language `langcode` (decision 065: its rows, else the default language's). Public: the index
  * holds only what anonymous visitors may read (owners remove hidden things from it).
  */
 export function searchRoutes(app: FastifyInstance) {
@@ -56,8 +61,10 @@ export function searchRoutes(app: FastifyInstance) {
       throw badRequest(issue.message, String(issue.path[0] ?? 'q'));
     }
     const { q, pageSize, pageOffset, type, pagination } = parsed.data;
+    const langcode = readerLocale(parsed.data.langcode);
     const page = await searchDocuments(app.db, {
       q,
+      langcode,
       types: type === 'ALL' ? undefined : [type],
       limit: pageSize,
       offset: pageOffset,
@@ -70,6 +77,7 @@ export function searchRoutes(app: FastifyInstance) {
         pageOffset: String(offset),
         type,
         pagination: 'true',
+        ...(langcode === DEFAULT_LOCALE ? {} : { langcode }),
       });
       return { href: `/phpsdk/search?${params.toString()}` };
     };

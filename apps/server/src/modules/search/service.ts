@@ -1,5 +1,13 @@
 import { SEARCH_SNIPPET_LENGTH, type SearchType } from '@portico/contracts/constants';
+import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '@portico/contracts/locales';
 import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import {
+  markerOf,
+  translationsOf,
+  type TranslatedFields,
+  type TranslationMarker,
+} from '../../lib/translations.ts';
 import { searchDb, type AnyKysely } from './tables.ts';
 
 /** Rows per statement when writing to the index (see upsert). */
@@ -32,12 +40,58 @@ export interface SearchDocument {
   created: Date | string;
 }
 
+/**
+ * Each language's text search configuration (decision 065): the rows of a language are stemmed
+ * with it (the generated vectors of migration 0315, a CASE over these languages) and its queries
+ * too. A third language is an entry here and a migration that makes the vectors again.
+ */
+export const TEXT_SEARCH_CONFIGS: Record<Locale, string> = { en: 'english', de: 'german' };
+
+/** The configuration of a row's language, as SQL (`langcode` of the row in scope). */
+const rowConfig = sql.raw(
+  `case langcode ${LOCALES.map((l) => `when '${l}' then '${TEXT_SEARCH_CONFIGS[l]}'::regconfig`).join(' ')} end`,
+);
+
+/**
+ * How a translatable kind's translations become search rows (decision 065), told by the module
+ * that indexes the kind, beside its own row (`upsert(doc, translated)`), and given to its
+ * translation routes (lib/translations.ts `TranslationAdapter.search`). A translated row is the
+ * item's default-language row with the translation's title and text, in the translation's
+ * language: it exists while the default row does (a hidden item has neither), and leads where the
+ * item leads.
+ */
+export interface TranslatedSearchKind {
+  type: SearchType;
+  /** `content_translations.entity_type`; the translations' `entity_id` is the row's uuid. */
+  entityType: string;
+  /** A translation's fields as the row's title and plain text (as the item's own row is made). */
+  doc(fields: TranslatedFields): { title: string; text: string };
+}
+
+/** A kind's translated search, with the writes its translation routes call (lib/translations.ts). */
+export interface TranslatedSearch extends TranslatedSearchKind {
+  /** The item's row in `langcode` as its translation now is (`fields`), or none (undefined). */
+  write(db: AnyKysely, uuid: string, langcode: Locale, fields: TranslatedFields | undefined): Promise<void>;
+  /** Start-up: the rows of saved translations that have none (see indexMissingTranslations). */
+  indexMissing(db: AnyKysely): Promise<number>;
+}
+
+export function translatedSearch(kind: TranslatedSearchKind): TranslatedSearch {
+  const search: TranslatedSearch = {
+    ...kind,
+    write: (db, uuid, langcode, fields) => searchIndex(db).translation(search, uuid, langcode, fields),
+    indexMissing: (db) => searchIndex(db).indexMissingTranslations(search),
+  };
+  return search;
+}
+
 /** The index's writes, on a database or inside a caller's transaction. */
 export function searchIndex(database: AnyKysely) {
   const db = searchDb(database);
-  const row = (d: SearchDocument) => ({
+  const row = (d: SearchDocument, langcode: Locale = DEFAULT_LOCALE) => ({
     type: d.type,
     uuid: d.uuid,
+    langcode,
     title: d.title,
     body: d.text,
     keywords: d.keywords ?? '',
@@ -46,28 +100,126 @@ export function searchIndex(database: AnyKysely) {
     deprecated: d.deprecated ?? false,
     created: d.created,
   });
+  const write = async (rows: readonly ReturnType<typeof row>[]) => {
+    // Batches keep each statement's parameter count well under PostgreSQL's limit.
+    for (let i = 0; i < rows.length; i += UPSERT_BATCH) {
+      await db
+        .insertInto('search_documents')
+        .values(rows.slice(i, i + UPSERT_BATCH))
+        .onConflict((oc) =>
+          oc.columns(['type', 'uuid', 'langcode']).doUpdateSet((eb) => ({
+            title: eb.ref('excluded.title'),
+            body: eb.ref('excluded.body'),
+            keywords: eb.ref('excluded.keywords'),
+            link: eb.ref('excluded.link'),
+            image: eb.ref('excluded.image'),
+            deprecated: eb.ref('excluded.deprecated'),
+            created: eb.ref('excluded.created'),
+          })),
+        )
+        .execute();
+    }
+  };
+  /**
+   * One item's row in `langcode` as its translation now is: written from `fields` (the rest from
+   * the item's default-language row: none while the item is hidden), removed without them. In
+   * the transaction that writes or deletes the translation.
+   */
+  async function writeTranslation(
+    translated: TranslatedSearchKind,
+    uuid: string,
+    langcode: Locale,
+    fields: TranslatedFields | undefined,
+  ): Promise<void> {
+    if (langcode === DEFAULT_LOCALE) return;
+    await db
+      .deleteFrom('search_documents')
+      .where('type', '=', translated.type)
+      .where('uuid', '=', uuid)
+      .where('langcode', '=', langcode)
+      .execute();
+    if (!fields) return;
+    const { title, text } = translated.doc(fields);
+    await db
+      .insertInto('search_documents')
+      .columns([
+        'type',
+        'uuid',
+        'langcode',
+        'title',
+        'body',
+        'keywords',
+        'link',
+        'image',
+        'deprecated',
+        'created',
+      ])
+      .expression(
+        db
+          .selectFrom('search_documents')
+          .select((eb) => [
+            'type',
+            'uuid',
+            eb.val(langcode).as('langcode'),
+            eb.val(title).as('title'),
+            eb.val(text).as('body'),
+            'keywords',
+            'link',
+            'image',
+            'deprecated',
+            'created',
+          ])
+          .where('type', '=', translated.type)
+          .where('uuid', '=', uuid)
+          .where('langcode', '=', DEFAULT_LOCALE),
+      )
+      .execute();
+  }
   return {
-    async upsert(docs: SearchDocument | readonly SearchDocument[]): Promise<void> {
+    /**
+     * Writes the default language's rows of `docs`; with `translated`, also a row per saved
+     * translation of each (decision 065), so that a row written again (an item edited, published
+     * again) takes its translations with it.
+     */
+    async upsert(
+      docs: SearchDocument | readonly SearchDocument[],
+      translated?: TranslatedSearchKind,
+    ): Promise<void> {
       const list = Array.isArray(docs) ? docs : [docs as SearchDocument];
-      // Batches keep each statement's parameter count well under PostgreSQL's limit.
-      for (let i = 0; i < list.length; i += UPSERT_BATCH) {
-        const batch = list.slice(i, i + UPSERT_BATCH);
-        await db
-          .insertInto('search_documents')
-          .values(batch.map(row))
-          .onConflict((oc) =>
-            oc.columns(['type', 'uuid']).doUpdateSet((eb) => ({
-              title: eb.ref('excluded.title'),
-              body: eb.ref('excluded.body'),
-              keywords: eb.ref('excluded.keywords'),
-              link: eb.ref('excluded.link'),
-              image: eb.ref('excluded.image'),
-              deprecated: eb.ref('excluded.deprecated'),
-              created: eb.ref('excluded.created'),
-            })),
-          )
-          .execute();
+      await write(list.map((d) => row(d)));
+      if (!translated || list.length === 0) return;
+      const byUuid = new Map(list.map((d) => [d.uuid, d]));
+      const translations = await translationsOf(database as Db).ofItems(translated.entityType, [
+        ...byUuid.keys(),
+      ]);
+      await write(
+        translations.flatMap((t) => {
+          const d = byUuid.get(t.id);
+          return d && isLocale(t.langcode) ? [row({ ...d, ...translated.doc(t.fields) }, t.langcode)] : [];
+        }),
+      );
+    },
+    translation: writeTranslation,
+    /**
+     * Writes the rows of the saved translations of a kind that have none (the translations saved
+     * before the index had languages, migration 0315): idempotent, and one query when nothing is
+     * missing. Run at start-up by the kind's translation routes.
+     */
+    async indexMissingTranslations(translated: TranslatedSearchKind): Promise<number> {
+      const { rows: missing } = await sql<{ uuid: string; langcode: string; fields: unknown }>`
+        select d.uuid, t.langcode, t.fields
+        from search_documents d
+        join content_translations t on t.entity_type = ${translated.entityType} and t.entity_id = d.uuid::text
+        where d.type = ${translated.type} and d.langcode = ${DEFAULT_LOCALE}
+          and not exists (
+            select 1 from search_documents x where x.type = d.type and x.uuid = d.uuid and x.langcode = t.langcode
+          )`.execute(db);
+      for (const m of missing) {
+        if (!isLocale(m.langcode)) continue;
+        const fields = (typeof m.fields === 'string' ? JSON.parse(m.fields) : m.fields) as TranslatedFields;
+        await writeTranslation(translated, m.uuid, m.langcode, fields);
       }
+      return missing.length;
     },
     async remove(type: SearchType, uuid: string | readonly string[]): Promise<void> {
       const uuids = typeof uuid === 'string' ? [uuid] : [...uuid];
@@ -116,8 +268,6 @@ export function searchIndex(database: AnyKysely) {
   };
 }
 
-/** The text a row's search vectors are made of. */
-
 /** The words of a query that the index can match: letters and digits, at most 12 of them. */
 export function queryTerms(q: string): string[] {
   return (
@@ -134,11 +284,47 @@ export function queryTerms(q: string): string[] {
  * Every term must match, each as a prefix ('pay' finds 'payments'), stemmed like the index. The
  * terms are letters and digits only, so they cannot break the tsquery syntax.
  */
-function tsQuery(terms: readonly string[]): RawBuilder<unknown> {
+function tsQuery(terms: readonly string[], config: string): RawBuilder<unknown> {
   return sql.join(
-    terms.map((t) => sql`to_tsquery('english', ${`${t}:*`})`),
+    terms.map((t) => sql`to_tsquery(${sql.lit(config)}, ${`${t}:*`})`),
     sql` && `,
   );
+}
+
+/**
+ * A query in the reader's language (decision 065): which rows match, and each row's tsquery (for
+ * its rank and snippet). In the default language: its rows, as ever. In another: the rows in that
+ * language, stemmed by its configuration, and the default language's rows of the items that have
+ * none in it (the fallback), never both versions of one item.
+ */
+interface LanguageQuery {
+  matches(vector: RawBuilder<unknown>): RawBuilder<boolean>;
+  /** The row's tsquery (a row in scope: `langcode`). */
+  query: RawBuilder<unknown>;
+}
+
+function languageQuery(terms: readonly string[], langcode: Locale): LanguageQuery {
+  const fallback = tsQuery(terms, TEXT_SEARCH_CONFIGS[DEFAULT_LOCALE]);
+  if (langcode === DEFAULT_LOCALE) {
+    return {
+      matches: (vector) => sql<boolean>`langcode = ${DEFAULT_LOCALE} and ${vector} @@ (${fallback})`,
+      query: fallback,
+    };
+  }
+  const own = tsQuery(terms, TEXT_SEARCH_CONFIGS[langcode]);
+  return {
+    matches: (vector) => sql<boolean>`(
+      (langcode = ${langcode} and ${vector} @@ (${own}))
+      or (
+        langcode = ${DEFAULT_LOCALE} and ${vector} @@ (${fallback})
+        and not exists (
+          select 1 from search_documents t
+          where t.type = search_documents.type and t.uuid = search_documents.uuid and t.langcode = ${langcode}
+        )
+      )
+    )`,
+    query: sql`(case when langcode = ${langcode} then ${own} else ${fallback} end)`,
+  };
 }
 
 export interface SearchHit {
@@ -150,6 +336,8 @@ export interface SearchHit {
   image: string | null;
   deprecated: boolean;
   created: Date;
+  /** The language asked for and the one shown: a fallback when the item has no translation. */
+  translation: TranslationMarker;
 }
 
 /** The most results one search serves by default (SEARCH_RESULTS_MAX of the configuration). */
@@ -182,6 +370,8 @@ export async function searchDocuments(
   database: AnyKysely,
   options: {
     q: string;
+    /** The reader's language (decision 065); the default language when left out. */
+    langcode?: Locale;
     types?: readonly SearchType[];
     limit: number;
     offset: number;
@@ -193,7 +383,8 @@ export async function searchDocuments(
   const terms = queryTerms(options.q);
   if (terms.length === 0) return { items: [], count: 0, countExact: true };
   const db = searchDb(database);
-  const query = tsQuery(terms);
+  const langcode = options.langcode ?? DEFAULT_LOCALE;
+  const query = languageQuery(terms, langcode);
   const types = options.types && options.types.length > 0 ? [...options.types] : undefined;
   const found = await countUpTo(db, sql`document`, query, types, max + 1);
   const count = Math.min(found, max);
@@ -206,22 +397,23 @@ export async function searchDocuments(
   const keys = countExact
     ? await rankedPage(db, query, types, limit, offset)
     : await headingFirstPage(db, query, types, limit, offset, max);
-  const items = await pageRows(db, query, keys);
+  const items = await pageRows(db, query, keys, langcode);
   return { items, count, countExact };
 }
 
 interface PageKey {
   type: string;
   uuid: string;
+  langcode: string;
 }
 
 function matching(
   db: ReturnType<typeof searchDb>,
   vector: RawBuilder<unknown>,
-  query: RawBuilder<unknown>,
+  query: LanguageQuery,
   types: string[] | undefined,
 ) {
-  let q = db.selectFrom('search_documents').where(sql<boolean>`${vector} @@ (${query})`);
+  let q = db.selectFrom('search_documents').where(query.matches(vector));
   if (types) q = q.where('type', 'in', types);
   return q;
 }
@@ -230,7 +422,7 @@ function matching(
 async function countUpTo(
   db: ReturnType<typeof searchDb>,
   vector: RawBuilder<unknown>,
-  query: RawBuilder<unknown>,
+  query: LanguageQuery,
   types: string[] | undefined,
   max: number,
 ): Promise<number> {
@@ -249,14 +441,14 @@ async function countUpTo(
 /** Every match ranked (there are at most SEARCH_RESULTS_MAX), then newest first. */
 async function rankedPage(
   db: ReturnType<typeof searchDb>,
-  query: RawBuilder<unknown>,
+  query: LanguageQuery,
   types: string[] | undefined,
   limit: number,
   offset: number,
 ): Promise<PageKey[]> {
   return matching(db, sql`document`, query, types)
-    .select(['type', 'uuid'])
-    .orderBy(sql`ts_rank_cd(document, ${query})`, 'desc')
+    .select(['type', 'uuid', 'langcode'])
+    .orderBy(sql`ts_rank_cd(document, ${query.query})`, 'desc')
     .orderBy('created', 'desc')
     .orderBy('uuid')
     .limit(limit)
@@ -271,7 +463,7 @@ async function rankedPage(
  */
 async function headingFirstPage(
   db: ReturnType<typeof searchDb>,
-  query: RawBuilder<unknown>,
+  query: LanguageQuery,
   types: string[] | undefined,
   limit: number,
   offset: number,
@@ -284,11 +476,17 @@ async function headingFirstPage(
       ...(await db
         .with('h', () =>
           matching(db, sql`heading`, query, types)
-            .select(['type', 'uuid', 'created', sql<number>`ts_rank_cd(heading, ${query})`.as('rank')])
+            .select([
+              'type',
+              'uuid',
+              'langcode',
+              'created',
+              sql<number>`ts_rank_cd(heading, ${query.query})`.as('rank'),
+            ])
             .limit(max),
         )
         .selectFrom('h')
-        .select(['type', 'uuid'])
+        .select(['type', 'uuid', 'langcode'])
         .orderBy('rank', 'desc')
         .orderBy('created', 'desc')
         .orderBy('uuid')
@@ -301,8 +499,8 @@ async function headingFirstPage(
   if (rest > 0) {
     keys.push(
       ...(await matching(db, sql`document`, query, types)
-        .where(sql<boolean>`not (heading @@ (${query}))`)
-        .select(['type', 'uuid'])
+        .where(sql<boolean>`not (heading @@ (${query.query}))`)
+        .select(['type', 'uuid', 'langcode'])
         .orderBy('created', 'desc')
         .orderBy('uuid')
         .limit(rest)
@@ -316,30 +514,38 @@ async function headingFirstPage(
 /** The page's rows in the order of `keys`, each with its snippet (made for these rows only). */
 async function pageRows(
   db: ReturnType<typeof searchDb>,
-  query: RawBuilder<unknown>,
+  query: LanguageQuery,
   keys: PageKey[],
+  langcode: Locale,
 ): Promise<SearchHit[]> {
   if (keys.length === 0) return [];
   const rows = await db
     .selectFrom('search_documents')
-    .where((eb) => eb.or(keys.map((k) => eb.and([eb('type', '=', k.type), eb('uuid', '=', k.uuid)]))))
+    .where((eb) =>
+      eb.or(
+        keys.map((k) =>
+          eb.and([eb('type', '=', k.type), eb('uuid', '=', k.uuid), eb('langcode', '=', k.langcode)]),
+        ),
+      ),
+    )
     .select([
       'type',
       'uuid',
+      'langcode',
       'title',
       'link',
       'image',
       'deprecated',
       'created',
       // The part of the text around the words found (tags were stripped when it was indexed).
-      sql<string>`ts_headline('english', body, ${query}, 'StartSel="", StopSel="", MaxWords=70, MinWords=30, MaxFragments=0')`.as(
+      sql<string>`ts_headline(${rowConfig}, body, ${query.query}, 'StartSel="", StopSel="", MaxWords=70, MinWords=30, MaxFragments=0')`.as(
         'description',
       ),
     ])
     .execute();
-  const byKey = new Map(rows.map((r) => [`${r.type}:${r.uuid}`, r]));
+  const byKey = new Map(rows.map((r) => [`${r.type}:${r.uuid}:${r.langcode}`, r]));
   return keys.flatMap((k) => {
-    const r = byKey.get(`${k.type}:${k.uuid}`);
+    const r = byKey.get(`${k.type}:${k.uuid}:${k.langcode}`);
     return r
       ? [
           {
@@ -351,6 +557,7 @@ async function pageRows(
             image: r.image,
             deprecated: r.deprecated,
             created: r.created,
+            translation: markerOf(langcode, r.langcode === langcode),
           },
         ]
       : [];

@@ -4,6 +4,8 @@ import type { ColumnType, Kysely } from 'kysely';
 export interface SearchDocumentsTable {
   type: string;
   uuid: string;
+  /** Migration 0315: the row's language (default 'en'), part of the key with type and uuid. */
+  langcode: ColumnType<string, string | undefined, string>;
   title: string;
   body: ColumnType<string, string | undefined, string>;
   keywords: ColumnType<string, string | undefined, string>;

@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { SEARCH_PAGE_SIZE, type SearchType } from '@portico/contracts/constants';
+import { readerLanguage, type TranslationMarker } from '../../components/content/translation';
 import { apiRequest } from '../../lib/api-client';
 
 /** One result of GET /phpsdk/search (spec B 3 'Search result'). */
@@ -12,6 +13,8 @@ export interface SearchResult {
   image: string | null;
   deprecated: boolean;
   created: string;
+  /** The language of the title and snippet (decision 065): a fallback when not the page's. */
+  translation?: TranslationMarker;
 }
 
 export interface SearchAnswer {
@@ -35,8 +38,10 @@ export interface SearchAnswer {
  */
 export function useSearch(query: string, type: SearchType | 'ALL', page: number) {
   const q = query.trim();
+  // In the page's language (decision 065): its rows, else the default language's, marked.
+  const language = readerLanguage();
   return useQuery({
-    queryKey: ['search', q, type, page],
+    queryKey: ['search', q, type, page, language],
     enabled: q !== '',
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) =>
@@ -47,6 +52,7 @@ export function useSearch(query: string, type: SearchType | 'ALL', page: number)
           pageOffset: String(page * SEARCH_PAGE_SIZE),
           type,
           pagination: 'true',
+          ...language,
         },
         signal,
       }),

@@ -23,6 +23,7 @@ import {
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Loading } from '../../components/ui/loading';
+import { langOf } from '../../components/content/translation';
 import { PageTitle } from '../../components/ui/page-title';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
@@ -179,13 +180,27 @@ function Highlighted({ text, terms }: { text: string; terms: readonly string[] }
 function ResultCard({ result, terms }: { result: SearchResult; terms: readonly string[] }) {
   const { t } = useTranslation();
   const snippet = htmlToText(result.description).slice(0, SEARCH_SNIPPET_LENGTH);
+  // A result without a translation in the page's language: its text is the default language's.
+  const lang = langOf(result.translation);
   return (
     <Card withBorder padding="md">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Anchor component={Link} to={resultLink(result)} fw={600} size="lg" className={classes.title}>
+        <Anchor
+          component={Link}
+          to={resultLink(result)}
+          fw={600}
+          size="lg"
+          className={classes.title}
+          lang={lang}
+        >
           <Highlighted text={cutTitleWords(result.title)} terms={terms} />
         </Anchor>
         <Group gap={6} wrap="nowrap">
+          {result.translation?.fallback && (
+            <Badge color="gray" variant="light" data-testid="result-fallback">
+              {t('translations.fallbackBadge')}
+            </Badge>
+          )}
           {result.deprecated && (
             <Badge color="orange" variant="light">
               {t('search.deprecated')}
@@ -195,7 +210,7 @@ function ResultCard({ result, terms }: { result: SearchResult; terms: readonly s
         </Group>
       </Group>
       {snippet && (
-        <Text className={classes.snippet} mt="xs">
+        <Text className={classes.snippet} mt="xs" lang={lang}>
           <Highlighted text={snippet} terms={terms} />
         </Text>
       )}
