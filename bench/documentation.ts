@@ -576,6 +576,31 @@ async function waitForAt(page: Page, check: string): Promise<number> {
   }
 }
 
+/** How long a page must have made no request before what it loads later is counted. */
+const NETWORK_QUIET_MS = 2000;
+
+/**
+ * Resolves once the page has made no request for NETWORK_QUIET_MS (at most 15 s). Playwright's
+ * networkidle (500 ms without a connection) can come just before a page loads what it loads once
+ * the visitor leaves it alone (Portico's app behind its first screen, decision 068), whose
+ * scripts would then not be counted.
+ */
+async function networkSettled(page: Page): Promise<void> {
+  let last = performance.now();
+  const seen = () => {
+    last = performance.now();
+  };
+  page.on('request', seen).on('requestfinished', seen).on('requestfailed', seen);
+  const limit = last + 15_000;
+  try {
+    await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+    while (performance.now() - last < NETWORK_QUIET_MS && performance.now() < limit)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+  } finally {
+    page.off('request', seen).off('requestfinished', seen).off('requestfailed', seen);
+  }
+}
+
 async function measure(browser: Browser, tool: Tool, round: number, profileTo?: string): Promise<Run> {
   const context = await browser.newContext({ viewport: VIEWPORT, ...tool.context });
   try {
@@ -652,7 +677,7 @@ async function measure(browser: Browser, tool: Tool, round: number, profileTo?: 
     const { metrics } = await cdp.send('Performance.getMetrics');
     const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
     // Whatever else the page loads after it became usable still counts as its JavaScript.
-    await page.waitForLoadState('networkidle', { timeout: 15_000 }).catch(() => undefined);
+    await networkSettled(page);
     const scripts = await readScripts();
     return {
       tool: tool.name,

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -67,6 +68,25 @@ function routeChunks(): Plugin {
 }
 
 /**
+ * `assets/first-screen-start-<hash>.js`: a bundle of its own (an entry with no imports) that starts
+ * the app on a page with the server's first screen once that page is loaded and left alone
+ * (src/first-screen-start.ts, decision 068). The server finds it by its name in `assets`.
+ */
+function firstScreenStart(): Plugin {
+  return {
+    name: 'portico-first-screen-start',
+    apply: 'build',
+    buildStart() {
+      this.emitFile({
+        type: 'chunk',
+        id: fileURLToPath(new URL('./src/first-screen-start.ts', import.meta.url)),
+        name: 'first-screen-start',
+      });
+    },
+  };
+}
+
+/**
  * Every built script and style sheet also as `.br` (brotli at its best quality, 11) and `.gz`
  * (level 9), which the server sends as they are (@fastify/static `preCompressed`, plugins/web-app.ts)
  * instead of compressing each answer at the fast quality 4: the home page's JavaScript comes over
@@ -119,7 +139,7 @@ const SHELL =
   /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query)|zustand|clsx|@mantine[\\/]core[\\/]esm[\\/](core|utils)|@mantine[\\/]hooks)[\\/]|[\\/]src[\\/](lib[\\/](?!applications-api|upload)|config[\\/])|[\\/]contracts[\\/]src[\\/](messages[\\/](shell|api|catalog|identity|products|sandbox-auth|quickstart)\.ts|format|constants)/;
 
 export default defineConfig({
-  plugins: [react(), precompress(), routeChunks()],
+  plugins: [react(), precompress(), routeChunks(), firstScreenStart()],
   build: {
     outDir: 'dist',
     assetsDir: 'assets',

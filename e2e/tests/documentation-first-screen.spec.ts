@@ -233,3 +233,39 @@ test("the first screen's operations are preloaded by the HTML and the app opens 
   // One request: the preload's, which the app's own request was served from.
   expect(requests.filter((p) => p === '/api/apidocs/accounts-v1/operations/getBalances')).toHaveLength(1);
 });
+
+test("the app's scripts are fetched and run only once the first screen has been left alone for a moment", async ({
+  page,
+}) => {
+  // The page's own clock: every press and click, from the document's start (decision 068).
+  await page.addInitScript(() => {
+    const w = window as { touches?: number[] };
+    w.touches = [];
+    for (const type of ['pointerdown', 'click'])
+      window.addEventListener(type, (e) => w.touches!.push(e.timeStamp), { capture: true });
+  });
+  await page.goto('/documentation/accounts-v1', { waitUntil: 'commit' });
+  const screen = page.locator('#first-screen');
+  const balances = screen.locator('details', { hasText: '/accounts/{accountId}/balances' });
+  await balances.locator('summary').click();
+  await expect(balances.locator('[data-response]').first()).toBeVisible();
+
+  // The app takes over with the operation open.
+  await expect(screen).toHaveCount(0);
+  await expect(appResponseOfBalances(page)).toBeVisible();
+  const { scripts, touches, interactive } = await page.evaluate(() => ({
+    scripts: performance
+      .getEntriesByType('resource')
+      .filter((e) => /\/assets\/[\w.-]+\.js$/.test(e.name) && !e.name.includes('first-screen-start'))
+      .map((e) => e.startTime),
+    touches: (window as { touches?: number[] }).touches ?? [],
+    interactive: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming)
+      .domInteractive,
+  }));
+  expect(scripts.length).toBeGreaterThan(1);
+  // No script of the app's was asked for before the screen had been left alone for 500 ms
+  // (QUIET_BEFORE_TAKEOVER_MS): after the HTML's parsing, and after the last touch before them.
+  const first = Math.min(...scripts);
+  const lastQuietFrom = Math.max(interactive, ...touches.filter((t) => t < first));
+  expect(first - lastQuietFrom).toBeGreaterThanOrEqual(500);
+});

@@ -17,8 +17,10 @@ describe('web app serving', () => {
     fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     fs.writeFileSync(
       path.join(dist, 'index.html'),
-      '<!doctype html><html><head><title>Developers Portal</title><link rel="stylesheet" crossorigin href="/assets/index-abc123.css"></head><body><div id="root"></div></body></html>',
+      '<!doctype html><html><head><title>Developers Portal</title><link rel="stylesheet" crossorigin href="/assets/index-abc123.css"></head><body><div id="root"></div><script type="module" crossorigin src="/assets/index-abc123.js"></script></body></html>',
     );
+    // The app's start behind a first screen (decision 068).
+    fs.writeFileSync(path.join(dist, 'assets', 'first-screen-start-f1.js'), 'export {};');
     fs.writeFileSync(
       path.join(dist, 'assets', 'index-abc123.js'),
       `console.log(${JSON.stringify('x'.repeat(4000))});`,
@@ -28,6 +30,11 @@ describe('web app serving', () => {
       JSON.stringify({
         '/apiProducts': ['/assets/products-page-p1.js', '/assets/index-abc123.js', '/assets/shared-s1.js'],
         '/apiProduct/:apiProductId/:viewMode?': ['/assets/product-page-p2.js'],
+        '/documentation/:apiDocumentationId': [
+          '/assets/docs-page-d1.js',
+          '/assets/index-abc123.js',
+          '/assets/shared-s1.js',
+        ],
         '/404': ['/assets/not-found-page-n1.js'],
         '*': ['/assets/basic-page-b1.js'],
       }),
@@ -61,11 +68,8 @@ describe('web app serving', () => {
           /rel="modulepreload" crossorigin href="([^"]+)"/g,
         ),
       ].map((m) => m[1]);
-    expect(await hints('/apiProducts')).toEqual([
-      '/assets/products-page-p1.js',
-      '/assets/index-abc123.js',
-      '/assets/shared-s1.js',
-    ]);
+    // Not the entry, which the HTML loads itself.
+    expect(await hints('/apiProducts')).toEqual(['/assets/products-page-p1.js', '/assets/shared-s1.js']);
     expect(await hints('/apiProduct/123/docs')).toEqual(['/assets/product-page-p2.js']);
     expect(await hints('/')).toEqual([]);
     expect(await hints('/privacy')).toEqual(['/assets/basic-page-b1.js']);
@@ -178,6 +182,28 @@ describe('web app serving', () => {
     expect(unknownOperation).not.toContain('<article');
     for (const route of ['/documentation/no-such-api', '/apiProducts', '/']) {
       expect(await page(route), route).not.toContain('first-screen');
+    }
+  });
+
+  it('starts the app behind a first screen by a script of its own, with the scripts the page would preload', async () => {
+    const page = async (route: string) => (await fetch(`${t.baseUrl}${route}`)).text();
+    const entry = '<script type="module" crossorigin src="/assets/index-abc123.js"></script>';
+    for (const route of ['/documentation/accounts-v1', '/documentation/accounts-v1?operation=getBalances']) {
+      const html = await page(route);
+      expect(html, route).not.toContain(entry);
+      expect(html, route).not.toContain('rel="modulepreload"');
+      expect(html, route).toContain(
+        '<script type="module" crossorigin src="/assets/first-screen-start-f1.js" data-app-entry="/assets/index-abc123.js" data-app-preloads="/assets/docs-page-d1.js /assets/shared-s1.js"></script>',
+      );
+    }
+    // A page without a first screen runs its entry as the build wrote it, with its hints.
+    const products = await page('/apiProducts');
+    expect(products).toContain(entry);
+    expect(products).toContain('<link rel="modulepreload" crossorigin href="/assets/shared-s1.js">');
+    for (const route of ['/apiProducts', '/documentation/no-such-api', '/de/documentation/accounts-v1']) {
+      const html = await page(route);
+      expect(html, route).toContain(entry);
+      expect(html, route).not.toContain('first-screen-start');
     }
   });
 

@@ -38,7 +38,9 @@ function onShownOperation(listener: () => void): () => void {
 
 /**
  * How long the first screen must have been left alone (since the app started, and since the last
- * pointer press, key or click on it) before the app takes it over (decision 062). The takeover is
+ * pointer press, key or click on it) before the app takes it over (decision 062). Since decision
+ * 068 the app starts only after such a pause (first-screen-start.ts, the same value), and then only
+ * a press, key or click after its start holds the takeover back. The takeover is
  * the app's longest task (inserting the page, its style and layout, the list measuring itself):
  * run while a visitor is reaching for a row it holds their click back and swaps the row under the
  * pointer; run right after their click it holds back the paint of what they opened. The first
@@ -98,7 +100,10 @@ export function holdRootBehindFirstScreen(root: HTMLElement): void {
   held = { root, screen };
   // The app is on its way: assistive technology hears that the screen will change.
   screen.setAttribute('aria-busy', 'true');
-  touched();
+  // Started by first-screen-start.ts, the app ran only once the screen had been left alone for as
+  // long (decision 068); else its start counts as a touch, so that its takeover does not land in
+  // a click that came with its start.
+  if (!document.querySelector('script[data-app-entry]')) touched();
   for (const type of ['pointerdown', 'keydown', 'click'] as const)
     screen.addEventListener(type, touched, { capture: true, passive: true });
   screen.addEventListener('click', openInPlace);
