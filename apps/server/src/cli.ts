@@ -259,6 +259,9 @@ async function exportContentCommand(args: string[]): Promise<void> {
   const removed = [...articles.removed, ...pages.removed];
   process.stdout.write(
     `Wrote ${articles.written.length} articles, ${faq.questions} FAQ questions (faq.yaml), ${pages.written.length} pages and ${stories} Quick Start stories to ${dir}` +
+      (articles.translations.length + pages.translations.length
+        ? `, with ${articles.translations.length + pages.translations.length} translation files of articles and pages`
+        : '') +
       (removed.length ? `; removed ${removed.join(', ')}` : '') +
       (site.length ? `; wrote ${site.join(', ')}` : '') +
       '\n' +

@@ -65,6 +65,15 @@ const CONTENT = {
       join api_documentations d on d.id = pd.documentation_id`,
   stories: sql`select uuid, title, weight, steps, disable_for_anonymous, published, publish_at
     from quickstart_stories`,
+  // The translations of the kinds the files carry (decision 063), by their item's natural key.
+  translations: sql`select t.entity_type, t.langcode, t.fields,
+      coalesce(a.source_file, p.source_file, f.question, ap.alias) as item
+    from content_translations t
+      left join articles a on t.entity_type = 'article' and a.uuid::text = t.entity_id
+      left join pages p on t.entity_type = 'page' and p.uuid::text = t.entity_id
+      left join faqs f on t.entity_type = 'faq' and f.uuid::text = t.entity_id
+      left join api_products ap on t.entity_type = 'api_product' and ap.uuid::text = t.entity_id
+    where t.entity_type in ('article', 'page', 'faq', 'api_product')`,
 } as const;
 
 function tempDir(): string {
@@ -116,6 +125,11 @@ describe('export-content: the content folder round trip', () => {
     expect(res.status, await res.clone().text()).toBe(201);
     return ((await res.json()) as { data: { id: string } }).data;
   };
+  /** A German translation written in the console (decision 063). */
+  const translate = async (url: string, fields: Record<string, string>) => {
+    const res = await admin.send('PUT', `${url}/translations/de`, { fields }, 'application/json');
+    expect(res.status, await res.clone().text()).toBe(200);
+  };
 
   it('a fresh portal from the exported folder holds the same content, and its export writes the same files', async () => {
     await created('/admin-api/content/pages', {
@@ -125,10 +139,15 @@ describe('export-content: the content folder round trip', () => {
       body: '## Terms\n\nWith a [link](/faq) and *emphasis*.',
       state: 'published',
     });
-    await created('/admin-api/content/articles', {
+    const draft = await created('/admin-api/content/articles', {
       title: 'Round trip draft',
       body: 'Not yet.',
       state: 'draft',
+    });
+    await translate(`/admin-api/content/articles/${draft.id}`, {
+      title: 'Entwurf für die Rundreise',
+      description: 'Kurz.',
+      body: 'Noch *nicht*.',
     });
     await created('/admin-api/content/quickstart', {
       title: 'Round trip story',
@@ -138,12 +157,16 @@ describe('export-content: the content folder round trip', () => {
       state: 'published',
     });
 
-    await created('/admin-api/content/faqs', {
+    const question = await created('/admin-api/content/faqs', {
       question: 'Round trip: does it keep *this*?',
       answer: 'Yes, with a [link](/faq-page).',
       category: null,
       weight: 5,
       state: 'published',
+    });
+    await translate(`/admin-api/content/faqs/${question.id}`, {
+      question: 'Rundreise: bleibt *das*?',
+      answer: 'Ja, mit einem [Link](/faq-page).',
     });
     const product = await created('/admin-api/catalog/products', {
       alias: 'round-trip-api-v1',
@@ -167,9 +190,26 @@ describe('export-content: the content folder round trip', () => {
       notes: '- **Offers** in EUR',
     });
 
+    await translate(`/admin-api/catalog/products/${product.id}`, {
+      title: 'Rundreise-API',
+      description: '<p>In der Konsole <b>übersetzt</b>.</p>',
+    });
+    const pages = (await (await admin.get('/admin-api/content/pages?q=terms')).json()) as {
+      data: { id: string; title: string }[];
+    };
+    const terms = pages.data.find((p) => p.title === 'Terms of use')!;
+    await translate(`/admin-api/content/pages/${terms.id}`, {
+      title: 'Nutzungsbedingungen (Konsole)',
+      body: 'In der **Konsole** geändert.',
+    });
+
     const dir = dirs[0]!;
     const result = await exportContent(t.app.db, t.app.storage, dir);
     expect(result.pages.written).toContain('pages/round-trip-page.md');
+    expect(result.pages.translations).toContain('pages/terms.de.md');
+    expect(fs.readFileSync(path.join(dir, 'pages/terms.de.md'), 'utf8')).toContain(
+      'In der **Konsole** geändert.',
+    );
     expect(result.stories).toBeGreaterThan(0);
     const exported = filesOf(dir);
 
@@ -180,6 +220,18 @@ describe('export-content: the content folder round trip', () => {
       expect(before.stories.some((p) => p.includes('Round trip story'))).toBe(true);
       expect(before.faqs.some((p) => p.includes('Round trip: does it keep'))).toBe(true);
       expect(before.changelog.some((p) => p.includes('round-trip-api-v1'))).toBe(true);
+      for (const german of [
+        'Entwurf für die Rundreise',
+        'Rundreise: bleibt',
+        'Rundreise-API',
+        '(Konsole)',
+        'Konten-API',
+      ]) {
+        expect(
+          before.translations.some((r) => r.includes(german)),
+          german,
+        ).toBe(true);
+      }
       for (const name of Object.keys(CONTENT) as (keyof typeof CONTENT)[]) {
         expect(after[name], name).toEqual(before[name]);
       }

@@ -319,8 +319,10 @@ describe('public content', () => {
     await contentRepo(t.app.db).setPublished(uuid, true);
     expect((await searchDocuments(t.app.db, { q: 'wallaby', limit: 10, offset: 0 })).count).toBe(1);
 
-    // A file that goes away takes its article and search row with it.
+    // A file that goes away takes its article and search row with it (its German goes too: a
+    // translation without its article stops the import).
     fs.rmSync(file);
+    fs.rmSync(file.replace(/\.md$/, '.de.md'));
     expect((await importBlogAndFaq(t.app.db, dir)).removed).toBe(1);
     expect((await searchDocuments(t.app.db, { q: 'wallaby', limit: 10, offset: 0 })).count).toBe(0);
   });

@@ -166,6 +166,7 @@ describe('basic pages', () => {
       unchanged: ['pages/api-guidelines.md', 'pages/privacy.md', 'pages/terms.md'],
       skipped: [],
       kept: [],
+      translations: { written: 0, kept: 0, removed: 0 },
     });
     const after = await pagesDb(t.app.db)
       .selectFrom('pages')

@@ -15,13 +15,13 @@ import {
 import { badRequest, HttpError } from '../../lib/errors.ts';
 import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
-import { cleanHtml } from '../../lib/content-html.ts';
 import { translationRoutes } from '../../lib/translations.ts';
 import { actorOf } from '../audit/service.ts';
 import { normalizeAlias, renderMarkdown } from '../pages/service.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { refuseBrokenLinks, refuseLinksTo } from './links.ts';
-import { contentRepo } from './repo.ts';
+import { ARTICLE_SEARCH, contentRepo } from './repo.ts';
+import { ARTICLE_TRANSLATION_FIELDS } from './translatable.ts';
 import { contentDb } from './tables.ts';
 
 /**
@@ -385,16 +385,13 @@ export async function consoleArticleRoutes(app: FastifyInstance): Promise<void> 
   translationRoutes(app, {
     entityType: 'article',
     base: '/admin-api/content/articles',
+    search: ARTICLE_SEARCH,
     role: ROLE,
     messages: { forbidden: M.forbidden, notFound: M.articles.notFound },
     async find(db, id) {
       const a = await findArticle(db, id);
       return a && { ref: a.uuid, label: a.fields.title };
     },
-    fields: {
-      title: { max: 255, required: true },
-      description: { max: 2000 },
-      body: { max: 500_000, html: (md) => cleanHtml(renderMarkdown(md).trim()) },
-    },
+    fields: ARTICLE_TRANSLATION_FIELDS,
   });
 }

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { Db } from '../../db/client.ts';
+import { markdownTranslationText, translationEntry, translationsOfKind } from '../../lib/translations.ts';
 import { contentDb } from './tables.ts';
+import { ARTICLE_TRANSLATION_FIELDS, FAQ_TRANSLATION_FIELDS } from './translatable.ts';
 
 /**
  * Writes the articles of the database back to content/blog/articles/*.md in the format the import
@@ -10,10 +12,13 @@ import { contentDb } from './tables.ts';
  * article keeps its file name; one made in the console gets one from its path (or its uuid), and
  * the database remembers it. Files of articles that no longer exist are removed. The categories
  * file is written when it lists other categories (or another order) than the database's; the
- * authors file only when the folder has none (the console does not edit authors).
+ * authors file only when the folder has none (the console does not edit authors). An article's
+ * translations go to `<name>.<langcode>.md` beside it (decision 063).
  */
 export interface ExportResult {
   written: string[];
+  /** The articles' translation files (`<name>.<langcode>.md`). */
+  translations: string[];
   removed: string[];
 }
 
@@ -27,7 +32,7 @@ function slugOf(articlePath: string | null, uuid: string): string {
 }
 
 export async function exportArticles(db: Db, contentDir: string): Promise<ExportResult> {
-  const result: ExportResult = { written: [], removed: [] };
+  const result: ExportResult = { written: [], translations: [], removed: [] };
   const cdb = contentDb(db);
   const rows = await cdb
     .selectFrom('articles as a')
@@ -59,6 +64,7 @@ export async function exportArticles(db: Db, contentDir: string): Promise<Export
   const articlesDir = path.join(blogDir, 'articles');
   fs.mkdirSync(articlesDir, { recursive: true });
 
+  const translations = await translationsOfKind(db, 'article');
   const taken = new Set(rows.flatMap((r) => (r.source_file ? [r.source_file] : [])));
   const names = new Map<number, string>();
   for (const r of rows) {
@@ -95,9 +101,17 @@ export async function exportArticles(db: Db, contentDir: string): Promise<Export
     const file = names.get(r.id)!;
     fs.writeFileSync(path.join(contentDir, file), text);
     result.written.push(file);
+    for (const [langcode, fields] of translations.get(r.uuid) ?? []) {
+      const translation = file.replace(/\.md$/i, `.${langcode}.md`);
+      fs.writeFileSync(
+        path.join(contentDir, translation),
+        markdownTranslationText(ARTICLE_TRANSLATION_FIELDS, fields),
+      );
+      result.translations.push(translation);
+    }
   }
 
-  const written = new Set(result.written);
+  const written = new Set([...result.written, ...result.translations]);
   for (const f of fs.readdirSync(articlesDir)) {
     const rel = `blog/articles/${f}`;
     if (/\.md$/i.test(f) && !written.has(rel)) {
@@ -150,7 +164,8 @@ export async function exportArticles(db: Db, contentDir: string): Promise<Export
  * Writes the FAQ of the database to `<dir>/faq.yaml` in the import's format (README.md 'Console:
  * FAQ'): the categories in their order with their questions in theirs, then the questions of no
  * category. Drafts are written too, with `published: false`, so that the file keeps everything
- * the console holds; an empty category is kept with no questions.
+ * the console holds; an empty category is kept with no questions. A question's translations are
+ * its `translations` block (decision 063).
  */
 export async function exportFaq(db: Db, contentDir: string): Promise<{ questions: number }> {
   const cdb = contentDb(db);
@@ -164,6 +179,7 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
   const faqs = await cdb
     .selectFrom('faqs')
     .select([
+      'uuid',
       'question',
       'answer_markdown',
       'answer_html',
@@ -178,6 +194,16 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
   // The import gives a question its place in the file as its weight (importer.ts): a weight that
   // differs from that place is written out, so that the round trip keeps it.
   let place = 0;
+  const translations = await translationsOfKind(db, 'faq');
+  const translationsOf = (uuid: string) => {
+    const of = translations.get(uuid);
+    if (!of?.size) return {};
+    return {
+      translations: Object.fromEntries(
+        [...of].map(([langcode, fields]) => [langcode, translationEntry(FAQ_TRANSLATION_FIELDS, fields)]),
+      ),
+    };
+  };
   const entry = (f: (typeof faqs)[number]) => ({
     question: f.question,
     answer: (f.answer_markdown ?? f.answer_html).trim(),
@@ -187,6 +213,7 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
       : f.publish_at
         ? { publishAt: new Date(f.publish_at).toISOString() }
         : { published: false }),
+    ...translationsOf(f.uuid),
   });
   const known = new Set(categories.map((c) => c.id));
   const doc = {

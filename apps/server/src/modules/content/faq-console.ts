@@ -15,12 +15,12 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { renderMarkdown } from '../pages/service.ts';
-import { cleanHtml } from '../../lib/content-html.ts';
 import { translationRoutes } from '../../lib/translations.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { fieldChanges, pageParam, searchParam, UUID, type FieldChange } from '../../lib/console-edits.ts';
 import { refuseBrokenLinks } from './links.ts';
-import { contentRepo } from './repo.ts';
+import { contentRepo, FAQ_SEARCH } from './repo.ts';
+import { FAQ_TRANSLATION_FIELDS } from './translatable.ts';
 import { contentDb } from './tables.ts';
 
 /**
@@ -433,15 +433,13 @@ export async function consoleFaqRoutes(app: FastifyInstance): Promise<void> {
   translationRoutes(app, {
     entityType: 'faq',
     base: BASE,
+    search: FAQ_SEARCH,
     role: ROLE,
     messages: { forbidden: M.forbidden, notFound: M.faq.notFound },
     async find(db, id) {
       const f = await findFaq(db, id);
       return f && { ref: f.uuid, label: f.fields.question };
     },
-    fields: {
-      question: { max: 500, required: true },
-      answer: { max: 100_000, required: true, html: (md) => cleanHtml(renderMarkdown(md)) },
-    },
+    fields: FAQ_TRANSLATION_FIELDS,
   });
 }

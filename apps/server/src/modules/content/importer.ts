@@ -6,10 +6,20 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
+import type { Locale } from '@portico/contracts/locales';
+import {
+  fileTranslations,
+  markdownTranslation,
+  translationFileName,
+  writeFileTranslations,
+  type FileTranslationsResult,
+  type TranslatedFields,
+} from '../../lib/translations.ts';
 import { loadPageFiles, normalizeAlias, renderMarkdown } from '../pages/service.ts';
 import { CONTENT_IMAGES_PATH, folderImages, internalLinks, leadsNowhere, type LinkTargets } from './links.ts';
-import { contentRepo, type FaqInput } from './repo.ts';
+import { ARTICLE_SEARCH, contentRepo, FAQ_SEARCH, type FaqInput } from './repo.ts';
 import { contentDb } from './tables.ts';
+import { ARTICLE_TRANSLATION_FIELDS, FAQ_TRANSLATION_FIELDS } from './translatable.ts';
 
 /**
  * content/blog (categories.yaml, authors.yaml, articles/*.md, images/) and content/faq.yaml
@@ -94,6 +104,8 @@ const faqQuestion = z
     publishAt: z.iso.datetime({ offset: true }).optional(),
     /** The order (smaller first); left out: the question's place in the file (0, 1, ...). */
     weight: z.number().int().min(-1_000_000).max(1_000_000).optional(),
+    /** `{ de: { question, answer } }` (decision 063): checked by the translatable fields. */
+    translations: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 const faqSchema = z
@@ -118,6 +130,8 @@ export interface ArticleFile {
   markdown: string;
   /** Internal links of the file, with their line numbers. */
   links: { line: number; target: string }[];
+  /** Its `<name>.<langcode>.md` siblings (decision 063), by language. */
+  translations: Map<Locale, TranslatedFields>;
 }
 
 function issues(file: string, error: z.ZodError): Error {
@@ -170,6 +184,7 @@ export function parseArticleFile(file: string, text: string): ArticleFile {
     body,
     markdown: markdown.trim(),
     links,
+    translations: new Map(),
   };
 }
 
@@ -178,6 +193,8 @@ export interface LoadedContent {
   authors: z.infer<typeof authorsSchema>;
   articles: ArticleFile[];
   faq: z.infer<typeof faqSchema> | undefined;
+  /** The translations of faq.yaml's questions, by question (as the file writes it). */
+  faqTranslations: Map<string, Map<Locale, TranslatedFields>>;
   /** The sha256 of faq.yaml: an unchanged file is not imported again (README.md 'Console: FAQ'). */
   faqHash: string | undefined;
 }
@@ -195,15 +212,44 @@ export function loadContent(contentDir: string): LoadedContent {
   const authorsText = read('blog/authors.yaml');
   const authors = authorsText ? yamlFile('blog/authors.yaml', authorsText, authorsSchema) : [];
   const dir = path.join(contentDir, 'blog', 'articles');
-  const articles = fs.existsSync(dir)
+  const names = fs.existsSync(dir)
     ? fs
         .readdirSync(dir)
         .filter((f) => /\.md$/i.test(f))
         .sort()
-        .map((f) => parseArticleFile(`blog/articles/${f}`, fs.readFileSync(path.join(dir, f), 'utf8')))
     : [];
+  // `<name>.<langcode>.md`: a translation of `<name>.md` (decision 063), not an article of its own.
+  const articles = names
+    .filter((f) => !translationFileName(f))
+    .map((f) => parseArticleFile(`blog/articles/${f}`, fs.readFileSync(path.join(dir, f), 'utf8')));
+  const translationLinks: { file: string; line: number; target: string }[] = [];
+  for (const f of names) {
+    const name = translationFileName(f);
+    if (!name) continue;
+    const article = articles.find((a) => a.file === `blog/articles/${name.base}`);
+    const file = `blog/articles/${f}`;
+    if (!article)
+      throw new Error(`content/${file} translates content/blog/articles/${name.base}, which does not exist`);
+    const t = markdownTranslation(
+      file,
+      fs.readFileSync(path.join(dir, f), 'utf8'),
+      ARTICLE_TRANSLATION_FIELDS,
+    );
+    article.translations.set(t.langcode, t.fields);
+    for (const l of internalLinks(t.markdown, t.bodyLine)) translationLinks.push({ file, ...l });
+  }
   const faqText = read('faq.yaml');
   const faq = faqText ? yamlFile('faq.yaml', faqText, faqSchema) : undefined;
+  const faqTranslations = new Map<string, Map<Locale, TranslatedFields>>();
+  const faqEntries = [
+    ...(faq?.categories ?? []).flatMap((c, i) =>
+      c.questions.map((q, j) => ({ q, at: `categories.${i}.questions.${j}.translations` })),
+    ),
+    ...(faq?.questions ?? []).map((q, j) => ({ q, at: `questions.${j}.translations` })),
+  ];
+  for (const { q, at } of faqEntries) {
+    faqTranslations.set(q.question, fileTranslations('faq.yaml', FAQ_TRANSLATION_FIELDS, q.translations, at));
+  }
 
   // Cross-file checks: categories and authors named by articles exist, paths are unique.
   const paths = new Map<string, string>();
@@ -236,6 +282,7 @@ export function loadContent(contentDir: string): LoadedContent {
       broken.push(`content/${file}:${line}: the link ${target} leads nowhere`);
   };
   for (const a of articles) for (const l of a.links) check(a.file, l.line, l.target);
+  for (const l of translationLinks) check(l.file, l.line, l.target);
   if (faqText) {
     for (const l of internalLinks(faqText)) check('faq.yaml', l.line, l.target);
   }
@@ -247,7 +294,7 @@ export function loadContent(contentDir: string): LoadedContent {
   }
   if (broken.length) throw new Error(`Broken internal links in content:\n  ${broken.join('\n  ')}`);
   const faqHash = faqText ? createHash('sha256').update(`${RENDERING}\0${faqText}`).digest('hex') : undefined;
-  return { categories, authors, articles, faq, faqHash };
+  return { categories, authors, articles, faq, faqTranslations, faqHash };
 }
 
 export interface ContentImportResult {
@@ -261,6 +308,8 @@ export interface ContentImportResult {
   faq: 'imported' | 'unchanged' | 'none';
   /** Questions of faq.yaml edited in the console since: the database's version is kept. */
   faqKept: string[];
+  /** Translations written, kept (edited in the console since) and removed, of both kinds. */
+  translations: FileTranslationsResult;
 }
 
 /** Imports the blog and the FAQs (also used by tests with a folder of their own). */
@@ -273,6 +322,12 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
     removed: 0,
     faq: 'none',
     faqKept: [],
+    translations: { written: 0, kept: 0, removed: 0 },
+  };
+  const count = (r: FileTranslationsResult) => {
+    result.translations.written += r.written;
+    result.translations.kept += r.kept;
+    result.translations.removed += r.removed;
   };
   const content = loadContent(contentDir);
   await db.transaction().execute(async (trx) => {
@@ -300,14 +355,17 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
       (
         await cdb
           .selectFrom('articles')
-          .select(['id', 'source_file', 'source_hash', 'edited_at'])
+          .select(['id', 'uuid', 'source_file', 'source_hash', 'edited_at'])
           .where('source_file', 'is not', null)
           .execute()
       ).map((r) => [r.source_file!, r]),
     );
+    // The articles' translations: each file's own, written after its article (decision 063).
+    const translated: { id: string; translations: Map<Locale, TranslatedFields> }[] = [];
     for (const a of content.articles) {
       const existing = known.get(a.file);
       known.delete(a.file);
+      if (existing) translated.push({ id: existing.uuid, translations: a.translations });
       if (existing?.source_hash === a.hash) {
         result.unchanged.push(a.file);
         continue;
@@ -337,7 +395,7 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
           .where((eb) => eb.or([eb('source_file', 'is', null), eb('source_file', '<>', a.file)]))
           .execute();
       }
-      await repo.saveArticle(
+      const saved = await repo.saveArticle(
         {
           title: a.meta.title,
           path: a.path,
@@ -357,8 +415,10 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
         },
         existing,
       );
+      if (!existing) translated.push({ id: saved.uuid, translations: a.translations });
       (existing ? result.replaced : result.created).push(a.file);
     }
+    count(await writeFileTranslations(trx, 'article', translated, ARTICLE_SEARCH));
     // A file that went away takes its article (and search row) with it, unless the article was
     // edited in the console since.
     const gone = [...known.values()].filter((r) => !r.edited_at);
@@ -410,6 +470,22 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
         for (const q of content.faq.questions) add(q, null);
         result.faqKept = (await repo.replaceFaqs(faqs)).kept;
         result.faq = 'imported';
+        const questions = [...content.faqTranslations.keys()];
+        const rows = questions.length
+          ? await cdb
+              .selectFrom('faqs')
+              .select(['uuid', 'question'])
+              .where('question', 'in', questions)
+              .execute()
+          : [];
+        count(
+          await writeFileTranslations(
+            trx,
+            'faq',
+            rows.map((r) => ({ id: r.uuid, translations: content.faqTranslations.get(r.question)! })),
+            FAQ_SEARCH,
+          ),
+        );
       }
     }
   });

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { plainText } from '../../lib/plain-text.ts';
 import { translationsOf } from '../../lib/translations.ts';
-import { searchIndex } from '../search/service.ts';
+import { searchIndex, translatedSearch } from '../search/service.ts';
 import { contentDb } from './tables.ts';
 
 /**
@@ -43,6 +43,16 @@ function searchable(a: Pick<ArticleInput, 'published' | 'internal' | 'path'>): b
   return a.published && !a.internal && a.path !== null;
 }
 
+/**
+ * An article's translations in the site search (decision 065): made as its own row is (title;
+ * summary and body as the text).
+ */
+export const ARTICLE_SEARCH = translatedSearch({
+  type: 'article',
+  entityType: 'article',
+  doc: (t) => ({ title: t.title ?? '', text: plainText(`${t.description ?? ''} ${t.bodyHtml ?? ''}`) }),
+});
+
 /** An article's search row as it now is: written when the site search shows it, removed otherwise. */
 async function indexArticle(
   db: Db,
@@ -59,15 +69,18 @@ async function indexArticle(
   },
 ): Promise<void> {
   if (!searchable(a)) return searchIndex(db).remove('article', a.uuid);
-  await searchIndex(db).upsert({
-    type: 'article',
-    uuid: a.uuid,
-    title: a.title,
-    text: plainText(`${a.description} ${a.bodyHtml}`),
-    link: a.path,
-    image: a.imageUrl,
-    created: a.created,
-  });
+  await searchIndex(db).upsert(
+    {
+      type: 'article',
+      uuid: a.uuid,
+      title: a.title,
+      text: plainText(`${a.description} ${a.bodyHtml}`),
+      link: a.path,
+      image: a.imageUrl,
+      created: a.created,
+    },
+    ARTICLE_SEARCH,
+  );
 }
 
 export interface FaqInput {
@@ -95,6 +108,13 @@ function faqValues(f: FaqInput) {
   };
 }
 
+/** A FAQ question's translations in the site search (decision 065), made as its own row is. */
+export const FAQ_SEARCH = translatedSearch({
+  type: 'faq',
+  entityType: 'faq',
+  doc: (t) => ({ title: t.question ?? '', text: plainText(t.answerHtml ?? '') }),
+});
+
 /**
  * A FAQ question's search row as it now is: a published one is found (leading to the FAQ page),
  * a draft is removed.
@@ -104,14 +124,17 @@ async function indexFaq(
   f: { uuid: string; question: string; answerHtml: string; published: boolean; created: Date | string },
 ): Promise<void> {
   if (!f.published) return searchIndex(db).remove('faq', f.uuid);
-  await searchIndex(db).upsert({
-    type: 'faq',
-    uuid: f.uuid,
-    title: f.question,
-    text: plainText(f.answerHtml),
-    link: FAQ_PAGE,
-    created: new Date(f.created),
-  });
+  await searchIndex(db).upsert(
+    {
+      type: 'faq',
+      uuid: f.uuid,
+      title: f.question,
+      text: plainText(f.answerHtml),
+      link: FAQ_PAGE,
+      created: new Date(f.created),
+    },
+    FAQ_SEARCH,
+  );
 }
 
 /** Where a FAQ question's search result leads (spec B 2.5). */

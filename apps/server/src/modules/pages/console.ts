@@ -19,10 +19,9 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { refuseLinksTo } from '../content/service.ts';
 import { parseBody } from '../../lib/validation.ts';
-import { cleanHtml } from '../../lib/content-html.ts';
 import { translationRoutes } from '../../lib/translations.ts';
-import { renderMarkdown } from './importer.ts';
-import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
+import { PAGE_TRANSLATION_FIELDS, renderMarkdown } from './importer.ts';
+import { normalizeAlias, PAGE_SEARCH, pagesRepo, type PageInput } from './repo.ts';
 import { pagesDb } from './tables.ts';
 
 /**
@@ -371,15 +370,13 @@ export async function consolePageRoutes(app: FastifyInstance): Promise<void> {
   translationRoutes(app, {
     entityType: 'page',
     base: BASE,
+    search: PAGE_SEARCH,
     role: ROLE,
     messages: { forbidden: M.forbidden, notFound: M.list.notFound },
     async find(db, id) {
       const p = await findPage(db, id);
       return p && { ref: p.uuid, label: p.fields.title };
     },
-    fields: {
-      title: { max: 255, required: true },
-      body: { max: 500_000, html: (md) => cleanHtml(renderMarkdown(md).trim()) },
-    },
+    fields: PAGE_TRANSLATION_FIELDS,
   });
 }

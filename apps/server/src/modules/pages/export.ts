@@ -2,16 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import type { Db } from '../../db/client.ts';
+import { markdownTranslationText, translationsOfKind } from '../../lib/translations.ts';
+import { PAGE_TRANSLATION_FIELDS } from './importer.ts';
 import { pagesDb } from './tables.ts';
 
 /**
  * Writes the basic pages of the database back to content/pages/*.md in the format the import
  * reads (README.md 'Console'), so that what was edited in the console can be kept in git. A page
  * keeps its file name; one made in the console gets one from its path, and the database remembers
- * it. Files of pages that no longer exist are removed.
+ * it. Files of pages that no longer exist are removed. A page's translations go to
+ * `<name>.<langcode>.md` beside it (decision 063).
  */
 export interface PagesExportResult {
   written: string[];
+  /** The pages' translation files (`<name>.<langcode>.md`). */
+  translations: string[];
   removed: string[];
 }
 
@@ -24,13 +29,14 @@ function nameOf(alias: string): string {
 }
 
 export async function exportPages(db: Db, contentDir: string): Promise<PagesExportResult> {
-  const result: PagesExportResult = { written: [], removed: [] };
+  const result: PagesExportResult = { written: [], translations: [], removed: [] };
   const pdb = pagesDb(db);
   const rows = await pdb
     .selectFrom('pages as p')
     .leftJoin('users as u', 'u.id', 'p.author_id')
     .select([
       'p.id',
+      'p.uuid',
       'p.alias',
       'p.title',
       'p.body_markdown',
@@ -55,6 +61,7 @@ export async function exportPages(db: Db, contentDir: string): Promise<PagesExpo
   const dir = path.join(contentDir, 'pages');
   fs.mkdirSync(dir, { recursive: true });
 
+  const translations = await translationsOfKind(db, 'page');
   const isPageFile = (f: string | null): f is string => !!f && /^pages\/[^/]+\.md$/i.test(f);
   const taken = new Set(rows.flatMap((r) => (isPageFile(r.source_file) ? [r.source_file] : [])));
   for (const r of rows) {
@@ -83,9 +90,17 @@ export async function exportPages(db: Db, contentDir: string): Promise<PagesExpo
     const text = `---\n${stringify(meta, { lineWidth: 0 }).trimEnd()}\n---\n\n${body}\n`;
     fs.writeFileSync(path.join(contentDir, file), text);
     result.written.push(file);
+    for (const [langcode, fields] of translations.get(r.uuid) ?? []) {
+      const translation = file.replace(/\.md$/i, `.${langcode}.md`);
+      fs.writeFileSync(
+        path.join(contentDir, translation),
+        markdownTranslationText(PAGE_TRANSLATION_FIELDS, fields),
+      );
+      result.translations.push(translation);
+    }
   }
 
-  const written = new Set(result.written);
+  const written = new Set([...result.written, ...result.translations]);
   for (const f of fs.readdirSync(dir)) {
     const rel = `pages/${f}`;
     if (/\.md$/i.test(f) && !written.has(rel)) {

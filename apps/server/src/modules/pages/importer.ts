@@ -8,9 +8,19 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
+import { cleanHtml } from '../../lib/content-html.ts';
+import {
+  markdownTranslation,
+  translationFileName,
+  writeFileTranslations,
+  type FileTranslationsResult,
+  type TranslatableField,
+  type TranslatedFields,
+} from '../../lib/translations.ts';
+import type { Locale } from '@portico/contracts/locales';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { userByEmail } from '../identity/service.ts';
-import { normalizeAlias, pagesRepo, type PageInput } from './repo.ts';
+import { normalizeAlias, PAGE_SEARCH, pagesRepo, type PageInput } from './repo.ts';
 
 /**
  * content/pages/*.md (README.md 'Content'): YAML front matter, then Markdown. The provider's own
@@ -31,6 +41,15 @@ const markdown = new Marked({ gfm: true });
 export function renderMarkdown(source: string): string {
   return markdown.parse(source, { async: false });
 }
+
+/**
+ * A page's translatable fields (decision 063): title and body, rendered and sanitized as a save's.
+ * One list for the console's translation routes and the `<name>.<langcode>.md` files.
+ */
+export const PAGE_TRANSLATION_FIELDS: Record<string, TranslatableField> = {
+  title: { max: 255, required: true },
+  body: { max: 500_000, html: (md) => cleanHtml(renderMarkdown(md).trim()) },
+};
 
 const aliasList = z
   .union([z.string(), z.array(z.string()).min(1)])
@@ -72,6 +91,8 @@ export interface PageFile {
   aliases: string[];
   author: string | undefined;
   page: Omit<PageInput, 'aliases' | 'authorId' | 'sourceHash' | 'sourceFile'>;
+  /** Its `<name>.<langcode>.md` siblings (decision 063), by language. */
+  translations: Map<Locale, TranslatedFields>;
 }
 
 const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -118,6 +139,7 @@ export function parsePageFile(file: string, text: string): PageFile {
   return {
     file,
     hash: createHash('sha256').update(`${RENDERING}\0${source}`).digest('hex'),
+    translations: new Map(),
     aliases,
     author: meta.author,
     page: {
@@ -137,11 +159,27 @@ export function parsePageFile(file: string, text: string): PageFile {
 export function loadPageFiles(contentDir: string): PageFile[] {
   const dir = path.join(contentDir, 'pages');
   if (!fs.existsSync(dir)) return [];
-  const files = fs
+  const names = fs
     .readdirSync(dir)
     .filter((f) => /\.md$/i.test(f))
-    .sort()
+    .sort();
+  // `<name>.<langcode>.md`: a translation of `<name>.md` (decision 063), not a page of its own.
+  const files = names
+    .filter((f) => !translationFileName(f))
     .map((f) => parsePageFile(`pages/${f}`, fs.readFileSync(path.join(dir, f), 'utf8')));
+  for (const f of names) {
+    const name = translationFileName(f);
+    if (!name) continue;
+    const page = files.find((p) => p.file === `pages/${name.base}`);
+    if (!page)
+      throw new Error(`content/pages/${f} translates content/pages/${name.base}, which does not exist`);
+    const t = markdownTranslation(
+      `pages/${f}`,
+      fs.readFileSync(path.join(dir, f), 'utf8'),
+      PAGE_TRANSLATION_FIELDS,
+    );
+    page.translations.set(t.langcode, t.fields);
+  }
   const owners = new Map<string, string>();
   for (const f of files) {
     for (const alias of f.aliases) {
@@ -162,13 +200,22 @@ export interface PagesImportResult {
   skipped: string[];
   /** Their page was edited in the console since: the database's version is kept. */
   kept: string[];
+  /** Translations (`<name>.<langcode>.md`) written, kept (edited in the console since), removed. */
+  translations: FileTranslationsResult;
 }
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn'>;
 
 /** Imports content/pages (also used by tests with a folder of their own). */
 export async function importPagesContent(db: Db, contentDir: string, log?: Log): Promise<PagesImportResult> {
-  const result: PagesImportResult = { created: [], replaced: [], unchanged: [], skipped: [], kept: [] };
+  const result: PagesImportResult = {
+    created: [],
+    replaced: [],
+    unchanged: [],
+    skipped: [],
+    kept: [],
+    translations: { written: 0, kept: 0, removed: 0 },
+  };
   // Rendering happens before the transaction: a broken file stops the start before any write.
   const files = loadPageFiles(contentDir);
   if (!files.length) return result;
@@ -176,16 +223,20 @@ export async function importPagesContent(db: Db, contentDir: string, log?: Log):
     // Several instances starting together: one imports, the others wait and find it done.
     await sql`select pg_advisory_xact_lock(hashtext('portico:pages-content'))`.execute(trx);
     const pages = pagesRepo(trx);
+    // The pages' translations: each file's own, written after its page (decision 063).
+    const translated: { id: string; translations: Map<Locale, TranslatedFields> }[] = [];
     for (const f of files) {
       const canonical = f.aliases[0]!;
       const owner = await pages.findOwner(canonical);
       if (owner && owner.source_hash === f.hash) {
         result.unchanged.push(f.file);
+        translated.push({ id: owner.uuid, translations: f.translations });
         continue;
       }
       // Edited in the console since: the browser's version wins (README.md 'Console').
       if (owner?.edited_at) {
         result.kept.push(f.file);
+        translated.push({ id: owner.uuid, translations: f.translations });
         continue;
       }
       if (owner && owner.source_hash === null) {
@@ -208,13 +259,17 @@ export async function importPagesContent(db: Db, contentDir: string, log?: Log):
         sourceHash: f.hash,
         sourceFile: f.file,
       };
-      const { takenAliases } = owner ? await pages.replace(owner.id, input) : await pages.create(input);
+      const { uuid, takenAliases } = owner
+        ? { uuid: owner.uuid, ...(await pages.replace(owner.id, input)) }
+        : await pages.create(input);
+      translated.push({ id: uuid, translations: f.translations });
       if (takenAliases.length) {
         log?.warn({ file: f.file, aliases: takenAliases }, 'aliases another page has: left to it');
       }
       (owner ? result.replaced : result.created).push(f.file);
       log?.info({ file: f.file, alias: canonical }, owner ? 'page replaced' : 'page imported');
     }
+    result.translations = await writeFileTranslations(trx, 'page', translated, PAGE_SEARCH);
   });
   return result;
 }

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import { plainText } from '../../lib/plain-text.ts';
 import { translationsOf } from '../../lib/translations.ts';
-import { searchIndex } from '../search/service.ts';
+import { searchIndex, translatedSearch } from '../search/service.ts';
 import { pagesDb } from './tables.ts';
 
 /** Lower-case path segments of letters, digits and `._~-`, each starting with a letter or digit. */
@@ -94,21 +94,31 @@ function columns(input: PageInput) {
   };
 }
 
+/** A page's translations in the site search (decision 065), made as its own row is. */
+export const PAGE_SEARCH = translatedSearch({
+  type: 'page',
+  entityType: 'page',
+  doc: (t) => ({ title: t.title ?? '', text: plainText(t.bodyHtml ?? '') }),
+});
+
 /**
  * A published page is a 'page' result of the site search, leading to its canonical alias (spec B
  * 2.6); a draft is none.
  */
 async function indexPage(trx: Db, uuid: string, created: Date, values: ReturnType<typeof columns>) {
   if (!values.published) return searchIndex(trx).remove('page', uuid);
-  await searchIndex(trx).upsert({
-    type: 'page',
-    uuid,
-    title: values.title,
-    text: plainText(values.body_html),
-    link: values.alias,
-    image: values.image_url,
-    created,
-  });
+  await searchIndex(trx).upsert(
+    {
+      type: 'page',
+      uuid,
+      title: values.title,
+      text: plainText(values.body_html),
+      link: values.alias,
+      image: values.image_url,
+      created,
+    },
+    PAGE_SEARCH,
+  );
 }
 
 /** Runs `fn` in the caller's transaction, or in a new one. */
@@ -197,15 +207,20 @@ export function pagesRepo(db: Db) {
      * Which page an alias names (drafts included), whether (and from what) it was imported, and
      * whether the console edited it since.
      */
-    findOwner(
-      alias: string,
-    ): Promise<
-      { id: number; source_hash: string | null; edited_at: Date | string | null; version: number } | undefined
+    findOwner(alias: string): Promise<
+      | {
+          id: number;
+          uuid: string;
+          source_hash: string | null;
+          edited_at: Date | string | null;
+          version: number;
+        }
+      | undefined
     > {
       return pagesDb(db)
         .selectFrom('page_aliases as pa')
         .innerJoin('pages as p', 'p.id', 'pa.page_id')
-        .select(['p.id', 'p.source_hash', 'p.edited_at', 'p.version'])
+        .select(['p.id', 'p.uuid', 'p.source_hash', 'p.edited_at', 'p.version'])
         .where('pa.alias', '=', alias)
         .executeTakeFirst();
     },

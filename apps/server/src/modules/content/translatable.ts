@@ -1,0 +1,21 @@
+import { cleanHtml } from '../../lib/content-html.ts';
+import type { TranslatableField } from '../../lib/translations.ts';
+import { renderMarkdown } from '../pages/service.ts';
+
+/**
+ * The translatable fields of the content module's kinds (decision 063): one list for the console's
+ * translation routes and the content files' translations (the importer and the export).
+ */
+
+/** An article's: its texts; the body rendered and sanitized as a save's. */
+export const ARTICLE_TRANSLATION_FIELDS: Record<string, TranslatableField> = {
+  title: { max: 255, required: true },
+  description: { max: 2000 },
+  body: { max: 500_000, html: (md) => cleanHtml(renderMarkdown(md).trim()) },
+};
+
+/** A question's: the answer rendered and sanitized as the save does. */
+export const FAQ_TRANSLATION_FIELDS: Record<string, TranslatableField> = {
+  question: { max: 500, required: true },
+  answer: { max: 100_000, required: true, html: (md) => cleanHtml(renderMarkdown(md)) },
+};
