@@ -1,6 +1,5 @@
 import type { Page } from '@playwright/test';
 import { format } from '@portico/contracts/format';
-import { LOCALE_TAGS } from '@portico/contracts/locales';
 import { en } from '@portico/contracts/messages';
 import { expectNoViolations } from '../support/axe.ts';
 import { signIn } from '../support/session.ts';
@@ -55,13 +54,13 @@ test('the page and FAQ lists show when a scheduled item is published', async ({ 
     publishAt,
   }))!;
   try {
-    // The time as the console writes it (editing.tsx formatDateTime): in the browser's time zone
-    // and the page's language (English here, contracts' LOCALE_TAGS).
-    const when = await page.evaluate(
-      ([iso, tag]) =>
-        new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso!)),
-      [scheduledPage.publishAt, LOCALE_TAGS.en] as const,
-    );
+    // The time as the console writes it in English (spec B 9: DD-MM-YYYY HH:mm), in the
+    // browser's time zone.
+    const when = await page.evaluate((iso) => {
+      const d = new Date(iso);
+      const two = (n: number) => String(n).padStart(2, '0');
+      return `${two(d.getDate())}-${two(d.getMonth() + 1)}-${d.getFullYear()} ${two(d.getHours())}:${two(d.getMinutes())}`;
+    }, scheduledPage.publishAt!);
 
     await page.goto('/admin/content/pages');
     await page.getByLabel(P.searchLabel).fill(`okapi ${stamp}`);

@@ -30,13 +30,12 @@ const ID = dePages.identity;
 const GERMAN_DATE = /\d{2}\.\d{2}\.\d{4}/;
 
 /**
- * Declines the cookie popup. Its words are the site's texts, editable in the console (site
- * content, translated as content): until German ones are written they are the English defaults,
- * so the decline button is found by its place, first of the two.
+ * Declines the cookie popup. Its words are the site's texts, translated as content (decision 064):
+ * the demo content's German 'Ablehnen' (content/site/cookies-consent.yaml).
  */
 async function declineCookies(page: Page): Promise<void> {
   const dialog = page.getByRole('dialog', { name: de.cookies.settingsTitle });
-  await dialog.getByRole('button').first().click();
+  await dialog.getByRole('button', { name: 'Ablehnen' }).click();
   await expect(dialog).toBeHidden();
 }
 

@@ -120,7 +120,9 @@ async function auditActions(targetId: string) {
 async function searchTitle(uuid: string) {
   const { rows } = await sql<{
     title: string;
-  }>`select title from search_documents where type = 'api_product' and uuid = ${uuid}`.execute(t.app.db);
+  }>`select title from search_documents where type = 'api_product' and langcode = 'en' and uuid = ${uuid}`.execute(
+    t.app.db,
+  );
   return rows[0]?.title;
 }
 

@@ -120,7 +120,7 @@ async function searchRow(uuid: string) {
   const { rows } = await sql<{
     title: string;
     deprecated: boolean;
-  }>`select title, deprecated from search_documents where type = 'api_product' and uuid = ${uuid}`.execute(
+  }>`select title, deprecated from search_documents where type = 'api_product' and langcode = 'en' and uuid = ${uuid}`.execute(
     t.app.db,
   );
   return rows[0];

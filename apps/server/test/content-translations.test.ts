@@ -234,8 +234,22 @@ describe('content translations', () => {
     expect(german.attributes.title).toBe('Wie schnell sind Sofortzahlungen?');
     expect((german.attributes.field_answer as { processed: string }).processed).toContain('<em>zehn</em>');
     expect(german.meta?.translation?.fallback).toBe(false);
-    // The demo questions are not translated: shown in English, marked.
-    expect(faqs.data.filter((q) => q.id !== faq.id).every((q) => q.meta?.translation?.fallback)).toBe(true);
+    // A question with no translation is shown in English, marked (the demo questions have their
+    // German from content/faq.yaml).
+    const untranslated = await dataOf<{ id: string }>(
+      await editor.send(
+        'POST',
+        '/admin-api/content/faqs',
+        { question: 'Untranslated?', answer: 'Still English.', category: null, state: 'published' },
+        'application/json',
+      ),
+      201,
+    );
+    const again = await json<{ data: Resource[] }>(await f.visitor().get('/jsonapi/node/faq?langcode=de'));
+    expect(again.data.find((q) => q.id === untranslated.id)?.meta?.translation?.fallback).toBe(true);
+    expect(
+      again.data.filter((q) => q.id !== untranslated.id).every((q) => !q.meta?.translation?.fallback),
+    ).toBe(true);
     expect(await auditActions(f.t, 'faq', faq.id)).toContain('faq.translated');
   });
 

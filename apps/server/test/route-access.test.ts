@@ -192,6 +192,10 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/site/:key/revisions/:version': 'console:content_editor',
   'POST /admin-api/site/:key/revisions/:version/restore': 'console:content_editor',
   'DELETE /admin-api/site/:key/draft': 'console:content_editor',
+  // The documents' translations (decision 064): who edits the documents edits them.
+  'GET /admin-api/site/:id/translations': 'console:content_editor',
+  'PUT /admin-api/site/:id/translations/:langcode': 'console:content_editor',
+  'DELETE /admin-api/site/:id/translations/:langcode': 'console:content_editor',
   'GET /admin-api/content/pages': 'console:content_editor',
   'POST /admin-api/content/pages': 'console:content_editor',
   'GET /admin-api/content/pages/:id': 'console:content_editor',
@@ -212,6 +216,10 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/content/quickstart/:id/revisions': 'console:content_editor',
   'GET /admin-api/content/quickstart/:id/revisions/:version': 'console:content_editor',
   'POST /admin-api/content/quickstart/:id/revisions/:version/restore': 'console:content_editor',
+  // Its translations (decision 064): who edits the story edits them.
+  'GET /admin-api/content/quickstart/:id/translations': 'console:content_editor',
+  'PUT /admin-api/content/quickstart/:id/translations/:langcode': 'console:content_editor',
+  'DELETE /admin-api/content/quickstart/:id/translations/:langcode': 'console:content_editor',
   'GET /admin-api/content/faqs': 'console:content_editor',
   'POST /admin-api/content/faqs': 'console:content_editor',
   'POST /admin-api/content/faqs/reorder': 'console:content_editor',
@@ -243,6 +251,10 @@ const POLICY: Record<string, Access> = {
   'DELETE /admin-api/catalog/apis/:alias/drafts/:id': 'console:api_manager',
   'GET /admin-api/catalog/apis/:alias/drafts/:id/audience': 'console:api_manager',
   'POST /admin-api/catalog/apis/:alias/drafts/:id/notices': 'console:api_manager',
+  // A documentation's translations (decision 063): the API managers, who publish its versions.
+  'GET /admin-api/catalog/documentations/:id/translations': 'console:api_manager',
+  'PUT /admin-api/catalog/documentations/:id/translations/:langcode': 'console:api_manager',
+  'DELETE /admin-api/catalog/documentations/:id/translations/:langcode': 'console:api_manager',
   'GET /admin-api/catalog/products': 'console:api_manager',
   'GET /admin-api/catalog/products/:id': 'console:api_manager',
   'PATCH /admin-api/catalog/products/:id': 'console:api_manager',

@@ -1,3 +1,4 @@
+import type { Locale } from './locales.ts';
 /**
  * Shapes of the catalog's documentation calls (apps/server/src/modules/catalog/README.md), shared
  * by the server that builds them and the web app's API reference that renders them. Every
@@ -74,6 +75,11 @@ export interface OperationIndex {
    */
   webhooks?: OperationSummary[];
   webhookCount?: number;
+  /**
+   * Asked with `?langcode=` (decision 063): the language asked for, the one shown, and whether the
+   * default language's texts are shown for want of a translation.
+   */
+  translation?: { langcode: Locale; shown: Locale; fallback: boolean };
 }
 
 /** How many distinct operations tag groups list: an operation under several tags counts once. */

@@ -1,3 +1,5 @@
+import { DEFAULT_LOCALE, type Locale } from './locales.ts';
+
 /**
  * The data the documentation page (/documentation/:apiDocumentationId, spec B 2.12) asks for
  * first, by URL. The web app requests exactly these, and the HTML the server sends for the page
@@ -12,16 +14,26 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-/** One documentation (by uuid or alias) with its products, their images and their changelog. */
-export function documentationUrl(idOrAlias: string): string {
+/** The reader's language as the public reads take it (decision 063): none for the default. */
+const langcodeQuery = (locale: Locale, first: boolean) =>
+  locale === DEFAULT_LOCALE ? '' : `${first ? '?' : '&'}langcode=${locale}`;
+
+/**
+ * One documentation (by uuid or alias) with its products, their images and their changelog, its
+ * title in the page's language.
+ */
+export function documentationUrl(idOrAlias: string, locale: Locale = DEFAULT_LOCALE): string {
   // The query is written out (not built with URLSearchParams) so that it is the same string on
   // both sides: ',' encoded as URLSearchParams does.
-  return `/jsonapi/node/api_documentation/${encodeURIComponent(idOrAlias)}?include=field_products%2Cfield_products.field_image%2Cfield_change_log`;
+  return `/jsonapi/node/api_documentation/${encodeURIComponent(idOrAlias)}?include=field_products%2Cfield_products.field_image%2Cfield_change_log${langcodeQuery(locale, false)}`;
 }
 
-/** The operation index: tags, operations, servers and security schemes, no schemas. */
-export function operationIndexUrl(alias: string): string {
-  return `/api/apidocs/${encodeURIComponent(alias)}/index`;
+/**
+ * The operation index: tags, operations, servers and security schemes, no schemas; its title,
+ * description and tags' descriptions in the page's language.
+ */
+export function operationIndexUrl(alias: string, locale: Locale = DEFAULT_LOCALE): string {
+  return `/api/apidocs/${encodeURIComponent(alias)}/index${langcodeQuery(locale, true)}`;
 }
 
 /** One operation's details. */
@@ -35,12 +47,16 @@ export function operationUrl(alias: string, key: string): string {
  * alias). A deep link's operation (`operationAddress` below) is asked for beside them; the server
  * knows it when the query names it, the fragment only the browser knows.
  */
-export function firstDocumentationRequests(idOrAlias: string, operationKey?: string | null): string[] {
+export function firstDocumentationRequests(
+  idOrAlias: string,
+  operationKey?: string | null,
+  locale: Locale = DEFAULT_LOCALE,
+): string[] {
   if (!idOrAlias) return [];
-  if (isUuid(idOrAlias)) return [documentationUrl(idOrAlias)];
+  if (isUuid(idOrAlias)) return [documentationUrl(idOrAlias, locale)];
   return [
-    documentationUrl(idOrAlias),
-    operationIndexUrl(idOrAlias),
+    documentationUrl(idOrAlias, locale),
+    operationIndexUrl(idOrAlias, locale),
     ...(operationKey ? [operationUrl(idOrAlias, operationKey)] : []),
   ];
 }

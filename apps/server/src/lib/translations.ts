@@ -2,9 +2,12 @@ import { format } from '@portico/contracts/format';
 import { DEFAULT_LOCALE, isLocale, LOCALES, type Locale } from '@portico/contracts/locales';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ColumnType } from 'kysely';
+import { isDeepStrictEqual } from 'node:util';
+import { parse, stringify } from 'yaml';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { actorOf, recordAudit } from '../modules/audit/service.ts';
+import type { TranslatedSearch } from '../modules/search/service.ts';
 import { requireProviderRole } from '../plugins/session.ts';
 import type { ProviderRole } from '@portico/contracts/provider-roles';
 import { badRequest, HttpError, notFound } from './errors.ts';
@@ -124,6 +127,21 @@ export function translationsOf(db: Db) {
       return new Map(rows.map((r) => [r.entity_id, parseFields(r.fields)]));
     },
 
+    /** Every translation (in every language) of the items `ids` of one kind. */
+    async ofItems(
+      entityType: string,
+      ids: readonly (string | number)[],
+    ): Promise<{ id: string; langcode: string; fields: TranslatedFields }[]> {
+      if (!ids.length) return [];
+      const rows = await tables(db)
+        .selectFrom('content_translations')
+        .select(['entity_id', 'langcode', 'fields'])
+        .where('entity_type', '=', entityType)
+        .where('entity_id', 'in', [...new Set(ids.map(String))])
+        .execute();
+      return rows.map((r) => ({ id: r.entity_id, langcode: r.langcode, fields: parseFields(r.fields) }));
+    },
+
     /** Every translation of one item, by language. */
     async list(entityType: string, id: string | number): Promise<TranslationRow[]> {
       const rows = await itemRows(entityType, id).orderBy('langcode').execute();
@@ -228,7 +246,28 @@ export interface TranslatableField {
    * item's own field (the same function the item's save uses).
    */
   html?: (markdown: string) => string;
+  /** The default language's text (a structured document's leaf, decision 064): shown beside the field. */
+  source?: string;
+  /**
+   * A map field: an object of names to texts (each at most `max`, Markdown rendered by `html`),
+   * only of the names this gives for the item (another is a 422 naming it). Stored flat, as
+   * `<field>.<name>` (and `<field>Html.<name>`), read with `entriesOf`.
+   */
+  names?: (db: Db, ref: string | number) => Promise<readonly string[]>;
 }
+
+/** A map field's entries in stored fields (`<field>.<name>`), by name. */
+export function entriesOf(fields: TranslatedFields, field: string): Record<string, string> {
+  const prefix = `${field}.`;
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([k]) => k.startsWith(prefix))
+      .map(([k, v]) => [k.slice(prefix.length), v]),
+  );
+}
+
+/** A translation as the console's routes answer it: a map field as its object. */
+export type AnsweredFields = Record<string, string | Record<string, string>>;
 
 /** What a console kind tells `translationRoutes`. */
 export interface TranslationAdapter {
@@ -238,31 +277,124 @@ export interface TranslationAdapter {
   base: string;
   /** Who may edit the item edits its translations. */
   role: ProviderRole | readonly ProviderRole[];
-  messages: { forbidden: string; notFound: string };
-  /** The item the routes name (the same id as the item's own console routes), or none. */
-  find(db: Db, id: string): Promise<{ ref: string | number; label: string } | undefined>;
-  fields: Record<string, TranslatableField>;
+  /** `unknownName`: a map field's name the item has not (`{{field}}`, `{{name}}`). */
+  messages: { forbidden: string; notFound: string; unknownName?: string };
+  /**
+   * The item the routes name (the same id as the item's own console routes), or none. A
+   * structured document (decision 064) gives its own `fields`: its translatable leaves' pointers.
+   */
+  find(
+    db: Db,
+    id: string,
+  ): Promise<{ ref: string | number; label: string; fields?: Record<string, TranslatableField> } | undefined>;
+  /** The kind's translatable fields (a structured document's come from `find`). */
+  fields?: Record<string, TranslatableField>;
+  /**
+   * An overlay (decision 064): every field optional, and one left empty is not stored (that text
+   * falls back to the default language's).
+   */
+  sparse?: boolean;
+  /**
+   * A kind the site search finds: how its translations become search rows (decision 065). Each
+   * write or delete of a translation writes or removes the item's row in that language, and the
+   * start-up indexes the saved translations that have no row yet.
+   */
+  search?: TranslatedSearch;
 }
 
 const LANGCODE_MESSAGE = `A translation's language must be one of ${TRANSLATION_LOCALES.join(', ')} (the default language's text is the item's own).`;
 
-function translationSchema(fields: Record<string, TranslatableField>) {
-  const shape: Record<string, z.ZodType<string>> = {};
+const EMPTY_MESSAGE = 'A translation needs at least one translated text.';
+
+function translationSchema(fields: Record<string, TranslatableField>, optional = false) {
+  const shape: Record<string, z.ZodType<string | Record<string, string>>> = {};
   for (const [name, f] of Object.entries(fields)) {
-    shape[name] = f.required ? z.string().trim().min(1).max(f.max) : z.string().max(f.max).default('');
+    shape[name] = f.names
+      ? z.record(z.string().min(1).max(200), z.string().max(f.max)).default({})
+      : f.required && !optional
+        ? z.string().trim().min(1).max(f.max)
+        : z.string().max(f.max).default('');
   }
   return z.object({ fields: z.object(shape).strict() }).strict();
 }
 
 /** Stores and answers the translatable fields, Markdown ones with their sanitized HTML. */
-function rendered(adapter: TranslationAdapter, input: Record<string, string>): TranslatedFields {
+function rendered(
+  fields: Record<string, TranslatableField>,
+  input: AnsweredFields,
+  sparse = false,
+): TranslatedFields {
   const out: TranslatedFields = {};
-  for (const [name, f] of Object.entries(adapter.fields)) {
-    const value = input[name] ?? '';
-    out[name] = f.clean ? f.clean(value) : value;
-    if (f.html) out[`${name}Html`] = f.html(value);
+  const one = (key: string, htmlKey: string, f: TranslatableField, value: string) => {
+    out[key] = f.clean ? f.clean(value) : value;
+    if (f.html) out[htmlKey] = f.html(value);
+  };
+  for (const [name, f] of Object.entries(fields)) {
+    const value = input[name];
+    if (f.names) {
+      // Empty entries are left out: the item's own text shows for them.
+      const entries = typeof value === 'object' ? Object.entries(value) : [];
+      for (const [entry, text] of entries)
+        if (text.trim()) one(`${name}.${entry}`, `${name}Html.${entry}`, f, text);
+    } else {
+      const text = typeof value === 'string' ? value : '';
+      if (sparse && !text.trim()) continue;
+      one(name, `${name}Html`, f, text);
+    }
   }
   return out;
+}
+
+/** A stored translation as the routes answer it: each map field as one object (and its HTML). */
+function answered(fields: Record<string, TranslatableField>, row: TranslationRow) {
+  const out: AnsweredFields = { ...row.fields };
+  for (const [name, f] of Object.entries(fields)) {
+    if (!f.names) continue;
+    for (const key of Object.keys(out))
+      if (key.startsWith(`${name}.`) || key.startsWith(`${name}Html.`)) delete out[key];
+    out[name] = entriesOf(row.fields, name);
+    if (f.html) out[`${name}Html`] = entriesOf(row.fields, `${name}Html`);
+  }
+  return { ...row, fields: out };
+}
+
+/** A 422 for the first name of a map field that the item has not. */
+async function checkNames(
+  db: Db,
+  fields: Record<string, TranslatableField>,
+  messages: TranslationAdapter['messages'],
+  ref: string | number,
+  input: AnsweredFields,
+): Promise<void> {
+  for (const [name, f] of Object.entries(fields)) {
+    const value = input[name];
+    if (!f.names || typeof value !== 'object') continue;
+    const known = new Set(await f.names(db, ref));
+    const unknown = Object.keys(value).find((entry) => !known.has(entry));
+    if (unknown !== undefined) {
+      throw new HttpError(
+        422,
+        format(messages.unknownName ?? '{{field}}: {{name}}', { field: name, name: unknown }),
+        { pointer: `/fields/${name}/${unknown.replace(/~/g, '~0').replace(/\//g, '~1')}` },
+      );
+    }
+  }
+}
+
+/**
+ * A translation's fields as the routes store them: validated as a `PUT`'s (a map field's names
+ * too), Markdown rendered, HTML sanitized. For a module's content importer.
+ */
+export async function checkedTranslation(
+  db: Db,
+  adapter: TranslationAdapter,
+  ref: string | number,
+  fields: unknown,
+): Promise<TranslatedFields> {
+  const own = adapter.fields ?? {};
+  const input = parseBody(translationSchema(own), { fields });
+  await checkNames(db, own, adapter.messages, ref, input.fields);
+  return rendered(own, input.fields);
 }
 
 /** `fields` as the audit keeps them: long texts as their length (as the items' own entries). */
@@ -270,7 +402,7 @@ function auditValue(fields: TranslatedFields | undefined): unknown {
   if (!fields) return undefined;
   return Object.fromEntries(
     Object.entries(fields)
-      .filter(([k]) => !k.endsWith('Html'))
+      .filter(([k]) => !k.endsWith('Html') && !k.includes('Html.'))
       .map(([k, v]) => [k, v.length > 200 ? { length: v.length } : v]),
   );
 }
@@ -285,11 +417,11 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
   type Params = { id: string; langcode: string };
   const guard = (request: FastifyRequest) =>
     requireProviderRole(request, adapter.role, adapter.messages.forbidden);
-  const schema = translationSchema(adapter.fields);
+  const fixed = adapter.fields && translationSchema(adapter.fields);
   const found = async (db: Db, id: string) => {
     const item = await adapter.find(db, id);
     if (!item) throw notFound(adapter.messages.notFound);
-    return item;
+    return { ...item, fields: item.fields ?? adapter.fields ?? {} };
   };
   const langcodeOf = (value: string): Locale => {
     if (!isLocale(value) || value === DEFAULT_LOCALE) {
@@ -298,23 +430,47 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
     return value;
   };
 
+  // The translations saved before the site search had languages (migration 0315) get their rows:
+  // one query when none is missing.
+  const search = adapter.search;
+  if (search) app.addHook('onReady', async () => void (await search.indexMissing(app.db)));
+
   app.get<{ Params: { id: string } }>(`${adapter.base}/:id/translations`, async (request, reply) => {
     guard(request);
     const item = await found(app.db, request.params.id);
     reply.header('Cache-Control', 'no-store');
+    const sources = Object.entries(item.fields).filter(([, f]) => f.source !== undefined);
+    // A map field's names, for the console's form (one text per name).
+    const names: Record<string, readonly string[]> = {};
+    for (const [name, f] of Object.entries(item.fields))
+      if (f.names) names[name] = await f.names(app.db, item.ref);
     return {
-      data: await translationsOf(app.db).list(adapter.entityType, item.ref),
-      meta: { languages: TRANSLATION_LOCALES, fields: Object.keys(adapter.fields) },
+      data: (await translationsOf(app.db).list(adapter.entityType, item.ref)).map((r) =>
+        answered(item.fields, r),
+      ),
+      meta: {
+        languages: TRANSLATION_LOCALES,
+        fields: Object.keys(item.fields),
+        names,
+        // A structured document's leaves: each pointer's default-language text.
+        ...(sources.length ? { sources: Object.fromEntries(sources.map(([k, f]) => [k, f.source])) } : {}),
+      },
     };
   });
 
   app.put<{ Params: Params }>(`${adapter.base}/:id/translations/:langcode`, async (request, reply) => {
     const user = guard(request);
     const langcode = langcodeOf(request.params.langcode);
-    const input = parseBody(schema, request.body);
-    const fields = rendered(adapter, input.fields as Record<string, string>);
+    // A kind's fixed fields are checked before the transaction; a document's, once it is found.
+    if (fixed) parseBody(fixed, request.body);
     const row = await app.db.transaction().execute(async (trx) => {
       const item = await found(trx, request.params.id);
+      const input = parseBody(fixed ?? translationSchema(item.fields, true), request.body);
+      await checkNames(trx, item.fields, adapter.messages, item.ref, input.fields);
+      const fields = rendered(item.fields, input.fields, !!adapter.sparse);
+      if (adapter.sparse && !Object.keys(fields).length) {
+        throw new HttpError(400, EMPTY_MESSAGE, { code: 'invalid_input', pointer: '/fields' });
+      }
       const { before, row } = await translationsOf(trx).put(
         adapter.entityType,
         item.ref,
@@ -322,6 +478,7 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
         fields,
         user.id,
       );
+      await adapter.search?.write(trx, String(item.ref), langcode, fields);
       await recordAudit(trx, actorOf(request), {
         action: `${adapter.entityType}.translated`,
         targetType: adapter.entityType,
@@ -333,7 +490,7 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
       return row;
     });
     reply.header('Cache-Control', 'no-store');
-    return { data: row };
+    return { data: answered(adapter.fields ?? {}, row) };
   });
 
   app.delete<{ Params: Params }>(`${adapter.base}/:id/translations/:langcode`, async (request, reply) => {
@@ -343,6 +500,7 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
       const item = await found(trx, request.params.id);
       const before = await translationsOf(trx).remove(adapter.entityType, item.ref, langcode);
       if (!before) throw notFound(adapter.messages.notFound);
+      await adapter.search?.write(trx, String(item.ref), langcode, undefined);
       await recordAudit(trx, actorOf(request), {
         action: `${adapter.entityType}.translation_deleted`,
         targetType: adapter.entityType,
@@ -353,4 +511,199 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
     });
     return reply.code(204).send();
   });
+}
+
+/*
+ * Translations in content files (decision 063): an optional `translations: { de: { ... } }` block
+ * on an item of a YAML file, or a sibling `<name>.de.md` of a Markdown file with its own front
+ * matter and body. They are validated and rendered by the kind's fields exactly as the console's
+ * PUT does, and written with no user (`updated_by` null): a translation edited in the console
+ * since (`updated_by` set) is never overwritten, an unchanged one writes nothing.
+ */
+
+/** A content file's problem, named like the importers' own (`content/<file> is invalid: ...`). */
+function fileIssues(file: string, at: string, error: z.ZodError): Error {
+  const lines = error.issues.map(
+    (i) => `  ${[at, ...i.path].filter((p) => p !== '').join('.')}: ${i.message}`,
+  );
+  return new Error(`content/${file} is invalid:\n${lines.join('\n')}`);
+}
+
+/**
+ * One language's fields of a content file, validated and rendered as the console's PUT does
+ * (lengths, required fields, Markdown rendered and sanitized); a broken one throws a message
+ * naming the file and the field (`at`: where the fields sit in the file, e.g. `translations.de`).
+ */
+export function fileTranslation(
+  file: string,
+  fields: Record<string, TranslatableField>,
+  input: unknown,
+  at = '',
+): TranslatedFields {
+  const parsed = translationSchema(fields).shape.fields.safeParse(input ?? {});
+  if (!parsed.success) throw fileIssues(file, at, parsed.error);
+  return rendered(fields, parsed.data as Record<string, string>);
+}
+
+/** A YAML item's `translations` block (`{ de: { ... } }`), by language; none when absent. */
+export function fileTranslations(
+  file: string,
+  fields: Record<string, TranslatableField>,
+  block: unknown,
+  at = 'translations',
+): Map<Locale, TranslatedFields> {
+  const out = new Map<Locale, TranslatedFields>();
+  if (block === undefined || block === null) return out;
+  if (typeof block !== 'object' || Array.isArray(block)) {
+    throw new Error(
+      `content/${file} is invalid:\n  ${at}: must be a map of languages (${TRANSLATION_LOCALES.join(', ')})`,
+    );
+  }
+  for (const [langcode, value] of Object.entries(block)) {
+    if (!isLocale(langcode) || langcode === DEFAULT_LOCALE) {
+      throw new Error(`content/${file} is invalid:\n  ${at}.${langcode}: ${LANGCODE_MESSAGE}`);
+    }
+    out.set(langcode, fileTranslation(file, fields, value, `${at}.${langcode}`));
+  }
+  return out;
+}
+
+/** `<name>.<langcode>.md`: a Markdown file's translation (its name, the language), else undefined. */
+export function translationFileName(name: string): { base: string; langcode: string } | undefined {
+  const m = /^(.+)\.([a-z]{2}(?:-[a-z]{2})?)\.md$/i.exec(name);
+  return m ? { base: `${m[1]}.md`, langcode: m[2]!.toLowerCase() } : undefined;
+}
+
+const FRONT_MATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
+
+/**
+ * A `<name>.<langcode>.md` file: its front matter holds the translatable fields but `body`, the
+ * Markdown below it is `body`. Validated as the console's PUT; a broken file throws naming it.
+ */
+export function markdownTranslation(
+  file: string,
+  text: string,
+  fields: Record<string, TranslatableField>,
+): { langcode: Locale; fields: TranslatedFields; markdown: string; bodyLine: number } {
+  const name = translationFileName(file.split('/').pop() ?? file);
+  if (!name || !isLocale(name.langcode) || name.langcode === DEFAULT_LOCALE) {
+    throw new Error(`content/${file}: ${LANGCODE_MESSAGE}`);
+  }
+  const source = text.replace(/^\uFEFF/, '');
+  const match = FRONT_MATTER.exec(source);
+  if (!match) throw new Error(`content/${file} must start with a YAML front matter between '---' lines`);
+  let meta: unknown;
+  try {
+    meta = parse(match[1] ?? '') ?? {};
+  } catch (err) {
+    throw new Error(`content/${file}: the front matter is not valid YAML: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  if (typeof meta !== 'object' || Array.isArray(meta) || meta === null || 'body' in meta) {
+    throw new Error(
+      `content/${file} is invalid:\n  (root): the front matter must be a map (the body is the text below it)`,
+    );
+  }
+  const markdown = source.slice(match[0].length).trim();
+  return {
+    langcode: name.langcode,
+    fields: fileTranslation(file, fields, { ...meta, body: markdown }),
+    markdown,
+    bodyLine: source.slice(0, match[0].length).split('\n').length,
+  };
+}
+
+/** A translation as a `<name>.<langcode>.md` file: the fields but `body` as front matter, `body` below. */
+export function markdownTranslationText(
+  fields: Record<string, TranslatableField>,
+  values: TranslatedFields,
+): string {
+  const meta: Record<string, string> = {};
+  for (const name of Object.keys(fields)) {
+    if (name !== 'body' && values[name]) meta[name] = values[name];
+  }
+  return `---\n${stringify(meta, { lineWidth: 0 }).trimEnd()}\n---\n\n${(values.body ?? '').trim()}\n`;
+}
+
+/** A translation as a YAML `translations` block's entry: the fields as written (no HTML). */
+export function translationEntry(
+  fields: Record<string, TranslatableField>,
+  values: TranslatedFields,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(fields)) if (values[name]) out[name] = values[name];
+  return out;
+}
+
+export interface FileTranslationsResult {
+  written: number;
+  /** Edited in the console since (`updated_by` set): left as they are. */
+  kept: number;
+  removed: number;
+}
+
+/**
+ * Writes the items' translations from their content files (`translations`: every language the
+ * file gives; a language it no longer gives goes, unless the console wrote it). One read for all
+ * the items; an unchanged translation writes nothing, one edited in the console is kept.
+ */
+export async function writeFileTranslations(
+  db: Db,
+  entityType: string,
+  items: readonly { id: string | number; translations: ReadonlyMap<Locale, TranslatedFields> }[],
+  /** The kind's search rows (decision 065): written and removed with the translations, as the console's are. */
+  search?: TranslatedSearch,
+): Promise<FileTranslationsResult> {
+  const result: FileTranslationsResult = { written: 0, kept: 0, removed: 0 };
+  if (!items.length) return result;
+  const existing = await tables(db)
+    .selectFrom('content_translations')
+    .select(['entity_id', 'langcode', 'fields', 'updated_by'])
+    .where('entity_type', '=', entityType)
+    .where('entity_id', 'in', [...new Set(items.map((i) => String(i.id)))])
+    .execute();
+  const rows = new Map(existing.map((r) => [`${r.entity_id}\0${r.langcode}`, r]));
+  const store = translationsOf(db);
+  for (const item of items) {
+    for (const [langcode, fields] of item.translations) {
+      const row = rows.get(`${item.id}\0${langcode}`);
+      if (row?.updated_by != null) result.kept++;
+      else if (!row || !isDeepStrictEqual(parseFields(row.fields), fields)) {
+        await store.put(entityType, item.id, langcode, fields, null);
+        await search?.write(db, String(item.id), langcode, fields);
+        result.written++;
+      }
+    }
+  }
+  for (const row of existing) {
+    const item = items.find((i) => String(i.id) === row.entity_id);
+    if (!item || row.updated_by != null || !isLocale(row.langcode) || item.translations.has(row.langcode))
+      continue;
+    await store.remove(entityType, row.entity_id, row.langcode);
+    await search?.write(db, row.entity_id, row.langcode, undefined);
+    result.removed++;
+  }
+  return result;
+}
+
+/** Every translation of a kind, by item id and language (the content export). */
+export async function translationsOfKind(
+  db: Db,
+  entityType: string,
+): Promise<Map<string, Map<string, TranslatedFields>>> {
+  const rows = await tables(db)
+    .selectFrom('content_translations')
+    .select(['entity_id', 'langcode', 'fields'])
+    .where('entity_type', '=', entityType)
+    .orderBy('entity_id')
+    .orderBy('langcode')
+    .execute();
+  const out = new Map<string, Map<string, TranslatedFields>>();
+  for (const r of rows) {
+    const of = out.get(r.entity_id) ?? new Map<string, TranslatedFields>();
+    of.set(r.langcode, parseFields(r.fields));
+    out.set(r.entity_id, of);
+  }
+  return out;
 }

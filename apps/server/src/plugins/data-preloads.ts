@@ -1,3 +1,4 @@
+import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import { documentationPageId, firstDocumentationRequests } from '@portico/contracts/documentation-data';
 
 /**
@@ -7,12 +8,12 @@ import { documentationPageId, firstDocumentationRequests } from '@portico/contra
  * web app. The URLs and the credentials mode (`use-credentials`, the web app's
  * `credentials: 'include'`) are exactly what the page then requests, or the preload is not used.
  */
-export function dataPreloadLinks(pathname: string, search = ''): string[] {
+export function dataPreloadLinks(pathname: string, search = '', locale: Locale = DEFAULT_LOCALE): string[] {
   const id = documentationPageId(pathname);
   if (id === undefined) return [];
   // The operation the query names (operationAddress), opened by the page at once.
   const operation = new URLSearchParams(search).get('operation');
-  return firstDocumentationRequests(id, operation).map(preloadLink);
+  return firstDocumentationRequests(id, operation, locale).map(preloadLink);
 }
 
 /** One preload hint; `url` is one of the contracts' documentation URLs. */

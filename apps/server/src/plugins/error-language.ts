@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEFAULT_LOCALE } from '@portico/contracts/locales';
 import { translateErrorDocument } from '../lib/error-language.ts';
@@ -14,7 +14,7 @@ import { requestLocale } from '../lib/locale.ts';
  */
 export const errorLanguagePlugin = fp(
   async (app: FastifyInstance) => {
-    app.addHook('onSend', async (request, reply, payload) => {
+    const inLanguage = (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown => {
       if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
       const type = String(reply.getHeader('content-type') ?? '');
       if (!/^application\/(vnd\.api\+)?json\b/.test(type)) return payload;
@@ -28,6 +28,16 @@ export const errorLanguagePlugin = fp(
       if (translated === undefined) return payload;
       reply.header('Content-Language', locale);
       return translated;
+    };
+    // A callback hook (every answer runs it): one microtask less than a promise.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      let answer: unknown;
+      try {
+        answer = inLanguage(request, reply, payload);
+      } catch (err) {
+        return done(err as Error);
+      }
+      done(null, answer);
     });
   },
   { name: 'error-language' },

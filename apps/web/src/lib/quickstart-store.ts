@@ -14,7 +14,14 @@ export type Dock = 'left' | 'bottom';
 
 /** A running tour: a Quick Start story, or a documentation's own tour ('Take the tour'). */
 export type ActiveTour =
-  | { kind: 'story'; uuid: string; title: string; steps: QuickstartStep[] }
+  | {
+      kind: 'story';
+      uuid: string;
+      title: string;
+      steps: QuickstartStep[];
+      /** The steps' language when not the page's (an untranslated story, decision 064). */
+      lang?: string | undefined;
+    }
   | { kind: 'documentation'; title: string; steps: QuickstartStep[] };
 
 interface QuickstartState {

@@ -30,9 +30,10 @@ import { versioned, versionedRoutes } from '../../lib/versioned-content.ts';
 import { removeChangelogRevisions } from './console-changelog.ts';
 import { translationRoutes, translationsOf } from '../../lib/translations.ts';
 import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
+import { PRODUCT_TRANSLATION_FIELDS } from './translatable.ts';
 import { UUID } from './repo.ts';
 import { generatedImageUrl } from './product-info.ts';
-import { indexProducts } from './search-sync.ts';
+import { indexProducts, PRODUCT_SEARCH } from './search-sync.ts';
 import { catalogDb } from './tables.ts';
 
 /**
@@ -648,16 +649,14 @@ export async function consoleProductRoutes(app: FastifyInstance): Promise<void> 
   translationRoutes(app, {
     entityType: 'api_product',
     base: '/admin-api/catalog/products',
+    search: PRODUCT_SEARCH,
     role: 'api_manager',
     messages: { forbidden: M.managersOnly, notFound: E.notFound },
     async find(db, id) {
       const p = await findRecord(db, id);
       return p && { ref: p.item.id, label: p.item.title };
     },
-    fields: {
-      title: { max: PRODUCT_TITLE_MAX, required: true },
-      description: { max: PRODUCT_DESCRIPTION_MAX, clean: cleanHtml },
-    },
+    fields: PRODUCT_TRANSLATION_FIELDS,
   });
 
   app.post<Params>('/admin-api/catalog/products/:id/move', async (request, reply) => {

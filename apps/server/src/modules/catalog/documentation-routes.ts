@@ -9,6 +9,14 @@ import { checkFields, checkIncludes, values, type ResourceDescription } from '..
 import { storedDocument } from '../../openapi/stored-document.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
+import { markerOf, readerLocale } from '../../lib/translations.ts';
+import type { OperationIndex } from '@portico/contracts/catalog';
+import type { Locale } from '@portico/contracts/locales';
+import {
+  documentationTitles,
+  documentationTranslation,
+  translatedIndex,
+} from './documentation-translations.ts';
 import { operationDetailText, storedTextStream, yamlStream } from './downloads.ts';
 import { PAGE, SPARSE_FIELDS, originOf } from './product-routes.ts';
 import {
@@ -91,8 +99,34 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
     return out;
   }
 
+  /**
+   * Documentations in the reader's language (decision 063): a translation's title where one
+   * exists, else the default language's, marked as a fallback (`meta.translation`).
+   */
+  async function inLanguage(
+    base: string,
+    docs: readonly ReturnType<typeof documentationRow>[],
+    rel: Awaited<ReturnType<typeof loadDocumentationRelations>>,
+    langcode: Locale,
+  ): Promise<ResourceObject[]> {
+    const titles = await documentationTitles(
+      app.db,
+      docs.map((d) => d.uuid),
+      langcode,
+    );
+    return docs.map((d) => {
+      const title = titles.get(d.uuid);
+      const resource = documentationResource(base, title ? { ...d, title } : d, {
+        products: rel.products.get(d.id) ?? [],
+        changeLog: rel.changeLog.get(d.id) ?? [],
+      });
+      return { ...resource, meta: { ...resource.meta, translation: markerOf(langcode, !!title) } };
+    });
+  }
+
   app.get('/jsonapi/node/api_documentation', async (request, reply) => {
-    const query = parseJsonApiQuery(request.query, PAGE);
+    const query = parseJsonApiQuery(request.query, { ...PAGE, extraParameters: ['langcode'] });
+    const langcode = readerLocale(query.extra.langcode);
     const { rows, count } = await fetchCollection(
       app.db,
       db.selectFrom('api_documentations as d').select(DOCUMENTATION_COLUMNS),
@@ -106,12 +140,7 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
       reply,
       collectionDocument({
         url: requestUrl(request),
-        data: docs.map((d) =>
-          documentationResource(base, d, {
-            products: rel.products.get(d.id) ?? [],
-            changeLog: rel.changeLog.get(d.id) ?? [],
-          }),
-        ),
+        data: await inLanguage(base, docs, rel, langcode),
         count,
         page: query.page,
         included: await included(base, query.include, rel),
@@ -124,18 +153,17 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
     const query = parseJsonApiQuery(request.query, { ...PAGE, unknownParameters: 'ignore' });
     checkIncludes({ type: 'node--api_documentation', includes: DOC_INCLUDES }, query.include);
     checkFields({ sparseFields: SPARSE_FIELDS }, query.fields);
+    const langcode = readerLocale((request.query as Record<string, unknown>).langcode);
     const doc = await findDocumentation(app.db, request.params.id);
     if (!doc) throw new HttpError(404, M.documentationNotFound);
     const rel = await loadDocumentationRelations(app.db, [doc]);
     const base = originOf(request);
+    const [data] = await inLanguage(base, [doc], rel, langcode);
     return sendDocument(
       reply,
       resourceDocument({
         url: requestUrl(request),
-        data: documentationResource(base, doc, {
-          products: rel.products.get(doc.id) ?? [],
-          changeLog: rel.changeLog.get(doc.id) ?? [],
-        }),
+        data: data!,
         included: await included(base, query.include, rel),
         fields: query.fields,
       }),
@@ -165,7 +193,7 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
   async function byAlias(alias: string) {
     const row = await db
       .selectFrom('api_documentations')
-      .select(['id', 'alias', 'content_hash', 'source_format', 'source_filename'])
+      .select(['id', 'uuid', 'alias', 'content_hash', 'source_format', 'source_filename'])
       .where('alias', '=', normalizeAlias(alias))
       .executeTakeFirst();
     if (!row) throw new HttpError(404, M.swaggerNotFound);
@@ -196,17 +224,32 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
     return reply.type('application/json; charset=utf-8').send(stream);
   }
 
-  app.get<{ Params: { alias: string } }>('/api/apidocs/:alias/index', async (request, reply) => {
-    const row = await byAlias(request.params.alias);
-    if (unchanged(request, reply, `"${row.content_hash ?? `id-${row.id}`}-index"`))
-      return reply.status(304).send();
-    // Small beside the document (GitHub's 1,223 operations: 0.3 MB), so read whole and sent as
-    // text: the answer cache keeps it, compressed once (plugins/http-cache.ts), where a stream was
-    // read from its rows and compressed again for every visit of the page (10 ms a request).
-    const text = await readDocumentText(app.db, row.id, 'operation_index');
-    if (text === undefined) throw new HttpError(404, M.swaggerNotFound);
-    return reply.type('application/json; charset=utf-8').send(text);
-  });
+  app.get<{ Params: { alias: string }; Querystring: { langcode?: unknown } }>(
+    '/api/apidocs/:alias/index',
+    async (request, reply) => {
+      const asked = request.query.langcode;
+      const langcode = readerLocale(asked);
+      const row = await byAlias(request.params.alias);
+      // In another language (decision 063): the translation's title, description and tags'
+      // descriptions, and the marker; the ETag changes with the translation.
+      const translation =
+        asked === undefined ? undefined : await documentationTranslation(app.db, row.uuid, langcode);
+      const etag = `"${row.content_hash ?? `id-${row.id}`}-index${translation ? `-${translation.stamp}` : ''}"`;
+      if (unchanged(request, reply, etag)) return reply.status(304).send();
+      // Small beside the document (GitHub's 1,223 operations: 0.3 MB), so read whole and sent as
+      // text: the answer cache keeps it, compressed once (plugins/http-cache.ts), where a stream was
+      // read from its rows and compressed again for every visit of the page (10 ms a request).
+      const text = await readDocumentText(app.db, row.id, 'operation_index');
+      if (text === undefined) throw new HttpError(404, M.swaggerNotFound);
+      const body = translation
+        ? JSON.stringify({
+            ...translatedIndex(JSON.parse(text) as OperationIndex, translation.fields),
+            translation: translation.marker,
+          })
+        : text;
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
+  );
 
   // Worked out when first asked for, from the operation's slice of the stored document (decision
   // 017), and kept in a cache bounded by size.

@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { isMap, isSeq, parseDocument, YAMLSeq, type Document, type YAMLMap } from 'yaml';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import { entriesOf, translationEntry, translationsOf, translationsOfKind } from '../../lib/translations.ts';
+import { DOCUMENTATION_TRANSLATION } from './documentation-translations.ts';
 import { catalogDb } from './tables.ts';
+import { PRODUCT_TRANSLATION_FIELDS } from './translatable.ts';
 
 /**
  * Writes the products edited in the console (`edited_at`) back into the entries of
@@ -13,10 +17,12 @@ import { catalogDb } from './tables.ts';
  * its `changelog` written too. A product created in the console that no file describes yet is
  * added to content/catalog/console.yaml (made when missing) with all its fields. A product no file
  * describes that import-api made is reported, not written: its home is the OpenAPI import.
- * A documentation's plan set in the console goes into its entry of `documentations`.
+ * A documentation's plan set in the console goes into its entry of `documentations`, and so do its
+ * translations written in the console (`translations.<langcode>`: title, description, tags).
  * Comparison tables saved in the console (`edited_at`) replace their entry of `comparisonTables`
  * (else go to console.yaml), and every product entry's `comparisonTable` follows the products such
- * a table is shown on.
+ * a table is shown on. Every product entry's `translations` block follows the product's
+ * translations (decision 063), whoever wrote them.
  */
 export interface CatalogExportResult {
   /** Aliases of the products written, by file (relative to content/). */
@@ -50,6 +56,33 @@ interface Edited {
   deprecated: boolean;
   retired: boolean;
   successor: string | null;
+}
+
+/**
+ * The documentations' translations written in the console (`updated_by` set), by alias and
+ * language, as the content file's `translations` entries (documentation-translations.ts).
+ */
+async function consoleDocumentationTranslations(
+  db: Db,
+): Promise<Map<string, [string, { title: string; description?: string; tags?: Record<string, string> }][]>> {
+  const docs = await catalogDb(db).selectFrom('api_documentations').select(['uuid', 'alias']).execute();
+  const out = new Map<
+    string,
+    [string, { title: string; description?: string; tags?: Record<string, string> }][]
+  >();
+  for (const d of docs) {
+    for (const row of await translationsOf(db).list(DOCUMENTATION_TRANSLATION, d.uuid)) {
+      if (row.updatedBy === null) continue;
+      const tags = entriesOf(row.fields, 'tags');
+      const entry = {
+        title: row.fields.title ?? '',
+        ...(row.fields.description ? { description: row.fields.description } : {}),
+        ...(Object.keys(tags).length ? { tags } : {}),
+      };
+      out.set(d.alias, [...(out.get(d.alias) ?? []), [row.langcode, entry]]);
+    }
+  }
+  return out;
 }
 
 /** Sets `key` to `value`, or removes it when `value` is undefined. */
@@ -98,7 +131,31 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
         .execute()
     ).map((d) => [d.alias, d.plan]),
   );
-  if (!edited.length && !tables.list.length && !plans.size) return result;
+  // The products' translations, by alias: each entry's `translations` block.
+  const translations = await translationsOfKind(db, 'api_product');
+  const translationsByAlias = new Map<string, Record<string, Record<string, string>>>();
+  if (translations.size) {
+    const products = await c
+      .selectFrom('api_products')
+      .select(['uuid', 'alias'])
+      .where('uuid', 'in', [...translations.keys()])
+      .execute();
+    for (const p of products) {
+      translationsByAlias.set(
+        p.alias,
+        Object.fromEntries(
+          [...translations.get(p.uuid)!].map(([l, f]) => [
+            l,
+            translationEntry(PRODUCT_TRANSLATION_FIELDS, f),
+          ]),
+        ),
+      );
+    }
+  }
+  // The documentations' translations written in the console: each documentation entry's block.
+  const docTranslations = await consoleDocumentationTranslations(db);
+  if (!edited.length && !tables.list.length && !plans.size && !translations.size && !docTranslations.size)
+    return result;
   const ids = [...edited.map((e) => e.id), -1];
   const [features, advantages, related, changelog] = await Promise.all([
     c
@@ -196,6 +253,14 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
     }
     return false;
   };
+  /** Sets the entry's `translations` block to the product's translations; true when it changed. */
+  const putTranslations = (doc: Document, item: YAMLMap, alias: string): boolean => {
+    const want = translationsByAlias.get(alias);
+    const was = item.get('translations');
+    if (isDeepStrictEqual(isMap(was) ? was.toJSON() : was, want)) return false;
+    put(item, 'translations', want && doc.createNode(want));
+    return true;
+  };
   const writeFile = (file: string, doc: Document) => {
     fs.writeFileSync(path.join(catalogDir, file), doc.toString({ lineWidth: 100 }));
     if (!result.files.includes(`catalog/${file}`)) result.files.push(`catalog/${file}`);
@@ -206,7 +271,12 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
     const docEntries = doc.get('documentations');
     for (const item of isSeq(docEntries) ? docEntries.items : []) {
       if (!isMap(item)) continue;
-      const plan = plans.get(String(item.get('alias') ?? '').replace(/^\//, ''));
+      const docAlias = String(item.get('alias') ?? '').replace(/^\//, '');
+      for (const [langcode, fields] of docTranslations.get(docAlias) ?? []) {
+        item.setIn(['translations', langcode], doc.createNode(fields));
+        changed = true;
+      }
+      const plan = plans.get(docAlias);
       if (plan === undefined || item.get('plan') === plan) continue;
       item.set('plan', plan);
       changed = true;
@@ -226,6 +296,7 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
       if (!isMap(item)) continue;
       const alias = String(item.get('alias') ?? '').replace(/^\//, '');
       if (putTable(item, alias)) changed = true;
+      if (putTranslations(doc, item, alias)) changed = true;
       const p = left.get(alias);
       if (!p) continue;
       left.delete(alias);
@@ -268,6 +339,7 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
       }) as YAMLMap;
       write(doc, item, { ...p, fields: true, changelog: true });
       putTable(item, p.alias);
+      putTranslations(doc, item, p.alias);
       listOf('products').items.push(item);
       left.delete(p.alias);
       result.written.push(p.alias);

@@ -1,5 +1,4 @@
 import { en } from '@portico/contracts/messages';
-import { format } from '@portico/contracts/format';
 import { sandboxCredential } from '@portico/contracts/catalog';
 import type {
   JsonSchema,
@@ -14,11 +13,16 @@ import {
   operationUrl,
 } from '@portico/contracts/documentation-data';
 import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
+import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import { LRUCache } from 'lru-cache';
+import { texts, type Texts } from '../../lib/i18n.ts';
 import type { Db } from '../../db/client.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
 import { operationDetailText } from './downloads.ts';
+import { localizedPath } from '@portico/contracts/locale-path';
+import { translationsOf } from '../../lib/translations.ts';
+import { documentationTranslation, translatedIndex } from './documentation-translations.ts';
 import { documentationProducts, findDocumentation } from './repo.ts';
 
 /**
@@ -30,7 +34,9 @@ import { documentationProducts, findDocumentation } from './repo.ts';
  * its own: nothing here waits for a script or the app's styles.
  */
 
-const M = en.products;
+/** The screen's labels in the page's language (the server's `pages` texts, `products.*`). */
+type T = Texts;
+const textsOf = (locale: Locale): T => texts(locale, 'pages', 'products');
 
 /** Rows of the first screen: more than a tall window shows, few enough to write in a blink. */
 export const FIRST_SCREEN_ROWS = 30;
@@ -41,10 +47,10 @@ export const FIRST_SCREEN_ROWS = 30;
  */
 export const FIRST_SCREEN_DETAILS = 4;
 
-function countText(index: OperationIndex): string {
+function countText(t: T, index: OperationIndex): string {
   return countLabel(
     { operations: index.operationCount, webhooks: index.webhookCount ?? index.webhooks?.length ?? 0 },
-    (message, count) => format(M[message], { count }),
+    (message, count) => t(message, { count }),
   );
 }
 
@@ -59,12 +65,13 @@ function operationLine(op: OperationSummary): string {
 
 /** The groups of the first rows, as the app lists them: tags in order, then the webhooks. */
 function firstGroups(
+  t: T,
   index: OperationIndex,
   limit: number,
 ): { name: string; operations: OperationSummary[] }[] {
   const groups = [
     ...index.tags.map((t) => ({ name: t.name, operations: t.operations })),
-    ...(index.webhooks?.length ? [{ name: M.webhooks, operations: index.webhooks }] : []),
+    ...(index.webhooks?.length ? [{ name: t('webhooks'), operations: index.webhooks }] : []),
   ];
   const out: { name: string; operations: OperationSummary[] }[] = [];
   let left = limit;
@@ -79,7 +86,9 @@ function firstGroups(
 
 /** The keys of the operations whose details come with the first screen. */
 export function embeddedOperationKeys(index: OperationIndex, rows = FIRST_SCREEN_ROWS): string[] {
-  const keys = firstGroups(index, rows).flatMap((g) => g.operations.map((o) => o.key));
+  const keys = firstGroups(textsOf(DEFAULT_LOCALE), index, rows).flatMap((g) =>
+    g.operations.map((o) => o.key),
+  );
   return [...new Set(keys)].slice(0, FIRST_SCREEN_DETAILS);
 }
 
@@ -88,13 +97,14 @@ export function embeddedOperationKeys(index: OperationIndex, rows = FIRST_SCREEN
  * no script, no request), any other is a link to the server's rendering of it.
  */
 function firstRows(
+  t: T,
   index: OperationIndex,
   pathname: string,
   limit: number,
   embedded: ReadonlyMap<string, OperationDetail>,
 ): string {
   const out: string[] = [];
-  for (const group of firstGroups(index, limit)) {
+  for (const group of firstGroups(t, index, limit)) {
     out.push(`<h3 class="fs-tag">${escapeHtml(group.name)}</h3><ul class="fs-list">`);
     for (const op of group.operations) {
       const key = escapeHtml(op.key);
@@ -103,7 +113,7 @@ function firstRows(
         detail
           ? `<li><details class="fs-row" data-operation-key="${key}"><summary class="fs-operation">${operationLine(
               op,
-            )}</summary><div class="fs-details">${details(detail)}</div></details></li>`
+            )}</summary><div class="fs-details">${details(t, detail)}</div></details></li>`
           : `<li><a class="fs-operation" data-operation-key="${key}" href="${escapeHtml(
               operationAddress(pathname, '', op.key),
             )}">${operationLine(op)}</a></li>`,
@@ -136,18 +146,18 @@ function prose(text: string | null, className = 'fs-text'): string {
 }
 
 /** One operation's details: what the app's details show first, without the interactive parts. */
-function details(op: OperationDetail): string {
+function details(t: T, op: OperationDetail): string {
   const parts: string[] = [prose(op.description)];
   if (op.parameters.length) {
     parts.push(
-      `<h4>${escapeHtml(M.parameters)}</h4><table class="fs-table"><thead><tr><th>${escapeHtml(
-        M.name,
-      )}</th><th>${escapeHtml(M.type)}</th><th>${escapeHtml(M.description)}</th></tr></thead><tbody>`,
+      `<h4>${escapeHtml(t('parameters'))}</h4><table class="fs-table"><thead><tr><th>${escapeHtml(
+        t('name'),
+      )}</th><th>${escapeHtml(t('type'))}</th><th>${escapeHtml(t('description'))}</th></tr></thead><tbody>`,
     );
     for (const p of op.parameters) {
-      const location = format(M.parametersIn, { location: M[`location_${p.in}`] });
+      const location = t('parametersIn', { location: t(`location_${p.in}`) });
       parts.push(
-        `<tr><td><code>${escapeHtml(p.name)}</code>${p.required ? ` <em>${escapeHtml(M.required)}</em>` : ''}<br><small>${escapeHtml(
+        `<tr><td><code>${escapeHtml(p.name)}</code>${p.required ? ` <em>${escapeHtml(t('required'))}</em>` : ''}<br><small>${escapeHtml(
           location,
         )}</small></td><td>${escapeHtml(schemaType(p.schema))}</td><td>${escapeHtml(p.description ?? '')}</td></tr>`,
       );
@@ -155,16 +165,16 @@ function details(op: OperationDetail): string {
     parts.push('</tbody></table>');
   }
   if (op.requestBody) {
-    parts.push(`<h4>${escapeHtml(M.requestBody)}</h4>`, prose(op.requestBody.description));
+    parts.push(`<h4>${escapeHtml(t('requestBody'))}</h4>`, prose(op.requestBody.description));
     const types = Object.keys(op.requestBody.content);
     if (types.length)
       parts.push(
-        `<p class="fs-text">${escapeHtml(M.contentType)}: <code>${escapeHtml(types.join(', '))}</code></p>`,
+        `<p class="fs-text">${escapeHtml(t('contentType'))}: <code>${escapeHtml(types.join(', '))}</code></p>`,
       );
   }
   if (op.responses.length) {
     parts.push(
-      `<h4>${escapeHtml(op.webhook ? M.webhookResponses : M.responses)}</h4><ul class="fs-responses">`,
+      `<h4>${escapeHtml(op.webhook ? t('webhookResponses') : t('responses'))}</h4><ul class="fs-responses">`,
     );
     for (const r of op.responses) {
       parts.push(
@@ -178,7 +188,7 @@ function details(op: OperationDetail): string {
   const sample = op.samples[0];
   if (sample) {
     parts.push(
-      `<h4>${escapeHtml(M.requestSamples)}</h4><pre class="fs-sample"><code>${escapeHtml(sample.code)}</code></pre>`,
+      `<h4>${escapeHtml(t('requestSamples'))}</h4><pre class="fs-sample"><code>${escapeHtml(sample.code)}</code></pre>`,
     );
   }
   return parts.join('');
@@ -254,38 +264,43 @@ export interface FirstScreenInput {
   embedded?: ReadonlyMap<string, OperationDetail>;
   top?: PageTop;
   rows?: number;
+  /** The page's language: the screen's labels and links (its texts come translated). */
+  locale?: Locale;
 }
 
 /** The breadcrumb, the title, the version and the downloads, as the app's page begins. */
-function pageTop(title: string, index: OperationIndex, top: PageTop | undefined): string {
+function pageTop(
+  t: T,
+  locale: Locale,
+  title: string,
+  index: OperationIndex,
+  top: PageTop | undefined,
+): string {
   const out: string[] = [];
   const product = top?.product;
   // As the app: the Get Token API has no breadcrumb.
   if (product && title !== GET_TOKEN_API_TITLE) {
-    const productPath = `/apiProduct/${encodeURIComponent(product.alias)}`;
+    const productPath = localizedPath(locale, `/apiProduct/${encodeURIComponent(product.alias)}`);
     out.push(
-      `<nav aria-label="Breadcrumb" class="fs-crumbs"><a href="/apiProducts">${escapeHtml(M.breadcrumbProducts)}</a> / ` +
+      `<nav aria-label="Breadcrumb" class="fs-crumbs"><a href="${escapeHtml(localizedPath(locale, '/apiProducts'))}">${escapeHtml(t('breadcrumbProducts'))}</a> / ` +
         `<a href="${escapeHtml(productPath)}">${escapeHtml(product.title)}</a> / ` +
-        `<a href="${escapeHtml(`${productPath}/documentation`)}">${escapeHtml(M.breadcrumbDocumentation)}</a> / ` +
+        `<a href="${escapeHtml(`${productPath}/documentation`)}">${escapeHtml(t('breadcrumbDocumentation'))}</a> / ` +
         `<span aria-current="page">${escapeHtml(title)}</span></nav>`,
     );
   }
-  out.push(`<h1>${escapeHtml(format(M.documentationTitle, { title }))}</h1>`);
+  out.push(`<h1>${escapeHtml(t('documentationTitle', { title }))}</h1>`);
   const version = top ? top.version : index.version;
-  if (version) out.push(`<p class="fs-dim">${escapeHtml(format(M.version, { version }))}</p>`);
+  if (version) out.push(`<p class="fs-dim">${escapeHtml(t('version', { version }))}</p>`);
   if (top) {
     // The same addresses the app's buttons download (api/apidocs, documentation-routes.ts).
     const base = `/api/apidocs/${encodeURIComponent(top.alias)}/download`;
     const links: [string, string][] = [
-      [
-        `${base}/original`,
-        format(M.downloadOriginal, { format: (top.sourceFormat ?? 'json').toUpperCase() }),
-      ],
-      [`${base}/openapi.json`, M.downloadJson],
-      [`${base}/openapi.yaml`, M.downloadYaml],
+      [`${base}/original`, t('downloadOriginal', { format: (top.sourceFormat ?? 'json').toUpperCase() })],
+      [`${base}/openapi.json`, t('downloadJson')],
+      [`${base}/openapi.yaml`, t('downloadYaml')],
     ];
     out.push(
-      `<h2 class="fs-small" id="fs-downloads">${escapeHtml(M.openApiDocumentations)}</h2>` +
+      `<h2 class="fs-small" id="fs-downloads">${escapeHtml(t('openApiDocumentations'))}</h2>` +
         `<div class="fs-downloads" role="group" aria-labelledby="fs-downloads">` +
         links
           .map(([href, label]) => `<a href="${escapeHtml(href)}" download>${escapeHtml(label)}</a>`)
@@ -297,21 +312,21 @@ function pageTop(title: string, index: OperationIndex, top: PageTop | undefined)
 }
 
 /** The reference's header: its version, the API's description, servers and authentication. */
-function referenceHeader(index: OperationIndex): string {
+function referenceHeader(t: T, index: OperationIndex): string {
   const out: string[] = [
-    `<div class="fs-line"><h2 id="fs-reference">${escapeHtml(M.reference)}</h2>` +
+    `<div class="fs-line"><h2 id="fs-reference">${escapeHtml(t('reference'))}</h2>` +
       (index.version ? `<span class="fs-badge">${escapeHtml(index.version)}</span>` : '') +
       '</div>',
     prose(index.description),
   ];
   if (index.servers.length) {
     out.push(
-      `<p class="fs-label">${escapeHtml(M.servers)}</p>` +
+      `<p class="fs-label">${escapeHtml(t('servers'))}</p>` +
         index.servers.map((url) => `<p class="fs-mono">${escapeHtml(url)}</p>`).join(''),
     );
   }
   if (index.securitySchemes.length) {
-    out.push(`<p class="fs-label">${escapeHtml(M.authentication)}</p>`);
+    out.push(`<p class="fs-label">${escapeHtml(t('authentication'))}</p>`);
     for (const scheme of index.securitySchemes) {
       const kind = [
         scheme.type,
@@ -326,7 +341,7 @@ function referenceHeader(index: OperationIndex): string {
       });
       out.push(
         `<p class="fs-scheme"><strong>${escapeHtml(scheme.name)}</strong> (${escapeHtml(kind)})</p>` +
-          `<p class="fs-dim">${escapeHtml(M[`credential_${sandboxCredential(scheme)}`])}</p>${flows.join('')}`,
+          `<p class="fs-dim">${escapeHtml(t(`credential_${sandboxCredential(scheme)}`))}</p>${flows.join('')}`,
       );
     }
   }
@@ -342,17 +357,19 @@ export function renderFirstScreen({
   embedded = new Map(),
   top,
   rows = FIRST_SCREEN_ROWS,
+  locale = DEFAULT_LOCALE,
 }: FirstScreenInput): string {
+  const t = textsOf(locale);
   const opened = open
     ? `<article class="fs-open" data-operation-key="${escapeHtml(open.key)}" aria-label="${escapeHtml(
         `${open.method.toUpperCase()} ${open.path}`,
-      )}"><div class="fs-line">${operationLine(open)}</div>${details(open)}</article>`
+      )}"><div class="fs-line">${operationLine(open)}</div>${details(t, open)}</article>`
     : '';
   return (
     `${STYLE}<div id="${FIRST_SCREEN_ID}"><header class="fs-header"><div class="fs-top"></div><div class="fs-bar">` +
-    `<a class="fs-site" href="/">${escapeHtml(en.site.title)}</a></div></header><main class="fs-main">${pageTop(title, index, top)}` +
-    `<section aria-labelledby="fs-reference">${referenceHeader(index)}` +
-    `<p class="fs-dim fs-count">${escapeHtml(countText(index))}</p>${opened}${firstRows(index, pathname, rows, embedded)}</section></main></div>`
+    `<a class="fs-site" href="${escapeHtml(localizedPath(locale, '/'))}">${escapeHtml(en.site.title)}</a></div></header><main class="fs-main">${pageTop(t, locale, title, index, top)}` +
+    `<section aria-labelledby="fs-reference">${referenceHeader(t, index)}` +
+    `<p class="fs-dim fs-count">${escapeHtml(countText(t, index))}</p>${opened}${firstRows(t, index, pathname, rows, embedded)}</section></main></div>`
   );
 }
 
@@ -395,11 +412,16 @@ export async function documentationFirstScreen(
   pathname: string,
   id: string,
   search: string,
+  locale: Locale = DEFAULT_LOCALE,
 ): Promise<FirstScreen | undefined> {
   const doc = await findDocumentation(db, id);
   if (!doc) return undefined;
-  const index = await operationIndex(db, doc.id, doc.content_hash);
-  if (!index) return undefined;
+  const stored = await operationIndex(db, doc.id, doc.content_hash);
+  if (!stored) return undefined;
+  // In the page's language (decision 063): the documentation's translation, the product's title.
+  const translation = await documentationTranslation(db, doc.uuid, locale);
+  const index = translatedIndex(stored, translation.fields);
+  const title = translation.fields?.title || doc.title;
   const query = new URLSearchParams(search);
   const operationKey = query.get('operation') || undefined;
   const products = await documentationProducts(db, doc.id);
@@ -408,7 +430,12 @@ export async function documentationFirstScreen(
     alias: doc.alias,
     version: doc.version,
     sourceFormat: doc.source_format,
-    product: product && { title: product.title, alias: product.alias },
+    product: product && {
+      title:
+        (await translationsOf(db).forItems('api_product', [product.uuid], locale)).get(product.uuid)?.title ||
+        product.title,
+      alias: product.alias,
+    },
   };
   // Worked out in the worker pool the first time, then from the bounded cache (decision 017).
   const detail = async (key: string) => {
@@ -422,9 +449,17 @@ export async function documentationFirstScreen(
   ]);
   const embedded = new Map(first.flatMap((d) => (d ? [[d.key, d] as const] : [])));
   return {
-    html: renderFirstScreen({ pathname, title: doc.title, index, open, embedded, top }),
+    html: renderFirstScreen({
+      pathname: localizedPath(locale, pathname),
+      title,
+      index,
+      open,
+      embedded,
+      top,
+      locale,
+    }),
     // As the app's PageTitle writes it.
-    title: `${format(M.documentationTitle, { title: doc.title })} | ${en.site.title}`,
+    title: `${textsOf(locale)('documentationTitle', { title })} | ${en.site.title}`,
     // Not beside a deep link: the app opens that one and prefetches none of the first ones.
     preloads: operationKey ? [] : [...embedded.keys()].map((key) => operationUrl(doc.alias, key)),
   };

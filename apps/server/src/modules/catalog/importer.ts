@@ -8,11 +8,15 @@ import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
 import type { Database } from '../../db/schema.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
+import type { Locale } from '@portico/contracts/locales';
+import { fileTranslations, writeFileTranslations, type TranslatedFields } from '../../lib/translations.ts';
 import { formatProblem, OpenApiImportError } from '../../openapi/index.ts';
 import { changelogHtml } from './changelog-html.ts';
+import { importDocumentationTranslations } from './documentation-translations.ts';
 import { linkDocumentation, repointDocuments, saveDocumentation } from './store.ts';
-import { syncCatalogSearch } from './search-sync.ts';
+import { PRODUCT_SEARCH, syncCatalogSearch } from './search-sync.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';
+import { PRODUCT_TRANSLATION_FIELDS } from './translatable.ts';
 import { normalizeAlias } from './versions.ts';
 
 /**
@@ -58,6 +62,22 @@ export const catalogFile = z
                 .nullable()
                 .optional(),
             })
+            .optional(),
+          /**
+           * Per language but the default: the title, `info.description` and tags' descriptions
+           * (Markdown) shown instead of the document's (decision 063; checked on import).
+           */
+          translations: z
+            .record(
+              z.string(),
+              z
+                .object({
+                  title: text,
+                  description: z.string().optional(),
+                  tags: z.record(z.string(), z.string()).optional(),
+                })
+                .strict(),
+            )
             .optional(),
         }),
       )
@@ -125,6 +145,8 @@ export const catalogFile = z
               }),
             )
             .default([]),
+          /** `{ de: { title, description } }` (decision 063): checked by the translatable fields. */
+          translations: z.record(z.string(), z.unknown()).optional(),
         }),
       )
       .default([]),
@@ -146,6 +168,8 @@ interface Loaded {
   /** Spec files by path relative to content/. */
   specs: Map<string, string>;
   hash: string;
+  /** The products' translations (their `translations` blocks), by alias. */
+  productTranslations: Map<string, Map<Locale, TranslatedFields>>;
 }
 
 /** Reads and validates every file; a broken file stops the start with a precise message. */
@@ -157,6 +181,7 @@ export function loadCatalogContent(contentDir: string, publicUrl: string): Loade
   if (!files.length && !specFiles.length) return undefined;
   const hash = createHash('sha256').update(publicUrl);
   const merged: CatalogFile = { categories: [], documentations: [], comparisonTables: [], products: [] };
+  const productTranslations = new Map<string, Map<Locale, TranslatedFields>>();
   for (const file of files) {
     const raw = fs.readFileSync(path.join(catalogDir, file), 'utf8');
     hash.update(`\0catalog/${file}\0${raw}`);
@@ -170,6 +195,17 @@ export function loadCatalogContent(contentDir: string, publicUrl: string): Loade
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
       throw new Error(`content/catalog/${file} is invalid:\n${issues}`);
+    }
+    for (const [i, p] of parsed.data.products.entries()) {
+      productTranslations.set(
+        normalizeAlias(p.alias),
+        fileTranslations(
+          `catalog/${file}`,
+          PRODUCT_TRANSLATION_FIELDS,
+          p.translations,
+          `products.${i}.translations`,
+        ),
+      );
     }
     for (const key of Object.keys(merged) as (keyof CatalogFile)[]) {
       (merged[key] as unknown[]).push(...parsed.data[key]);
@@ -185,7 +221,7 @@ export function loadCatalogContent(contentDir: string, publicUrl: string): Loade
     hash.update(`\0${rel}\0${body}`);
     specs.set(rel, body);
   }
-  return { catalog: merged, specs, hash: hash.digest('hex') };
+  return { catalog: merged, specs, hash: hash.digest('hex'), productTranslations };
 }
 
 async function importDocumentations(db: Db, loaded: Loaded, publicUrl: string) {
@@ -206,6 +242,7 @@ async function importDocumentations(db: Db, loaded: Loaded, publicUrl: string) {
         plan: undefined,
         tour: undefined,
         bot: undefined,
+        translations: undefined,
       })),
   ];
   for (const d of entries) {
@@ -265,7 +302,12 @@ async function reconcile<T extends { id: number }, I>(
   if (gone.length) await ops.remove(gone);
 }
 
-async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, docIds: Map<string, number>) {
+async function importCatalog(
+  trx: Transaction<Database>,
+  catalog: CatalogFile,
+  docIds: Map<string, number>,
+  productTranslations: Loaded['productTranslations'],
+) {
   const c = catalogDb(trx as unknown as Db);
   const categoryIds = new Map<string, number>();
   for (const cat of catalog.categories) {
@@ -281,6 +323,7 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
   // Products first without their links to other products and tables.
   const productIds = new Map<string, number>();
   const editedIds = new Set<number>();
+  const translated: { id: string; translations: Map<Locale, TranslatedFields> }[] = [];
   for (const p of catalog.products) {
     const alias = normalizeAlias(p.alias);
     let categoryId: number | null = null;
@@ -330,16 +373,19 @@ async function importCatalog(trx: Transaction<Database>, catalog: CatalogFile, d
             .doUpdateSet({ ...values, changed: new Date() })
             .where('api_products.edited_at', 'is', null),
         )
-        .returning(['id', 'edited_at'])
+        .returning(['id', 'uuid', 'edited_at'])
         .executeTakeFirst()) ??
       (await c
         .selectFrom('api_products')
-        .select(['id', 'edited_at'])
+        .select(['id', 'uuid', 'edited_at'])
         .where('alias', '=', alias)
         .executeTakeFirstOrThrow());
     productIds.set(alias, row.id);
     if (row.edited_at) editedIds.add(row.id);
+    translated.push({ id: row.uuid, translations: productTranslations.get(alias) ?? new Map() });
   }
+  // Their translations (decision 063): one edited in the console since is kept, as its product is.
+  await writeFileTranslations(trx as unknown as Db, 'api_product', translated, PRODUCT_SEARCH);
   const productId = (alias: string, where: string) => {
     const id = productIds.get(normalizeAlias(alias));
     if (id === undefined) throw new Error(`content/catalog: ${where} names the unknown product '${alias}'`);
@@ -632,7 +678,12 @@ export async function importCatalogContent(
   await db.transaction().execute(async (trx) => {
     // Several instances starting together: one imports, the others wait and find it done.
     await sql`select pg_advisory_xact_lock(hashtext('portico:catalog-content'))`.execute(trx);
-    await importCatalog(trx, loaded.catalog, docIds);
+    await importCatalog(trx, loaded.catalog, docIds, loaded.productTranslations);
+    // The documentations' translations, unless the console wrote them since.
+    for (const d of loaded.catalog.documentations) {
+      const id = docIds.get(normalizeAlias(d.alias));
+      if (id !== undefined) await importDocumentationTranslations(trx, id, d.translations ?? {});
+    }
     await trx
       .insertInto('settings')
       .values({ key: SETTINGS_KEY, value: JSON.stringify({ hash: loaded.hash }) })

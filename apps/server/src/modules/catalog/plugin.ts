@@ -1,3 +1,4 @@
+import type { Locale } from '@portico/contracts/locales';
 import { en } from '@portico/contracts/messages';
 import path from 'node:path';
 import fp from 'fastify-plugin';
@@ -6,6 +7,7 @@ import { HttpError } from '../../lib/errors.ts';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { decorateChatBotOrigins } from './chat-bots.ts';
 import { documentationRoutes } from './documentation-routes.ts';
+import { documentationTranslationRoutes } from './documentation-translations.ts';
 import { documentationFirstScreen, type FirstScreen } from './first-screen.ts';
 import { importRoutes } from './import-routes.ts';
 import { apiDraftRoutes } from './api-draft-routes.ts';
@@ -27,13 +29,14 @@ export default fp(
   async (app) => {
     decorateChatBotOrigins(app);
     // The documentation page's first screen in its HTML (plugins/web-app.ts, decision 043).
-    app.decorate('documentationFirstScreen', (pathname: string, id: string, search: string) =>
-      documentationFirstScreen(app.db, pathname, id, search),
+    app.decorate('documentationFirstScreen', (pathname: string, id: string, search: string, locale: Locale) =>
+      documentationFirstScreen(app.db, pathname, id, search, locale),
     );
     await app.register(async (scope) => {
       // Public reads that depend only on the catalog's tables: answers come from memory until a
       // catalog table changes (decision 018), signed-in ones per user (decision 028).
-      // Products show their translations (decision 063): a translation's change counts too.
+      // Products and documentations show their translations (decision 063): a translation's
+      // change counts too.
       cacheAnswers(scope, { domains: ['catalog', 'translations'], perUser: true });
       await productRoutes(scope);
       await documentationRoutes(scope);
@@ -65,6 +68,8 @@ export default fp(
     await consoleComparisonRoutes(app);
     // The plans of a product's API documentations (console-plans.ts).
     await consolePlanRoutes(app);
+    // A documentation's translations: title, description, tags' descriptions (decision 063).
+    documentationTranslationRoutes(app);
   },
   { name: 'catalog', dependencies: ['services', 'http-cache'] },
 );
@@ -76,6 +81,8 @@ declare module 'fastify' {
       id: string,
       /** The query of the page's address: `operation` and `product`. */
       search: string,
+      /** The page's language (its `/de/` prefix): labels, links and the translated texts. */
+      locale: Locale,
     ): Promise<FirstScreen | undefined>;
   }
 }

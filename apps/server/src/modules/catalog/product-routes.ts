@@ -15,6 +15,7 @@ import { checkFields, checkIncludes, values, type ResourceDescription } from '..
 import { HttpError } from '../../lib/errors.ts';
 import { readerLocale, translated } from '../../lib/translations.ts';
 import type { Locale } from '@portico/contracts/locales';
+import { documentationTitles } from './documentation-translations.ts';
 import {
   findProduct,
   loadComparisonTable,
@@ -184,6 +185,7 @@ async function productIncludes(
   products: ProductRow[],
   rel: ProductRelations,
   include: readonly string[],
+  langcode: Locale,
 ): Promise<ResourceObject[]> {
   const wanted = new Set(include);
   const out: ResourceObject[] = [];
@@ -198,9 +200,16 @@ async function productIncludes(
     if (wanted.has('field_endpoints') || wanted.has('field_documentation')) {
       const list = wanted.has('field_endpoints') ? docs : docs.slice(0, 1);
       const docRel = await loadDocumentationRelations(app.db, list);
+      // Their titles in the reader's language (decision 063), as the documentations' own reads.
+      const titles = await documentationTitles(
+        app.db,
+        list.map((d) => d.uuid),
+        langcode,
+      );
       for (const d of list) {
+        const title = titles.get(d.uuid);
         out.push(
-          documentationResource(base, d, {
+          documentationResource(base, title ? { ...d, title } : d, {
             products: docRel.products.get(d.id) ?? [],
             changeLog: docRel.changeLog.get(d.id) ?? [],
           }),
@@ -290,7 +299,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
         count,
         page: query.page,
         included: query.include.length
-          ? await productIncludes(app, base, rows, rel, query.include)
+          ? await productIncludes(app, base, rows, rel, query.include, langcode)
           : undefined,
         fields: query.fields,
       }),
@@ -310,7 +319,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
         url: requestUrl(request),
         data: (await inLanguage(base, [product], rel, langcode))[0]!,
         included: query.include.length
-          ? await productIncludes(app, base, [product], rel, query.include)
+          ? await productIncludes(app, base, [product], rel, query.include, langcode)
           : undefined,
         fields: query.fields,
       }),

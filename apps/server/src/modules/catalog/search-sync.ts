@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { inTransaction, type Db } from '../../db/client.ts';
 import { plainText } from '../../lib/plain-text.ts';
-import { searchIndex, type SearchDocument } from '../search/service.ts';
+import { searchIndex, translatedSearch, type SearchDocument } from '../search/service.ts';
 import { documentSearchEntries } from '../../openapi/pool.ts';
 import type { OperationSearchEntry } from '../../openapi/search-entries.ts';
 import { documentTextChunks } from '../../openapi/document-texts.ts';
@@ -77,6 +77,7 @@ export async function indexProducts(trx: Db): Promise<number> {
       deprecated: p.deprecated,
       created: p.created,
     })),
+    PRODUCT_SEARCH,
   );
   await tx.retainOnly(
     'api_product',
@@ -84,6 +85,13 @@ export async function indexProducts(trx: Db): Promise<number> {
   );
   return products.length;
 }
+
+/** A product's translations in the site search (decision 065), made as its own row is. */
+export const PRODUCT_SEARCH = translatedSearch({
+  type: 'api_product',
+  entityType: 'api_product',
+  doc: (t) => ({ title: t.title ?? '', text: plainText(t.description ?? '') }),
+});
 
 /** A stable uuid for one operation of one documentation (results need a uuid; operations have keys). */
 export function endpointUuid(documentationUuid: string, key: string): string {

@@ -10,6 +10,7 @@ import { catalogDb } from './tables.ts';
 import { findProduct } from './repo.ts';
 
 export { documentationProducts, findDocumentation, findProduct } from './repo.ts';
+export { documentationTranslation, translatedIndex } from './documentation-translations.ts';
 export { detailOfSlice, detailTarget, type DetailTarget } from './operation-details.ts';
 
 /** Every documentation's address and title, by title (all documentations are public). */

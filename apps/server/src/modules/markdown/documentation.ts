@@ -4,7 +4,11 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
 import { runInDocumentWorker } from '../../openapi/pool.ts';
-import { findDocumentation } from '../catalog/service.ts';
+import type { OperationIndex } from '@portico/contracts/catalog';
+import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
+import { localizedPath } from '@portico/contracts/locale-path';
+import type { TranslationMarker } from '../../lib/translations.ts';
+import { documentationTranslation, findDocumentation, translatedIndex } from '../catalog/service.ts';
 import {
   documentationMarkdown,
   operationMarkdownUrl,
@@ -30,6 +34,8 @@ export function clearDocumentationMarkdown(): void {
 
 export interface DocumentationPages {
   title: string;
+  /** Asked in another language than the default (decision 063): what it is shown in. */
+  translation?: TranslationMarker;
   /** `<origin>/documentation/<alias>`: the page, and its Markdown with `.md`. */
   base: string;
   markdown: DocumentationMarkdown;
@@ -49,11 +55,15 @@ export async function documentationPages(
   db: Db,
   origin: string,
   idOrAlias: string,
+  locale: Locale = DEFAULT_LOCALE,
 ): Promise<DocumentationPages | undefined> {
   const doc = await findDocumentation(db, idOrAlias);
   if (!doc) return undefined;
-  const base = `${origin}/documentation/${encodeURIComponent(doc.alias)}`;
-  const key = JSON.stringify([doc.id, doc.content_hash, doc.title, doc.version, origin]);
+  const base = `${origin}${localizedPath(locale, `/documentation/${encodeURIComponent(doc.alias)}`)}`;
+  // In the reader's language (decision 063): the translation's title, description and tags.
+  const translation = await documentationTranslation(db, doc.uuid, locale);
+  const title = translation.fields?.title || doc.title;
+  const key = JSON.stringify([doc.id, doc.content_hash, title, doc.version, origin, translation.stamp]);
   let hit = rendered.get(key);
   if (!hit) {
     const computing = (async () => {
@@ -64,8 +74,10 @@ export async function documentationPages(
       if (!converted || !index) return undefined;
       return render({
         converted,
-        index,
-        title: doc.title,
+        index: translation.fields
+          ? JSON.stringify(translatedIndex(JSON.parse(index) as OperationIndex, translation.fields))
+          : index,
+        title,
         version: doc.version,
         htmlUrl: base,
         markdownBase: base,
@@ -83,7 +95,14 @@ export async function documentationPages(
     );
   }
   const markdown = await hit;
-  return markdown && { title: doc.title, base, markdown };
+  return (
+    markdown && {
+      title,
+      base,
+      markdown,
+      ...(locale === DEFAULT_LOCALE ? {} : { translation: translation.marker }),
+    }
+  );
 }
 
 /** The whole documentation: its header, then every operation. */

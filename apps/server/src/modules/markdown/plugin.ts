@@ -8,11 +8,16 @@ import { articleMarkdown, faqMarkdown, pageMarkdown, productMarkdown } from './c
 import { documentationPages, oneOperation, wholeDocumentation } from './documentation.ts';
 import { llmsSections, llmsText } from './llms.ts';
 import { prefersMarkdown } from './negotiation.ts';
+import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
+import { splitLocalePath } from '@portico/contracts/locale-path';
+import { readerLocale, type TranslationMarker } from '../../lib/translations.ts';
 
 /** A page's Markdown and the address of its web page (the Link header's alternate). */
 export interface MarkdownPage {
   body: string;
   htmlUrl: string;
+  /** A translated page's language marker (decision 063): its text's language is sent as Content-Language. */
+  translation?: TranslationMarker;
 }
 
 /** The data domains (db/data-versions.ts) of every table /llms-full.txt reads. */
@@ -42,23 +47,32 @@ export default fp(
     const origin = () => app.config.publicUrl.replace(/\/+$/, '');
 
     /** The Markdown of a page path (without `.md`), or undefined when no public page has one. */
-    async function markdownFor(pathname: string): Promise<MarkdownPage | undefined> {
+    async function markdownFor(
+      pathname: string,
+      locale: Locale = DEFAULT_LOCALE,
+    ): Promise<MarkdownPage | undefined> {
       const base = origin();
       const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
       const operation = OPERATION.exec(path);
       if (operation) {
         const [id, key] = [decoded(operation[1]!), decoded(operation[2]!)];
-        const pages = id && key ? await documentationPages(app.db, base, id) : undefined;
+        const pages = id && key ? await documentationPages(app.db, base, id, locale) : undefined;
         const body = pages && key ? oneOperation(pages, key) : undefined;
         return body === undefined || !pages || !key
           ? undefined
-          : { body, htmlUrl: `${base}${operationAddress(pages.base.slice(base.length), '', key)}` };
+          : {
+              body,
+              htmlUrl: `${base}${operationAddress(pages.base.slice(base.length), '', key)}`,
+              translation: pages.translation,
+            };
       }
       const documentation = DOCUMENTATION.exec(path);
       if (documentation) {
         const id = decoded(documentation[1]!);
-        const pages = id ? await documentationPages(app.db, base, id) : undefined;
-        return pages && { body: wholeDocumentation(pages), htmlUrl: pages.base };
+        const pages = id ? await documentationPages(app.db, base, id, locale) : undefined;
+        return (
+          pages && { body: wholeDocumentation(pages), htmlUrl: pages.base, translation: pages.translation }
+        );
       }
       const product = PRODUCT.exec(path);
       if (product) {
@@ -85,6 +99,7 @@ export default fp(
         // As the pages: stored anywhere, asked again each time (the ETag makes that a 304).
         .header('Cache-Control', 'no-cache')
         .header('ETag', etag);
+      if (page.translation) reply.header('Content-Language', page.translation.shown);
       if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
       return reply.status(200).type(type).send(page.body);
     }
@@ -92,10 +107,13 @@ export default fp(
     app.decorate('markdownFor', markdownFor);
 
     app.decorate('answerMarkdown', async (request: FastifyRequest, reply: FastifyReply) => {
-      const pathname = request.url.split('?', 1)[0] ?? '/';
+      // `/de/documentation/x.md` (or `?langcode=de`): a documentation in that language.
+      const { locale: pathLocale, path: pathname } = splitLocalePath(request.url.split('?', 1)[0] ?? '/');
       const suffixed = /\.md$/i.test(pathname) && pathname.length > 4;
       if (!suffixed && !prefersMarkdown(request.headers.accept)) return false;
-      const page = await markdownFor(suffixed ? pathname.slice(0, -3) : pathname);
+      const asked = (request.query as Record<string, unknown> | undefined)?.langcode;
+      const locale = asked === undefined ? pathLocale : readerLocale(asked);
+      const page = await markdownFor(suffixed ? pathname.slice(0, -3) : pathname, locale);
       if (page) {
         await send(request, reply, page, 'text/markdown; charset=utf-8');
         return true;
@@ -142,7 +160,7 @@ export default fp(
 declare module 'fastify' {
   interface FastifyInstance {
     /** The Markdown of a page path (without `.md`), when a public page has one. */
-    markdownFor(pathname: string): Promise<MarkdownPage | undefined>;
+    markdownFor(pathname: string, locale?: Locale): Promise<MarkdownPage | undefined>;
     /**
      * Answers a page request with Markdown when its path ends in `.md` (a 404 when no public page
      * has one) or its Accept prefers text/markdown and the page has one; false when it did not.

@@ -15,12 +15,14 @@ import { HttpErrorList } from '../../jsonapi/errors.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
 import { pageParam, searchParam, UUID } from '../../lib/console-edits.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { translationsOf } from '../../lib/translations.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { STORIES_FILE } from './importer.ts';
 import { quickstartDb } from './tables.ts';
+import { STORY_TRANSLATION_TYPE, storyTranslationRoutes } from './translations.ts';
 
 /**
  * Quick Start stories edited in the provider console (README.md 'Console'): content editors and
@@ -242,6 +244,7 @@ export const storyContent = versioned<StoryFields, StoryRecord, StoryInput>({
   },
   async remove(trx, s) {
     await quickstartDb(trx).deleteFrom('quickstart_stories').where('id', '=', s.id).execute();
+    await translationsOf(trx).removeItems(STORY_TRANSLATION_TYPE, [s.uuid]);
   },
   sentFields,
   publishes: (input, before) => input.state === 'published' && before.fields.state !== 'published',
@@ -319,5 +322,11 @@ export async function consoleStoryRoutes(app: FastifyInstance): Promise<void> {
   versionedRoutes(app, storyContent, BASE, (body) => {
     const { version, ...input } = parseBody(saveSchema, body);
     return { version, input };
+  });
+
+  // The story's translations (decision 064): overlays over its title and steps' contents.
+  storyTranslationRoutes(app, async (db, id) => {
+    const story = await findStory(db, id);
+    return story && { uuid: story.uuid, title: story.fields.title, steps: story.fields.steps };
   });
 }

@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import type { Db } from '../../db/client.ts';
 import { STORIES_FILE } from './importer.ts';
 import { quickstartDb } from './tables.ts';
+import { exportStoryTranslations } from './translations.ts';
 
 /**
  * Writes the Quick Start stories of the database back to content/quickstart/stories.yaml in the
@@ -20,6 +21,10 @@ export async function exportStories(db: Db, contentDir: string): Promise<number>
     .orderBy('title')
     .orderBy('id')
     .execute();
+  const translations = await exportStoryTranslations(
+    db,
+    rows.map((r) => r.uuid),
+  );
   const stories = rows.map((r, index) => ({
     uuid: r.uuid,
     title: r.title,
@@ -32,12 +37,14 @@ export async function exportStories(db: Db, contentDir: string): Promise<number>
         ? { publishAt: new Date(r.publish_at).toISOString() }
         : { published: false }),
     steps: r.steps,
+    // The story's translations (decision 064), as the import reads them.
+    ...(translations.has(r.uuid) ? { translations: translations.get(r.uuid) } : {}),
   }));
   const file = path.join(contentDir, STORIES_FILE);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const header =
     '# Quick Start stories (spec B 2.15), in the order of the Quick Start sidebar. Written by\n' +
-    '# `npm run portal -- export-content`; `published: false` marks a draft, `publishAt` a scheduled story.\n';
+    '# `npm run portal -- export-content`; `published: false` marks a draft, `publishAt` a scheduled story, `translations` its texts in other languages.\n';
   fs.writeFileSync(file, header + stringify({ stories }, { lineWidth: 0 }));
   return stories.length;
 }

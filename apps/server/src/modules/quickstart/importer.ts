@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { parse } from 'yaml';
 import { z } from 'zod';
-import { quickstartStepSchema } from '@portico/contracts/quickstart';
+import { quickstartStepSchema, type QuickstartStep } from '@portico/contracts/quickstart';
 import type { ContentImporter } from '../../content/content-importer.ts';
 import type { Db } from '../../db/client.ts';
 import { quickstartDb } from './tables.ts';
+import { importStoryTranslations } from './translations.ts';
 
 /**
  * content/quickstart/stories.yaml: the Quick Start stories, in order. Each story keeps the uuid the
@@ -27,6 +28,8 @@ const storySchema = z
     /** A scheduled publication (ISO date-time): the story stays unpublished until then. */
     publishAt: z.iso.datetime({ offset: true }).optional(),
     steps: z.array(quickstartStepSchema).min(1).max(50),
+    /** The story's translations (decision 064): language to JSON pointer to text. */
+    translations: z.record(z.string(), z.record(z.string(), z.string().max(2000))).optional(),
   })
   .strict();
 
@@ -69,7 +72,7 @@ export async function importStories(
     // Several instances starting together: one imports, the others wait and find it done.
     await sql`select pg_advisory_xact_lock(hashtext('portico:quickstart-content'))`.execute(trx);
     const q = quickstartDb(trx);
-    for (const [index, story] of file.stories.entries()) {
+    for (const [index, { translations, ...story }] of file.stories.entries()) {
       const weight = story.weight ?? index;
       const uuid = story.uuid.toLowerCase();
       const hash = createHash('sha256')
@@ -77,10 +80,16 @@ export async function importStories(
         .digest('hex');
       const existing = await q
         .selectFrom('quickstart_stories')
-        .select(['source_hash', 'edited_at'])
+        .select(['source_hash', 'edited_at', 'title', 'steps'])
         .where('uuid', '=', uuid)
         .executeTakeFirst();
       if (existing?.edited_at || existing?.source_hash === hash) {
+        // The translations follow the story as it is (the console's, when it was saved there).
+        if (existing.edited_at) {
+          const steps: QuickstartStep[] =
+            typeof existing.steps === 'string' ? JSON.parse(existing.steps) : existing.steps;
+          await importStoryTranslations(trx, uuid, { title: existing.title, steps }, translations);
+        } else await importStoryTranslations(trx, uuid, story, translations);
         result.unchanged += 1;
         continue;
       }
@@ -101,6 +110,7 @@ export async function importStories(
           oc.column('uuid').doUpdateSet({ ...values, version: sql<number>`quickstart_stories.version + 1` }),
         )
         .execute();
+      await importStoryTranslations(trx, uuid, story, translations);
       result.written += 1;
     }
   });

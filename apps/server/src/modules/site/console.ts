@@ -24,6 +24,7 @@ import { publishAtOf, SCHEDULER_INTERVAL_MS, versioned } from '../../lib/version
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { defaultConsent } from './defaults.ts';
+import { siteTranslationRoutes } from './translations.ts';
 
 /**
  * The site's own texts in the provider console (README.md 'Console'): content editors and
@@ -383,4 +384,7 @@ export async function consoleSiteRoutes(app: FastifyInstance): Promise<void> {
     if (!outcome.ok) return siteContent.conflict(reply, outcome.current, data);
     return siteContent.send(reply, outcome.record);
   });
+
+  // The documents' translations (decision 064): overlays over the live document's texts.
+  siteTranslationRoutes(app, async (db, key) => schemas[key].parse((await findDocument(db, key)).data));
 }

@@ -6,10 +6,12 @@ import { HttpError } from '../../lib/errors.ts';
 import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { texts } from '../../lib/i18n.ts';
 import { requestLocale } from '../../lib/locale.ts';
+import { readerLocale } from '../../lib/translations.ts';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { consoleSiteRoutes } from './console.ts';
 import { defaultConsent } from './defaults.ts';
 import { siteContentRepo } from './site-content.ts';
+import { siteDocumentIn } from './translations.ts';
 
 /** Sign-ups per client address per hour: enough for people, too few for a script. */
 const NEWSLETTER_LIMIT = 10;
@@ -24,8 +26,11 @@ export default fp(
 
     await app.register(async (scope) => {
       // Site content depends only on its table: answered from memory until it changes (decision 028).
-      cacheAnswers(scope, { domains: ['site'], perUser: true });
-      scope.get('/block-layout', async (_request, reply) => {
+      // In the reader's language (`langcode`, decision 064): the URL keys the cached answers.
+      cacheAnswers(scope, { domains: ['site', 'translations'], perUser: true });
+      type Reader = { Querystring: { langcode?: unknown } };
+      scope.get<Reader>('/block-layout', async (request, reply) => {
+        const langcode = readerLocale(request.query.langcode);
         // An install without content/site still gets a valid, empty layout.
         const layout = blockLayoutSchema.parse((await content.get('block-layout')) ?? {});
         // The banners' HTML leaves sanitized, so the footer renders it without a sanitizer of its
@@ -34,13 +39,16 @@ export default fp(
           ...b,
           description: cleanHtml(b.description),
         }));
-        return reply.header('Cache-Control', 'public, max-age=60').send(layout);
+        const shown = await siteDocumentIn(app.db, 'block-layout', layout, langcode);
+        return reply.header('Cache-Control', 'public, max-age=60').send(shown);
       });
 
-      scope.get('/phpsdk/cookies-consent', async (_request, reply) => {
+      scope.get<Reader>('/phpsdk/cookies-consent', async (request, reply) => {
+        const langcode = readerLocale(request.query.langcode);
         const stored = await content.get('cookies-consent');
         const consent = stored ? cookiesConsentSchema.parse(stored) : defaultConsent();
-        return reply.header('Cache-Control', 'public, max-age=60').send(consent);
+        const shown = await siteDocumentIn(app.db, 'cookies-consent', consent, langcode);
+        return reply.header('Cache-Control', 'public, max-age=60').send(shown);
       });
     });
 

@@ -5,6 +5,7 @@ import { Link, useLocation } from 'react-router';
 import { NEWSLETTER_HIDDEN_PREFIXES } from '@portico/contracts/constants';
 import type { SiteLink } from '@portico/contracts/site';
 import { paths } from '../../config/paths';
+import { langOf } from '../../components/content/translation';
 import { useBlockLayout } from '../../lib/site-content';
 import classes from './layout.module.css';
 import NewsletterForm from './newsletter-form';
@@ -49,19 +50,21 @@ export function Footer() {
   const layout = useBlockLayout().data;
   const showNewsletter = !NEWSLETTER_HIDDEN_PREFIXES.some((p) => pathname.startsWith(p));
   const [bannersPlace, bannersNear] = useNearViewport('800px');
+  // The provider's texts in the page's language, or marked as the default language's (decision 064).
+  const lang = langOf(layout?.translation);
   return (
     <>
       <div ref={bannersPlace} />
       {bannersNear && layout && layout.bottomBanners.length > 0 && (
         <Suspense fallback={null}>
-          <BottomBanners banners={layout.bottomBanners} />
+          <BottomBanners banners={layout.bottomBanners} lang={lang} />
         </Suspense>
       )}
       <Box component="footer" className={classes.footer} py="xl">
         <Container size="xl">
           <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="xl">
             {layout?.footer.map((column) => (
-              <Stack key={column.title} gap={6}>
+              <Stack key={column.title} gap={6} lang={lang}>
                 <Title order={2} size="h5" c="gray.2">
                   {column.title}
                 </Title>

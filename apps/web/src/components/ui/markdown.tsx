@@ -41,7 +41,16 @@ function warmUp(renderer: Render) {
  * sanitized HTML. Until the renderer's chunk is here (normally before the data that needs it), the
  * text shows as written; it never suspends (decision 008).
  */
-export function Markdown({ text, className, ...props }: BoxProps & { text: string; className?: string }) {
+export function Markdown({
+  text,
+  className,
+  ...props
+}: BoxProps & {
+  text: string;
+  className?: string;
+  /** The text's language when it is not the page's (a translation's fallback, decision 063). */
+  lang?: string;
+}) {
   // Plain sentences are paragraphs as they are: no parser needed (lib/plain-markdown.ts).
   const paragraphs = useMemo(() => plainParagraphs(text), [text]);
   const [renderer, setRenderer] = useState<Render | undefined>(() => render);

@@ -25,6 +25,7 @@ import { paths } from '../../config/paths';
 import { ApiError, messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 // Every console page wraps itself in the console's frame (features/console, issue 27).
+import { TranslationsPanel } from '../console/translations-panel';
 import { ConsolePage } from '../console/console-layout';
 import { discardDraft, fetchAudience, listApis, publishDraft, sendNotice, uploadDraft } from './api';
 import { ComparisonTableList } from './comparison-editor-page';
@@ -65,6 +66,8 @@ function ApiProducts() {
   const apis = useQuery({ queryKey: ['console-apis'], queryFn: listApis });
   const [target, setTarget] = useState<Target | null>(null);
   const [draft, setDraft] = useState<ApiDraft | null>(null);
+  // The API whose translations are open (its title, description and tags', decision 063).
+  const [translating, setTranslating] = useState<{ alias: string; title: string } | null>(null);
   // What the last discard said, until something else is chosen.
   const [discarded, setDiscarded] = useState('');
   const choose = (next: Target) => {
@@ -81,7 +84,7 @@ function ApiProducts() {
     <Stack gap="lg">
       <Text>{t('console.apis.intro')}</Text>
       {apis.isError && <Alert color="red">{messageOf(apis.error, t('errors.somethingWentWrong'))}</Alert>}
-      {apis.data && <ApiTable apis={apis.data} onUpload={choose} />}
+      {apis.data && <ApiTable apis={apis.data} onUpload={choose} onTranslate={setTranslating} />}
       <Group>
         <Button variant="default" onClick={() => choose({ alias: '', title: '', isNew: true })}>
           {t('console.apis.newApi')}
@@ -91,6 +94,24 @@ function ApiProducts() {
         <UploadForm key={`${target.alias}-${String(target.isNew)}`} target={target} onDraft={setDraft} />
       )}
       {draft && <DraftReview draft={draft} onChange={setDraft} onDiscarded={onDiscarded} />}
+      {translating && (
+        <div data-testid="documentation-translations">
+          <Text fw={700}>{translating.title}</Text>
+          <TranslationsPanel
+            key={translating.alias}
+            item={`/admin-api/catalog/documentations/${encodeURIComponent(translating.alias)}`}
+            fields={[
+              { name: 'title', label: t('console.apis.translationTitle'), required: true },
+              { name: 'description', label: t('console.apis.translationDescription'), multiline: true },
+              {
+                name: 'tags',
+                label: '',
+                entryLabel: (tag) => t('console.apis.translationTag', { tag }),
+              },
+            ]}
+          />
+        </div>
+      )}
       <Text role="status" data-testid="draft-discarded">
         {discarded}
       </Text>
@@ -98,7 +119,15 @@ function ApiProducts() {
   );
 }
 
-function ApiTable({ apis, onUpload }: { apis: ApiListItem[]; onUpload: (t: Target) => void }) {
+function ApiTable({
+  apis,
+  onUpload,
+  onTranslate,
+}: {
+  apis: ApiListItem[];
+  onUpload: (t: Target) => void;
+  onTranslate: (api: { alias: string; title: string }) => void;
+}) {
   const { t } = useTranslation();
   if (!apis.length) return <Text c="dimmed">{t('console.apis.empty')}</Text>;
   return (
@@ -141,6 +170,15 @@ function ApiTable({ apis, onUpload }: { apis: ApiListItem[]; onUpload: (t: Targe
                   onClick={() => onUpload({ alias: api.alias, title: api.title, isNew: false })}
                 >
                   {t('console.apis.uploadNewVersion')}
+                </Button>
+                <Button
+                  size="xs"
+                  variant="default"
+                  ml="xs"
+                  aria-label={`${t('console.apis.translate')}: ${api.title}`}
+                  onClick={() => onTranslate({ alias: api.alias, title: api.title })}
+                >
+                  {t('console.apis.translate')}
                 </Button>
               </Table.Td>
             </Table.Tr>

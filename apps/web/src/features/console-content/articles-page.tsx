@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ARTICLE_STATES, listArticles, type ArticleListItem } from './api';
-import { formatDateTime } from './editing';
+import { formatDateTime } from '../../lib/text';
 import { StateCell, VersionedListPage } from './versioned-list';
 
 /** /admin/content: the articles, drafts and scheduled ones included, with their states. */

@@ -23,7 +23,8 @@ import { ConsolePage } from '../console/console-layout';
 import { FAQ_STATES, listFaqCategories, listFaqs, reorderFaqs } from './api';
 import { CategoriesPanel } from './categories';
 import { StateCell } from './versioned-list';
-import { ContentTabs, formatDateTime } from './editing';
+import { formatDateTime } from '../../lib/text';
+import { ContentTabs } from './editing';
 
 const PAGE = 50;
 /** A category's questions are listed whole to be ordered. */

@@ -2,7 +2,7 @@ import { Anchor, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
-import { formatDateTime } from './editing';
+import { formatDateTime } from '../../lib/text';
 import { PAGE_STATES, pagesApi, type PageListItem, type PageState } from './pages-api';
 import { StateCell, VersionedListPage } from './versioned-list';
 

@@ -17,6 +17,7 @@ import {
   Title,
 } from '@mantine/core';
 import DOMPurify from 'dompurify';
+import { TranslationsPanel } from '../console/translations-panel';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type ReactNode } from 'react';
 import type {
@@ -39,7 +40,8 @@ import { Loading } from '../../components/ui/loading';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
-import { ContentTabs, formatDateTime } from './editing';
+import { formatDateTime } from '../../lib/text';
+import { ContentTabs } from './editing';
 import { fromLocalInput, isDirty, moved, toLocalInput } from './versioned';
 import { useLeaveGuard, useVersionedSave } from './versioned-editor';
 import { StateBadge } from './versioned-list';
@@ -871,6 +873,8 @@ function SiteTexts() {
             />
           </Stack>
         </SimpleGrid>
+        {/* The live document's texts in other languages (decision 064); a new version lists its texts anew. */}
+        <TranslationsPanel key={`${docKey}-${activeVersion}`} item={`/admin-api/site/${docKey}`} />
       </Stack>
     </>
   );

@@ -2,7 +2,7 @@ import { Anchor } from '@mantine/core';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
-import { formatDateTime } from './editing';
+import { formatDateTime } from '../../lib/text';
 import { storiesApi, STORY_STATES, type StoryListItem, type StoryState } from './quickstart-api';
 import { StateCell, VersionedListPage } from './versioned-list';
 

@@ -19,6 +19,7 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
+import { TranslationsPanel } from '../console/translations-panel';
 import { STORY_STATES, storiesApi, type Story, type StoryFields } from './quickstart-api';
 import { blankStep, formStepsOf, pagesOf, stepsOf, type FormStep, type StoryForm } from './story-steps';
 import { moved, scheduled } from './versioned';
@@ -74,7 +75,13 @@ export default function StoryEditorPage() {
       </Button>
       {storyId ? (
         <LoadVersioned id={storyId} source={SOURCE} notFound={t('console.quickstart.list.notFound')}>
-          {(story, onReplaced) => <StoryFormView story={story} onReplaced={onReplaced} />}
+          {(story, onReplaced) => (
+            <>
+              <StoryFormView story={story} onReplaced={onReplaced} />
+              {/* The title's and steps' texts in other languages (decision 064), anew for each version. */}
+              <TranslationsPanel key={story.version} item={`/admin-api/content/quickstart/${story.id}`} />
+            </>
+          )}
         </LoadVersioned>
       ) : (
         <StoryFormView />

@@ -6,19 +6,13 @@ import { Link, useLocation } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
-import { localeTag, useTranslation } from '../../lib/i18n';
+import { formatDateTime } from '../../lib/text';
+import { useTranslation } from '../../lib/i18n';
 
 /**
  * What the console's editors (articles, pages) share: the content area's tabs, a 409's
  * difference, the conflict panel and the revisions with their comparison and restore.
  */
-
-/** When something was saved or goes live, in the reader's own time and the page's language. */
-export function formatDateTime(iso: string): string {
-  return new Intl.DateTimeFormat(localeTag, { dateStyle: 'medium', timeStyle: 'short' }).format(
-    new Date(iso),
-  );
-}
 
 /** The content area's parts, each with the path its pages start with. */
 const CONTENT_PARTS = [

@@ -4,7 +4,8 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Loading } from '../../components/ui/loading';
 import { ConsolePage } from './console-layout';
-import { ContentTabs, formatDateTime } from './editing';
+import { formatDateTime } from '../../lib/text';
+import { ContentTabs } from './editing';
 import type { ListQuery } from './versioned-api';
 
 const PAGE = 20;

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from '../../lib/i18n';
 import { Link, useLocation } from 'react-router';
 import { paths } from '../../config/paths';
+import { langOf } from '../../components/content/translation';
 import { useCookiesConsent } from '../../lib/site-content';
 import { useAppStore } from '../../lib/store';
 import { deleteAnalyticsCookies, writeConsentCookie } from './consent-cookies';
@@ -18,6 +19,8 @@ export function CookiePopup() {
   const setConsent = useAppStore((s) => s.setCookieConsent);
   const consent = useCookiesConsent().data;
   const [analytics, setAnalytics] = useState(false);
+  // The provider's texts in the page's language, or marked as the default language's (decision 064).
+  const lang = langOf(consent?.translation);
   const { pathname } = useLocation();
   // The settings page is itself the answer; the popup would only cover it.
   if (action || pathname === paths.cookieSettings) return null;
@@ -47,7 +50,7 @@ export function CookiePopup() {
       }}
     >
       <Text size="sm" mb="xs">
-        {consent?.popup.body ?? t('cookies.popupBody')}{' '}
+        <span lang={lang}>{consent?.popup.body ?? t('cookies.popupBody')}</span>{' '}
         <Anchor component={Link} to="/page/privacy" size="sm">
           {t('cookies.privacyLink')}
         </Anchor>{' '}
@@ -59,11 +62,11 @@ export function CookiePopup() {
       {/* A native checkbox: Mantine's brings its group and card variants into every first page. */}
       <label className={classes.check}>
         <input type="checkbox" checked={analytics} onChange={(e) => setAnalytics(e.currentTarget.checked)} />
-        <Text component="span" size="sm">
+        <Text component="span" size="sm" lang={lang}>
           {consent?.labelCheckBox ?? t('cookies.analyticsLabel')}
         </Text>
       </label>
-      <Group justify="flex-end" gap="xs">
+      <Group justify="flex-end" gap="xs" lang={lang}>
         <Button variant="default" onClick={() => answer('dismiss')}>
           {consent?.popup.dismiss ?? t('cookies.decline')}
         </Button>

@@ -473,7 +473,7 @@ function CommentForm({
           </Alert>
         )}
         {saved && (
-          <Text role="status" c="green">
+          <Text role="status" c="green.9">
             {t('forum.commentSaved')}
           </Text>
         )}

@@ -26,7 +26,7 @@ function useWindowWidth(): number {
  * step per slide. The strip only shows the pictures again: screen readers get the current slide's
  * text and the previous and next buttons, so it is hidden from them.
  */
-export function HeroCarousel({ items }: { items: CarouselItem[] }) {
+export function HeroCarousel({ items, lang }: { items: CarouselItem[]; lang?: string | undefined }) {
   const { t } = useTranslation();
   const loggedIn = useIsLoggedIn();
   const [index, setIndex] = useState(0);
@@ -54,7 +54,7 @@ export function HeroCarousel({ items }: { items: CarouselItem[] }) {
           {t('home.hero')}
         </Title>
         {current && (
-          <div aria-live="polite" aria-atomic="true">
+          <div aria-live="polite" aria-atomic="true" lang={lang}>
             <Text fw={700} size="lg">
               {current.title}
             </Text>

@@ -1,4 +1,5 @@
 import { Anchor, Container, Group } from '@mantine/core';
+import { langOf } from '../../components/content/translation';
 import { useBlockLayout } from '../../lib/site-content';
 import { useIsLoggedIn } from '../../lib/store';
 import { FeaturedApis } from './featured-apis';
@@ -15,12 +16,14 @@ import { StartSteps } from './start-steps';
 export default function HomePage() {
   const layout = useBlockLayout().data;
   const loggedIn = useIsLoggedIn();
+  // The provider's texts in the page's language, or marked as the default language's (decision 064).
+  const lang = langOf(layout?.translation);
   return (
     <>
-      <HeroCarousel items={layout?.carousel ?? []} />
+      <HeroCarousel items={layout?.carousel ?? []} lang={lang} />
       {layout && layout.awards.length > 0 && (
         <Container size="xl" py="md">
-          <Group gap="lg">
+          <Group gap="lg" lang={lang}>
             {layout.awards.map((a) => (
               <Anchor key={a.url} href={a.url} target="_blank" rel="noopener noreferrer" size="sm">
                 {a.title}
@@ -29,7 +32,7 @@ export default function HomePage() {
           </Group>
         </Container>
       )}
-      <PromoBanners items={layout?.promoBanners ?? []} />
+      <PromoBanners items={layout?.promoBanners ?? []} lang={lang} />
       {loggedIn && <FeaturedApis />}
       {loggedIn && (
         <FeatureMessages>

@@ -4,13 +4,13 @@ import type { PromoBanner } from '@portico/contracts/site';
 import { t } from '../../lib/i18n';
 
 /** The home page's promotional banners (spec B 2.2: race and studio), from the block layout. */
-export function PromoBanners({ items }: { items: PromoBanner[] }) {
+export function PromoBanners({ items, lang }: { items: PromoBanner[]; lang?: string | undefined }) {
   if (!items.length) return null;
   return (
     <Container size="xl" py="md" component="section" aria-label={t('layout.promotions')}>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         {items.map((b) => (
-          <Card key={b.key} withBorder padding="lg" data-testid="promo-banner">
+          <Card key={b.key} withBorder padding="lg" data-testid="promo-banner" lang={lang}>
             {b.image_url && (
               <Card.Section>
                 <Image src={b.image_url} alt="" h={120} fit="cover" />

@@ -10,6 +10,8 @@ import { apiRequest } from '../../lib/api-client';
 import type { Document, Resource } from './api-jsonapi';
 import type { ChangelogAttributes, ProductAttributes } from './api-products';
 import { retryServerErrors } from './api-products';
+import { locale } from '../../lib/i18n';
+import { readerLanguage } from '../../components/content/translation';
 
 /** `node--api_documentation` attributes (catalog README). */
 export interface DocumentationAttributes {
@@ -44,7 +46,9 @@ function documentationQuery(idOrAlias: string) {
   return queryOptions({
     queryKey: documentationKeys.one(idOrAlias),
     // The server's HTML for the page preloads this very request (decision 034).
-    queryFn: () => apiRequest<Document<Documentation>>(documentationUrl(idOrAlias), { preloadable: true }),
+    // In the page's language (decision 063): the same URL the server's HTML preloads.
+    queryFn: () =>
+      apiRequest<Document<Documentation>>(documentationUrl(idOrAlias, locale), { preloadable: true }),
     retry: retryServerErrors,
   });
 }
@@ -59,7 +63,7 @@ export function useProductDocumentations(productId: string | undefined) {
     queryKey: documentationKeys.ofProduct(productId ?? ''),
     queryFn: () =>
       apiRequest<Document<Documentation[]>>('/jsonapi/node/api_documentation', {
-        query: { 'filter[field_products.id]': productId },
+        query: { 'filter[field_products.id]': productId, ...readerLanguage() },
       }),
     enabled: Boolean(productId),
     retry: retryServerErrors,
@@ -94,7 +98,7 @@ export function publishedSource(alias: string): DocumentationSource {
     source = {
       alias,
       key: documentationKeys.index(alias),
-      indexUrl: operationIndexUrl(alias),
+      indexUrl: operationIndexUrl(alias, locale),
       operationUrl: (key) => operationUrl(alias, key),
       preview: false,
     };

@@ -1,19 +1,29 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { QuickstartStory } from '@portico/contracts/quickstart';
+import { readerLanguage, type TranslationMarker } from '../../components/content/translation';
 import { apiRequest } from '../../lib/api-client';
+import { locale } from '../../lib/i18n';
 import { useQuickstartStore } from '../../lib/quickstart-store';
 import { useAppStore } from '../../lib/store';
 
 /** The Quick Start calls (spec B 7): the stories, and saving the signed-in user's completed ones. */
 export const quickstartKeys = {
-  stories: (user: string | null) => ['quickstart', 'stories', user] as const,
+  stories: (user: string | null) => ['quickstart', 'stories', user, locale] as const,
 };
+
+/** A story in the page's language (decision 064): `translation` says which one is shown. */
+export type TranslatedStory = QuickstartStory & { translation?: TranslationMarker };
 
 export function useStories() {
   const user = useAppStore((s) => s.applicationUser.uuid);
   return useQuery({
     queryKey: quickstartKeys.stories(user),
-    queryFn: async () => (await apiRequest<{ data: QuickstartStory[] }>('/getting_started/stories')).data,
+    queryFn: async () =>
+      (
+        await apiRequest<{ data: TranslatedStory[] }>('/getting_started/stories', {
+          query: readerLanguage(),
+        })
+      ).data,
   });
 }
 

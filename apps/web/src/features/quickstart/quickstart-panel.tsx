@@ -18,13 +18,13 @@ import {
   QUICKSTART_SIDEBAR_WIDTH_PERCENT,
   QUICKSTART_START_DELAY_MS,
   storiesFor,
-  type QuickstartStory,
 } from '@portico/contracts/quickstart';
 import { useEffect, useMemo, type CSSProperties } from 'react';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { useAppStore } from '../../lib/store';
-import { useStories } from './api';
+import { langOf } from '../../components/content/translation';
+import { useStories, type TranslatedStory } from './api';
 import { useQuickstartStore } from '../../lib/quickstart-store';
 import { TourRunner } from './tour-runner';
 import classes from './quickstart.module.css';
@@ -34,7 +34,7 @@ function useVisibleStories() {
   const stories = useStories();
   const loggedIn = useAppStore((s) => s.applicationUser.isLoggedIn);
   const local = useQuickstartStore((s) => s.anonymousCompleted);
-  const list = useMemo<QuickstartStory[]>(() => {
+  const list = useMemo<TranslatedStory[]>(() => {
     const data = stories.data ?? [];
     // An anonymous visitor's completed stories live in the browser (spec B 4), in the Quick Start
     // store, which signing in and out leaves as it was.
@@ -81,13 +81,17 @@ export default function QuickstartPanel() {
     };
   }, [open, style.width, style.height]);
 
-  const start = (story: QuickstartStory) => {
+  const start = (story: TranslatedStory) => {
     // Spec B 9: the tour starts 0.6 s after it is asked for (the sidebar settles first).
     window.setTimeout(
       () =>
-        useQuickstartStore
-          .getState()
-          .start({ kind: 'story', uuid: story.uuid, title: story.title, steps: story.steps }),
+        useQuickstartStore.getState().start({
+          kind: 'story',
+          uuid: story.uuid,
+          title: story.title,
+          steps: story.steps,
+          lang: langOf(story.translation),
+        }),
       QUICKSTART_START_DELAY_MS,
     );
   };
@@ -148,7 +152,7 @@ export default function QuickstartPanel() {
               >
                 <Group justify="space-between" wrap="nowrap" align="center">
                   <div>
-                    <Text fw={600} size="sm">
+                    <Text fw={600} size="sm" lang={langOf(story.translation)}>
                       {story.title}
                     </Text>
                     <Text size="xs" c="dimmed">

@@ -84,6 +84,8 @@ export function TourRunner({ tour }: { tour: ActiveTour }) {
   }, []);
   useEffect(() => unwatch, [unwatch]);
 
+  // An untranslated story's steps are marked as the default language's (decision 064).
+  const lang = tour.kind === 'story' ? tour.lang : undefined;
   const steps = useMemo<Step[]>(
     () =>
       tour.steps.map((s: QuickstartStep, index) => ({
@@ -91,7 +93,7 @@ export function TourRunner({ tour }: { tour: ActiveTour }) {
         // Only on the step's own page: the same selector may match on the page the tour leaves.
         target: () =>
           onStepPage(s.navigationUrl, window.location) ? document.querySelector<HTMLElement>(s.target) : null,
-        content: s.content,
+        content: lang ? <span lang={lang}>{s.content}</span> : s.content,
         placement: centred(s.target) ? 'center' : 'bottom',
         blockTargetInteraction: !s.spotlightClicks,
         ...(s.styles ? { styles: { tooltip: s.styles } } : {}),
@@ -105,7 +107,7 @@ export function TourRunner({ tour }: { tour: ActiveTour }) {
           await waitForElement(s.target, TARGET_WAIT_MS);
         },
       })),
-    [tour.steps],
+    [tour.steps, lang],
   );
 
   const onEvent = (data: EventData, controls: Controls) => {

@@ -19,6 +19,7 @@ import { PageBreadcrumbs } from '../../components/ui/page-breadcrumbs';
 import { PageTitle } from '../../components/ui/page-title';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
+import { langOf } from '../../components/content/translation';
 import { useBlockLayout } from '../../lib/site-content';
 
 function BlockLink({ link }: { link: NonNullable<GettingStartedBlock['link']> }) {
@@ -43,6 +44,8 @@ export default function StartedPage() {
   const blocks = layout.data?.gettingStarted ?? [];
   const steps = blocks.slice(0, -1);
   const auth = blocks.at(-1);
+  // The provider's texts in the page's language, or marked as the default language's (decision 064).
+  const lang = langOf(layout.data?.translation);
   return (
     <RoleGuard>
       <Container size="md" py="xl">
@@ -66,19 +69,21 @@ export default function StartedPage() {
                   title={
                     <Title order={2} size="h4">
                       <VisuallyHidden>{`${t('content.step', { number: i + 1 })}: `}</VisuallyHidden>
-                      {b.title}
+                      <span lang={lang}>{b.title}</span>
                     </Title>
                   }
                 >
-                  <HtmlContent html={b.description} fz="sm" />
-                  {b.link && <BlockLink link={b.link} />}
+                  <div lang={lang}>
+                    <HtmlContent html={b.description} fz="sm" />
+                    {b.link && <BlockLink link={b.link} />}
+                  </div>
                 </Timeline.Item>
               ))}
               {auth && (
                 <Timeline.Item
                   bullet={<IconKey size={16} aria-hidden />}
                   title={
-                    <Title order={2} size="h4">
+                    <Title order={2} size="h4" lang={lang}>
                       {auth.title}
                     </Title>
                   }
@@ -87,8 +92,10 @@ export default function StartedPage() {
                     <Text size="xs" tt="uppercase" fw={700} c="dimmed" mb={4}>
                       {t('content.authorization')}
                     </Text>
-                    <HtmlContent html={auth.description} fz="sm" />
-                    {auth.link && <BlockLink link={auth.link} />}
+                    <div lang={lang}>
+                      <HtmlContent html={auth.description} fz="sm" />
+                      {auth.link && <BlockLink link={auth.link} />}
+                    </div>
                   </Paper>
                 </Timeline.Item>
               )}

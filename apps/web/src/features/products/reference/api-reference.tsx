@@ -27,6 +27,8 @@ import { ReferenceSource, useReferenceSource } from './reference-source';
 import { OperationDetails } from './operation-details';
 import { buildRows, countLabel, countRows, type ReferenceRow } from './operation-rows';
 import { Markdown } from '../../../components/ui/markdown';
+import { langOf } from '../../../components/content/translation';
+import { TranslationNote } from '../../../components/content/translation-note';
 import classes from './reference.module.css';
 import { TryoutHistoryButton } from '../../tryout/history-button';
 import { TourSlot } from './tour-slot';
@@ -254,7 +256,11 @@ function Reference({ index }: { index: OperationIndex }) {
                 row.webhooks ? (
                   <WebhooksHeading />
                 ) : (
-                  <TagHeading name={row.tag.name} description={row.tag.description} />
+                  <TagHeading
+                    name={row.tag.name}
+                    description={row.tag.description}
+                    lang={langOf(index.translation)}
+                  />
                 )
               ) : (
                 <OperationRow
@@ -304,7 +310,15 @@ const ReferenceHeader = memo(function ReferenceHeader({ index }: { index: Operat
         </Title>
         {index.version && <Badge variant="outline">{index.version}</Badge>}
       </Group>
-      {index.description && <Markdown text={index.description} fz="sm" data-testid="api-description" />}
+      <TranslationNote marker={index.translation} />
+      {index.description && (
+        <Markdown
+          text={index.description}
+          fz="sm"
+          data-testid="api-description"
+          lang={langOf(index.translation)}
+        />
+      )}
       {index.servers.length > 0 && (
         <div>
           <Text size="sm" fw={600}>
@@ -352,16 +366,19 @@ const ReferenceHeader = memo(function ReferenceHeader({ index }: { index: Operat
 const TagHeading = memo(function TagHeading({
   name,
   description,
+  lang,
 }: {
   name: string;
   description: string | null;
+  /** `en` when the documentation has no translation into the page's language (decision 063). */
+  lang?: string;
 }) {
   return (
     <div className={classes.tagHeader}>
       <Title order={3} size="h4" data-testid="operation-tag">
         {name}
       </Title>
-      {description && <Markdown text={description} fz="sm" c="dimmed" />}
+      {description && <Markdown text={description} fz="sm" c="dimmed" lang={lang} />}
     </div>
   );
 });

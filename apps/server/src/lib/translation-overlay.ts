@@ -1,0 +1,102 @@
+import type { TranslatableField } from './translations.ts';
+
+/**
+ * Translations of structured documents (decision 064): the site's block layout and cookie texts,
+ * a Quick Start story. A translation is an **overlay**: a map from the JSON pointer (RFC 6901) of
+ * a translatable string leaf of the live default-language document to its translated text, kept
+ * as one `content_translations` row (lib/translations.ts) per document and language.
+ *
+ * A kind names its translatable leaves by their member names (titles, texts, HTML bodies, button
+ * labels; never URLs, image paths, ids, selectors or colours). Applying an overlay sets only the
+ * pointers that still name such a string leaf: a pointer the document lost, or whose English
+ * changed shape, is ignored, and that string shows the default language's text.
+ */
+
+/** Pointer to translated text. */
+export type Overlay = Record<string, string>;
+
+export interface OverlayKind {
+  /** Member names whose string values are translatable text. */
+  texts: readonly string[];
+  /** Of those, the members that hold HTML (sanitized by `clean`, the document's save's sanitizer). */
+  html?: readonly string[];
+  clean?: (html: string) => string;
+  /** The longest translated text of one leaf. */
+  max: number;
+}
+
+/** One translatable string of a document: its pointer, default-language text, and whether HTML. */
+export interface OverlayLeaf {
+  pointer: string;
+  text: string;
+  html: boolean;
+}
+
+const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const unescape = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** The segments of a JSON pointer, or undefined when it is not one. */
+function segmentsOf(pointer: string): string[] | undefined {
+  if (!pointer.startsWith('/')) return undefined;
+  return pointer.slice(1).split('/').map(unescape);
+}
+
+const isContainer = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** Every translatable, non-empty string leaf of `doc`, in document order. */
+export function overlayLeaves(doc: unknown, kind: OverlayKind): OverlayLeaf[] {
+  const out: OverlayLeaf[] = [];
+  const walk = (value: unknown, pointer: string, name: string | undefined) => {
+    if (typeof value === 'string') {
+      if (name !== undefined && kind.texts.includes(name) && value.trim()) {
+        out.push({ pointer, text: value, html: kind.html?.includes(name) ?? false });
+      }
+      return;
+    }
+    if (Array.isArray(value)) {
+      // An array's items take their member name from the array's (a list of strings).
+      value.forEach((item, i) => walk(item, `${pointer}/${i}`, name));
+      return;
+    }
+    if (isContainer(value)) {
+      for (const [key, item] of Object.entries(value)) walk(item, `${pointer}/${escape(key)}`, key);
+    }
+  };
+  walk(doc, '', undefined);
+  return out;
+}
+
+/** The translatable leaves as translation fields (lib/translations.ts), each with its English. */
+export function overlayFields(doc: unknown, kind: OverlayKind): Record<string, TranslatableField> {
+  return Object.fromEntries(
+    overlayLeaves(doc, kind).map((leaf) => [
+      leaf.pointer,
+      { max: kind.max, source: leaf.text, ...(leaf.html && kind.clean ? { clean: kind.clean } : {}) },
+    ]),
+  );
+}
+
+/**
+ * `doc` with the overlay's texts in place (a copy; `doc` is left as it is). A pointer that does
+ * not name a translatable string leaf of `doc` is ignored; an empty text leaves the default's.
+ * HTML leaves are sanitized again, so an overlay written before a sanitizer change stays safe.
+ */
+export function applyOverlay<T>(doc: T, overlay: Overlay, kind: OverlayKind): T {
+  const copy = structuredClone(doc);
+  for (const [pointer, text] of Object.entries(overlay)) {
+    const segments = segmentsOf(pointer);
+    if (!segments?.length || typeof text !== 'string' || !text.trim()) continue;
+    const name = [...segments].reverse().find((s) => !/^\d+$/.test(s));
+    if (name === undefined || !kind.texts.includes(name)) continue;
+    let parent: unknown = copy;
+    for (const segment of segments.slice(0, -1)) {
+      parent = isContainer(parent) && Object.hasOwn(parent, segment) ? parent[segment] : undefined;
+    }
+    const last = segments[segments.length - 1]!;
+    if (!isContainer(parent) || !Object.hasOwn(parent, last) || typeof parent[last] !== 'string') continue;
+    const html = kind.html?.includes(name) && kind.clean;
+    parent[last] = html ? html(text) : text;
+  }
+  return copy;
+}

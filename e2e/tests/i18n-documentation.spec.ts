@@ -1,0 +1,137 @@
+import type { Page } from '@playwright/test';
+import { en } from '@portico/contracts/messages';
+import deProducts from '../../apps/web/src/locales/de/products.json' with { type: 'json' };
+import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
+import { expectNoViolations } from '../support/axe.ts';
+import { e2eApiManager, signIn } from '../support/session.ts';
+import { expect, test, trackTraffic } from '../support/traffic.ts';
+
+/**
+ * Documentation translations (issue 30, decision 063): a German reader reads the demo
+ * documentation's German description and tag descriptions (content/catalog/documentation.yaml),
+ * and an untranslated one in English with a note and `lang="en"`; an API manager saves a German
+ * title in the console's Translations panel, which the German page then shows. The demo
+ * translation it changes is put back at the end.
+ */
+const P = deProducts.products;
+const T = deTranslations.translations;
+const M = en.console.apis;
+const DOCS = '/admin-api/catalog/documentations';
+
+test.describe.configure({ timeout: 90_000 });
+
+/** A console call from the signed-in page (its session and CSRF token). */
+async function consoleCall(page: Page, method: string, url: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const token = await (await fetch('/session/token')).text();
+      const res = await fetch(url, {
+        method,
+        headers: {
+          'x-csrf-token': token,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as unknown) };
+    },
+    { method, url, body },
+  );
+}
+
+const documentationHeading = (title: string) => P.documentationTitle.replace('{{title}}', title);
+
+test('a German reader reads the documentation in German, an untranslated one marked', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'de-DE' });
+  trackTraffic(context);
+  try {
+    const reader = await context.newPage();
+    await reader.goto('/de/documentation/accounts-v1');
+    await expect(
+      reader.getByRole('heading', { level: 1, name: documentationHeading('Konten-API') }),
+    ).toBeVisible();
+    await expect(reader.getByTestId('api-description')).toContainText('Kontoinformationsdienst der PSD2');
+    // The tags' headings with their German descriptions.
+    const balances = reader.getByTestId('operation-tag').filter({ hasText: /^Balances$/ });
+    await expect(balances).toBeVisible();
+    await expect(reader.getByText('Gebuchte und verfügbare Salden eines Kontos.')).toBeVisible();
+    await expect(reader.getByTestId('translation-fallback')).toHaveCount(0);
+    await expectNoViolations(reader, 'a translated documentation in German');
+
+    await reader.goto('/de/documentation/accounts-v0');
+    await expect(reader.getByTestId('translation-fallback')).toHaveText(T.fallbackNote);
+    await expect(reader.getByTestId('api-description')).toHaveAttribute('lang', 'en');
+    await expectNoViolations(reader, 'an untranslated documentation in German');
+  } finally {
+    await context.close();
+  }
+});
+
+test("an API manager saves a German title in the documentation's Translations panel", async ({
+  page,
+  browser,
+}) => {
+  const stamp = Date.now();
+  const title = `Devisenkurse ${stamp}`;
+  await signIn(page, e2eApiManager.email, e2eApiManager.password);
+  await page
+    .getByRole('dialog', { name: en.cookies.settingsTitle })
+    .getByRole('button', { name: en.cookies.decline })
+    .click();
+  // The demo translation, put back at the end.
+  const before = await consoleCall(page, 'GET', `${DOCS}/fx-rates-v2/translations`);
+  expect(before.status).toBe(200);
+  const demo = (before.body as { data: { langcode: string; fields: Record<string, unknown> }[] }).data.find(
+    (r) => r.langcode === 'de',
+  );
+  expect(demo).toBeTruthy();
+
+  try {
+    await page.goto('/admin/apis');
+    await page.getByRole('button', { name: `${M.translate}: FX Rates API` }).click();
+    const german = page.getByTestId('documentation-translations').getByTestId('translation-de');
+    await german
+      .getByRole('button', { name: en.translations.console.open.replace('{{language}}', 'Deutsch') })
+      .click();
+    const titleField = german.getByLabel(`${M.translationTitle} (Deutsch)`);
+    await expect(titleField).toHaveValue('Devisenkurs-API');
+    await expect(german.getByLabel(`${M.translationTag.replace('{{tag}}', 'Rates')} (Deutsch)`)).toHaveValue(
+      'Aktuelle und historische Kurse.',
+    );
+    await titleField.fill(title);
+    await german.getByRole('button', { name: en.translations.console.save }).click();
+    await expect(german.getByRole('status')).toHaveText(
+      en.translations.console.saved.replace('{{language}}', 'Deutsch'),
+    );
+    await expectNoViolations(page, 'the APIs with a documentation translation');
+
+    const context = await browser.newContext({ locale: 'de-DE' });
+    trackTraffic(context);
+    try {
+      const reader = await context.newPage();
+      await reader.goto('/de/documentation/fx-rates-v2');
+      await expect(
+        reader.getByRole('heading', { level: 1, name: documentationHeading(title) }),
+      ).toBeVisible();
+      await expect(reader.getByTestId('api-description')).toContainText(
+        'Indikative und handelbare Devisenkurse',
+      );
+    } finally {
+      await context.close();
+    }
+    // English readers keep the document's own title.
+    await page.goto('/documentation/fx-rates-v2');
+    await expect(
+      page.getByRole('heading', {
+        level: 1,
+        name: en.products.documentationTitle.replace('{{title}}', 'FX Rates API'),
+      }),
+    ).toBeVisible();
+  } finally {
+    const fields = demo!.fields;
+    const restored = await consoleCall(page, 'PUT', `${DOCS}/fx-rates-v2/translations/de`, {
+      fields: { title: fields.title, description: fields.description, tags: fields.tags },
+    });
+    expect(restored.status).toBe(200);
+  }
+});
