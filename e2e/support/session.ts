@@ -28,6 +28,15 @@ export async function signIn(page: Page, email = demoDeveloper.email, password =
   await expect(page.getByText(/^Welcome /)).toBeVisible();
 }
 
+/** Signs in (signIn) and declines the cookie popup, which otherwise covers the page's foot. */
+export async function signInDecliningCookies(page: Page, email: string, password: string): Promise<void> {
+  await signIn(page, email, password);
+  await page
+    .getByRole('dialog', { name: en.cookies.settingsTitle })
+    .getByRole('button', { name: en.cookies.decline })
+    .click();
+}
+
 /** A fresh address per test run, so tests never depend on each other's accounts. */
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;

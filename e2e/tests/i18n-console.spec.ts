@@ -1,11 +1,10 @@
 import type { Page } from '@playwright/test';
 import type { ConsoleProductListItem } from '@portico/contracts/console-products';
-import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
 import de from '../../apps/web/src/locales/de/console.json' with { type: 'json' };
 import deShell from '../../apps/web/src/locales/de/shell.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
-import { demoAdmin, signIn } from '../support/session.ts';
+import { demoAdmin, signInDecliningCookies } from '../support/session.ts';
 import { expect, test } from '../support/traffic.ts';
 
 /**
@@ -44,11 +43,7 @@ test.describe('the provider console in German', () => {
   test.describe.configure({ timeout: 120_000 });
 
   test.beforeEach(async ({ page }) => {
-    await signIn(page, demoAdmin.email, demoAdmin.password);
-    await page
-      .getByRole('dialog', { name: en.cookies.settingsTitle })
-      .getByRole('button', { name: en.cookies.decline })
-      .click();
+    await signInDecliningCookies(page, demoAdmin.email, demoAdmin.password);
   });
 
   test("an administrator reads the console's main pages in German", async ({ page }) => {

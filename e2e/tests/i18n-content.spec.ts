@@ -1,8 +1,8 @@
-import type { Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
-import { signIn } from '../support/session.ts';
+import { consoleCall, contentEditor, newArticle } from '../support/console.ts';
+import { signInDecliningCookies } from '../support/session.ts';
 import { expect, test, trackTraffic } from '../support/traffic.ts';
 
 /**
@@ -11,42 +11,10 @@ import { expect, test, trackTraffic } from '../support/traffic.ts';
  * shown in English with a note in German and `lang="en"`. The articles are this test's own, and
  * deleted at the end.
  */
-const editorAccount = { email: 'content.editor@portico.local', password: 'ContentEditor#2026' };
 const T = deTranslations.translations;
 const M = en.console.content;
 
 test.describe.configure({ timeout: 90_000 });
-
-/** A console call from the signed-in page (its session and CSRF token). */
-async function consoleCall(page: Page, method: string, url: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const token = await (await fetch('/session/token')).text();
-      const res = await fetch(url, {
-        method,
-        headers: {
-          'x-csrf-token': token,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as unknown) };
-    },
-    { method, url, body },
-  );
-}
-
-async function newArticle(page: Page, slug: string, title: string): Promise<string> {
-  const created = await consoleCall(page, 'POST', '/admin-api/content/articles', {
-    title,
-    path: `/blog/${slug}`,
-    description: 'Payments in seconds.',
-    body: 'Money arrives **at once**.',
-    state: 'published',
-  });
-  expect(created.status).toBe(201);
-  return (created.body as { data: { id: string } }).data.id;
-}
 
 test('an editor translates an article; a German reader reads it, and an untranslated one with a note', async ({
   page,
@@ -55,13 +23,19 @@ test('an editor translates an article; a German reader reads it, and an untransl
   const stamp = Date.now();
   const translatedSlug = `translated-otter-${stamp}`;
   const untranslatedSlug = `untranslated-otter-${stamp}`;
-  await signIn(page, editorAccount.email, editorAccount.password);
-  await page
-    .getByRole('dialog', { name: en.cookies.settingsTitle })
-    .getByRole('button', { name: en.cookies.decline })
-    .click();
-  const translated = await newArticle(page, translatedSlug, `Otter payments ${stamp}`);
-  const untranslated = await newArticle(page, untranslatedSlug, `Otter news ${stamp}`);
+  await signInDecliningCookies(page, contentEditor.email, contentEditor.password);
+  const translated = await newArticle(
+    page,
+    translatedSlug,
+    `Otter payments ${stamp}`,
+    'Payments in seconds.',
+  );
+  const untranslated = await newArticle(
+    page,
+    untranslatedSlug,
+    `Otter news ${stamp}`,
+    'Payments in seconds.',
+  );
 
   try {
     // The console: the article's form, and below it the German texts.
@@ -117,11 +91,7 @@ test("an editor translates a basic page in its editor's panel; a German reader r
   const stamp = Date.now();
   const path = `/otter-page-${stamp}`;
   const P = en.console.pages.editor;
-  await signIn(page, editorAccount.email, editorAccount.password);
-  await page
-    .getByRole('dialog', { name: en.cookies.settingsTitle })
-    .getByRole('button', { name: en.cookies.decline })
-    .click();
+  await signInDecliningCookies(page, contentEditor.email, contentEditor.password);
   const created = await consoleCall(page, 'POST', '/admin-api/content/pages', {
     title: `Otter page ${stamp}`,
     path,

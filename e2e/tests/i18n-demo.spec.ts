@@ -1,8 +1,9 @@
-import type { Browser, Page } from '@playwright/test';
+import type { Browser } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
-import { e2eApiManager, signIn } from '../support/session.ts';
+import { consoleCall, contentEditor } from '../support/console.ts';
+import { e2eApiManager, signInDecliningCookies } from '../support/session.ts';
 import { expect, test, trackTraffic } from '../support/traffic.ts';
 
 /**
@@ -14,30 +15,10 @@ import { expect, test, trackTraffic } from '../support/traffic.ts';
  */
 const T = deTranslations.translations;
 const C = en.translations.console;
-const editorAccount = { email: 'content.editor@portico.local', password: 'ContentEditor#2026' };
 
 test.describe.configure({ timeout: 90_000 });
 
-/** A console call from the signed-in page's session (its CSRF token). */
-async function consoleCall(page: Page, method: string, url: string, body?: unknown) {
-  const token = await (await page.request.get('/session/token')).text();
-  const res = await page.request.fetch(url, {
-    method,
-    headers: { 'x-csrf-token': token, accept: 'application/json' },
-    ...(body === undefined ? {} : { data: body }),
-  });
-  return { status: res.status(), body: res.status() === 204 ? null : ((await res.json()) as unknown) };
-}
-
 const idOf = (res: { body: unknown }) => (res.body as { data: { id: string } }).data.id;
-
-async function signInDecliningCookies(page: Page, email: string, password: string) {
-  await signIn(page, email, password);
-  await page
-    .getByRole('dialog', { name: en.cookies.settingsTitle })
-    .getByRole('button', { name: en.cookies.decline })
-    .click();
-}
 
 /** A German reader's page (its own browser context, closed by the caller). */
 async function germanReader(browser: Browser) {
@@ -91,7 +72,7 @@ test("an editor translates a FAQ question in the console's panel; until then Ger
   const stamp = Date.now();
   const question = `Do otters pay instantly ${stamp}?`;
   const F = en.console.content.faqEditor;
-  await signInDecliningCookies(page, editorAccount.email, editorAccount.password);
+  await signInDecliningCookies(page, contentEditor.email, contentEditor.password);
   const created = await consoleCall(page, 'POST', '/admin-api/content/faqs', {
     question,
     answer: 'Yes, within *seconds*.',

@@ -1,9 +1,9 @@
-import type { Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import deProducts from '../../apps/web/src/locales/de/products.json' with { type: 'json' };
 import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
-import { e2eApiManager, signIn } from '../support/session.ts';
+import { consoleCall } from '../support/console.ts';
+import { e2eApiManager, signInDecliningCookies } from '../support/session.ts';
 import { expect, test, trackTraffic } from '../support/traffic.ts';
 
 /**
@@ -19,25 +19,6 @@ const M = en.console.apis;
 const DOCS = '/admin-api/catalog/documentations';
 
 test.describe.configure({ timeout: 90_000 });
-
-/** A console call from the signed-in page (its session and CSRF token). */
-async function consoleCall(page: Page, method: string, url: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const token = await (await fetch('/session/token')).text();
-      const res = await fetch(url, {
-        method,
-        headers: {
-          'x-csrf-token': token,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as unknown) };
-    },
-    { method, url, body },
-  );
-}
 
 const documentationHeading = (title: string) => P.documentationTitle.replace('{{title}}', title);
 
@@ -73,11 +54,7 @@ test("an API manager saves a German title in the documentation's Translations pa
 }) => {
   const stamp = Date.now();
   const title = `Devisenkurse ${stamp}`;
-  await signIn(page, e2eApiManager.email, e2eApiManager.password);
-  await page
-    .getByRole('dialog', { name: en.cookies.settingsTitle })
-    .getByRole('button', { name: en.cookies.decline })
-    .click();
+  await signInDecliningCookies(page, e2eApiManager.email, e2eApiManager.password);
   // The demo translation, put back at the end.
   const before = await consoleCall(page, 'GET', `${DOCS}/fx-rates-v2/translations`);
   expect(before.status).toBe(200);

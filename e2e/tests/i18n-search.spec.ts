@@ -1,10 +1,10 @@
-import type { Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import deContent from '../../apps/web/src/locales/de/content.json' with { type: 'json' };
 import deShell from '../../apps/web/src/locales/de/shell.json' with { type: 'json' };
 import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
-import { signIn } from '../support/session.ts';
+import { consoleCall, contentEditor, newArticle } from '../support/console.ts';
+import { signInDecliningCookies } from '../support/session.ts';
 import { expect, test, trackTraffic } from '../support/traffic.ts';
 
 /**
@@ -14,55 +14,29 @@ import { expect, test, trackTraffic } from '../support/traffic.ts';
  * `lang="en"`; the translated article's English words do not find it under /de/. English readers
  * search the English texts. The articles are this test's own, and deleted at the end.
  */
-const editorAccount = { email: 'content.editor@portico.local', password: 'ContentEditor#2026' };
 const S = deContent.search;
 const T = deTranslations.translations;
 
 test.describe.configure({ timeout: 90_000 });
-
-/** A console call from the signed-in page (its session and CSRF token). */
-async function consoleCall(page: Page, method: string, url: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const token = await (await fetch('/session/token')).text();
-      const res = await fetch(url, {
-        method,
-        headers: {
-          'x-csrf-token': token,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as unknown) };
-    },
-    { method, url, body },
-  );
-}
-
-async function newArticle(page: Page, slug: string, title: string): Promise<string> {
-  const created = await consoleCall(page, 'POST', '/admin-api/content/articles', {
-    title,
-    path: `/blog/${slug}`,
-    description: 'Transfers in seconds.',
-    body: 'Money arrives **at once**.',
-    state: 'published',
-  });
-  expect(created.status).toBe(201);
-  return (created.body as { data: { id: string } }).data.id;
-}
 
 test('a German reader searches in German, with untranslated results in English, marked', async ({
   page,
   browser,
 }) => {
   const stamp = Date.now();
-  await signIn(page, editorAccount.email, editorAccount.password);
-  await page
-    .getByRole('dialog', { name: en.cookies.settingsTitle })
-    .getByRole('button', { name: en.cookies.decline })
-    .click();
-  const translated = await newArticle(page, `beaver-transfers-${stamp}`, `Beaver transfers ${stamp}`);
-  const untranslated = await newArticle(page, `beaver-news-${stamp}`, `Beaver news ${stamp}`);
+  await signInDecliningCookies(page, contentEditor.email, contentEditor.password);
+  const translated = await newArticle(
+    page,
+    `beaver-transfers-${stamp}`,
+    `Beaver transfers ${stamp}`,
+    'Transfers in seconds.',
+  );
+  const untranslated = await newArticle(
+    page,
+    `beaver-news-${stamp}`,
+    `Beaver news ${stamp}`,
+    'Transfers in seconds.',
+  );
   const saved = await consoleCall(page, 'PUT', `/admin-api/content/articles/${translated}/translations/de`, {
     fields: {
       title: `Biber-Zahlung ${stamp}`,

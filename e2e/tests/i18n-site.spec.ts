@@ -2,7 +2,8 @@ import type { Browser, Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import deShell from '../../apps/web/src/locales/de/shell.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
-import { signIn } from '../support/session.ts';
+import { consoleCall, contentEditor } from '../support/console.ts';
+import { signInDecliningCookies } from '../support/session.ts';
 import { expect, test, trackTraffic } from '../support/traffic.ts';
 
 /**
@@ -11,29 +12,9 @@ import { expect, test, trackTraffic } from '../support/traffic.ts';
  * in the console (/admin/content/site) and the German home page shows it. The demo overlay is put
  * back at the end.
  */
-const editorAccount = { email: 'content.editor@portico.local', password: 'ContentEditor#2026' };
 const LAYOUT = '/admin-api/site/block-layout/translations';
 
 test.describe.configure({ timeout: 90_000 });
-
-/** A console call from the signed-in page (its session and CSRF token). */
-async function consoleCall(page: Page, method: string, url: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const token = await (await fetch('/session/token')).text();
-      const res = await fetch(url, {
-        method,
-        headers: {
-          'x-csrf-token': token,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: res.status === 204 ? null : ((await res.json()) as unknown) };
-    },
-    { method, url, body },
-  );
-}
 
 /** A German reader's home page in a browser of its own. */
 async function germanHome(browser: Browser, check: (reader: Page) => Promise<void>) {
@@ -78,11 +59,7 @@ test('a German reader sees the site texts in German; an editor translates a foot
     await expect(popup).toBeHidden();
   });
 
-  await signIn(page, editorAccount.email, editorAccount.password);
-  await page
-    .getByRole('dialog', { name: en.cookies.settingsTitle })
-    .getByRole('button', { name: en.cookies.decline })
-    .click();
+  await signInDecliningCookies(page, contentEditor.email, contentEditor.password);
   const demo = await consoleCall(page, 'GET', LAYOUT);
   expect(demo.status).toBe(200);
   const demoFields = (

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArticleFields } from '@portico/contracts/console-content';
 import { en } from '@portico/contracts/messages';
 import type { ProviderRole } from '@portico/contracts/provider-roles';
 import { publishDueArticles } from '../src/modules/content/console.ts';
@@ -19,20 +20,9 @@ const M = en.console.content;
 const BASE = '/admin-api/content/articles';
 const REPO_CONTENT = path.resolve(import.meta.dirname, '../../../content');
 
-interface Article {
+interface Article extends ArticleFields {
   id: string;
   version: number;
-  title: string;
-  path: string | null;
-  description: string;
-  body: string;
-  category: string | null;
-  imageUrl: string | null;
-  imageAlt: string;
-  internal: boolean;
-  scrollspy: boolean;
-  state: 'draft' | 'published' | 'scheduled';
-  publishAt: string | null;
   sourceFile: string | null;
   editedAt: string | null;
 }

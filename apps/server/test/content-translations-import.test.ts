@@ -7,6 +7,7 @@ import { importCatalogContent } from '../src/modules/catalog/importer.ts';
 import { importBlogAndFaq } from '../src/modules/content/importer.ts';
 import { importPagesContent } from '../src/modules/pages/importer.ts';
 import { consoleFixture, dataOf, json } from './console-fixtures.ts';
+import type { TranslationMarker as Marker } from '../src/lib/translations.ts';
 
 /**
  * Translations in the content files (issue 30, decision 063): `<name>.de.md` beside an article or
@@ -31,11 +32,6 @@ afterAll(() => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-interface Marker {
-  langcode: string;
-  shown: string;
-  fallback: boolean;
-}
 interface Resource {
   id: string;
   attributes: Record<string, unknown> & { title: string };

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { auditActions, consoleFixture, dataOf, deleteAs, json } from './console-fixtures.ts';
+import type { TranslationMarker as Marker } from '../src/lib/translations.ts';
 
 /**
  * Content translations (issue 30, decision 063): the console writes a language's fields of an
@@ -15,11 +16,6 @@ interface Translation {
   fields: Record<string, string>;
   updated: string;
   updatedBy: number | null;
-}
-interface Marker {
-  langcode: string;
-  shown: string;
-  fallback: boolean;
 }
 interface Resource {
   id: string;

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { importDocumentationTranslations } from '../src/modules/catalog/documentation-translations.ts';
 import { catalogDb } from '../src/modules/catalog/tables.ts';
 import { auditActions, consoleFixture, dataOf, deleteAs, json } from './console-fixtures.ts';
+import type { TranslationMarker as Marker } from '../src/lib/translations.ts';
 
 /**
  * A documentation's translations (issue 30, decision 063): its title, `info.description` and tags'
@@ -15,11 +16,6 @@ import { auditActions, consoleFixture, dataOf, deleteAs, json } from './console-
  * screen and its Markdown, each marked; English stays as it was.
  */
 
-interface Marker {
-  langcode: string;
-  shown: string;
-  fallback: boolean;
-}
 interface DocResource {
   id: string;
   attributes: { title: string; alias: string };

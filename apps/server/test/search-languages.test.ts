@@ -1,9 +1,11 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { ArticleFields } from '@portico/contracts/console-content';
 import { ARTICLE_SEARCH } from '../src/modules/content/repo.ts';
 import { searchIndex } from '../src/modules/search/service.ts';
 import { consoleFixture, dataOf, deleteAs, json } from './console-fixtures.ts';
 import type { TestClient } from './http-client.ts';
+import type { TranslationMarker as Marker } from '../src/lib/translations.ts';
 
 /**
  * The site search in the reader's language (issue 30, decision 065): a translation is a search
@@ -13,11 +15,6 @@ import type { TestClient } from './http-client.ts';
  * item. Hidden items have no rows in any language.
  */
 
-interface Marker {
-  langcode: string;
-  shown: string;
-  fallback: boolean;
-}
 interface Hit {
   uuid: string;
   type: string;
@@ -31,20 +28,9 @@ interface Answer {
   meta: { count: number };
   links: { self?: { href: string }; next?: { href: string } };
 }
-interface Article {
+interface Article extends ArticleFields {
   id: string;
   version: number;
-  title: string;
-  path: string | null;
-  description: string;
-  body: string;
-  category: string | null;
-  imageUrl: string | null;
-  imageAlt: string;
-  internal: boolean;
-  scrollspy: boolean;
-  state: 'draft' | 'published' | 'scheduled';
-  publishAt: string | null;
 }
 
 const f = consoleFixture('search-languages');

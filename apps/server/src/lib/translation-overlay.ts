@@ -1,4 +1,5 @@
-import type { TranslatableField } from './translations.ts';
+import type { Db } from '../db/client.ts';
+import { TRANSLATION_LOCALES, translationsOf, type TranslatableField } from './translations.ts';
 
 /**
  * Translations of structured documents (decision 064): the site's block layout and cookie texts,
@@ -99,4 +100,48 @@ export function applyOverlay<T>(doc: T, overlay: Overlay, kind: OverlayKind): T 
     parent[last] = html ? html(text) : text;
   }
   return copy;
+}
+
+/**
+ * A content file's `translations: { <langcode>: { <pointer>: text } }` block of one document: each
+ * language's overlay is written unless the console saved that language's translation (`updated_by`
+ * set), as an import leaves what the console saved alone. Only the pointers of the document's
+ * translatable leaves are kept, an HTML leaf cleaned by the kind's sanitizer.
+ */
+export async function importOverlays(
+  db: Db,
+  entityType: string,
+  entityId: string,
+  doc: unknown,
+  kind: OverlayKind,
+  block: unknown,
+): Promise<void> {
+  if (!block || typeof block !== 'object') return;
+  const translations = translationsOf(db);
+  const leaves = overlayFields(doc, kind);
+  const existing = new Map((await translations.list(entityType, entityId)).map((r) => [r.langcode, r]));
+  for (const langcode of TRANSLATION_LOCALES) {
+    const texts = (block as Record<string, unknown>)[langcode];
+    if (!texts || typeof texts !== 'object') continue;
+    const overlay: Overlay = {};
+    for (const [pointer, text] of Object.entries(texts)) {
+      const leaf = leaves[pointer];
+      if (!leaf || typeof text !== 'string' || !text.trim()) continue;
+      overlay[pointer] = leaf.clean ? leaf.clean(text) : text;
+    }
+    const before = existing.get(langcode);
+    if (before?.updatedBy != null || !Object.keys(overlay).length) continue;
+    if (before && JSON.stringify(before.fields) === JSON.stringify(overlay)) continue;
+    await translations.put(entityType, entityId, langcode, overlay, null);
+  }
+}
+
+/** Each language's overlay of a document, for an export's `translations` block (none: undefined). */
+export async function exportOverlays(
+  db: Db,
+  entityType: string,
+  entityId: string,
+): Promise<Record<string, Overlay> | undefined> {
+  const rows = await translationsOf(db).list(entityType, entityId);
+  return rows.length ? Object.fromEntries(rows.map((r) => [r.langcode, r.fields])) : undefined;
 }

@@ -5,13 +5,14 @@ import type { QuickstartStep } from '@portico/contracts/quickstart';
 import type { Db } from '../../db/client.ts';
 import {
   applyOverlay,
+  exportOverlays,
+  importOverlays,
   overlayFields,
   type Overlay,
   type OverlayKind,
 } from '../../lib/translation-overlay.ts';
 import {
   markerOf,
-  TRANSLATION_LOCALES,
   translationRoutes,
   translationsOf,
   type TranslationMarker,
@@ -51,32 +52,14 @@ export async function storiesIn<S extends StoryText & { uuid: string }>(
   });
 }
 
-/**
- * A story's `translations: { de: { <pointer>: text } }` block of the content file: written unless
- * the console saved that language's translation (`updated_by` set), as the import leaves a story
- * saved in the console alone. Only pointers of the story's translatable leaves are kept.
- */
+/** A story's `translations` block of the content file (lib/translation-overlay.ts). */
 export async function importStoryTranslations(
   db: Db,
   uuid: string,
   story: StoryText,
   block: Record<string, Overlay> | undefined,
 ): Promise<void> {
-  if (!block) return;
-  const translations = translationsOf(db);
-  const leaves = overlayFields(story, STORY_OVERLAY);
-  const existing = new Map(
-    (await translations.list(STORY_TRANSLATION_TYPE, uuid)).map((r) => [r.langcode, r]),
-  );
-  for (const langcode of TRANSLATION_LOCALES) {
-    const texts = block[langcode];
-    if (!texts) continue;
-    const overlay = Object.fromEntries(Object.entries(texts).filter(([p, t]) => leaves[p] && t.trim()));
-    const before = existing.get(langcode);
-    if (before?.updatedBy != null || !Object.keys(overlay).length) continue;
-    if (before && JSON.stringify(before.fields) === JSON.stringify(overlay)) continue;
-    await translations.put(STORY_TRANSLATION_TYPE, uuid, langcode, overlay, null);
-  }
+  await importOverlays(db, STORY_TRANSLATION_TYPE, uuid, story, STORY_OVERLAY, block);
 }
 
 /** Every story's overlays by uuid and language, for the export's `translations` blocks. */
@@ -85,10 +68,9 @@ export async function exportStoryTranslations(
   uuids: readonly string[],
 ): Promise<Map<string, Record<string, Overlay>>> {
   const out = new Map<string, Record<string, Overlay>>();
-  const translations = translationsOf(db);
   for (const uuid of uuids) {
-    const rows = await translations.list(STORY_TRANSLATION_TYPE, uuid);
-    if (rows.length) out.set(uuid, Object.fromEntries(rows.map((r) => [r.langcode, r.fields])));
+    const overlays = await exportOverlays(db, STORY_TRANSLATION_TYPE, uuid);
+    if (overlays) out.set(uuid, overlays);
   }
   return out;
 }

@@ -6,13 +6,14 @@ import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
 import {
   applyOverlay,
+  exportOverlays,
+  importOverlays,
   overlayFields,
   type Overlay,
   type OverlayKind,
 } from '../../lib/translation-overlay.ts';
 import {
   markerOf,
-  TRANSLATION_LOCALES,
   translationRoutes,
   translationsOf,
   type TranslationMarker,
@@ -53,35 +54,14 @@ export async function siteDocumentIn<T>(
   return { ...shown, translation: markerOf(langcode, !!overlay) };
 }
 
-/**
- * The content files' `translations: { de: { <pointer>: text } }` block of a document: written
- * unless the console saved that language's translation (`updated_by` set), as the import leaves
- * a document saved in the console alone. Only the pointers of translatable leaves are kept.
- */
+/** A document's `translations` block of the content files (lib/translation-overlay.ts). */
 export async function importSiteTranslations(
   db: Db,
   key: SiteDocumentKey,
   doc: unknown,
   block: unknown,
 ): Promise<void> {
-  if (!block || typeof block !== 'object') return;
-  const translations = translationsOf(db);
-  const leaves = overlayFields(doc, SITE_OVERLAYS[key]);
-  const existing = new Map((await translations.list(SITE_TRANSLATION_TYPE, key)).map((r) => [r.langcode, r]));
-  for (const langcode of TRANSLATION_LOCALES) {
-    const texts = (block as Record<string, unknown>)[langcode];
-    if (!texts || typeof texts !== 'object') continue;
-    const overlay: Overlay = {};
-    for (const [pointer, text] of Object.entries(texts)) {
-      const leaf = leaves[pointer];
-      if (!leaf || typeof text !== 'string' || !text.trim()) continue;
-      overlay[pointer] = leaf.clean ? leaf.clean(text) : text;
-    }
-    const before = existing.get(langcode);
-    if (before?.updatedBy != null || !Object.keys(overlay).length) continue;
-    if (before && JSON.stringify(before.fields) === JSON.stringify(overlay)) continue;
-    await translations.put(SITE_TRANSLATION_TYPE, key, langcode, overlay, null);
-  }
+  await importOverlays(db, SITE_TRANSLATION_TYPE, key, doc, SITE_OVERLAYS[key], block);
 }
 
 /** Each language's overlay of a document, for the export's `translations` block (none: undefined). */
@@ -89,8 +69,7 @@ export async function exportSiteTranslations(
   db: Db,
   key: SiteDocumentKey,
 ): Promise<Record<string, Overlay> | undefined> {
-  const rows = await translationsOf(db).list(SITE_TRANSLATION_TYPE, key);
-  return rows.length ? Object.fromEntries(rows.map((r) => [r.langcode, r.fields])) : undefined;
+  return exportOverlays(db, SITE_TRANSLATION_TYPE, key);
 }
 
 /**
