@@ -55,6 +55,10 @@ test('a German visitor signs up, builds an application, subscribes it and tries 
   await expect(page).toHaveURL(/\/de\/?$/);
   await expect(header.getByRole('button', { name: de.user.signOut })).toBeVisible();
   await expect(page.getByRole('navigation', { name: de.menu.mainMenu })).toContainText(de.menu.apiProducts);
+  // Until the address is confirmed, a notice says so, in German too.
+  const notice = page.getByRole('region', { name: de.identity.verifyTitle });
+  await expect(notice).toContainText('Bitte bestätigen Sie Ihre E-Mail-Adresse');
+  await expect(notice.getByRole('button', { name: de.identity.resendVerification })).toBeVisible();
 
   // An organization.
   await page.goto('/de/organizations');
@@ -107,8 +111,9 @@ test('a German visitor signs up, builds an application, subscribes it and tries 
   const modal = page.getByRole('dialog', { name: A.ui.selectProduct });
   await expect(modal).toHaveCSS('opacity', '1');
   await expectNoViolations(page, 'product selection in German');
-  await modal.getByRole('button', { name: `${A.ui.subscribe} Accounts API`, exact: true }).click();
-  await expect(modal.getByRole('button', { name: `${A.ui.unsubscribe} Accounts API` })).toBeVisible();
+  // The products by their German titles (content/catalog/products.yaml), as the product pages show them.
+  await modal.getByRole('button', { name: `${A.ui.subscribe} Konten-API`, exact: true }).click();
+  await expect(modal.getByRole('button', { name: `${A.ui.unsubscribe} Konten-API` })).toBeVisible();
   await modal.getByRole('button', { name: de.dialog.close }).first().click();
   await expect(page.getByText(A.ui.subscriptions).first()).toBeVisible();
 

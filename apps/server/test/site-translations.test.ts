@@ -11,6 +11,7 @@ import { exportSiteContent } from '../src/modules/site/export.ts';
 import { siteImporter } from '../src/modules/site/importer.ts';
 import { SITE_OVERLAYS } from '../src/modules/site/translations.ts';
 import { auditActions, consoleFixture, dataOf, deleteAs, json } from './console-fixtures.ts';
+import type { TranslationMarker as Marker } from '../src/lib/translations.ts';
 
 /**
  * Translations of the site's own documents and the Quick Start stories (issue 30, decision 064):
@@ -18,17 +19,16 @@ import { auditActions, consoleFixture, dataOf, deleteAs, json } from './console-
  * read by the public routes with `langcode`, imported from and exported to the content files.
  */
 
-interface Marker {
-  langcode: string;
-  shown: string;
-  fallback: boolean;
-}
 type Layout = BlockLayout & { translation: Marker };
 type Consent = CookiesConsent & { translation: Marker };
 type Story = QuickstartStory & { translation: Marker };
 interface Translations {
   data: { langcode: string; fields: Record<string, string>; updatedBy: number | null }[];
   meta: { languages: string[]; fields: string[]; sources?: Record<string, string> };
+}
+
+interface ErrorDoc {
+  errors: { title: string }[];
 }
 
 const f = consoleFixture('site-translations');
@@ -120,6 +120,25 @@ describe('site and Quick Start translations', () => {
     expect((await put('content_editor', `${LAYOUT}/en`, fields)).status).toBe(400);
     // A translation with no text at all is none: refused (a deletion removes one).
     expect((await put('content_editor', `${LAYOUT}/de`, { '/footer/2/title': ' ' })).status).toBe(400);
+    // Both refusals in the editor's language (decision 058; errors.json `server.translation*`).
+    const german = await f.as('content_editor');
+    german.headers['accept-language'] = 'de-DE,de;q=0.9';
+    try {
+      const sendDe = async (langcode: string, body: Record<string, string>) =>
+        (
+          await json<ErrorDoc>(
+            await german.send('PUT', `${LAYOUT}/${langcode}`, { fields: body }, 'application/json'),
+          )
+        ).errors[0]!.title;
+      expect(await sendDe('de', { '/footer/2/title': ' ' })).toBe(
+        'Eine Übersetzung braucht mindestens einen übersetzten Text.',
+      );
+      expect(await sendDe('en', fields)).toBe(
+        'Die Sprache einer Übersetzung muss eine der folgenden sein: de (der Text der Standardsprache ist der des Eintrags selbst).',
+      );
+    } finally {
+      delete german.headers['accept-language'];
+    }
 
     const editor = await f.as('content_editor');
     const listed = await json<Translations>(await editor.get(LAYOUT));

@@ -4,7 +4,11 @@ import { en } from '@portico/contracts/messages';
 import { describe, expect, it } from 'vitest';
 import { errorKeyOf, translateError, translateErrorDocument } from './error-language.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
-import { READER_LANGCODE_MESSAGE } from './translations.ts';
+import {
+  READER_LANGCODE_MESSAGE,
+  TRANSLATION_EMPTY_MESSAGE,
+  TRANSLATION_LANGCODE_MESSAGE,
+} from './translations.ts';
 import {
   NAMESPACES,
   flatTexts,
@@ -26,6 +30,8 @@ const SERVER_OWN: Record<string, string> = {
   'server.forbidden': forbidden().message,
   'server.notFound': notFound().message,
   'server.langcode': READER_LANGCODE_MESSAGE,
+  'server.translationLangcode': TRANSLATION_LANGCODE_MESSAGE,
+  'server.translationEmpty': TRANSLATION_EMPTY_MESSAGE,
 };
 
 describe('the message files (src/locales)', () => {

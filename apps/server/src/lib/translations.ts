@@ -302,9 +302,14 @@ export interface TranslationAdapter {
   search?: TranslatedSearch;
 }
 
-const LANGCODE_MESSAGE = `A translation's language must be one of ${TRANSLATION_LOCALES.join(', ')} (the default language's text is the item's own).`;
+/** A translation's `langcode` is not a language to translate into (errors.json `server.translationLangcode`). */
+export const TRANSLATION_LANGCODE_MESSAGE =
+  "A translation's language must be one of {{languages}} (the default language's text is the item's own).";
+const LANGCODE_MESSAGE = format(TRANSLATION_LANGCODE_MESSAGE, { languages: TRANSLATION_LOCALES.join(', ') });
 
-const EMPTY_MESSAGE = 'A translation needs at least one translated text.';
+/** A `PUT` with no text (errors.json `server.translationEmpty`). */
+export const TRANSLATION_EMPTY_MESSAGE = 'A translation needs at least one translated text.';
+const EMPTY_MESSAGE = TRANSLATION_EMPTY_MESSAGE;
 
 function translationSchema(fields: Record<string, TranslatableField>, optional = false) {
   const shape: Record<string, z.ZodType<string | Record<string, string>>> = {};

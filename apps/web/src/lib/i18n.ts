@@ -1,6 +1,4 @@
 import type { Messages } from '@portico/contracts/messages';
-import { catalogMessages } from '@portico/contracts/messages/catalog';
-import { identityMessages } from '@portico/contracts/messages/identity';
 import { format } from '@portico/contracts/format';
 import { DEFAULT_LOCALE, LOCALE_TAGS, type Locale } from '@portico/contracts/locales';
 import { splitLocalePath } from '@portico/contracts/locale-path';
@@ -71,9 +69,6 @@ function collect(into: Map<string, string>, node: object, prefix: string) {
 }
 collect(english, enShell, '');
 collect(english, enProducts, '');
-// Areas of contracts' catalogue the shell shows and that have no message files of the web app:
-// the server's own messages (catalog, identity), English in every language.
-collect(english, { catalog: catalogMessages, identity: identityMessages }, '');
 
 /** The page's language: its URL's prefix (`/de/...`), else English. */
 export const locale: Locale =

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_NAMESPACES, FEATURE_NAMESPACES, SHELL_NAMESPACES } from '../lib/i18n';
 import { shellMessages } from '@portico/contracts/messages/shell';
+import { catalogMessages } from '@portico/contracts/messages/catalog';
+import { identityMessages } from '@portico/contracts/messages/identity';
 import { organizationsMessages } from '@portico/contracts/messages/organizations';
 import { applicationsMessages } from '@portico/contracts/messages/applications';
 import { tryoutMessages } from '@portico/contracts/messages/tryout';
@@ -41,12 +43,21 @@ import { translationsMessages } from '@portico/contracts/messages/translations';
 describe('the English message files', () => {
   it('say what contracts says', () => {
     // The web app's own areas (not in contracts): the switcher's and the layout's labels.
-    const { language, layout, ...shared } = shell;
+    const { language, layout, identity, ...shared } = shell;
     expect(language.label).toBe('Language');
     expect(layout.breadcrumb).toBe('Breadcrumb');
     for (const [area, messages] of Object.entries(shared)) {
       expect(messages, area).toEqual(shellMessages[area as keyof typeof shellMessages]);
     }
+    // The few messages of the server's areas (identity, catalog) that the web app shows itself:
+    // each as contracts says it.
+    for (const [key, text] of Object.entries(identity)) {
+      expect(text, `identity.${key}`).toBe(identityMessages[key as keyof typeof identityMessages]);
+    }
+    for (const [key, text] of Object.entries(products.catalog)) {
+      expect(text, `catalog.${key}`).toBe(catalogMessages[key as keyof typeof catalogMessages]);
+    }
+    expect(Object.keys(identity).length + Object.keys(products.catalog).length).toBeGreaterThan(0);
     expect(products.products).toEqual(shellMessages.products);
     expect(organizations.organizations).toEqual(organizationsMessages);
     expect(applications.applications).toEqual(applicationsMessages);

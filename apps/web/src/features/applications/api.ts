@@ -9,6 +9,7 @@ import type {
 import { GO_LIVE_FIELDS } from '@portico/contracts/applications';
 import { APPLICATIONS_PAGE_SIZE } from '@portico/contracts/constants';
 import { apiRequest } from '../../lib/api-client';
+import { langOf, readerLanguage, type TranslationMarker } from '../../components/content/translation';
 import { applicationAttributes } from '../../lib/applications-api';
 
 /**
@@ -143,6 +144,8 @@ export interface ProductRow {
   version: string | null;
   imageUrl: string | null;
   imageAlt: string;
+  /** The title's language when it is not the page's (no translation yet): its `lang`. */
+  lang: string | undefined;
 }
 
 export interface ProductPage {
@@ -154,6 +157,7 @@ interface ProductResource {
   id: string;
   attributes: { title: string; field_version: string | null };
   relationships: { field_image?: { data: { id: string; meta?: { alt?: string } } | null } };
+  meta?: { translation?: TranslationMarker };
 }
 
 export type ProductSort = 'default' | 'title' | '-title';
@@ -181,6 +185,7 @@ export async function fetchSubscribableProducts(params: {
       sort: params.sort === 'default' ? 'field_weight,title' : params.sort,
       'page[limit]': APPLICATIONS_PAGE_SIZE,
       'page[offset]': params.page * APPLICATIONS_PAGE_SIZE,
+      ...readerLanguage(),
     },
   });
   const files = new Map((doc.included ?? []).map((f) => [f.id, f.attributes.url]));
@@ -194,6 +199,7 @@ export async function fetchSubscribableProducts(params: {
         version: p.attributes.field_version,
         imageUrl: image ? (files.get(image.id) ?? null) : null,
         imageAlt: image?.meta?.alt ?? '',
+        lang: langOf(p.meta?.translation),
       };
     }),
   };

@@ -131,7 +131,7 @@ export default function SelectProductModal({ app, onClose }: { app: Application;
                           ) : null}
                         </Table.Td>
                         <Table.Td>
-                          <Text size="sm" fw={500}>
+                          <Text size="sm" fw={500} lang={p.lang}>
                             {p.title}
                           </Text>
                           {p.version && (

@@ -4,6 +4,7 @@ import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api-client';
+import { langOf, readerLanguage, type TranslationMarker } from '../../components/content/translation';
 
 interface ProductResource {
   id: string;
@@ -15,6 +16,7 @@ interface ProductResource {
     field_disable_documentation: boolean;
   };
   relationships: { field_image: { data: { id: string; meta?: { alt?: string } } | null } };
+  meta?: { translation?: TranslationMarker };
 }
 interface FileResource {
   id: string;
@@ -35,7 +37,7 @@ export function FeaturedApis() {
     queryKey: ['featured-products'],
     queryFn: () =>
       apiRequest<{ data: ProductResource[]; included?: FileResource[] }>('/jsonapi/node/api_product', {
-        query: { include: 'field_image', 'page[limit]': 3 },
+        query: { include: 'field_image', 'page[limit]': 3, ...readerLanguage() },
       }),
   });
   if (!query.data?.data.length) return null;
@@ -56,7 +58,7 @@ export function FeaturedApis() {
                   <Image src={files.get(image.id)} alt={image.meta?.alt ?? ''} h={140} fit="cover" />
                 </Card.Section>
               )}
-              <Title order={3} size="h4" mt="md">
+              <Title order={3} size="h4" mt="md" lang={langOf(p.meta?.translation)}>
                 {p.attributes.title}
               </Title>
               {p.attributes.field_label && (
@@ -64,7 +66,7 @@ export function FeaturedApis() {
                   {p.attributes.field_label}
                 </Badge>
               )}
-              <Text size="sm" c="dimmed" mt="xs">
+              <Text size="sm" c="dimmed" mt="xs" lang={langOf(p.meta?.translation)}>
                 {teaser(p.attributes.body?.processed)}
               </Text>
             </Card>

@@ -1,4 +1,5 @@
 import { apiRequest } from '../../lib/api-client';
+import { readerLanguage } from '../../components/content/translation';
 import { fetchMyApplications } from '../../lib/applications-api';
 import type { Choice, TerminalContext } from './registry';
 
@@ -50,7 +51,8 @@ export async function productChoices(ctx: TerminalContext): Promise<Choice[]> {
   const doc = await ctx.lookup('products', () =>
     apiRequest<{ data: { id: string; attributes: { title: string; field_deprecated?: boolean | null } }[] }>(
       '/jsonapi/node/api_product',
-      { query: { 'page[limit]': 50 } },
+      // The titles in the page's language, as the product pages show them.
+      { query: { 'page[limit]': 50, ...readerLanguage() } },
     ),
   );
   return doc.data
