@@ -1,4 +1,5 @@
 import { en } from '@portico/contracts/messages';
+import deShell from '../../apps/web/src/locales/de/shell.json' with { type: 'json' };
 import deProducts from '../../apps/web/src/locales/de/products.json' with { type: 'json' };
 import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
@@ -21,6 +22,29 @@ const DOCS = '/admin-api/catalog/documentations';
 test.describe.configure({ timeout: 90_000 });
 
 const documentationHeading = (title: string) => P.documentationTitle.replace('{{title}}', title);
+
+test("the German documentation page's first screen is German before any script runs", async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'de-DE', javaScriptEnabled: false });
+  trackTraffic(context);
+  try {
+    const reader = await context.newPage();
+    await reader.goto('/de/documentation/accounts-v1');
+    await expect(reader.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(reader).toHaveTitle(`${documentationHeading('Konten-API')} | ${deShell.site.title}`);
+    await expect(
+      reader.getByRole('heading', { level: 1, name: documentationHeading('Konten-API') }),
+    ).toBeVisible();
+    await expect(reader.getByRole('heading', { level: 2, name: P.reference })).toBeVisible();
+    await expect(reader.getByText('Kontoinformationsdienst der PSD2')).toBeVisible();
+    const balances = reader.locator('details', { hasText: '/accounts/{accountId}/balances' });
+    await balances.locator('summary').click();
+    await expect(balances.getByRole('heading', { name: P.parameters })).toBeVisible();
+    await expect(balances.getByRole('heading', { name: P.responses })).toBeVisible();
+    await expect(reader.getByRole('navigation', { name: deShell.layout.breadcrumb })).toBeVisible();
+  } finally {
+    await context.close();
+  }
+});
 
 test('a German reader reads the documentation in German, an untranslated one marked', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'de-DE' });

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
 import de from '../../apps/server/src/locales/de/pages.json' with { type: 'json' };
 import deMails from '../../apps/server/src/locales/de/emails.json' with { type: 'json' };
@@ -34,7 +33,7 @@ test.describe('the identity provider in German', () => {
     await page.waitForURL(/\/idp\/interaction\//);
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
     await expect(page.getByRole('heading', { name: D.signInTitle })).toBeVisible();
-    await expect(page).toHaveTitle(format(D.documentTitle, { title: D.signInTitle, site: en.site.title }));
+    await expect(page).toHaveTitle(format(D.documentTitle, { title: D.signInTitle, site: de.site.title }));
     await expectNoViolations(page, 'German sign-in page');
 
     await page.getByRole('link', { name: D.createAccountLink }).click();
@@ -55,7 +54,7 @@ test.describe('the identity provider in German', () => {
 
     // The verification mail is German: the account was created in German.
     const mail = await lastMail(browser, email);
-    expect(mail.subject).toBe(format(deMails.identity.verifyMailSubject, { site: en.site.title }));
+    expect(mail.subject).toBe(format(deMails.identity.verifyMailSubject, { site: de.site.title }));
     expect(mail.text).toContain('Guten Tag Greta Deutsch,');
     const link = /https?:\/\/\S+\/idp\/verify\/\S+/.exec(mail.text)?.[0];
     expect(link).toBeDefined();

@@ -172,6 +172,10 @@ describe('documentation translations', () => {
     // The page's data, preloaded in its language.
     const page = await (await f.visitor().get('/de/documentation/accounts-v1')).text();
     expect(page).toContain('href="/api/apidocs/accounts-v1/index?langcode=de"');
+    // The German page is served with its German first screen, named as the app names it.
+    expect(page).toContain('<h1>Dokumentation: Konten-API</h1>');
+    expect(page).toContain('<title>Dokumentation: Konten-API | Entwicklerportal</title>');
+    expect(page).toContain('<html lang="de"');
     const english = await (await f.visitor().get('/documentation/accounts-v1')).text();
     expect(english).toContain('<h1>Accounts API Documentation</h1>');
     expect(english).not.toContain('Konten-API');

@@ -128,7 +128,7 @@ describe("the identity provider's pages", () => {
       .executeTakeFirstOrThrow();
     expect(user.preferred_langcode).toBe('de');
     const mail = await lastMail('greta.deutsch@example.com');
-    expect(mail.subject).toBe(format(deMails.identity.verifyMailSubject, { site: en.site.title }));
+    expect(mail.subject).toBe(format(deMails.identity.verifyMailSubject, { site: de.site.title }));
     expect(mail.text_body).toMatch(/^Guten Tag Greta Deutsch,\n\nbitte bestätigen Sie/);
     expect(mail.text_body).toMatch(/\/idp\/verify\/\S+/);
   });
@@ -152,7 +152,7 @@ describe("the identity provider's pages", () => {
     const link = /https?:\/\/\S+\/idp\/reset\/\S+/.exec(english.text_body)![0];
     expect(english.text_body).toBe(format(ID.resetMailText, { name: 'english reader', link }));
     const germanMail = await lastMail('german.reader@example.com');
-    expect(germanMail.subject).toBe(format(deMails.identity.resetMailSubject, { site: en.site.title }));
+    expect(germanMail.subject).toBe(format(deMails.identity.resetMailSubject, { site: de.site.title }));
     expect(germanMail.text_body).toContain('Falls Sie dies nicht angefordert haben');
 
     // The link's page in the browser's language.

@@ -188,7 +188,11 @@ describe('web app serving', () => {
   it('starts the app behind a first screen by a script of its own, with the scripts the page would preload', async () => {
     const page = async (route: string) => (await fetch(`${t.baseUrl}${route}`)).text();
     const entry = '<script type="module" crossorigin src="/assets/index-abc123.js"></script>';
-    for (const route of ['/documentation/accounts-v1', '/documentation/accounts-v1?operation=getBalances']) {
+    for (const route of [
+      '/documentation/accounts-v1',
+      '/documentation/accounts-v1?operation=getBalances',
+      '/de/documentation/accounts-v1',
+    ]) {
       const html = await page(route);
       expect(html, route).not.toContain(entry);
       expect(html, route).not.toContain('rel="modulepreload"');
@@ -200,7 +204,7 @@ describe('web app serving', () => {
     const products = await page('/apiProducts');
     expect(products).toContain(entry);
     expect(products).toContain('<link rel="modulepreload" crossorigin href="/assets/shared-s1.js">');
-    for (const route of ['/apiProducts', '/documentation/no-such-api', '/de/documentation/accounts-v1']) {
+    for (const route of ['/apiProducts', '/documentation/no-such-api', '/de/apiProducts']) {
       const html = await page(route);
       expect(html, route).toContain(entry);
       expect(html, route).not.toContain('first-screen-start');

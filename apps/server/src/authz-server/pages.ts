@@ -5,11 +5,10 @@
  * `pages` namespace's `sandboxAuth.*` in the page's language (lib/i18n.ts; English is the
  * catalogue's en.sandboxAuth), set as the page's `lang`; they and every dynamic value go through `esc`.
  */
-import { en } from '@portico/contracts/messages';
 import type { sandboxAuthMessages } from '@portico/contracts/messages/sandbox-auth';
 import type { Locale } from '@portico/contracts/locales';
 import { escapeHtml as esc } from '../lib/html.ts';
-import { fillHtml, texts, type Texts } from '../lib/i18n.ts';
+import { fillHtml, texts, type Texts, siteTitle } from '../lib/i18n.ts';
 
 export type SandboxAuthKey = keyof typeof sandboxAuthMessages;
 /** The sandbox bank's texts in a language (`pages` namespace, `sandboxAuth.*`). */
@@ -31,7 +30,7 @@ ul{padding-left:20px}li{margin:4px 0}code{background:#eef3f1;padding:1px 5px;bor
 
 function layout(M: Texts<SandboxAuthKey>, title: string, body: string): string {
   return `<!doctype html><html lang="${M.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fillHtml(M, 'documentTitle', { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fillHtml(M, 'documentTitle', { title: esc(title), site: esc(siteTitle(M.locale)) })}</title><style>${STYLE}</style></head>
 <body><main><p class="brand">${esc(M('brand'))}</p><p class="note">${esc(M('note'))}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 

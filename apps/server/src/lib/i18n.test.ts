@@ -30,6 +30,8 @@ const SERVER_OWN: Record<string, string> = {
   'server.forbidden': forbidden().message,
   'server.notFound': notFound().message,
   'server.langcode': READER_LANGCODE_MESSAGE,
+  // The web app's own label of its breadcrumb (apps/web/src/locales/en/shell.json `layout`).
+  'site.breadcrumb': 'Breadcrumb',
   'server.translationLangcode': TRANSLATION_LANGCODE_MESSAGE,
   'server.translationEmpty': TRANSLATION_EMPTY_MESSAGE,
 };

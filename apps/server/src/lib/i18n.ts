@@ -76,6 +76,11 @@ export function texts<K extends string = string>(
   });
 }
 
+/** The portal's name in `locale` (pages.json `site.title`), as the web app's header says it. */
+export function siteTitle(locale: Locale): string {
+  return texts(locale, 'pages')('site.title');
+}
+
 /** A page's text as HTML: the text escaped, its placeholders filled with ready `markup`. */
 export function fillHtml<K extends string>(M: Texts<K>, key: K, markup: Record<string, string>): string {
   return format(escapeHtml(M.template(key)), markup);

@@ -236,15 +236,9 @@ export default fp(
         // Before the scripts (else at the end of the head), so that the data's requests leave first.
         html = html.replace(/<script|<\/head>/, (tag) => `${preloads.join('\n    ')}\n    ${tag}`);
       }
-      // The first screen is written for the default language only: in another language the app
-      // draws the page. The screen can be written in every language (catalog README 'Translations')
-      // but, written in German, the German journey's axe check of the try-out (e2e
-      // i18n-journey.spec.ts) finds contrast faults behind the dialog: not switched on until that
-      // is understood.
+      // The first screen in the page's language (catalog README 'Translations').
       const firstScreen =
-        status === 200 && locale === DEFAULT_LOCALE
-          ? await documentationFirstScreen(request, pathname, search, locale)
-          : undefined;
+        status === 200 ? await documentationFirstScreen(request, pathname, search, locale) : undefined;
       if (firstScreen) {
         html = html
           // The screen has its own style: the app's style sheets do not hold its first paint back;

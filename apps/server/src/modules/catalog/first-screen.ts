@@ -1,4 +1,3 @@
-import { en } from '@portico/contracts/messages';
 import { sandboxCredential } from '@portico/contracts/catalog';
 import type {
   JsonSchema,
@@ -15,7 +14,7 @@ import {
 import { GET_TOKEN_API_TITLE } from '@portico/contracts/constants';
 import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import { LRUCache } from 'lru-cache';
-import { texts, type Texts } from '../../lib/i18n.ts';
+import { texts, type Texts, siteTitle } from '../../lib/i18n.ts';
 import type { Db } from '../../db/client.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
@@ -282,7 +281,7 @@ function pageTop(
   if (product && title !== GET_TOKEN_API_TITLE) {
     const productPath = localizedPath(locale, `/apiProduct/${encodeURIComponent(product.alias)}`);
     out.push(
-      `<nav aria-label="Breadcrumb" class="fs-crumbs"><a href="${escapeHtml(localizedPath(locale, '/apiProducts'))}">${escapeHtml(t('breadcrumbProducts'))}</a> / ` +
+      `<nav aria-label="${escapeHtml(texts(locale, 'pages')('site.breadcrumb'))}" class="fs-crumbs"><a href="${escapeHtml(localizedPath(locale, '/apiProducts'))}">${escapeHtml(t('breadcrumbProducts'))}</a> / ` +
         `<a href="${escapeHtml(productPath)}">${escapeHtml(product.title)}</a> / ` +
         `<a href="${escapeHtml(`${productPath}/documentation`)}">${escapeHtml(t('breadcrumbDocumentation'))}</a> / ` +
         `<span aria-current="page">${escapeHtml(title)}</span></nav>`,
@@ -367,7 +366,7 @@ export function renderFirstScreen({
     : '';
   return (
     `${STYLE}<div id="${FIRST_SCREEN_ID}"><header class="fs-header"><div class="fs-top"></div><div class="fs-bar">` +
-    `<a class="fs-site" href="${escapeHtml(localizedPath(locale, '/'))}">${escapeHtml(en.site.title)}</a></div></header><main class="fs-main">${pageTop(t, locale, title, index, top)}` +
+    `<a class="fs-site" href="${escapeHtml(localizedPath(locale, '/'))}">${escapeHtml(siteTitle(locale))}</a></div></header><main class="fs-main">${pageTop(t, locale, title, index, top)}` +
     `<section aria-labelledby="fs-reference">${referenceHeader(t, index)}` +
     `<p class="fs-dim fs-count">${escapeHtml(countText(t, index))}</p>${opened}${firstRows(t, index, pathname, rows, embedded)}</section></main></div>`
   );
@@ -459,7 +458,7 @@ export async function documentationFirstScreen(
       locale,
     }),
     // As the app's PageTitle writes it.
-    title: `${textsOf(locale)('documentationTitle', { title })} | ${en.site.title}`,
+    title: `${textsOf(locale)('documentationTitle', { title })} | ${siteTitle(locale)}`,
     // Not beside a deep link: the app opens that one and prefetches none of the first ones.
     preloads: operationKey ? [] : [...embedded.keys()].map((key) => operationUrl(doc.alias, key)),
   };

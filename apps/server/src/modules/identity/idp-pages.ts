@@ -5,12 +5,11 @@
  * (lib/i18n.ts; English is the catalogue's en.identity), set as the page's `lang`; they and every
  * dynamic value go through `esc`.
  */
-import { en } from '@portico/contracts/messages';
 import type { identityMessages } from '@portico/contracts/messages/identity';
 import type { mcpMessages } from '@portico/contracts/messages/mcp';
 import type { Locale } from '@portico/contracts/locales';
 import { escapeHtml as esc } from '../../lib/html.ts';
-import { fillHtml, texts, type Texts } from '../../lib/i18n.ts';
+import { fillHtml, texts, type Texts, siteTitle } from '../../lib/i18n.ts';
 
 /** The identity provider's texts in a language (`pages` namespace, `identity.*`). */
 export type IdentityKey = keyof typeof identityMessages;
@@ -41,8 +40,8 @@ button.secondary{background:#fff;color:#1c4e80;border:1px solid #1c4e80;margin-t
 
 function layout(M: Texts<IdentityKey>, title: string, body: string): string {
   return `<!doctype html><html lang="${M.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fillHtml(M, 'documentTitle', { title: esc(title), site: esc(en.site.title) })}</title><style>${STYLE}</style></head>
-<body><main><p class="brand">${esc(en.site.title)}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
+<link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${fillHtml(M, 'documentTitle', { title: esc(title), site: esc(siteTitle(M.locale)) })}</title><style>${STYLE}</style></head>
+<body><main><p class="brand">${esc(siteTitle(M.locale))}</p><h1>${esc(title)}</h1>${body}</main></body></html>`;
 }
 
 const alert = (error?: string) => (error ? `<div class="alert" role="alert">${esc(error)}</div>` : '');

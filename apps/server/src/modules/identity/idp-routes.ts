@@ -9,7 +9,7 @@ import { hitRateLimit } from '../../lib/rate-limit.ts';
 import { allowInteractionRedirect } from '../../oidc/form-targets.ts';
 import { confirmConsent } from '../../oidc/consent.ts';
 import { translateError } from '../../lib/error-language.ts';
-import { mailLocale, texts, uiLocale } from '../../lib/i18n.ts';
+import { mailLocale, texts, uiLocale, siteTitle } from '../../lib/i18n.ts';
 import { requestLocale } from '../../lib/locale.ts';
 import type { Locale } from '@portico/contracts/locales';
 import { IDP_PREFIX } from './idp-provider.ts';
@@ -328,7 +328,7 @@ export async function identityPageRoutes(app: FastifyInstance, provider: Provide
         const mail = texts(mailLocale(user.preferred_langcode), 'emails', 'identity');
         await app.mailer.send({
           to: user.email,
-          subject: mail('resetMailSubject', { site: en.site.title }),
+          subject: mail('resetMailSubject', { site: siteTitle(mail.locale) }),
           text: mail('resetMailText', { name: user.name, link }),
         });
       }

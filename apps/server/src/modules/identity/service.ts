@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/errors.ts';
-import { mailLocale, texts } from '../../lib/i18n.ts';
+import { mailLocale, texts, siteTitle } from '../../lib/i18n.ts';
 import { revokeAccount } from '../../oidc/adapter.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { addressProven } from './address-proven.ts';
@@ -71,7 +71,7 @@ export async function sendVerificationMail(
   const mail = texts(mailLocale(user.preferred_langcode), 'emails', 'identity');
   await app.mailer.send({
     to: user.email,
-    subject: mail('verifyMailSubject', { site: en.site.title }),
+    subject: mail('verifyMailSubject', { site: siteTitle(mail.locale) }),
     text: mail('verifyMailText', { name: user.name, email: user.email, link }),
   });
 }

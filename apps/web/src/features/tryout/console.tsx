@@ -22,7 +22,7 @@ import {
 } from '@portico/contracts/catalog';
 import { WIDE_SCREEN_MIN_PX } from '@portico/contracts/constants';
 import { TRYOUT_RESPONSE_MAX_CHARS } from '@portico/contracts/tryout';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useAppStore, type TryoutHistoryItem } from '../../lib/store';
 import { useTranslation } from '../../lib/i18n';
 import { credentialOptions, withoutCredentialParameters } from './credentials';
@@ -69,6 +69,17 @@ export default function TryoutConsoleDrawer(props: TryoutConsoleProps) {
   const { t } = useTranslation();
   const wide = useMediaQuery(`(min-width: ${WIDE_SCREEN_MIN_PX}px)`, true);
   const op = props.operation;
+  // The page behind the open drawer is inert, as behind any modal dialog: neither focus, a screen
+  // reader's cursor nor a click reaches it (the drawer is portalled outside #root). A layout
+  // effect, so the page is live again before the drawer gives the focus back to its opener.
+  useLayoutEffect(() => {
+    const page = document.getElementById('root');
+    if (!props.opened || !page) return;
+    page.inert = true;
+    return () => {
+      page.inert = false;
+    };
+  }, [props.opened]);
   return (
     <Drawer
       opened={props.opened}
