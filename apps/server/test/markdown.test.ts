@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentRepo } from '../src/modules/content/repo.ts';
 import { contentDb } from '../src/modules/content/tables.ts';
 import { pagesRepo } from '../src/modules/pages/repo.ts';
+import { translationsOf } from '../src/lib/translations.ts';
+import { markdownLabels } from '../src/modules/markdown/labels.ts';
+import { ENGLISH_LABELS } from '../src/modules/markdown/reference.ts';
 import { prefersMarkdown } from '../src/modules/markdown/negotiation.ts';
 import { schemaOutline } from '../src/modules/markdown/schema-outline.ts';
 import { TestClient } from './http-client.ts';
@@ -231,6 +234,156 @@ describe('Markdown and llms.txt', () => {
     expect(full.text).toContain('# Privacy policy');
     expect(full.text).toContain('### How do I get access to the APIs?');
     expect(full.text).toContain('# Five tips for testing in the sandbox');
+  });
+
+  it('writes the reference in German under /de/: the translation and the labels', async () => {
+    const md = await markdown('/de/documentation/accounts-v1.md', '/de/documentation/accounts-v1');
+    expect(md.startsWith('# Dokumentation: Konten-API\n')).toBe(true);
+    expect(md).toContain(`Webseite: ${origin}/de/documentation/accounts-v1`);
+    expect(md).toContain('## Server (die Sandbox)');
+    expect(md).toContain('## Authentifizierung');
+    expect(md).toMatch(/^\d+ Operationen$/m);
+    expect(md).toContain('### Parameter\n');
+    expect(md).toContain('| Name | Ort | Typ | Erforderlich | Beschreibung |');
+    expect(md).toMatch(/\| `accountId` \| Pfad \| string \| ja \|/);
+    expect(md).toContain('### Antworten\n');
+    expect(md).toContain('- Operations-ID: `getAccount`');
+    expect(md).toContain(
+      `Markdown dieser Operation: ${origin}/de/documentation/accounts-v1/operations/getAccount.md`,
+    );
+    for (const english of ['### Parameters', '### Responses', 'Web page:', '(the sandbox)', 'Operation ID']) {
+      expect(md).not.toContain(english);
+    }
+    const one = await markdown(
+      '/de/documentation/accounts-v1/operations/getAccount.md',
+      '/de/documentation/accounts-v1?operation=getAccount#operation/getAccount',
+    );
+    expect(one.startsWith('# GET /accounts/{accountId}\n')).toBe(true);
+    expect(one).toContain(
+      `Eine Operation aus [Dokumentation: Konten-API](${origin}/de/documentation/accounts-v1.md).`,
+    );
+    expect(one).toContain('### Beispielanfragen (cURL)');
+    const payments = (await get('/de/documentation/payments-v1.md')).text;
+    expect(payments).toContain('### Anfragetext');
+    expect(payments).toMatch(/^Schema:$/m);
+    // English is kept apart in the cache: the same document, its own words.
+    const english = (await get('/documentation/accounts-v1.md')).text;
+    expect(english.startsWith('# Accounts API Documentation\n')).toBe(true);
+    expect(english).toContain('### Parameters\n');
+    expect(english).not.toContain('Konten-API');
+  });
+
+  it('writes products, articles, pages and the FAQ in German from their translations', async () => {
+    const language = async (url: string) => (await get(url)).res.headers.get('content-language');
+
+    const product = await markdown('/de/apiProduct/accounts-api-v1.md', '/de/apiProduct/accounts-api-v1');
+    expect(product.startsWith('# Konten-API\n')).toBe(true);
+    expect(product).toContain(`Webseite: ${origin}/de/apiProduct/accounts-api-v1`);
+    expect(product).toContain('Bieten Sie Ihren Kundinnen und Kunden einen einheitlichen Blick auf ihr Geld');
+    expect(product).toContain(
+      `## Dokumentation\n\n- [Dokumentation: Konten-API](${origin}/de/documentation/accounts-v1.md)`,
+    );
+    expect(await language('/de/apiProduct/accounts-api-v1.md')).toBe('de');
+    const deprecated = (await get('/de/apiProduct/accounts-api-v0.md')).text;
+    expect(deprecated).toContain('_Diese Version ist veraltet._');
+
+    const article = await markdown('/de/blog/sandbox-tips.md', '/de/blog/sandbox-tips');
+    expect(article.startsWith('# Fünf Tipps für Tests in der Sandbox\n')).toBe(true);
+    expect(article).toMatch(/^Veröffentlicht am \d{4}-\d{2}-\d{2}/m);
+    expect(article).toContain(`Webseite: ${origin}/de/blog/sandbox-tips`);
+    expect(article).toContain('> Testdaten, Fehlerszenarien und Ratenlimits');
+    expect(article).toContain('Die Sandbox beantwortet jeden dokumentierten Aufruf mit realistischen Daten.');
+    expect(article).not.toContain('Published ');
+    expect(await language('/de/blog/sandbox-tips.md')).toBe('de');
+    // The reader's language by the query too, and by Accept.
+    expect((await get('/blog/sandbox-tips.md?langcode=de')).text).toBe(article);
+    expect(
+      await markdown('/de/blog/sandbox-tips', '/de/blog/sandbox-tips', { accept: 'text/markdown' }),
+    ).toBe(article);
+
+    const page = await markdown('/de/privacy.md', '/de/privacy');
+    expect(page.startsWith('# Datenschutzerklärung\n')).toBe(true);
+    expect(page).toContain(`Webseite: ${origin}/de/privacy`);
+    expect(page).toContain('## Verantwortliche Stelle');
+    expect(page).not.toMatch(/<\/?p>/);
+    expect(await language('/de/privacy.md')).toBe('de');
+    expect((await get('/de/page/privacy.md')).res.headers.get('link')).toContain(`<${origin}/de/privacy>`);
+
+    const faq = await markdown('/de/faq-page.md', '/de/faq-page');
+    expect(faq.startsWith('# FAQ\n')).toBe(true);
+    expect(faq).toContain(`Webseite: ${origin}/de/faq-page`);
+    expect(faq).toContain('### Wie erhalte ich Zugang zu den APIs?');
+    expect(faq).toContain(`[Anleitung für den Einstieg](${origin}/started)`);
+    expect(faq).not.toContain('How do I get access to the APIs?');
+    expect(await language('/de/faq-page.md')).toBe('de');
+
+    // English as it was: no Content-Language, no German.
+    for (const url of [
+      '/apiProduct/accounts-api-v1.md',
+      '/blog/sandbox-tips.md',
+      '/privacy.md',
+      '/faq-page.md',
+    ]) {
+      const { res, text } = await get(url);
+      expect(res.headers.get('content-language'), url).toBeNull();
+      expect(text, url).toContain('Web page: ');
+      expect(text, url).not.toContain('Webseite');
+    }
+  });
+
+  it("shows an untranslated item's English under /de/, in German words, and says so", async () => {
+    const created = await pagesRepo(t.app.db).create({
+      aliases: ['/markdown-english-only'],
+      title: 'Only in English',
+      body: '<p>No translation yet.</p>',
+      published: true,
+    });
+    try {
+      const { res, text } = await get('/de/markdown-english-only.md');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('link')).toBe(
+        `<${origin}/de/markdown-english-only>; rel="alternate"; type="text/html"`,
+      );
+      expect(res.headers.get('content-language')).toBe('en');
+      expect(text).toBe(
+        `# Only in English\n\nWebseite: ${origin}/de/markdown-english-only\n\nNo translation yet.\n`,
+      );
+      const english = await get('/markdown-english-only.md');
+      expect(english.res.headers.get('content-language')).toBeNull();
+      expect(english.text).toBe(
+        `# Only in English\n\nWeb page: ${origin}/markdown-english-only\n\nNo translation yet.\n`,
+      );
+    } finally {
+      await pagesRepo(t.app.db).remove(created.id);
+    }
+
+    // A FAQ question without its translation: in English among the German ones, both languages named.
+    const { uuid } = await contentDb(t.app.db)
+      .selectFrom('faqs')
+      .select('uuid')
+      .where('question', '=', 'Do you support mutual TLS?')
+      .executeTakeFirstOrThrow();
+    const removed = await translationsOf(t.app.db).remove('faq', uuid, 'de');
+    expect(removed).toBeDefined();
+    try {
+      const { res, text } = await get('/de/faq-page.md');
+      expect(res.headers.get('content-language')).toBe('de, en');
+      expect(text).toContain('### Do you support mutual TLS?');
+      expect(text).toContain('### Wie erhalte ich Zugang zu den APIs?');
+    } finally {
+      await translationsOf(t.app.db).put('faq', uuid, 'de', removed!.fields, null);
+    }
+    expect((await get('/de/faq-page.md')).res.headers.get('content-language')).toBe('de');
+  });
+
+  it("takes its words from pages.json: English the catalogue's byte for byte, German complete", () => {
+    expect(markdownLabels('en')).toEqual(ENGLISH_LABELS);
+    const german = markdownLabels('de');
+    expect(Object.keys(german.markdown).sort()).toEqual(Object.keys(ENGLISH_LABELS.markdown).sort());
+    expect(german.products.parameters).toBe('Parameter');
+    expect(german.products.responses).toBe('Antworten');
+    expect(german.products.requiredMark).toBe('Erforderlich');
+    expect(german.content.faqTitle).toBe('FAQ');
   });
 
   it('negotiates only when Markdown is preferred to HTML', () => {

@@ -9,7 +9,8 @@ import { escapeHtml } from './html.ts';
  * message files in `src/locales/<lng>/<namespace>.json`, read once at start-up. Namespaces:
  *
  * - `pages`: the identity provider's (`identity.*`) and the sandbox authorization server's
- *   (`sandboxAuth.*`) HTML pages;
+ *   (`sandboxAuth.*`) HTML pages, and the words of the pages' Markdown (`markdown.*`, with the
+ *   reference's `products.*` and `content.faqTitle`; modules/markdown/labels.ts);
  * - `emails`: every e-mail the portal sends, by area;
  * - `errors`: the API's error messages that reach users, keyed by the catalogue's own path
  *   (`organizations.nameRequired`) or `server.*` for the server's own texts.

@@ -10,7 +10,11 @@ import { catalogDb } from './tables.ts';
 import { findProduct } from './repo.ts';
 
 export { documentationProducts, findDocumentation, findProduct } from './repo.ts';
-export { documentationTranslation, translatedIndex } from './documentation-translations.ts';
+export {
+  documentationTitles,
+  documentationTranslation,
+  translatedIndex,
+} from './documentation-translations.ts';
 export { detailOfSlice, detailTarget, type DetailTarget } from './operation-details.ts';
 
 /** Every documentation's address and title, by title (all documentations are public). */
@@ -43,11 +47,11 @@ export async function publicProducts(
 export async function productDocumentations(
   db: Db,
   productId: number,
-): Promise<{ alias: string; title: string; version: string | null }[]> {
+): Promise<{ uuid: string; alias: string; title: string; version: string | null }[]> {
   return catalogDb(db)
     .selectFrom('api_product_documentations as pd')
     .innerJoin('api_documentations as d', 'd.id', 'pd.documentation_id')
-    .select(['d.alias', 'd.title', 'd.version'])
+    .select(['d.uuid', 'd.alias', 'd.title', 'd.version'])
     .where('pd.product_id', '=', productId)
     .orderBy('d.title')
     .orderBy('d.id')

@@ -12,6 +12,8 @@ export { itemsLinkingTo, refuseLinksTo, type LinkingItem } from './links.ts';
 export { FAQ_PAGE } from './repo.ts';
 
 export interface PublicArticle {
+  /** Its id: the key of its translations (decision 063). */
+  uuid: string;
   title: string;
   path: string;
   description: string;
@@ -28,6 +30,7 @@ export async function publicArticles(db: Db, path?: string): Promise<PublicArtic
     .leftJoin('news_categories as c', 'c.id', 'a.category_id')
     .leftJoin('article_authors as au', 'au.id', 'a.author_id')
     .select([
+      'a.uuid',
       'a.title',
       'a.path',
       'a.description',
@@ -43,6 +46,7 @@ export async function publicArticles(db: Db, path?: string): Promise<PublicArtic
   if (path !== undefined) qb = qb.where(sql<string>`lower(a.path)`, '=', path.toLowerCase());
   const rows = await qb.orderBy('a.created', 'desc').orderBy('a.id', 'desc').execute();
   return rows.map((r) => ({
+    uuid: r.uuid,
     title: r.title,
     path: r.path!,
     description: r.description,
@@ -56,16 +60,21 @@ export async function publicArticles(db: Db, path?: string): Promise<PublicArtic
 /** Published FAQ questions in the FAQ page's order: categories in theirs, then the uncategorised. */
 export async function publicFaqs(
   db: Db,
-): Promise<{ question: string; answerHtml: string; category: string | null }[]> {
+): Promise<{ uuid: string; question: string; answerHtml: string; category: string | null }[]> {
   const rows = await contentDb(db)
     .selectFrom('faqs as f')
     .leftJoin('faq_categories as c', 'c.id', 'f.category_id')
-    .select(['f.question', 'f.answer_html', 'c.name as category'])
+    .select(['f.uuid', 'f.question', 'f.answer_html', 'c.name as category'])
     .where('f.published', '=', true)
     .orderBy(sql`coalesce(c.weight, 2147483647)`)
     .orderBy('c.id')
     .orderBy('f.weight')
     .orderBy('f.id')
     .execute();
-  return rows.map((r) => ({ question: r.question, answerHtml: r.answer_html, category: r.category }));
+  return rows.map((r) => ({
+    uuid: r.uuid,
+    question: r.question,
+    answerHtml: r.answer_html,
+    category: r.category,
+  }));
 }

@@ -1,52 +1,117 @@
-import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
+import { localizedPath } from '@portico/contracts/locale-path';
+import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import type { Db } from '../../db/client.ts';
-import { findProduct, productDocumentations } from '../catalog/service.ts';
+import { markerOf, translated, type TranslationMarker } from '../../lib/translations.ts';
+import { documentationTitles, findProduct, productDocumentations } from '../catalog/service.ts';
 import { FAQ_PAGE, publicArticles, publicFaqs } from '../content/service.ts';
 import { normalizeAlias, publicPage } from '../pages/service.ts';
 import { htmlToMarkdown } from './html.ts';
+import { markdownLabels } from './labels.ts';
 
 /**
  * The Markdown of the portal's content pages, from the data their pages show and only what every
  * visitor may read (the modules' services): products not retired, published public articles,
- * published pages, published FAQ questions.
+ * published pages, published FAQ questions. In the reader's language (decision 063): each item's
+ * translation merged as its public route merges it (else its default language's text, marked as
+ * a fallback), the words of the page in that language, the links under its prefix (`/de/…`).
  */
 
-const M = en.markdown;
+/** A content page's Markdown, and in another language than the default what its text is in. */
+export interface ContentMarkdown {
+  body: string;
+  translation?: TranslationMarker;
+  /** Some of its parts (FAQ questions) have no translation: shown in the default language. */
+  partlyFallback?: boolean;
+}
+
+/** The marker of one item in `locale`; none in the default language (as the documentation's). */
+const markerIn = (locale: Locale, marker: TranslationMarker) =>
+  locale === DEFAULT_LOCALE ? {} : { translation: marker };
 
 /** `/apiProduct/<uuid or alias>` (the web app's product page). */
 export async function productMarkdown(
   db: Db,
   origin: string,
   idOrAlias: string,
-): Promise<string | undefined> {
-  const product = await findProduct(db, idOrAlias);
-  if (!product || product.retired) return undefined;
+  locale: Locale = DEFAULT_LOCALE,
+): Promise<ContentMarkdown | undefined> {
+  const found = await findProduct(db, idOrAlias);
+  if (!found || found.retired) return undefined;
+  // As the product's JSON:API (catalog/product-routes.ts): the translation's title and description.
+  const { product, marker } = (
+    await translated(
+      db,
+      'api_product',
+      [found],
+      (p) => p.uuid,
+      locale,
+      (p, t) => ({
+        ...p,
+        title: t.title || p.title,
+        description: t.title ? (t.description ?? '') : p.description,
+      }),
+      (product, marker) => ({ product, marker }),
+    )
+  )[0]!;
+  const { products: P, markdown: M } = markdownLabels(locale);
   const out = [`# ${product.title}`];
-  if (product.version) out.push(format(en.products.version, { version: product.version }));
+  if (product.version) out.push(format(P.version, { version: product.version }));
   if (product.deprecated) out.push(`_${M.deprecatedProduct}_`);
-  out.push(format(M.htmlPage, { url: `${origin}/apiProduct/${encodeURIComponent(product.alias)}` }));
+  out.push(
+    format(M.htmlPage, {
+      url: `${origin}${localizedPath(locale, `/apiProduct/${encodeURIComponent(product.alias)}`)}`,
+    }),
+  );
   const description = htmlToMarkdown(product.description, origin);
   if (description) out.push(description);
   const docs = await productDocumentations(db, product.id);
   if (docs.length) {
+    const titles = await documentationTitles(
+      db,
+      docs.map((d) => d.uuid),
+      locale,
+    );
     out.push(
       `## ${M.documentations}`,
       docs
         .map(
           (d) =>
-            `- [${format(en.products.documentationTitle, { title: d.title })}](${origin}/documentation/${encodeURIComponent(d.alias)}.md)`,
+            `- [${format(P.documentationTitle, { title: titles.get(d.uuid) ?? d.title })}](${origin}${localizedPath(locale, `/documentation/${encodeURIComponent(d.alias)}`)}.md)`,
         )
         .join('\n'),
     );
   }
-  return out.join('\n\n') + '\n';
+  return { body: out.join('\n\n') + '\n', ...markerIn(locale, marker) };
 }
 
 /** A public article at its path (`/blog/<slug>`). */
-export async function articleMarkdown(db: Db, origin: string, path: string): Promise<string | undefined> {
-  const [article] = await publicArticles(db, path);
-  if (!article) return undefined;
+export async function articleMarkdown(
+  db: Db,
+  origin: string,
+  path: string,
+  locale: Locale = DEFAULT_LOCALE,
+): Promise<ContentMarkdown | undefined> {
+  const found = await publicArticles(db, path);
+  if (!found.length) return undefined;
+  // As the article's JSON:API (content/plugin.ts): the translation's title, summary and body.
+  const { article, marker } = (
+    await translated(
+      db,
+      'article',
+      found.slice(0, 1),
+      (a) => a.uuid,
+      locale,
+      (a, t) => ({
+        ...a,
+        title: t.title || a.title,
+        description: t.title ? (t.description ?? '') : a.description,
+        bodyHtml: t.title ? (t.bodyHtml ?? '') : a.bodyHtml,
+      }),
+      (article, marker) => ({ article, marker }),
+    )
+  )[0]!;
+  const M = markdownLabels(locale).markdown;
   const byline = [
     format(M.published, { date: article.created.toISOString().slice(0, 10) }),
     article.author ? format(M.by, { author: article.author }) : '',
@@ -55,11 +120,11 @@ export async function articleMarkdown(db: Db, origin: string, path: string): Pro
     .join(' ');
   const out = [`# ${article.title}`, byline];
   if (article.category) out.push(format(M.category, { category: article.category }));
-  out.push(format(M.htmlPage, { url: `${origin}${article.path}` }));
+  out.push(format(M.htmlPage, { url: `${origin}${localizedPath(locale, article.path)}` }));
   if (article.description.trim()) out.push(`> ${article.description.trim().replace(/\r?\n/g, ' ')}`);
   const body = htmlToMarkdown(article.bodyHtml, origin);
   if (body) out.push(body);
-  return out.join('\n\n') + '\n';
+  return { body: out.join('\n\n') + '\n', ...markerIn(locale, marker) };
 }
 
 /** A published basic page by any of its aliases, with its canonical alias. */
@@ -67,20 +132,54 @@ export async function pageMarkdown(
   db: Db,
   origin: string,
   path: string,
-): Promise<{ body: string; alias: string } | undefined> {
+  locale: Locale = DEFAULT_LOCALE,
+): Promise<(ContentMarkdown & { alias: string }) | undefined> {
   const alias = normalizeAlias(path);
-  const page = alias ? await publicPage(db, alias) : undefined;
-  if (!page) return undefined;
-  const out = [`# ${page.title}`, format(M.htmlPage, { url: `${origin}${page.alias}` })];
+  const found = alias ? await publicPage(db, alias) : undefined;
+  if (!found) return undefined;
+  // As the page's JSON (pages/plugin.ts): the translation's title and body.
+  const { page, marker } = (
+    await translated(
+      db,
+      'page',
+      [found],
+      (p) => p.uuid,
+      locale,
+      (p, t) => ({ ...p, title: t.title || p.title, body: t.title ? (t.bodyHtml ?? '') : p.body }),
+      (page, marker) => ({ page, marker }),
+    )
+  )[0]!;
+  const M = markdownLabels(locale).markdown;
+  const out = [
+    `# ${page.title}`,
+    format(M.htmlPage, { url: `${origin}${localizedPath(locale, page.alias)}` }),
+  ];
   const body = htmlToMarkdown(page.body, origin);
   if (body) out.push(body);
-  return { body: out.join('\n\n') + '\n', alias: page.alias };
+  return { body: out.join('\n\n') + '\n', alias: page.alias, ...markerIn(locale, marker) };
 }
 
-/** The FAQ page: its published questions by category, in the page's order. */
-export async function faqMarkdown(db: Db, origin: string): Promise<string> {
-  const faqs = await publicFaqs(db);
-  const out = [`# ${en.content.faqTitle}`, format(M.htmlPage, { url: `${origin}${FAQ_PAGE}` })];
+/**
+ * The FAQ page: its published questions by category, in the page's order. In another language
+ * each question is its translation (as the FAQ's JSON:API), else the default language's: the page
+ * is marked a fallback when none is translated, `partlyFallback` when only some are.
+ */
+export async function faqMarkdown(
+  db: Db,
+  origin: string,
+  locale: Locale = DEFAULT_LOCALE,
+): Promise<ContentMarkdown> {
+  const faqs = await translated(
+    db,
+    'faq',
+    await publicFaqs(db),
+    (f) => f.uuid,
+    locale,
+    (f, t) => ({ ...f, question: t.question || f.question, answerHtml: t.answerHtml || f.answerHtml }),
+    (faq, marker) => ({ ...faq, fallback: marker.fallback }),
+  );
+  const { markdown: M, content: C } = markdownLabels(locale);
+  const out = [`# ${C.faqTitle}`, format(M.htmlPage, { url: `${origin}${localizedPath(locale, FAQ_PAGE)}` })];
   let category: string | null | undefined;
   for (const faq of faqs) {
     if (faq.category !== category) {
@@ -91,5 +190,13 @@ export async function faqMarkdown(db: Db, origin: string): Promise<string> {
     const answer = htmlToMarkdown(faq.answerHtml, origin);
     if (answer) out.push(answer);
   }
-  return out.join('\n\n') + '\n';
+  const body = out.join('\n\n') + '\n';
+  if (locale === DEFAULT_LOCALE) return { body };
+  const fallbacks = faqs.filter((f) => f.fallback).length;
+  const allFallback = fallbacks > 0 && fallbacks === faqs.length;
+  return {
+    body,
+    translation: markerOf(locale, !allFallback),
+    ...(fallbacks > 0 && !allFallback ? { partlyFallback: true } : {}),
+  };
 }

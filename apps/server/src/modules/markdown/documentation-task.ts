@@ -2,7 +2,7 @@ import type { OperationIndex } from '@portico/contracts/catalog';
 import type { Obj } from '../../openapi/operations.ts';
 import { cutOperationSlice, dereference } from '../../openapi/slice.ts';
 import { detailOfSlice } from '../catalog/service.ts';
-import { documentationHeader, indexOperations, operationSection } from './reference.ts';
+import { documentationHeader, indexOperations, operationSection, type MarkdownLabels } from './reference.ts';
 
 export interface DocumentationMarkdownTask {
   /** The stored (converted) document's JSON text. */
@@ -15,6 +15,8 @@ export interface DocumentationMarkdownTask {
   htmlUrl: string;
   /** The documentation's Markdown address without `.md` (operations are under `/operations/`). */
   markdownBase: string;
+  /** The page's words in its language (labels.ts); English when absent. */
+  labels?: MarkdownLabels;
 }
 
 /** The documentation's header and each operation's section, in the page's order. */
@@ -48,7 +50,7 @@ export async function documentationMarkdown(task: DocumentationMarkdownTask): Pr
         cutOperationSlice(doc, op.method, op.path, target.webhook ? 'webhooks' : 'paths'),
       );
       const detail = detailOfSlice(slice, target);
-      if (detail) section = operationSection(detail, doc, { markdownUrl });
+      if (detail) section = operationSection(detail, doc, { markdownUrl, labels: task.labels });
     } catch {
       // Below: what the index knows of it.
     }
@@ -58,7 +60,11 @@ export async function documentationMarkdown(task: DocumentationMarkdownTask): Pr
     operations.push([op.key, section]);
   }
   return {
-    header: documentationHeader(index, { title: task.title, version: task.version, htmlUrl: task.htmlUrl }),
+    header: documentationHeader(
+      index,
+      { title: task.title, version: task.version, htmlUrl: task.htmlUrl },
+      task.labels,
+    ),
     operations,
   };
 }

@@ -1,4 +1,3 @@
-import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
@@ -15,11 +14,13 @@ import {
   type DocumentationMarkdown,
   type DocumentationMarkdownTask,
 } from './documentation-task.ts';
+import { markdownLabels } from './labels.ts';
+import type { MarkdownLabels } from './reference.ts';
 
 const TASK = new URL('./documentation-task.ts', import.meta.url);
 
 /**
- * Rendered references by documentation, content hash, title, version and origin: worked out once
+ * Rendered references by documentation, content hash, title, version, origin and language: worked out once
  * per version of a document (in a worker thread), then answered from memory. Bounded by size.
  */
 const rendered = new LRUCache<string, Promise<DocumentationMarkdown | undefined>>({
@@ -39,6 +40,8 @@ export interface DocumentationPages {
   /** `<origin>/documentation/<alias>`: the page, and its Markdown with `.md`. */
   base: string;
   markdown: DocumentationMarkdown;
+  /** The page's words in its language (labels.ts). */
+  labels: MarkdownLabels;
 }
 
 async function render(task: DocumentationMarkdownTask): Promise<DocumentationMarkdown> {
@@ -63,7 +66,16 @@ export async function documentationPages(
   // In the reader's language (decision 063): the translation's title, description and tags.
   const translation = await documentationTranslation(db, doc.uuid, locale);
   const title = translation.fields?.title || doc.title;
-  const key = JSON.stringify([doc.id, doc.content_hash, title, doc.version, origin, translation.stamp]);
+  const labels = markdownLabels(locale);
+  const key = JSON.stringify([
+    doc.id,
+    doc.content_hash,
+    title,
+    doc.version,
+    origin,
+    locale,
+    translation.stamp,
+  ]);
   let hit = rendered.get(key);
   if (!hit) {
     const computing = (async () => {
@@ -81,6 +93,7 @@ export async function documentationPages(
         version: doc.version,
         htmlUrl: base,
         markdownBase: base,
+        labels,
       });
     })();
     hit = computing;
@@ -100,6 +113,7 @@ export async function documentationPages(
       title,
       base,
       markdown,
+      labels,
       ...(locale === DEFAULT_LOCALE ? {} : { translation: translation.marker }),
     }
   );
@@ -117,8 +131,8 @@ export function oneOperation(pages: DocumentationPages, key: string): string | u
   const section = pages.markdown.operations.find(([k]) => k === key)?.[1];
   if (section === undefined) return undefined;
   const title = section.split('\n', 1)[0]!.replace(/^#+\s*/, '');
-  const lead = format(en.markdown.operationOf, {
-    title: format(en.products.documentationTitle, { title: pages.title }),
+  const lead = format(pages.labels.markdown.operationOf, {
+    title: format(pages.labels.products.documentationTitle, { title: pages.title }),
     url: `${pages.base}.md`,
   });
   return `# ${title}\n\n${lead}\n\n${section}\n`;

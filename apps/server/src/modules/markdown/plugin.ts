@@ -9,7 +9,7 @@ import { documentationPages, oneOperation, wholeDocumentation } from './document
 import { llmsSections, llmsText } from './llms.ts';
 import { prefersMarkdown } from './negotiation.ts';
 import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
-import { splitLocalePath } from '@portico/contracts/locale-path';
+import { localizedPath, splitLocalePath } from '@portico/contracts/locale-path';
 import { readerLocale, type TranslationMarker } from '../../lib/translations.ts';
 
 /** A page's Markdown and the address of its web page (the Link header's alternate). */
@@ -18,6 +18,8 @@ export interface MarkdownPage {
   htmlUrl: string;
   /** A translated page's language marker (decision 063): its text's language is sent as Content-Language. */
   translation?: TranslationMarker;
+  /** Some of its parts (FAQ questions) are in the default language: Content-Language names both. */
+  partlyFallback?: boolean;
 }
 
 /** The data domains (db/data-versions.ts) of every table /llms-full.txt reads. */
@@ -77,18 +79,25 @@ export default fp(
       const product = PRODUCT.exec(path);
       if (product) {
         const id = decoded(product[1]!);
-        const body = id ? await productMarkdown(app.db, base, id) : undefined;
-        return body === undefined ? undefined : { body, htmlUrl: `${base}${path}` };
+        const page = id ? await productMarkdown(app.db, base, id, locale) : undefined;
+        return page && { ...page, htmlUrl: `${base}${localizedPath(locale, path)}` };
       }
       if (path.toLowerCase() === FAQ_PAGE) {
-        return { body: await faqMarkdown(app.db, base), htmlUrl: `${base}${FAQ_PAGE}` };
+        const page = await faqMarkdown(app.db, base, locale);
+        return { ...page, htmlUrl: `${base}${localizedPath(locale, FAQ_PAGE)}` };
       }
       const plain = decoded(path);
       if (plain === undefined) return undefined;
-      const article = await articleMarkdown(app.db, base, plain);
-      if (article !== undefined) return { body: article, htmlUrl: `${base}${path}` };
-      const page = await pageMarkdown(app.db, base, plain);
-      return page && { body: page.body, htmlUrl: `${base}${page.alias}` };
+      const article = await articleMarkdown(app.db, base, plain, locale);
+      if (article !== undefined) return { ...article, htmlUrl: `${base}${localizedPath(locale, path)}` };
+      const page = await pageMarkdown(app.db, base, plain, locale);
+      return (
+        page && {
+          body: page.body,
+          htmlUrl: `${base}${localizedPath(locale, page.alias)}`,
+          ...(page.translation ? { translation: page.translation } : {}),
+        }
+      );
     }
 
     function send(request: FastifyRequest, reply: FastifyReply, page: MarkdownPage, type: string) {
@@ -99,7 +108,13 @@ export default fp(
         // As the pages: stored anywhere, asked again each time (the ETag makes that a 304).
         .header('Cache-Control', 'no-cache')
         .header('ETag', etag);
-      if (page.translation) reply.header('Content-Language', page.translation.shown);
+      if (page.translation) {
+        const { shown } = page.translation;
+        reply.header(
+          'Content-Language',
+          page.partlyFallback && shown !== DEFAULT_LOCALE ? `${shown}, ${DEFAULT_LOCALE}` : shown,
+        );
+      }
       if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send();
       return reply.status(200).type(type).send(page.body);
     }
@@ -107,7 +122,7 @@ export default fp(
     app.decorate('markdownFor', markdownFor);
 
     app.decorate('answerMarkdown', async (request: FastifyRequest, reply: FastifyReply) => {
-      // `/de/documentation/x.md` (or `?langcode=de`): a documentation in that language.
+      // `/de/documentation/x.md` (or `?langcode=de`): the page in that language.
       const { locale: pathLocale, path: pathname } = splitLocalePath(request.url.split('?', 1)[0] ?? '/');
       const suffixed = /\.md$/i.test(pathname) && pathname.length > 4;
       if (!suffixed && !prefersMarkdown(request.headers.accept)) return false;

@@ -17,8 +17,46 @@ import { schemaOutline } from './schema-outline.ts';
  * sample, a request sample). Pure functions: the worker task (documentation-task.ts) calls them.
  */
 
-const P = en.products;
-const M = en.markdown;
+/** The reference's own words of the `products` area (pages.json `products` in every language). */
+export const REFERENCE_PRODUCT_KEYS = [
+  'documentationTitle',
+  'version',
+  'authentication',
+  'servers',
+  'deprecatedOperation',
+  'parameters',
+  'location_path',
+  'location_query',
+  'location_header',
+  'location_cookie',
+  'name',
+  'type',
+  'requiredMark',
+  'description',
+  'requestBody',
+  'responses',
+  'webhookResponses',
+  'requestSamples',
+] as const;
+
+/**
+ * The words of the Markdown pages in one language: a plain object, so that it crosses to the
+ * worker thread with the task (labels.ts makes it from pages.json on the main thread).
+ */
+export interface MarkdownLabels {
+  products: Record<(typeof REFERENCE_PRODUCT_KEYS)[number], string>;
+  markdown: Record<keyof typeof en.markdown, string>;
+  content: { faqTitle: string };
+}
+
+/** The English words, from the contracts catalogue: the default of every function here. */
+export const ENGLISH_LABELS: MarkdownLabels = {
+  products: Object.fromEntries(
+    REFERENCE_PRODUCT_KEYS.map((k) => [k, en.products[k]]),
+  ) as MarkdownLabels['products'],
+  markdown: { ...en.markdown },
+  content: { faqTitle: en.content.faqTitle },
+};
 
 /** Samples longer than this are cut: a page an assistant reads, not a fixture. */
 const MAX_SAMPLE_CHARS = 4000;
@@ -42,7 +80,8 @@ function plural(template: { one: string; other: string }, count: number): string
   return format(count === 1 ? template.one : template.other, { count });
 }
 
-export function operationCountText(count: number): string {
+export function operationCountText(count: number, labels: MarkdownLabels = ENGLISH_LABELS): string {
+  const M = labels.markdown;
   return plural({ one: M.operationCount_one, other: M.operationCount }, count);
 }
 
@@ -58,7 +97,7 @@ export function indexOperations(index: OperationIndex): OperationSummary[] {
   return out;
 }
 
-function schemeLines(scheme: SecuritySchemeSummary): string[] {
+function schemeLines(scheme: SecuritySchemeSummary, M: MarkdownLabels['markdown']): string[] {
   const kind = [scheme.type, scheme.scheme, scheme.in ? `${scheme.in} ${scheme.paramName ?? ''}`.trim() : '']
     .filter(Boolean)
     .join(', ');
@@ -80,7 +119,9 @@ function schemeLines(scheme: SecuritySchemeSummary): string[] {
 export function documentationHeader(
   index: OperationIndex,
   meta: { title: string; version: string | null; htmlUrl: string },
+  labels: MarkdownLabels = ENGLISH_LABELS,
 ): string {
+  const { products: P, markdown: M } = labels;
   const out: string[] = [`# ${format(P.documentationTitle, { title: meta.title })}`];
   const version = meta.version ?? index.version;
   if (version) out.push(format(P.version, { version }));
@@ -90,13 +131,15 @@ export function documentationHeader(
     out.push(`## ${M.sandboxServers}`, index.servers.map((url) => `- ${url}`).join('\n'));
   }
   if (index.securitySchemes.length) {
-    out.push(`## ${P.authentication}`, index.securitySchemes.flatMap(schemeLines).join('\n'));
+    out.push(`## ${P.authentication}`, index.securitySchemes.flatMap((s) => schemeLines(s, M)).join('\n'));
   }
-  out.push(operationCountText(index.operationCount + (index.webhookCount ?? index.webhooks?.length ?? 0)));
+  out.push(
+    operationCountText(index.operationCount + (index.webhookCount ?? index.webhooks?.length ?? 0), labels),
+  );
   return out.join('\n\n');
 }
 
-function sampleOf(media: MediaTypeDetail, doc: unknown): string | undefined {
+function sampleOf(media: MediaTypeDetail, doc: unknown, M: MarkdownLabels['markdown']): string | undefined {
   let value: unknown = media.example;
   if (value === undefined && media.examples) {
     value = Object.values(media.examples).find((e) => e && e.value !== undefined)?.value;
@@ -123,12 +166,13 @@ function mediaParts(
   doc: unknown,
   level: string,
   resolve: Resolve,
+  M: MarkdownLabels['markdown'],
 ): string[] {
   const out: string[] = [];
   for (const [type, media] of Object.entries(content)) {
     out.push(`${level} \`${type}\``);
     if (media.schema) out.push(`${M.schemaOutline}:`, fence(schemaOutline(media.schema, resolve), 'ts'));
-    const sample = sampleOf(media, doc);
+    const sample = sampleOf(media, doc, M);
     if (sample !== undefined) out.push(`${M.sample}:`, fence(sample, /json/i.test(type) ? 'json' : ''));
   }
   return out;
@@ -141,8 +185,9 @@ function mediaParts(
 export function operationSection(
   op: OperationDetail,
   doc: unknown,
-  options: { level?: number; markdownUrl?: string } = {},
+  options: { level?: number; markdownUrl?: string; labels?: MarkdownLabels } = {},
 ): string {
+  const { products: P, markdown: M } = options.labels ?? ENGLISH_LABELS;
   const h = '#'.repeat(options.level ?? 2);
   const resolve: Resolve = (ref) => (Object.hasOwn(op.refs, ref) ? op.refs[ref] : undefined);
   const sub = `${h}#`;
@@ -183,13 +228,13 @@ export function operationSection(
   if (op.requestBody) {
     out.push(`${sub} ${P.requestBody}${op.requestBody.required ? ` (${M.requestBodyRequired})` : ''}`);
     if (op.requestBody.description?.trim()) out.push(op.requestBody.description.trim());
-    out.push(...mediaParts(op.requestBody.content, doc, `${sub}#`, resolve));
+    out.push(...mediaParts(op.requestBody.content, doc, `${sub}#`, resolve, M));
   }
   if (op.responses.length) {
     out.push(`${sub} ${op.webhook ? P.webhookResponses : P.responses}`);
     for (const r of op.responses) {
       out.push(`${sub}# ${r.status}${r.description ? ` ${cell(r.description)}` : ''}`);
-      out.push(...mediaParts(r.content, doc, `${sub}##`, resolve));
+      out.push(...mediaParts(r.content, doc, `${sub}##`, resolve, M));
     }
   }
   const sample = op.samples[0];
