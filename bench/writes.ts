@@ -155,10 +155,13 @@ async function plainServer(status: number, body: string): Promise<{ base: string
   return { base: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
-/** The demo content plus one account per worker, in a temporary CONTENT_DIR. */
-function contentWithWriters(): string {
+/**
+ * The demo content plus one account per worker, in a temporary CONTENT_DIR: the checkout's own
+ * (a 'before' checkout's importer may not read today's content files).
+ */
+function contentWithWriters(checkout = root): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-bench-content-'));
-  fs.cpSync(path.join(root, 'content'), dir, { recursive: true });
+  fs.cpSync(path.join(checkout, 'content'), dir, { recursive: true });
   const users = Array.from(
     { length: CONNECTIONS },
     (_, n) =>
@@ -233,7 +236,7 @@ interface Case {
 
 async function benchDatabase(kind: 'pglite' | 'postgres', checkout?: string): Promise<string[]> {
   const database = await freshDatabase({ postgres: kind === 'postgres' ? POSTGRES_URL! : false });
-  const content = contentWithWriters();
+  const content = contentWithWriters(checkout);
   const loopFile = path.join(database.dataDir, 'event-loop.json');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
