@@ -116,6 +116,11 @@ test('a German visitor signs up, builds an application, subscribes it and tries 
   await expect(modal.getByRole('button', { name: `${A.ui.unsubscribe} Konten-API` })).toBeVisible();
   await modal.getByRole('button', { name: de.dialog.close }).first().click();
   await expect(page.getByText(A.ui.subscriptions).first()).toBeVisible();
+  // The application page's list names the product in German too (the page's language).
+  const subscribed = page.getByTestId('subscription');
+  await expect(subscribed).toHaveCount(1);
+  await expect(subscribed).toContainText('Konten-API');
+  await expect(subscribed).not.toContainText('Accounts API');
 
   // The product catalogue and the documentation.
   await page.goto('/de/apiProducts');

@@ -80,6 +80,73 @@ describe('demo organizations', () => {
     });
   });
 
+  it("names the application's products and their documentations in the reader's language (decision 063)", async () => {
+    type Doc = {
+      data: { id: string; meta: { application: Application } };
+      included: { type: string; id: string; attributes: { title: string } }[];
+    };
+    const titlesOf = (a: Application) =>
+      a.subscriptions.map((s) => [s.title, s.apiEndpoints.map((e) => e.title)]);
+    // Everything but the titles is the same in every language.
+    const untitled = (a: Application) =>
+      a.subscriptions.map((s) => ({
+        ...s,
+        title: '',
+        apiEndpoints: s.apiEndpoints.map((e) => ({ ...e, title: '' })),
+      }));
+    const list = async (query: string) => {
+      const res = await dev.get(`/phpsdk/organization/apps${query}`);
+      expect(res.status).toBe(200);
+      return (await body<{ data: Application[] }>(res)).data.find((a) => a.title === 'Budget Buddy')!;
+    };
+    const english = await list('');
+    const german = await list('?langcode=de');
+    // accounts-api-v1 and its documentations accounts-v1 and get-token (content/catalog/*.yaml).
+    expect(titlesOf(english)).toEqual([['Accounts API', ['Accounts API', 'Get Token API']]]);
+    expect(titlesOf(german)).toEqual([['Konten-API', ['Konten-API', 'Get Token API']]]);
+    expect(untitled(german)).toEqual(untitled(english));
+    expect(await list('?langcode=en')).toEqual(english);
+
+    const include = 'include=field_application_subscriptions,field_application_subscriptions.field_endpoints';
+    const one = async (query: string) => {
+      const res = await dev.get(`/jsonapi/node/application/${english.uuid}?${include}${query}`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      return { text, doc: JSON.parse(text) as Doc };
+    };
+    const plain = await one('');
+    const de = await one('&langcode=de');
+    expect(titlesOf(plain.doc.data.meta.application)).toEqual(titlesOf(english));
+    expect(titlesOf(de.doc.data.meta.application)).toEqual(titlesOf(german));
+    const includedTitles = (d: Doc) => d.included.map((r) => [r.type, r.attributes.title]);
+    expect(includedTitles(de.doc)).toEqual([
+      ['node--api_product', 'Konten-API'],
+      ['node--api_documentation', 'Konten-API'],
+      ['node--api_documentation', 'Get Token API'],
+    ]);
+    expect(includedTitles(plain.doc)).toEqual([
+      ['node--api_product', 'Accounts API'],
+      ['node--api_documentation', 'Accounts API'],
+      ['node--api_documentation', 'Get Token API'],
+    ]);
+    expect(de.doc.included.map((r) => r.id)).toEqual(plain.doc.included.map((r) => r.id));
+    // English is the same answer, asked for or not.
+    expect((await one('&langcode=en')).text).toBe(plain.text);
+
+    // A language the portal does not have is a 400 naming the parameter, on both reads.
+    for (const url of [
+      `/jsonapi/node/application/${english.uuid}?langcode=xx`,
+      '/phpsdk/organization/apps?langcode=xx',
+    ]) {
+      const bad = await dev.get(url);
+      expect(bad.status).toBe(400);
+      const error = (await body<{ errors: { title: string; source?: { parameter?: string } }[] }>(bad))
+        .errors[0]!;
+      expect(error.title).toBe('langcode must be one of en, de.');
+      expect(error.source?.parameter).toBe('langcode');
+    }
+  });
+
   it('is imported once: a later start neither duplicates it nor brings back a deleted one', async () => {
     await reimport();
     const [org, duplicate] = await demoOrganizations();

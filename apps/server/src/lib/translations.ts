@@ -127,6 +127,33 @@ export function translationsOf(db: Db) {
       return new Map(rows.map((r) => [r.entity_id, parseFields(r.fields)]));
     },
 
+    /**
+     * The translations into `langcode` of items of several kinds, in one query: by kind, then id
+     * (none for the default language).
+     */
+    async forKinds(
+      items: Readonly<Record<string, readonly (string | number)[]>>,
+      langcode: Locale,
+    ): Promise<Map<string, Map<string, TranslatedFields>>> {
+      const kinds = Object.entries(items).filter(([, ids]) => ids.length);
+      const out = new Map(kinds.map(([kind]) => [kind, new Map<string, TranslatedFields>()]));
+      if (langcode === DEFAULT_LOCALE || !kinds.length) return out;
+      const rows = await tables(db)
+        .selectFrom('content_translations')
+        .select(['entity_type', 'entity_id', 'fields'])
+        .where('langcode', '=', langcode)
+        .where((eb) =>
+          eb.or(
+            kinds.map(([kind, ids]) =>
+              eb.and([eb('entity_type', '=', kind), eb('entity_id', 'in', [...new Set(ids.map(String))])]),
+            ),
+          ),
+        )
+        .execute();
+      for (const r of rows) out.get(r.entity_type)?.set(r.entity_id, parseFields(r.fields));
+      return out;
+    },
+
     /** Every translation (in every language) of the items `ids` of one kind. */
     async ofItems(
       entityType: string,

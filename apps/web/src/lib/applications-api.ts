@@ -1,5 +1,6 @@
 import type { Application, ApplicationForm } from '@portico/contracts/applications';
 import { clientAuthAttributes } from '@portico/contracts/client-auth';
+import { readerLanguage } from '../components/content/translation';
 import { apiRequest } from './api-client';
 
 /**
@@ -9,11 +10,14 @@ import { apiRequest } from './api-client';
  * they live here; nothing of the first page imports this module.
  */
 
-/** Every application the signed-in user may see, across organizations (first 50). */
+/**
+ * Every application the signed-in user may see, across organizations (first 50), their products'
+ * titles in the page's language (decision 063).
+ */
 export async function fetchMyApplications(): Promise<Application[]> {
   const res = await apiRequest<{ data: Application[] }>('/phpsdk/organization/apps', {
     format: 'json',
-    query: { 'page[limit]': 50 },
+    query: { 'page[limit]': 50, ...readerLanguage() },
   });
   return res.data;
 }

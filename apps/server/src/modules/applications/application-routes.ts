@@ -1,9 +1,11 @@
 import { CLIENT_AUTH_ATTRIBUTES } from '@portico/contracts/client-auth';
 import { subscriptionRequestSchema } from '@portico/contracts/applications';
+import type { Locale } from '@portico/contracts/locales';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { HttpError, badRequest, notFound } from '../../lib/errors.ts';
+import { readerLocale } from '../../lib/translations.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { loadOrgAccess, permissionsFor, effectiveRoles, type OrgAccess } from '../organizations/authz.ts';
@@ -68,8 +70,8 @@ const M = en.applications;
 export async function applicationRoutes(app: FastifyInstance): Promise<void> {
   const db = app.db;
 
-  async function viewOf(row: ApplicationRow, access: OrgAccess) {
-    const [view] = await loadViews(db, app.secretBox, [row], () => access);
+  async function viewOf(row: ApplicationRow, access: OrgAccess, langcode?: Locale) {
+    const [view] = await loadViews(db, app.secretBox, [row], () => access, langcode);
     return view!;
   }
 
@@ -213,12 +215,14 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
     '/jsonapi/node/application/:id',
     async (request, reply) => {
       const { app: row, access } = await requireApplication(db, request.user, request.params.id, 'view');
-      rejectUnknown(request.query, (k) => k === 'include' || k === 'organization');
+      rejectUnknown(request.query, (k) => k === 'include' || k === 'organization' || k === 'langcode');
+      // The products' and documentations' titles in the reader's language (decision 063).
+      const langcode = readerLocale(single(request.query, 'langcode'));
       const orgRef = single(request.query, 'organization');
       if (orgRef && orgRef.toLowerCase() !== access.org.uuid && orgRef !== String(access.org.id))
         throw notFound();
       const include = parseInclude<Include>(request.query, INCLUDES);
-      const view = await viewOf(row, access);
+      const view = await viewOf(row, access, langcode);
       const base = baseUrl(request);
       reply.header('Cache-Control', 'private, no-store');
       return sendDocument(reply, 200, {
@@ -231,7 +235,11 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
   /** The caller's applications: of one organization, or of every organization they may view. */
   app.get<{ Querystring: Query }>('/phpsdk/organization/apps', async (request, reply) => {
     const user = requireUser(request);
-    rejectUnknown(request.query, (k) => ['organization', 'page[limit]', 'page[offset]'].includes(k));
+    rejectUnknown(request.query, (k) =>
+      ['organization', 'page[limit]', 'page[offset]', 'langcode'].includes(k),
+    );
+    // The products' and documentations' titles in the reader's language (decision 063).
+    const langcode = readerLocale(single(request.query, 'langcode'));
     const page = parsePage(request.query);
     const orgRef = single(request.query, 'organization');
     const accessById = new Map<number, OrgAccess>();
@@ -305,7 +313,13 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       .limit(page.limit)
       .offset(page.offset)
       .execute();
-    const views = await loadViews(db, app.secretBox, rows, (a) => accessById.get(a.organization_id)!);
+    const views = await loadViews(
+      db,
+      app.secretBox,
+      rows,
+      (a) => accessById.get(a.organization_id)!,
+      langcode,
+    );
     reply.header('Cache-Control', 'private, no-store');
     return reply.send({
       data: views.map(applicationOf),

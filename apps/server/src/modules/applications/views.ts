@@ -1,8 +1,10 @@
 import type { Application, GrantType, Subscription } from '@portico/contracts/applications';
+import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import type { Db } from '../../db/client.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
 import type { ClientAuthentication } from '../../authz-server/client-auth.ts';
 import { clientAuthFromRow, clientAuthOfClients } from './client-auth-fields.ts';
+import { catalogTitles } from '../catalog/service.ts';
 import type { OrgAccess } from '../organizations/authz.ts';
 import { allowed, rightsOf } from './access.ts';
 import { appDb, type ApplicationRow, type Environment, type GoLiveRequestRow } from './tables.ts';
@@ -10,7 +12,9 @@ import { appDb, type ApplicationRow, type Environment, type GoLiveRequestRow } f
 /**
  * Everything a response needs about some applications, loaded in a few queries: clients (and
  * secrets for callers who may see them), subscribed products with their documentations, the
- * latest go-live request and the creator.
+ * latest go-live request and the creator. The products' and documentations' titles are in the
+ * reader's language (`langcode`, decision 063; the default language's where no translation gives
+ * one), in one more query; everything else (ids, aliases, scopes, the order) is the same.
  */
 export interface ClientView {
   clientId: string;
@@ -58,6 +62,7 @@ export async function loadViews(
   box: SecretBox,
   apps: ApplicationRow[],
   accessOf: (app: ApplicationRow) => OrgAccess,
+  langcode: Locale = DEFAULT_LOCALE,
 ): Promise<ApplicationView[]> {
   if (!apps.length) return [];
   const adb = appDb(db);
@@ -120,6 +125,11 @@ export async function loadViews(
         .orderBy('d.title')
         .execute()
     : [];
+  const titles = await catalogTitles(
+    db,
+    { products: subs.map((s) => s.uuid), documentations: docs.map((d) => d.uuid) },
+    langcode,
+  );
   return apps.map((app) => {
     const access = accessOf(app);
     const mayViewSecret = allowed(access, 'viewSecret');
@@ -149,7 +159,7 @@ export async function loadViews(
         .map((s) => ({
           id: s.id,
           uuid: s.uuid,
-          title: s.title,
+          title: titles.products.get(s.uuid) ?? s.title,
           alias: s.alias,
           version: s.version,
           deprecated: s.deprecated,
@@ -160,7 +170,13 @@ export async function loadViews(
           psd2: s.psd2_certificate_required,
           docs: docs
             .filter((d) => d.product_id === s.id)
-            .map((d) => ({ id: d.id, uuid: d.uuid, title: d.title, alias: d.alias, version: d.version })),
+            .map((d) => ({
+              id: d.id,
+              uuid: d.uuid,
+              title: titles.documentations.get(d.uuid) ?? d.title,
+              alias: d.alias,
+              version: d.version,
+            })),
         })),
       goLive: requests.find((r) => r.application_id === app.id) ?? null,
       creatorUuid: creators.find((u) => u.id === app.created_by)?.uuid ?? null,

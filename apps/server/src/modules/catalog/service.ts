@@ -5,9 +5,16 @@ import { catalogDb } from './tables.ts';
  * What other modules use of the catalog: its products (the demo organizations' importer), and what
  * every visitor may read of it (the Markdown module): documentations (all public), products that
  * are not retired, and the reference's details of an operation, worked out from a slice of the
- * stored document (operation-details.ts; the Markdown module's worker task calls them).
+ * stored document (operation-details.ts; the Markdown module's worker task calls them), and the
+ * titles of products and documentations in the reader's language (the applications' views).
  */
 import { findProduct } from './repo.ts';
+import type { Locale } from '@portico/contracts/locales';
+import { translationsOf } from '../../lib/translations.ts';
+import { DOCUMENTATION_TRANSLATION } from './documentation-translations.ts';
+
+/** The content_translations kind of products (console-products.ts, product-routes.ts). */
+const PRODUCT_TRANSLATION = 'api_product';
 
 export { documentationProducts, findDocumentation, findProduct } from './repo.ts';
 export {
@@ -16,6 +23,25 @@ export {
   translatedIndex,
 } from './documentation-translations.ts';
 export { detailOfSlice, detailTarget, type DetailTarget } from './operation-details.ts';
+
+/**
+ * The titles of products and documentations in one language, by uuid, in one query (decision
+ * 063): what another module shows of the catalog's items in the reader's language. None in the
+ * default language, and none for an item without a translated title (its own title shows).
+ */
+export async function catalogTitles(
+  db: Db,
+  items: { products: readonly string[]; documentations: readonly string[] },
+  langcode: Locale,
+): Promise<{ products: Map<string, string>; documentations: Map<string, string> }> {
+  const found = await translationsOf(db).forKinds(
+    { [PRODUCT_TRANSLATION]: items.products, [DOCUMENTATION_TRANSLATION]: items.documentations },
+    langcode,
+  );
+  const titles = (kind: string) =>
+    new Map([...(found.get(kind) ?? [])].flatMap(([uuid, f]) => (f.title ? [[uuid, f.title] as const] : [])));
+  return { products: titles(PRODUCT_TRANSLATION), documentations: titles(DOCUMENTATION_TRANSLATION) };
+}
 
 /** Every documentation's address and title, by title (all documentations are public). */
 export async function publicDocumentations(

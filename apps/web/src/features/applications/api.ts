@@ -26,9 +26,10 @@ interface ApplicationDocument {
 const APPLICATION_INCLUDE =
   'field_image,field_application_subscriptions,field_application_subscriptions.field_endpoints';
 
+/** One application, its products' titles in the page's language (decision 063). */
 export async function fetchApplication(id: string, organization: string | null): Promise<Application> {
   const doc = await apiRequest<ApplicationDocument>(`/jsonapi/node/application/${encodeURIComponent(id)}`, {
-    query: { include: APPLICATION_INCLUDE, organization },
+    query: { include: APPLICATION_INCLUDE, organization, ...readerLanguage() },
   });
   return doc.data.meta.application;
 }
