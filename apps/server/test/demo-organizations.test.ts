@@ -133,6 +133,16 @@ describe('demo organizations', () => {
     // English is the same answer, asked for or not.
     expect((await one('&langcode=en')).text).toBe(plain.text);
 
+    // A subscription change answers with the application as the page's reads do: in its language.
+    const resubscribed = await dev.send(
+      'POST',
+      '/api/application?langcode=de',
+      { type: 'subscribe', application: english.uuid, product: english.subscriptions[0]!.uuid },
+      'application/json',
+    );
+    expect(resubscribed.status).toBe(200);
+    expect(titlesOf((await body<{ data: Application }>(resubscribed)).data)).toEqual(titlesOf(german));
+
     // A language the portal does not have is a 400 naming the parameter, on both reads.
     for (const url of [
       `/jsonapi/node/application/${english.uuid}?langcode=xx`,

@@ -60,6 +60,8 @@ export async function changeSubscription(
   const res = await apiRequest<{ data: Application }>('/api/application', {
     method: 'POST',
     format: 'json',
+    // The answer replaces the application page's data: its product titles in the page's language.
+    query: readerLanguage(),
     body: { type, application, product },
   });
   return res.data;

@@ -444,6 +444,8 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       const parsed = subscriptionRequestSchema.safeParse(body);
       if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
       const { type, application, product: productRef } = parsed.data;
+      // The answer names the products in the page's language, as its reads do (loadViews).
+      const langcode = readerLocale(single(request.query as Query, 'langcode'));
       const { app: current, access } = await requireApplication(db, user, application, 'update');
       const message = type === 'unsubscribe' ? M.cannotUnsubscribe : M.cannotEdit;
       if (current.status === 'PRODUCTION')
@@ -464,7 +466,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       });
       await clearScopes(row.uuid);
       request.log.info({ applicationId: row.id, productId: product!.id, type }, 'subscription changed');
-      const view = await viewOf(row, access);
+      const view = await viewOf(row, access, langcode);
       return reply.status(200).send({ data: applicationOf(view) });
     }
     if (body.type !== undefined && body.type !== 'create' && body.type !== 'application')
