@@ -16,6 +16,7 @@ import { HttpError } from '../../lib/errors.ts';
 import { readerLocale, translated } from '../../lib/translations.ts';
 import type { Locale } from '@portico/contracts/locales';
 import { documentationTitles } from './documentation-translations.ts';
+import { productTranslation } from './translatable.ts';
 import {
   findProduct,
   loadComparisonTable,
@@ -270,11 +271,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
       rows,
       (p) => p.uuid,
       langcode,
-      (p, t) => ({
-        ...p,
-        title: t.title || p.title,
-        description: t.title ? (t.description ?? '') : p.description,
-      }),
+      (p, t) => ({ ...p, ...productTranslation(t) }),
       (p, translation) => {
         const resource = productResource(base, p, rel);
         return { ...resource, meta: { ...resource.meta, translation } };

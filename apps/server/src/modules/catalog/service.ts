@@ -23,6 +23,7 @@ export {
   translatedIndex,
 } from './documentation-translations.ts';
 export { detailOfSlice, detailTarget, type DetailTarget } from './operation-details.ts';
+export { productTranslation } from './translatable.ts';
 
 /**
  * The titles of products and documentations in one language, by uuid, in one query (decision

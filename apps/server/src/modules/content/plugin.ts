@@ -24,6 +24,7 @@ import { consoleArticleRoutes } from './console.ts';
 import { consoleFaqRoutes } from './faq-console.ts';
 import { consoleCategoryRoutes } from './category-console.ts';
 import { CONTENT_IMAGES_PATH } from './importer.ts';
+import { articleTranslation, faqTranslation } from './translatable.ts';
 import {
   articleIncludes,
   articleResource,
@@ -259,12 +260,12 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
       rows,
       (r) => r.uuid,
       langcode,
-      (r, t) => ({
-        ...r,
-        title: t.title || r.title,
-        description: t.title ? (t.description ?? '') : r.description,
-        body_html: t.title ? (t.bodyHtml ?? '') : r.body_html,
-      }),
+      (r, t) => {
+        const shown = articleTranslation(t);
+        return shown
+          ? { ...r, title: shown.title, description: shown.description, body_html: shown.bodyHtml }
+          : r;
+      },
       (r, marker) => articleResource(base(), r, marker),
     );
 
@@ -338,11 +339,14 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
           rows,
           (r) => r.uuid,
           langcode,
-          (r, t) => ({
-            ...r,
-            question: t.question || r.question,
-            answer_html: t.answerHtml || r.answer_html,
-          }),
+          (r, t) => {
+            const shown = faqTranslation(t);
+            return {
+              ...r,
+              question: shown.question ?? r.question,
+              answer_html: shown.answerHtml ?? r.answer_html,
+            };
+          },
           (r, marker) => faqResource(base(), r, marker),
         );
         return { data, count, included };

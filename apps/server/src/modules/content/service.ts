@@ -10,6 +10,7 @@ import { contentDb } from './tables.ts';
  */
 export { itemsLinkingTo, refuseLinksTo, type LinkingItem } from './links.ts';
 export { FAQ_PAGE } from './repo.ts';
+export { articleTranslation, faqTranslation } from './translatable.ts';
 
 export interface PublicArticle {
   /** Its id: the key of its translations (decision 063). */

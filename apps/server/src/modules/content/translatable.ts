@@ -1,5 +1,5 @@
 import { cleanHtml } from '../../lib/content-html.ts';
-import type { TranslatableField } from '../../lib/translations.ts';
+import type { TranslatableField, TranslatedFields } from '../../lib/translations.ts';
 import { renderMarkdown } from '../pages/service.ts';
 
 /**
@@ -19,3 +19,27 @@ export const FAQ_TRANSLATION_FIELDS: Record<string, TranslatableField> = {
   question: { max: 500, required: true },
   answer: { max: 100_000, required: true, html: (md) => cleanHtml(renderMarkdown(md)) },
 };
+
+/**
+ * What a translation replaces of an article (decision 063): its title, summary and body together;
+ * without a title (the console requires one) nothing. The one rule of the blog's JSON:API and the
+ * article's Markdown.
+ */
+export function articleTranslation(
+  t: TranslatedFields,
+): { title: string; description: string; bodyHtml: string } | undefined {
+  return t.title
+    ? { title: t.title, description: t.description ?? '', bodyHtml: t.bodyHtml ?? '' }
+    : undefined;
+}
+
+/**
+ * What a translation replaces of a question (decision 063): the question and the answer, each
+ * where the translation has it. The one rule of the FAQ's JSON:API and the FAQ page's Markdown.
+ */
+export function faqTranslation(t: TranslatedFields): { question?: string; answerHtml?: string } {
+  return {
+    ...(t.question ? { question: t.question } : {}),
+    ...(t.answerHtml ? { answerHtml: t.answerHtml } : {}),
+  };
+}

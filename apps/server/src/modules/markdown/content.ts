@@ -3,9 +3,20 @@ import { localizedPath } from '@portico/contracts/locale-path';
 import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import type { Db } from '../../db/client.ts';
 import { markerOf, translated, type TranslationMarker } from '../../lib/translations.ts';
-import { documentationTitles, findProduct, productDocumentations } from '../catalog/service.ts';
-import { FAQ_PAGE, publicArticles, publicFaqs } from '../content/service.ts';
-import { normalizeAlias, publicPage } from '../pages/service.ts';
+import {
+  documentationTitles,
+  findProduct,
+  productDocumentations,
+  productTranslation,
+} from '../catalog/service.ts';
+import {
+  articleTranslation,
+  FAQ_PAGE,
+  faqTranslation,
+  publicArticles,
+  publicFaqs,
+} from '../content/service.ts';
+import { normalizeAlias, pageTranslation, publicPage } from '../pages/service.ts';
 import { htmlToMarkdown } from './html.ts';
 import { markdownLabels } from './labels.ts';
 
@@ -38,7 +49,6 @@ export async function productMarkdown(
 ): Promise<ContentMarkdown | undefined> {
   const found = await findProduct(db, idOrAlias);
   if (!found || found.retired) return undefined;
-  // As the product's JSON:API (catalog/product-routes.ts): the translation's title and description.
   const { product, marker } = (
     await translated(
       db,
@@ -46,11 +56,7 @@ export async function productMarkdown(
       [found],
       (p) => p.uuid,
       locale,
-      (p, t) => ({
-        ...p,
-        title: t.title || p.title,
-        description: t.title ? (t.description ?? '') : p.description,
-      }),
+      (p, t) => ({ ...p, ...productTranslation(t) }),
       (product, marker) => ({ product, marker }),
     )
   )[0]!;
@@ -94,7 +100,6 @@ export async function articleMarkdown(
 ): Promise<ContentMarkdown | undefined> {
   const found = await publicArticles(db, path);
   if (!found.length) return undefined;
-  // As the article's JSON:API (content/plugin.ts): the translation's title, summary and body.
   const { article, marker } = (
     await translated(
       db,
@@ -102,12 +107,7 @@ export async function articleMarkdown(
       found.slice(0, 1),
       (a) => a.uuid,
       locale,
-      (a, t) => ({
-        ...a,
-        title: t.title || a.title,
-        description: t.title ? (t.description ?? '') : a.description,
-        bodyHtml: t.title ? (t.bodyHtml ?? '') : a.bodyHtml,
-      }),
+      (a, t) => ({ ...a, ...articleTranslation(t) }),
       (article, marker) => ({ article, marker }),
     )
   )[0]!;
@@ -137,7 +137,6 @@ export async function pageMarkdown(
   const alias = normalizeAlias(path);
   const found = alias ? await publicPage(db, alias) : undefined;
   if (!found) return undefined;
-  // As the page's JSON (pages/plugin.ts): the translation's title and body.
   const { page, marker } = (
     await translated(
       db,
@@ -145,7 +144,7 @@ export async function pageMarkdown(
       [found],
       (p) => p.uuid,
       locale,
-      (p, t) => ({ ...p, title: t.title || p.title, body: t.title ? (t.bodyHtml ?? '') : p.body }),
+      (p, t) => ({ ...p, ...pageTranslation(t) }),
       (page, marker) => ({ page, marker }),
     )
   )[0]!;
@@ -175,7 +174,7 @@ export async function faqMarkdown(
     await publicFaqs(db),
     (f) => f.uuid,
     locale,
-    (f, t) => ({ ...f, question: t.question || f.question, answerHtml: t.answerHtml || f.answerHtml }),
+    (f, t) => ({ ...f, ...faqTranslation(t) }),
     (faq, marker) => ({ ...faq, fallback: marker.fallback }),
   );
   const { markdown: M, content: C } = markdownLabels(locale);

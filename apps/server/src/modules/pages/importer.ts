@@ -51,6 +51,14 @@ export const PAGE_TRANSLATION_FIELDS: Record<string, TranslatableField> = {
   body: { max: 500_000, html: (md) => cleanHtml(renderMarkdown(md).trim()) },
 };
 
+/**
+ * What a translation replaces of a page (decision 063): its title and body together; without a
+ * title nothing. The one rule of the page's JSON and its Markdown.
+ */
+export function pageTranslation(t: TranslatedFields): { title: string; body: string } | undefined {
+  return t.title ? { title: t.title, body: t.bodyHtml ?? '' } : undefined;
+}
+
 const aliasList = z
   .union([z.string(), z.array(z.string()).min(1)])
   .transform((v) => (Array.isArray(v) ? v : [v]));

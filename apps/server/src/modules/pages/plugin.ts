@@ -4,6 +4,7 @@ import { notFound } from '../../lib/errors.ts';
 import { readerLocale, translated } from '../../lib/translations.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
 import { consolePageRoutes } from './console.ts';
+import { pageTranslation } from './importer.ts';
 import { normalizeAlias, pagesRepo } from './repo.ts';
 
 /**
@@ -44,7 +45,7 @@ export default fp(
         [page],
         (p) => p.uuid,
         langcode,
-        (p, t) => ({ ...p, title: t.title || p.title, body: t.title ? (t.bodyHtml ?? '') : p.body }),
+        (p, t) => ({ ...p, ...pageTranslation(t) }),
         (p, translation) => ({ ...p, translation }),
       );
       return reply.header('Cache-Control', 'no-cache').send(shown);

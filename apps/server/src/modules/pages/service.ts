@@ -7,7 +7,7 @@ import { pagesDb } from './tables.ts';
  * like the pages' and keeps its aliases clear of theirs, and checks its internal links against the
  * pages' aliases. The Markdown module reads published pages (publicPage, publicPages).
  */
-export { loadPageFiles, renderMarkdown, type PageFile } from './importer.ts';
+export { loadPageFiles, pageTranslation, renderMarkdown, type PageFile } from './importer.ts';
 export { normalizeAlias } from './repo.ts';
 
 /** Which of `aliases` (normalized) a page answers: the content module's internal-link check. */

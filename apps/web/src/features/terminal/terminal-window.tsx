@@ -79,10 +79,11 @@ export default function TerminalWindow() {
           new Promise<void>((resolve) => {
             setGame({
               done: () => {
+                // Back to the prompt at once: the keys typed right after Escape go to the terminal
+                // (a focus moved on the next frame lost them to the page while the game unmounted).
+                term.focus();
                 setGame(null);
                 resolve();
-                // Back to the prompt.
-                requestAnimationFrame(() => term.focus());
               },
             });
           }),
