@@ -135,7 +135,13 @@ test.describe('the provider console in German', () => {
       await expect(page.getByRole('alert')).toContainText(C.products.errors.aliasInvalid);
       await expectNoViolations(page, 'console new product with an error in German');
 
+      // A check whose message is zod's own (a version longer than 32 characters): in German too.
       await form.getByRole('textbox', { name: E.aliasLabel }).fill(alias);
+      const version = form.getByRole('textbox', { name: E.productVersionLabel });
+      await version.fill('v'.repeat(40));
+      await form.getByRole('button', { name: E.create }).click();
+      await expect(page.getByText('Zu groß: erwartet, dass string <=32 Zeichen hat')).toBeVisible();
+      await version.fill('');
       await form.getByRole('button', { name: E.create }).click();
       await expect(page).toHaveURL(/\/de\/admin\/apis\/products\/[0-9a-f-]{36}$/);
       await expect(page.getByTestId('product-version')).toHaveText(format(E.version, { version: 1 }));

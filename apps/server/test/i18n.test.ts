@@ -377,6 +377,53 @@ describe("the API's errors", () => {
     );
   });
 
+  it("zod's own messages of a failed check are said by zod's German locale; the schema's own stay with the files", async () => {
+    const manager = await signedInUser(t, 'zod.manager@example.com', { roles: ['api_manager'] });
+    const create = (fields: Record<string, unknown>) =>
+      manager.send(
+        'POST',
+        '/admin-api/catalog/products',
+        { alias: 'zod-check', title: 'Zod', ...fields },
+        'application/json',
+      );
+    const wrongType = await create({ weight: 'heavy' });
+    expect(wrongType.status).toBe(400);
+    const english = (await body<JsonApiErrorBody>(wrongType)).errors[0];
+    expect(english?.title).toBe('Invalid input: expected number, received string');
+    expect(english?.source?.pointer).toBe('/weight');
+
+    manager.cookies.set('portico_lang', 'de');
+    const german = await create({ weight: 'heavy' });
+    expect(german.status).toBe(400);
+    expect(german.headers.get('content-language')).toBe('de');
+    const error = (await body<JsonApiErrorBody>(german)).errors[0];
+    expect(error?.title).toBe('Ungültige Eingabe: erwartet Zahl, erhalten string');
+    expect(error?.detail).toBe(error?.title);
+    expect(error?.source?.pointer).toBe('/weight');
+    const tooLong = await create({ description: 'x'.repeat(200_000) });
+    expect((await body<JsonApiErrorBody>(tooLong)).errors[0]?.title).toMatch(
+      /^Zu groß: erwartet, dass string <=\d+ Zeichen hat$/,
+    );
+    // A message the schema gives itself is the catalogue's, translated by the errors files.
+    const alias = await create({ alias: 'Kein Alias' });
+    expect((await body<JsonApiErrorBody>(alias)).errors[0]?.title).toBe(
+      deErrors.console.products.errors.aliasInvalid,
+    );
+    const { rows } = await sql`select id from api_products where alias = 'zod-check'`.execute(t.app.db);
+    expect(rows).toHaveLength(0);
+
+    // Inside a composed text ('<path>: …' of an organization's document, a 422).
+    const owner = await signedInUser(t, 'zod.owner@example.com');
+    owner.cookies.set('portico_lang', 'de');
+    const org = await owner.send('POST', '/jsonapi/group/organization', {
+      data: { ...orgDocument('Zod Org').data, relationships: { field_documents: { data: 'none' } } },
+    });
+    expect(org.status).toBe(422);
+    expect((await body<JsonApiErrorBody>(org)).errors[0]?.title).toMatch(
+      /^data\.relationships\.field_documents\.data: Ungültige Eingabe: erwartet \S+, erhalten string$/,
+    );
+  });
+
   it('fills placeholders in the translation with the values of the English message', async () => {
     const owner = await signedInUser(t, 'place.holder@example.com', { verified: false });
     const res = await owner.request('/user/verification-mail', {

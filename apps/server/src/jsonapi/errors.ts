@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { HttpError } from '../lib/errors.ts';
+import type { ZodIssue } from '../lib/zod-language.ts';
 
 export interface JsonApiError {
   status: string;
@@ -77,7 +78,12 @@ export interface ErrorListEntry {
  */
 export class HttpErrorList extends HttpError {
   readonly entries: ErrorListEntry[];
-  constructor(status: number, title: string, entries: ErrorListEntry[], options: { code?: string } = {}) {
+  constructor(
+    status: number,
+    title: string,
+    entries: ErrorListEntry[],
+    options: { code?: string; issues?: readonly ZodIssue[] } = {},
+  ) {
     super(status, title, options);
     this.name = 'HttpErrorList';
     this.entries = entries.length ? entries : [{ detail: title }];
@@ -119,5 +125,27 @@ export function refuseUnknownFields(
     for (const name of Object.keys(fields)) {
       if (!allowed.includes(name)) throw new JsonApiFieldError(member, name, type);
     }
+  }
+}
+
+/** JSON:API error entries with a title and a separate detail (HttpError has only one message). */
+export interface ErrorEntry {
+  title: string;
+  detail?: string;
+  pointer?: string;
+  parameter?: string;
+  code?: string;
+  /** The schema check whose message the title is: said in the request's language (lib/zod-language.ts). */
+  issue?: ZodIssue;
+}
+
+export class ApiErrors extends Error {
+  readonly status: number;
+  readonly entries: ErrorEntry[];
+  constructor(status: number, entries: ErrorEntry[]) {
+    super(entries[0]?.title ?? 'Error');
+    this.name = 'ApiErrors';
+    this.status = status;
+    this.entries = entries;
   }
 }

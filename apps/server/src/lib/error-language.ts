@@ -1,5 +1,6 @@
 import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import { flatTexts, texts } from './i18n.ts';
+import { zodMessageIn, type ZodIssue } from './zod-language.ts';
 
 /**
  * Translates an API error message, written in English where it is thrown, into the request's
@@ -62,8 +63,17 @@ interface ErrorDocumentLike {
   errors?: { title?: unknown; detail?: unknown }[];
 }
 
-/** A JSON:API error document (as sent) with every title and detail in `locale`, or undefined. */
-export function translateErrorDocument(body: string, locale: Locale): string | undefined {
+/**
+ * A JSON:API error document (as sent) with every title and detail in `locale`, or undefined. Each
+ * text goes through the `errors` files; then each of `issues`' messages in it (a failed schema
+ * check's, zod's own, alone or inside a text such as 'title: …' or a list of problems) is said by
+ * zod's locale of the language.
+ */
+export function translateErrorDocument(
+  body: string,
+  locale: Locale,
+  issues: readonly ZodIssue[] = [],
+): string | undefined {
   let doc: ErrorDocumentLike;
   try {
     doc = JSON.parse(body) as ErrorDocumentLike;
@@ -76,7 +86,11 @@ export function translateErrorDocument(body: string, locale: Locale): string | u
     for (const field of ['title', 'detail'] as const) {
       const value = error?.[field];
       if (typeof value !== 'string') continue;
-      const translated = translateError(value, locale);
+      let translated = translateError(value, locale);
+      for (const issue of issues) {
+        const said = translated.includes(issue.message) && zodMessageIn(issue, locale);
+        if (said) translated = translated.split(issue.message).join(said);
+      }
       if (translated !== value) {
         error[field] = translated;
         changed = true;

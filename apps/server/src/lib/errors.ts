@@ -1,3 +1,4 @@
+import type { ZodIssue } from './zod-language.ts';
 /**
  * Errors a handler throws on purpose. The error handler turns them into JSON:API error documents
  * with their status; anything else becomes a 500 whose message never reaches the client.
@@ -8,11 +9,13 @@ export class HttpError extends Error {
   /** The request parameter or field at fault, reported as source.parameter / source.pointer. */
   readonly parameter: string | undefined;
   readonly pointer: string | undefined;
+  /** The failed schema checks whose messages the message holds: said in the request's language (lib/zod-language.ts). */
+  readonly issues: readonly ZodIssue[];
 
   constructor(
     status: number,
     message: string,
-    options: { code?: string; parameter?: string; pointer?: string } = {},
+    options: { code?: string; parameter?: string; pointer?: string; issues?: readonly ZodIssue[] } = {},
   ) {
     super(message);
     this.name = 'HttpError';
@@ -20,6 +23,7 @@ export class HttpError extends Error {
     this.code = options.code ?? defaultCode(status);
     this.parameter = options.parameter;
     this.pointer = options.pointer;
+    this.issues = options.issues ?? [];
   }
 }
 

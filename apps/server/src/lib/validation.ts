@@ -6,16 +6,14 @@ import { HttpError } from './errors.ts';
  * the schema's own (e.g. 'Required') and whose source.pointer names the field ('/title').
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body ?? {});
+  // With the input in the issue: zod's message of a wrong type names what it got, in any language.
+  const parsed = schema.safeParse(body ?? {}, { reportInput: true });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = issue.path.map(String).join('/');
-  return throwInvalid(issue.message, field);
-}
-
-function throwInvalid(message: string, field: string): never {
-  throw new HttpError(400, message, {
+  throw new HttpError(400, issue.message, {
     code: 'invalid_input',
+    issues: [issue],
     ...(field ? { pointer: `/${field}` } : {}),
   });
 }

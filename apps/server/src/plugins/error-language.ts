@@ -2,7 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEFAULT_LOCALE } from '@portico/contracts/locales';
 import { translateErrorDocument } from '../lib/error-language.ts';
+import { ApiErrors } from '../jsonapi/errors.ts';
+import { HttpError } from '../lib/errors.ts';
 import { requestLocale } from '../lib/locale.ts';
+import type { ZodIssue } from '../lib/zod-language.ts';
 
 /**
  * The API's error messages in the request's language (issue 30, decision 058): the signed-in
@@ -12,8 +15,22 @@ import { requestLocale } from '../lib/locale.ts';
  * catalogue's English text. The web app shows the title it gets: its requests carry the cookie
  * and the browser's Accept-Language, so its errors are in the language it shows.
  */
+/** The schema checks an error carries: an HttpError's one, an ApiErrors' entries'. */
+function issuesOf(error: unknown): ZodIssue[] {
+  if (error instanceof HttpError) return [...error.issues];
+  if (error instanceof ApiErrors) return error.entries.flatMap((e) => (e.issue ? [e.issue] : []));
+  return [];
+}
+
 export const errorLanguagePlugin = fp(
   async (app: FastifyInstance) => {
+    // The failed schema checks of a request's error, kept until its answer is sent.
+    const checks = new WeakMap<FastifyRequest, ZodIssue[]>();
+    app.addHook('onError', (request, _reply, error, done) => {
+      const issues = issuesOf(error);
+      if (issues.length) checks.set(request, issues);
+      done();
+    });
     const inLanguage = (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown => {
       if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
       const type = String(reply.getHeader('content-type') ?? '');
@@ -24,7 +41,7 @@ export const errorLanguagePlugin = fp(
         reply.header('Vary', vary ? `${vary}, Accept-Language` : 'Accept-Language');
       const locale = requestLocale(request, request.user?.preferredLangcode);
       if (locale === DEFAULT_LOCALE) return payload;
-      const translated = translateErrorDocument(payload, locale);
+      const translated = translateErrorDocument(payload, locale, checks.get(request));
       if (translated === undefined) return payload;
       reply.header('Content-Language', locale);
       return translated;

@@ -119,7 +119,9 @@ export async function analyticsRoutes(app: FastifyInstance): Promise<void> {
   app.put('/admin-api/app-analytics', async (request, reply) => {
     const user = requireUser(request);
     if (!user.isAdmin) throw forbidden();
-    const parsed = z.object({ enabled: z.boolean() }).safeParse(objectBody(request.body));
+    const parsed = z
+      .object({ enabled: z.boolean() })
+      .safeParse(objectBody(request.body), { reportInput: true });
     if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
     await setAnalyticsEnabled(db, parsed.data.enabled);
     request.log.info({ enabled: parsed.data.enabled }, 'analytics switched');

@@ -441,7 +441,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
     const user = requireUser(request);
     const body = objectBody(request.body);
     if (body.type === 'subscribe' || body.type === 'unsubscribe') {
-      const parsed = subscriptionRequestSchema.safeParse(body);
+      const parsed = subscriptionRequestSchema.safeParse(body, { reportInput: true });
       if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
       const { type, application, product: productRef } = parsed.data;
       // The answer names the products in the page's language, as its reads do (loadViews).

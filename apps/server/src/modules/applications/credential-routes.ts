@@ -51,7 +51,7 @@ export async function credentialRoutes(app: FastifyInstance): Promise<void> {
   const db = app.db;
 
   function parse(body: unknown) {
-    const parsed = secretRequestSchema.safeParse(objectBody(body));
+    const parsed = secretRequestSchema.safeParse(objectBody(body), { reportInput: true });
     if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
     return parsed.data;
   }
@@ -135,7 +135,7 @@ export async function credentialRoutes(app: FastifyInstance): Promise<void> {
   app.post<AppParams>('/api/applications/:id/secrets', async (request, reply) => {
     const user = requireUser(request);
     const { app: row } = await requireApplication(db, user, request.params.id, 'update');
-    const parsed = rotateSecretSchema.safeParse(objectBody(request.body));
+    const parsed = rotateSecretSchema.safeParse(objectBody(request.body), { reportInput: true });
     if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
     const { environment, gracePeriodHours } = parsed.data.data.attributes;
     const result = await db.transaction().execute(async (trx) => {

@@ -50,6 +50,7 @@ const applicationDocument = z.object({
 export function issuesToErrors(issues: z.core.$ZodIssue[], prefix: string): ErrorEntry[] {
   return issues.map((i) => ({
     title: i.message,
+    issue: i,
     pointer: `${prefix}/${i.path.map(String).join('/')}`.replace(/\/$/, ''),
   }));
 }
@@ -79,7 +80,7 @@ export function parseApplicationDocument(body: unknown, current?: ApplicationRow
     attributes: [...ATTRIBUTE_KEYS, ...CLIENT_AUTH_KEYS],
     relationships: ['field_application_subscriptions'],
   });
-  const doc = applicationDocument.safeParse(body);
+  const doc = applicationDocument.safeParse(body, { reportInput: true });
   if (!doc.success) throw new ApiErrors(422, issuesToErrors(doc.error.issues, ''));
   const attrs = doc.data.data.attributes ?? {};
   const given = ATTRIBUTE_KEYS.filter((k) => attrs[k] !== undefined);
@@ -93,7 +94,7 @@ export function parseApplicationDocument(body: unknown, current?: ApplicationRow
   const schema = applicationAttributesSchema.pick(
     Object.fromEntries(keys.map((k) => [k, true])) as Record<AttributeKey, true>,
   );
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse(input, { reportInput: true });
   if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, '/data/attributes'));
   const v = parsed.data as Partial<z.infer<typeof applicationAttributesSchema>>;
   const fields: ApplicationFields = {
@@ -137,7 +138,7 @@ export function parseApplicationPayload(body: Record<string, unknown>): {
   const input: Record<string, unknown> = { title: '', description: '', allowedGrantTypes: [], ...body };
   if (input.organization === undefined || input.organization === '')
     throw new ApiErrors(422, [{ title: M.organizationRequired, pointer: '/organization' }]);
-  const parsed = applicationPayloadSchema.safeParse(input);
+  const parsed = applicationPayloadSchema.safeParse(input, { reportInput: true });
   if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
   const v = parsed.data;
   return {

@@ -85,7 +85,7 @@ export async function goLiveRoutes(app: FastifyInstance): Promise<void> {
       attributes: ['title', ...Object.values(GO_LIVE_FIELDS)],
       relationships: ['field_application'],
     });
-    const doc = goLiveDocument.safeParse(request.body);
+    const doc = goLiveDocument.safeParse(request.body, { reportInput: true });
     if (!doc.success) throw new ApiErrors(422, issuesToErrors(doc.error.issues, ''));
     const { attributes = {}, relationships } = doc.data.data;
     const { app: row } = await requireApplication(
@@ -104,12 +104,13 @@ export async function goLiveRoutes(app: FastifyInstance): Promise<void> {
         attributes[GO_LIVE_FIELDS[k]] ?? '',
       ]),
     );
-    const parsed = goLiveFormSchema.safeParse(input);
+    const parsed = goLiveFormSchema.safeParse(input, { reportInput: true });
     if (!parsed.success)
       throw new ApiErrors(
         422,
         parsed.error.issues.map((i) => ({
           title: i.message,
+          issue: i,
           pointer: `/data/attributes/${GO_LIVE_FIELDS[i.path[0] as keyof GoLiveForm] ?? String(i.path[0])}`,
         })),
       );

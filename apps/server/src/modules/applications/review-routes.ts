@@ -276,7 +276,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { id: string } }>('/admin-api/go-live/:id/reject', async (request, reply) => {
     const admin = requireProviderRole(request, 'go_live_reviewer', M.reviewAdminOnly);
-    const parsed = goLiveRejectSchema.safeParse(objectBody(request.body ?? {}));
+    const parsed = goLiveRejectSchema.safeParse(objectBody(request.body ?? {}), { reportInput: true });
     if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
     const { reason } = parsed.data;
     const result = await db.transaction().execute(async (trx) => {

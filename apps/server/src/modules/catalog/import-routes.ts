@@ -94,10 +94,10 @@ function parseOptions(query: unknown): Options {
       throw new HttpError(400, `Give '${key}' once.`, { parameter: key });
     }
   }
-  const parsed = apiImportOptionsSchema.safeParse(q);
+  const parsed = apiImportOptionsSchema.safeParse(q, { reportInput: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new HttpError(400, issue.message, { parameter: String(issue.path[0] ?? '') });
+    throw new HttpError(400, issue.message, { parameter: String(issue.path[0] ?? ''), issues: [issue] });
   }
   const filename = typeof q.filename === 'string' ? q.filename.trim() : '';
   if (filename.length > 255)

@@ -78,7 +78,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
     const user = requireUser(request);
     const access = await loadOrgAccess(db, user, request.params.org);
     assertOwner(access);
-    const parsed = issueCertificateSchema.safeParse(objectBody(request.body));
+    const parsed = issueCertificateSchema.safeParse(objectBody(request.body), { reportInput: true });
     if (!parsed.success) throw new ApiErrors(422, issuesToErrors(parsed.error.issues, ''));
     const checked = checkIssueRequest(parsed.data);
     if (Array.isArray(checked)) throw new ApiErrors(422, checked);
@@ -171,7 +171,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
     const { app: current } = await requireApplication(db, user, request.params.id, 'update');
     if (current.status === 'PRODUCTION')
       throw new HttpError(403, en.applications.cannotEdit, { code: 'production_application' });
-    const parsed = applicationCertificateSchema.safeParse(objectBody(request.body));
+    const parsed = applicationCertificateSchema.safeParse(objectBody(request.body), { reportInput: true });
     if (!parsed.success)
       throw new ApiErrors(422, [{ title: M.certificateFieldInvalid, pointer: '/certificate' }]);
     const ref = parsed.data.certificate;

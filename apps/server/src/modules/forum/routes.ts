@@ -110,11 +110,14 @@ function ownName(uid: { data: { id: string } } | undefined, userUuid: string): v
 
 /** The first zod issue as a 400 naming the member at fault (a JSON pointer into the document). */
 function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const parsed = schema.safeParse(body);
+  const parsed = schema.safeParse(body, { reportInput: true });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const pointer = `/${(issue?.path ?? []).map(String).join('/')}`;
-  throw new HttpError(400, `${pointer}: ${issue?.message ?? 'Invalid request body.'}`, { pointer });
+  throw new HttpError(400, `${pointer}: ${issue?.message ?? 'Invalid request body.'}`, {
+    pointer,
+    issues: parsed.error.issues.slice(0, 1),
+  });
 }
 
 async function limit(

@@ -136,11 +136,12 @@ export async function userRoutes(app: FastifyInstance): Promise<void> {
       attributes: ['field_first_name', 'field_last_name', 'preferred_langcode'],
       relationships: ['field_completed_stories'],
     });
-    const parsed = patchSchema.safeParse(request.body);
+    const parsed = patchSchema.safeParse(request.body, { reportInput: true });
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new HttpError(422, issue ? `${issue.path.join('.')}: ${issue.message}` : 'Invalid document', {
         pointer: `/${issue?.path.join('/') ?? ''}`,
+        issues: parsed.error.issues.slice(0, 1),
       });
     }
     if (parsed.data.data.id !== target.uuid) throw new HttpError(409, en.api.idMismatch);

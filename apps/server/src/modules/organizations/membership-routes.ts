@@ -199,11 +199,12 @@ export async function membershipRoutes(app: FastifyInstance): Promise<void> {
         attributes: ['field_status'],
         relationships: ['group_roles'],
       });
-      const parsed = patchSchema.safeParse(request.body);
+      const parsed = patchSchema.safeParse(request.body, { reportInput: true });
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new HttpError(422, issue ? `${issue.path.join('.')}: ${issue.message}` : 'Invalid document', {
           pointer: `/${issue?.path.join('/') ?? ''}`,
+          issues: parsed.error.issues.slice(0, 1),
         });
       }
       const { data } = parsed.data;

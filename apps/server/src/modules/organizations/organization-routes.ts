@@ -125,11 +125,12 @@ function validateAttributes(
 
 function parseDocument(body: unknown): OrganizationDocument {
   refuseUnknownFields(body, ORGANIZATION_TYPE, ORGANIZATION_FIELDS);
-  const parsed = organizationDocument.safeParse(body);
+  const parsed = organizationDocument.safeParse(body, { reportInput: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new HttpError(422, issue ? `${issue.path.join('.')}: ${issue.message}` : 'Invalid document', {
       pointer: `/${issue?.path.join('/') ?? ''}`,
+      issues: parsed.error.issues.slice(0, 1),
     });
   }
   return parsed.data;

@@ -9,7 +9,7 @@ import {
   type JsonApiDocument,
   type ResourceObject,
 } from '../../jsonapi/document.ts';
-import type { JsonApiError } from '../../jsonapi/errors.ts';
+import { ApiErrors, type ErrorEntry, type JsonApiError } from '../../jsonapi/errors.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import type { OrgAccess, OrganizationRow } from './authz.ts';
 
@@ -187,25 +187,8 @@ export function roleResource(base: string, role: RoleRow): ResourceObject {
   };
 }
 
-/** JSON:API error entries with a title and a separate detail (HttpError has only one message). */
-export interface ErrorEntry {
-  title: string;
-  detail?: string;
-  pointer?: string;
-  parameter?: string;
-  code?: string;
-}
-
-export class ApiErrors extends Error {
-  readonly status: number;
-  readonly entries: ErrorEntry[];
-  constructor(status: number, entries: ErrorEntry[]) {
-    super(entries[0]?.title ?? 'Error');
-    this.name = 'ApiErrors';
-    this.status = status;
-    this.entries = entries;
-  }
-}
+// The organizations' error entries live with the JSON:API errors (jsonapi/errors.ts).
+export { ApiErrors, type ErrorEntry };
 
 export function sendApiErrors(reply: FastifyReply, error: ApiErrors) {
   const errors = error.entries.map((e): JsonApiError => ({

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
+import type { ZodIssue } from '../../lib/zod-language.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
 import { pageParam, searchParam, UUID } from '../../lib/console-edits.ts';
 import { badRequest } from '../../lib/errors.ts';
@@ -149,11 +150,13 @@ function storyJson(s: StoryRecord): Story {
 function checkedSteps(steps: readonly unknown[]): QuickstartStep[] {
   const out: QuickstartStep[] = [];
   const entries: { detail: string; pointer: string }[] = [];
+  const issues: ZodIssue[] = [];
   for (const [i, step] of steps.entries()) {
-    const parsed = quickstartStepSchema.safeParse(step);
+    const parsed = quickstartStepSchema.safeParse(step, { reportInput: true });
     if (parsed.success) out.push(parsed.data);
     else
       for (const issue of parsed.error.issues) {
+        issues.push(issue);
         const path = [i, ...issue.path].map(String);
         entries.push({
           detail: `steps.${path.join('.')}: ${issue.message}`,
@@ -166,7 +169,7 @@ function checkedSteps(steps: readonly unknown[]): QuickstartStep[] {
       400,
       M.errors.stepsInvalid.replace('{{problems}}', entries.map((e) => e.detail).join('; ')),
       entries,
-      { code: 'invalid_input' },
+      { code: 'invalid_input', issues },
     );
   return out;
 }

@@ -2,7 +2,7 @@ import { SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from '@portico/contra
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { DEFAULT_LOCALE } from '@portico/contracts/locales';
-import { badRequest } from '../../lib/errors.ts';
+import { HttpError } from '../../lib/errors.ts';
 import { readerLocale } from '../../lib/translations.ts';
 import { searchDocuments } from './service.ts';
 
@@ -55,10 +55,10 @@ const searchQuery = z.object({
  */
 export function searchRoutes(app: FastifyInstance) {
   app.get('/phpsdk/search', async (request, reply) => {
-    const parsed = searchQuery.safeParse(request.query ?? {});
+    const parsed = searchQuery.safeParse(request.query ?? {}, { reportInput: true });
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw badRequest(issue.message, String(issue.path[0] ?? 'q'));
+      throw new HttpError(400, issue.message, { parameter: String(issue.path[0] ?? 'q'), issues: [issue] });
     }
     const { q, pageSize, pageOffset, type, pagination } = parsed.data;
     const langcode = readerLocale(parsed.data.langcode);

@@ -126,7 +126,7 @@ interface SaveInput {
  * JSON pointer under /content), and the HTML of banners and Getting Started blocks sanitized.
  */
 function checkedContent(key: SiteDocumentKey, content: unknown): object {
-  const parsed = schemas[key].safeParse(content);
+  const parsed = schemas[key].safeParse(content, { reportInput: true });
   if (!parsed.success) {
     const entries = parsed.error.issues.map((issue) => ({
       detail: `${issue.path.map(String).join('.') || 'content'}: ${issue.message}`,
@@ -136,7 +136,7 @@ function checkedContent(key: SiteDocumentKey, content: unknown): object {
       422,
       M.invalid.replace('{{problems}}', entries.map((e) => e.detail).join('; ')),
       entries,
-      { code: 'invalid_input' },
+      { code: 'invalid_input', issues: parsed.error.issues },
     );
   }
   if (key !== 'block-layout') return parsed.data;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { HttpError, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { tryoutService } from './service.ts';
 
@@ -11,9 +11,12 @@ const uuidParam = z.object({ uuid: z.uuid() });
 const ITEM_BODY_LIMIT = 256 * 1024;
 
 function parseOr400<T>(schema: z.ZodType<T>, value: unknown, parameter: string): T {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { reportInput: true });
   if (!parsed.success)
-    throw badRequest(`${parameter}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, parameter);
+    throw new HttpError(400, `${parameter}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, {
+      parameter,
+      issues: parsed.error.issues.slice(0, 1),
+    });
   return parsed.data;
 }
 

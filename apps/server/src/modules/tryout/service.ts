@@ -40,12 +40,13 @@ export function tryoutService(db: Db) {
 
 /** A history item or a 400 naming the first field at fault (as a JSON pointer). */
 export function parseItem(body: unknown): TryoutHistoryItemInput {
-  const parsed = tryoutHistoryItemSchema.safeParse(body);
+  const parsed = tryoutHistoryItemSchema.safeParse(body, { reportInput: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const pointer = `/${issue.path.map(String).join('/')}`;
     throw new HttpError(400, `${pointer === '/' ? 'The item' : pointer.slice(1)}: ${issue.message}`, {
       pointer,
+      issues: [issue],
     });
   }
   const item = parsed.data;

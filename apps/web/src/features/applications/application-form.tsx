@@ -15,7 +15,8 @@ import {
 import { applicationFormSchema, type ApplicationForm } from '@portico/contracts/applications';
 import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
 import { lazy, Suspense, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { translateText, useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
+import { issueText } from '../../lib/zod-text';
 import { useTouched } from '../../lib/touched';
 import { ClientAuthFields } from './client-auth-fields';
 
@@ -45,7 +46,7 @@ function validate(form: ApplicationForm): Partial<Record<Field, string>> {
         : (['title', 'description', 'oAuthRedirectUri', 'postLogoutRedirectUri'] as const).find(
             (f) => f === head,
           );
-    if (field && !errors[field]) errors[field] = translateText(issue.message);
+    if (field && !errors[field]) errors[field] = issueText(issue);
   }
   return errors;
 }

@@ -7,7 +7,8 @@ import {
 } from '@portico/contracts/applications';
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
-import { translateText, useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
+import { issueText } from '../../lib/zod-text';
 import { useTouched } from '../../lib/touched';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RequireLogin } from '../../components/require-login';
@@ -37,7 +38,7 @@ function validate(form: GoLiveForm): Partial<Record<Field, string>> {
   const errors: Partial<Record<Field, string>> = {};
   for (const issue of result.error.issues) {
     const field = issue.path[0] as Field | undefined;
-    if (field && !errors[field]) errors[field] = translateText(issue.message);
+    if (field && !errors[field]) errors[field] = issueText(issue);
   }
   return errors;
 }

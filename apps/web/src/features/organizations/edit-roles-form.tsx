@@ -1,7 +1,8 @@
 import { Alert, Button, Checkbox, Group, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { translateText, useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
+import { issueText } from '../../lib/zod-text';
 import {
   ORGANIZATION_ROLE_IDS,
   OWNER_ROLE_ID,
@@ -46,7 +47,7 @@ export function EditRolesForm({
   const parsed = memberRolesSchema.safeParse(selected);
   const error =
     touched && !parsed.success
-      ? translateText(parsed.error.issues[0]?.message ?? '') || undefined
+      ? (parsed.error.issues[0] && issueText(parsed.error.issues[0])) || undefined
       : undefined;
 
   function submit(e: FormEvent) {

@@ -1,7 +1,8 @@
 import { ActionIcon, Alert, Button, Checkbox, Fieldset, Group, Stack, TextInput } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useRef, useState, type FormEvent } from 'react';
-import { translateText, useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
+import { issueText } from '../../lib/zod-text';
 import { afterPress } from '../../lib/touched';
 import { inviteMemberSchema, type OrganizationRoleId } from '@portico/contracts/organizations';
 import { ApiError, messageOf } from '../../lib/api-client';
@@ -30,7 +31,7 @@ function rowErrors(row: Row): { email?: string; roles?: string } {
   const out: { email?: string; roles?: string } = {};
   for (const issue of parsed.error.issues) {
     const field = issue.path[0] === 'email' ? 'email' : 'roles';
-    out[field] ??= translateText(issue.message);
+    out[field] ??= issueText(issue);
   }
   return out;
 }

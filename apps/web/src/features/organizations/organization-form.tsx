@@ -1,7 +1,8 @@
 import { Button, Checkbox, FileInput, Group, Image, Stack, TextInput, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { translateText, useTranslation } from '../../lib/i18n';
+import { useTranslation } from '../../lib/i18n';
+import { issueText } from '../../lib/zod-text';
 import { useTouched } from '../../lib/touched';
 import { useNavigate } from 'react-router';
 import {
@@ -57,7 +58,7 @@ export function OrganizationForm({ organization }: { organization?: Organization
   if (!parsed.success)
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] as Field;
-      clientErrors[field] ??= translateText(issue.message);
+      clientErrors[field] ??= issueText(issue);
     }
   const errorOf = (field: Field) =>
     touched[field] ? (clientErrors[field] ?? serverErrors[field]) : undefined;
