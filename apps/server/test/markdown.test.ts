@@ -5,7 +5,7 @@ import { contentDb } from '../src/modules/content/tables.ts';
 import { pagesRepo } from '../src/modules/pages/repo.ts';
 import { translationsOf } from '../src/lib/translations.ts';
 import { markdownLabels } from '../src/modules/markdown/labels.ts';
-import { ENGLISH_LABELS } from '../src/modules/markdown/reference.ts';
+import { ENGLISH_LABELS, operationSection } from '../src/modules/markdown/reference.ts';
 import { prefersMarkdown } from '../src/modules/markdown/negotiation.ts';
 import { schemaOutline } from '../src/modules/markdown/schema-outline.ts';
 import { TestClient } from './http-client.ts';
@@ -166,6 +166,10 @@ describe('Markdown and llms.txt', () => {
         expect(res.status, url).toBe(404);
         expect(text).toBe('# We were not able to find this page.\n');
       }
+      const german = await get('/de/no-such-page.md');
+      expect(german.res.status).toBe(404);
+      expect(german.res.headers.get('content-language')).toBe('de');
+      expect(german.text).toBe('# Diese Seite konnten wir leider nicht finden.\n');
       // Content negotiation for a page with no Markdown: the web app's answer, not Markdown.
       const internal = await get('/blog/internal-release-train', { accept: 'text/markdown' });
       expect(internal.res.headers.get('content-type') ?? '').not.toContain('markdown');
@@ -395,6 +399,33 @@ describe('Markdown and llms.txt', () => {
     expect(prefersMarkdown('text/*')).toBe(false);
     expect(prefersMarkdown('*/*')).toBe(false);
     expect(prefersMarkdown(undefined)).toBe(false);
+  });
+
+  it("joins an operation's security alternatives by the language's list rules", () => {
+    const op = {
+      key: 'get-x',
+      method: 'get',
+      path: '/x',
+      summary: null,
+      deprecated: false,
+      operationId: null,
+      description: null,
+      tags: [],
+      server: '',
+      parameters: [],
+      requestBody: null,
+      responses: [],
+      security: [
+        [{ scheme: 'oauth', type: 'oauth2', scopes: ['read'] }],
+        [{ scheme: 'apiKey', type: 'apiKey', scopes: [] }],
+        [{ scheme: 'basic', type: 'http', scopes: [] }],
+      ],
+      samples: [],
+      refs: {},
+    } as unknown as Parameters<typeof operationSection>[0];
+    expect(operationSection(op, {})).toContain('- Authentication: oauth (read), apiKey or basic');
+    const german = operationSection(op, {}, { labels: markdownLabels('de') });
+    expect(german).toMatch(/: oauth \(read\), apiKey oder basic$/m);
   });
 
   it('outlines a schema compactly and to a depth', () => {

@@ -39,4 +39,6 @@ export const markdownMessages = {
   uncategorised: 'Other questions',
   deprecatedProduct: 'This version is deprecated.',
   sampleCut: '(sample cut at {{count}} characters)',
+  /** The answer to an address in .md that names no public page. */
+  notFound: 'We were not able to find this page.',
 };

@@ -1,5 +1,5 @@
 import { en } from '@portico/contracts/messages';
-import { LOCALES, type Locale } from '@portico/contracts/locales';
+import { LOCALE_TAGS, LOCALES, type Locale } from '@portico/contracts/locales';
 import { texts } from '../../lib/i18n.ts';
 import { REFERENCE_PRODUCT_KEYS, type MarkdownLabels } from './reference.ts';
 
@@ -21,6 +21,7 @@ function labelsOf(locale: Locale): MarkdownLabels {
       Object.keys(en.markdown).map((k) => [k, M.template(k)]),
     ) as MarkdownLabels['markdown'],
     content: { faqTitle: C.template('faqTitle') },
+    tag: LOCALE_TAGS[locale],
   };
 }
 

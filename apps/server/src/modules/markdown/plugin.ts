@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { en } from '@portico/contracts/messages';
 import { operationAddress } from '@portico/contracts/documentation-data';
 import { FAQ_PAGE } from '../content/service.ts';
 import { matchesEtag, mergeVary, strongEtag } from '../../plugins/http-cache.ts';
 import { articleMarkdown, faqMarkdown, pageMarkdown, productMarkdown } from './content.ts';
 import { documentationPages, oneOperation, wholeDocumentation } from './documentation.ts';
+import { markdownLabels } from './labels.ts';
 import { llmsSections, llmsText } from './llms.ts';
 import { prefersMarkdown } from './negotiation.ts';
 import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
@@ -139,7 +139,8 @@ export default fp(
         .status(404)
         .header('Cache-Control', 'no-cache')
         .type('text/markdown; charset=utf-8')
-        .send(`# ${en.errors.notFoundText}\n`);
+        .header('Content-Language', locale)
+        .send(`# ${markdownLabels(locale).markdown.notFound}\n`);
       return true;
     });
 

@@ -1,4 +1,5 @@
 import { en } from '@portico/contracts/messages';
+import { DEFAULT_LOCALE, LOCALE_TAGS } from '@portico/contracts/locales';
 import { format } from '@portico/contracts/format';
 import type {
   MediaTypeDetail,
@@ -47,6 +48,8 @@ export interface MarkdownLabels {
   products: Record<(typeof REFERENCE_PRODUCT_KEYS)[number], string>;
   markdown: Record<keyof typeof en.markdown, string>;
   content: { faqTitle: string };
+  /** The language's BCP 47 tag: lists are joined by Intl's rules of it ('a or b', 'a oder b'). */
+  tag: string;
 }
 
 /** The English words, from the contracts catalogue: the default of every function here. */
@@ -56,6 +59,7 @@ export const ENGLISH_LABELS: MarkdownLabels = {
   ) as MarkdownLabels['products'],
   markdown: { ...en.markdown },
   content: { faqTitle: en.content.faqTitle },
+  tag: LOCALE_TAGS[DEFAULT_LOCALE],
 };
 
 /** Samples longer than this are cut: a page an assistant reads, not a fixture. */
@@ -187,7 +191,8 @@ export function operationSection(
   doc: unknown,
   options: { level?: number; markdownUrl?: string; labels?: MarkdownLabels } = {},
 ): string {
-  const { products: P, markdown: M } = options.labels ?? ENGLISH_LABELS;
+  const labels = options.labels ?? ENGLISH_LABELS;
+  const { products: P, markdown: M } = labels;
   const h = '#'.repeat(options.level ?? 2);
   const resolve: Resolve = (ref) => (Object.hasOwn(op.refs, ref) ? op.refs[ref] : undefined);
   const sub = `${h}#`;
@@ -204,7 +209,8 @@ export function operationSection(
     const alternatives = op.security.map((req) =>
       req.map((s) => (s.scopes.length ? `${s.scheme} (${s.scopes.join(', ')})` : s.scheme)).join(' + '),
     );
-    facts.push(`- ${P.authentication}: ${alternatives.join(' or ')}`);
+    const either = new Intl.ListFormat(labels.tag, { type: 'disjunction' }).format(alternatives);
+    facts.push(`- ${P.authentication}: ${either}`);
   } else {
     facts.push(`- ${P.authentication}: ${M.noAuthentication}`);
   }
