@@ -5,6 +5,8 @@ import { signIn, signInAtProvider } from '../support/session.ts';
 import { expectSpotlightOn, nextStep, tourTooltip } from '../support/tour.ts';
 import { expectNoViolations } from '../support/axe.ts';
 import { expect, test } from '../support/traffic.ts';
+import deShell from '../../apps/web/src/locales/de/shell.json' with { type: 'json' };
+import deTryout from '../../apps/web/src/locales/de/tryout.json' with { type: 'json' };
 
 /** The Quick Start tour (issue 15, spec B 2.14, 2.15, 4, 9). Stories: content/quickstart/stories.yaml. */
 const M = en.quickstart;
@@ -168,4 +170,50 @@ test('Take the tour on a documentation with tour data; axe with the sidebar and 
   await story(page, FIRST).getByRole('button', { name: M.start }).click();
   await expect(page.getByText('Welcome to the Northbank developer portal')).toBeVisible({ timeout: 15_000 });
   await expectNoViolations(page, 'the first Quick Start step');
+});
+
+test('the first story in German: its steps in German on German pages, its buttons and its progress', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const D = deShell.quickstart;
+  const FIRST_DE = 'Ihr erster API-Aufruf';
+  const germanStory = (title: string) =>
+    sidebar(page).getByTestId('quickstart-story').filter({ hasText: title });
+  await page.goto('/de/');
+  await page.getByTestId('quickstart-button').click();
+  await expect(sidebar(page).getByRole('heading', { name: D.title })).toBeVisible();
+  await expect(page.getByTestId('quickstart-progress')).toHaveText('0 % abgeschlossen');
+  await germanStory(FIRST_DE).getByRole('button', { name: D.start }).click();
+
+  // Each step's German text (content/quickstart/stories.yaml), with the tooltip's German buttons.
+  const welcome = tourTooltip(page, 'Willkommen im Entwicklerportal der Northbank');
+  await expect(welcome).toBeVisible({ timeout: 15_000 });
+  await expect(welcome.locator('[data-action="primary"]')).toHaveText(new RegExp(`^${D.next}`));
+  await expectNoViolations(page, 'the first Quick Start step in German');
+  await nextStep(page, 'Willkommen im Entwicklerportal der Northbank');
+  // The tour's pages are the German ones.
+  await expect(page).toHaveURL(/\/de\/apiProduct\/accounts-api-v1$/);
+  await nextStep(page, 'Jedes API-Produkt bündelt die APIs');
+  await expect(page).toHaveURL(/\/de\/documentation\/accounts-v1$/);
+  await nextStep(page, 'Die Dokumentation listet jede Operation der API');
+  await expect(tourTooltip(page, 'Das ist GET /accounts')).toBeVisible({ timeout: 15_000 });
+  await expect(page).toHaveURL(/\/de\/documentation\/accounts-v1#operation\/listAccounts$/);
+  const tryIt = page.locator('[data-operation="listAccounts"] [data-tour="try-out"]');
+  await expectSpotlightOn(page, tryIt);
+  await tryIt.click();
+  await expect(tourTooltip(page, 'Die Konsole füllt die Parameter aus')).toBeVisible({ timeout: 15_000 });
+  const panel = page.getByTestId('tryout-panel');
+  await panel.locator('[data-tour="tryout-send"]').click();
+  await expect(panel.getByTestId('tryout-response')).toHaveAttribute('data-state', 'failure');
+  const answer = tourTooltip(page, 'Hier ist die Antwort der Sandbox');
+  await expect(answer).toBeVisible({ timeout: 15_000 });
+  await expect(answer.locator('[data-action="primary"]')).toHaveText(new RegExp(`^${D.last}`));
+  await expect(
+    panel.getByTestId('tryout-history-item').first().getByText(deTryout.tryout.badgeTour, { exact: true }),
+  ).toBeVisible();
+  await nextStep(page, 'Hier ist die Antwort der Sandbox');
+
+  await expect(germanStory(FIRST_DE).getByText(D.completed)).toBeVisible();
+  await expect(page.getByTestId('quickstart-progress')).toHaveText('33 % abgeschlossen');
 });

@@ -15,6 +15,8 @@ export const quickstartMessages = {
   takeTheTour: 'Take the tour',
   back: 'Back',
   next: 'Next',
+  /** The tour's Next button with its progress: {current} and {total} are the tour library's own placeholders. */
+  nextWithProgress: 'Next ({current} of {total})',
   last: 'Finish',
   skip: 'Skip',
   stepOf: 'Step {{step}} of {{steps}}',

@@ -31,6 +31,20 @@ describe('a step navigationUrl (spec B 2.15)', () => {
     expect(onStepPage(undefined, here('/anything'))).toBe(true);
   });
 
+  it("is on its page under a language's prefix too, and moves there by the path the router takes", () => {
+    expect(onStepPage('/', here('/de/'))).toBe(true);
+    expect(onStepPage('/apiProduct/accounts-api-v1', here('/de/apiProduct/accounts-api-v1'))).toBe(true);
+    expect(onStepPage('/apiProduct/accounts-api-v1', here('/de/apiProducts'))).toBe(false);
+    const url = '/documentation/accounts-v1#operation/listAccounts';
+    expect(moveTo(url, here('/de/documentation/accounts-v1'))).toEqual({
+      kind: 'hash',
+      hash: '#operation/listAccounts',
+    });
+    // The router's basename (/de) adds the prefix to the step's own path.
+    expect(moveTo(url, here('/de/'))).toEqual({ kind: 'navigate', url });
+    expect(moveTo('/', here('/de/'))).toEqual({ kind: 'stay' });
+  });
+
   it('navigates to another page, sets only the fragment on the same page, stays otherwise', () => {
     const url = '/documentation/accounts-v1#operation/listAccounts';
     expect(moveTo(url, here('/apiProduct/accounts-api-v1'))).toEqual({ kind: 'navigate', url });

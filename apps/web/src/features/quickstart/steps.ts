@@ -1,3 +1,4 @@
+import { splitLocalePath } from '@portico/contracts/locale-path';
 import type { QuickstartStep } from '@portico/contracts/quickstart';
 
 /**
@@ -21,9 +22,17 @@ export function splitNavigationUrl(url: string): { page: string; hash: string } 
   return at < 0 ? { page: url, hash: '' } : { page: url.slice(0, at), hash: url.slice(at) };
 }
 
+/**
+ * The page the browser shows, as a step names it: without the language's prefix (a story's
+ * `/apiProduct/x` is `/de/apiProduct/x` on German pages, where the router's basename adds it).
+ */
+function pageOf(here: Here): string {
+  return splitLocalePath(here.pathname).path + here.search;
+}
+
 /** Whether the browser shows the step's page (its fragment aside); a step without one is anywhere. */
 export function onStepPage(url: string | undefined, here: Here): boolean {
-  return !url || splitNavigationUrl(url).page === here.pathname + here.search;
+  return !url || splitNavigationUrl(url).page === pageOf(here);
 }
 
 export type StepMove =
@@ -40,7 +49,7 @@ export type StepMove =
 export function moveTo(url: string | undefined, here: Here): StepMove {
   if (!url) return { kind: 'stay' };
   const { page, hash } = splitNavigationUrl(url);
-  if (page !== here.pathname + here.search) return { kind: 'navigate', url };
+  if (page !== pageOf(here)) return { kind: 'navigate', url };
   if (hash && hash !== here.hash) return { kind: 'hash', hash };
   return { kind: 'stay' };
 }

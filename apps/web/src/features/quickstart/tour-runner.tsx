@@ -134,6 +134,7 @@ export function TourRunner({ tour }: { tour: ActiveTour }) {
         close: t('quickstart.closeStep'),
         last: t('quickstart.last'),
         next: t('quickstart.next'),
+        nextWithProgress: t('quickstart.nextWithProgress'),
         skip: t('quickstart.skip'),
       }}
       options={{
