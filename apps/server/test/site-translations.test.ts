@@ -222,4 +222,68 @@ describe('site and Quick Start translations', () => {
     );
     expect((await editor.get(STORY)).status).toBe(200);
   });
+  it("a story's translations follow its texts when the English steps are reordered or one is deleted", async () => {
+    const editor = await f.as('content_editor');
+    const BASE = '/admin-api/content/quickstart';
+    const step = (content: string) => ({ target: '#main', content });
+    type Edited = { id: string; title: string };
+    const created = await editor.send(
+      'POST',
+      BASE,
+      { title: 'Moving tour', steps: [step('One.'), step('Two.'), step('Three.')] },
+      'application/json',
+    );
+    expect(created.status).toBe(201);
+    const story = (await json<{ data: Edited }>(created)).data;
+    const url = `${BASE}/${story.id}/translations`;
+    await dataOf(
+      await put('content_editor', `${url}/de`, {
+        '/title': 'Wandernde Tour',
+        '/steps/0/content': 'Eins.',
+        '/steps/1/content': 'Zwei.',
+        '/steps/2/content': 'Drei.',
+      }),
+    );
+    const save = async (steps: unknown[], version: number) => {
+      const res = await editor.send(
+        'PATCH',
+        `${BASE}/${story.id}`,
+        { title: story.title, steps, state: 'published', publishAt: null, version },
+        'application/json',
+      );
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    const german = async () => {
+      const list = await json<{ data: Story[] }>(
+        await f.visitor().get('/getting_started/stories?langcode=de'),
+      );
+      return list.data.find((s) => s.uuid === story.id)!.steps.map((s) => s.content);
+    };
+    await save([step('One.'), step('Two.'), step('Three.')], 1);
+    expect(await german()).toEqual(['Eins.', 'Zwei.', 'Drei.']);
+
+    // Reordered: each German text stays with its English, not with its position.
+    await save([step('Three.'), step('One.'), step('Two.')], 2);
+    expect(await german()).toEqual(['Drei.', 'Eins.', 'Zwei.']);
+    // The console lists them where they are now, beside their English.
+    const listed = await json<Translations>(await editor.get(url));
+    expect(listed.data[0]!.fields).toMatchObject({
+      '/steps/0/content': 'Drei.',
+      '/steps/1/content': 'Eins.',
+      '/steps/2/content': 'Zwei.',
+    });
+    expect(listed.meta.sources?.['/steps/0/content']).toBe('Three.');
+    // A step deleted: its translation goes with it; a new step shows its English.
+    await save([step('Three.'), step('New.'), step('Two.')], 3);
+    expect(await german()).toEqual(['Drei.', 'New.', 'Zwei.']);
+    // The export writes the pointers of the document it writes.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-story-moves-'));
+    dirs.push(dir);
+    await exportStories(f.t.app.db, dir);
+    const file = fs.readFileSync(path.join(dir, 'quickstart/stories.yaml'), 'utf8');
+    const exported = file.slice(file.indexOf('Moving tour'));
+    expect(exported).toMatch(/\/steps\/0\/content: Drei\./);
+    expect(exported).toMatch(/\/steps\/2\/content: Zwei\./);
+    expect(exported).not.toContain('Eins.');
+  });
 });

@@ -54,6 +54,7 @@ import * as m0308 from './migrations/0308-dynamic-registration.ts';
 import * as m0309 from './migrations/0309-preferred-language.ts';
 import * as m0310 from './migrations/0310-content-translations.ts';
 import * as m0315 from './migrations/0315-search-languages.ts';
+import * as m0316 from './migrations/0316-translation-sources.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -115,6 +116,7 @@ const migrations: Record<string, Migration> = {
   '0309-preferred-language': m0309,
   '0310-content-translations': m0310,
   '0315-search-languages': m0315,
+  '0316-translation-sources': m0316,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client.ts';
+import { relocateOverlay } from './overlay-relocation.ts';
 import { TRANSLATION_LOCALES, translationsOf, type TranslatableField } from './translations.ts';
 
 /**
@@ -78,12 +79,24 @@ export function overlayFields(doc: unknown, kind: OverlayKind): Record<string, T
   );
 }
 
+/** A document's translatable leaves now: pointer to its default-language text. */
+export function leafTexts(doc: unknown, kind: OverlayKind): Map<string, string> {
+  return new Map(overlayLeaves(doc, kind).map((leaf) => [leaf.pointer, leaf.text]));
+}
+
 /**
- * `doc` with the overlay's texts in place (a copy; `doc` is left as it is). A pointer that does
- * not name a translatable string leaf of `doc` is ignored; an empty text leaves the default's.
- * HTML leaves are sanitized again, so an overlay written before a sanitizer change stays safe.
+ * `doc` with the overlay's texts in place (a copy; `doc` is left as it is), each where its English
+ * is now when the overlay has `sources` (relocateOverlay). A pointer that does not name a
+ * translatable string leaf of `doc` is ignored; an empty text leaves the default's. HTML leaves
+ * are sanitized again, so an overlay written before a sanitizer change stays safe.
  */
-export function applyOverlay<T>(doc: T, overlay: Overlay, kind: OverlayKind): T {
+export function applyOverlay<T>(
+  doc: T,
+  stored: Overlay,
+  kind: OverlayKind,
+  sources?: Readonly<Record<string, string>>,
+): T {
+  const overlay = sources ? relocateOverlay(stored, sources, leafTexts(doc, kind)) : stored;
   const copy = structuredClone(doc);
   for (const [pointer, text] of Object.entries(overlay)) {
     const segments = segmentsOf(pointer);
@@ -124,24 +137,40 @@ export async function importOverlays(
     const texts = (block as Record<string, unknown>)[langcode];
     if (!texts || typeof texts !== 'object') continue;
     const overlay: Overlay = {};
+    const sources: Overlay = {};
     for (const [pointer, text] of Object.entries(texts)) {
       const leaf = leaves[pointer];
       if (!leaf || typeof text !== 'string' || !text.trim()) continue;
       overlay[pointer] = leaf.clean ? leaf.clean(text) : text;
+      // The file's document and its translations go together: the English each was made from.
+      if (leaf.source !== undefined) sources[pointer] = leaf.source;
     }
     const before = existing.get(langcode);
     if (before?.updatedBy != null || !Object.keys(overlay).length) continue;
-    if (before && JSON.stringify(before.fields) === JSON.stringify(overlay)) continue;
-    await translations.put(entityType, entityId, langcode, overlay, null);
+    if (
+      before &&
+      JSON.stringify(before.fields) === JSON.stringify(overlay) &&
+      JSON.stringify(before.sources ?? {}) === JSON.stringify(sources)
+    )
+      continue;
+    await translations.put(entityType, entityId, langcode, overlay, null, sources);
   }
 }
 
-/** Each language's overlay of a document, for an export's `translations` block (none: undefined). */
+/**
+ * Each language's overlay of a document, for an export's `translations` block (none: undefined):
+ * where each text's English is in `doc`, the live document the export writes beside it, so that
+ * the file's pointers name the texts they translate.
+ */
 export async function exportOverlays(
   db: Db,
   entityType: string,
   entityId: string,
+  doc: unknown,
+  kind: OverlayKind,
 ): Promise<Record<string, Overlay> | undefined> {
   const rows = await translationsOf(db).list(entityType, entityId);
-  return rows.length ? Object.fromEntries(rows.map((r) => [r.langcode, r.fields])) : undefined;
+  if (!rows.length) return undefined;
+  const current = leafTexts(doc, kind);
+  return Object.fromEntries(rows.map((r) => [r.langcode, relocateOverlay(r.fields, r.sources, current)]));
 }

@@ -11,6 +11,7 @@ import type { TranslatedSearch } from '../modules/search/service.ts';
 import { requireProviderRole } from '../plugins/session.ts';
 import type { ProviderRole } from '@portico/contracts/provider-roles';
 import { badRequest, HttpError, notFound } from './errors.ts';
+import { relocateOverlay } from './overlay-relocation.ts';
 import { parseBody } from './validation.ts';
 
 /**
@@ -35,6 +36,8 @@ interface ContentTranslationsTable {
   entity_id: string;
   langcode: string;
   fields: ColumnType<Record<string, string>, string, string>;
+  /** A structured document's overlay: each pointer's default-language text when it was translated (migration 0316). */
+  sources: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
   updated: Stamp;
   updated_by: number | null;
 }
@@ -83,6 +86,8 @@ export function markerOf(langcode: Locale, translated: boolean): TranslationMark
 export interface TranslationRow {
   langcode: string;
   fields: TranslatedFields;
+  /** An overlay's sources (lib/translation-overlay.ts): each pointer's English when it was translated. */
+  sources?: TranslatedFields;
   updated: string;
   updatedBy: number | null;
 }
@@ -93,11 +98,13 @@ const parseFields = (value: unknown): TranslatedFields =>
 const rowOf = (r: {
   langcode: string;
   fields: unknown;
+  sources?: unknown;
   updated: Date | string;
   updated_by: number | null;
-}) => ({
+}): TranslationRow => ({
   langcode: r.langcode,
   fields: parseFields(r.fields),
+  ...(r.sources ? { sources: parseFields(r.sources) } : {}),
   updated: new Date(r.updated).toISOString(),
   updatedBy: r.updated_by,
 });
@@ -106,7 +113,7 @@ export function translationsOf(db: Db) {
   const itemRows = (entityType: string, id: string | number) =>
     tables(db)
       .selectFrom('content_translations')
-      .select(['langcode', 'fields', 'updated', 'updated_by'])
+      .select(['langcode', 'fields', 'sources', 'updated', 'updated_by'])
       .where('entity_type', '=', entityType)
       .where('entity_id', '=', String(id));
   return {
@@ -125,6 +132,31 @@ export function translationsOf(db: Db) {
         .where('entity_id', 'in', [...new Set(ids.map(String))])
         .execute();
       return new Map(rows.map((r) => [r.entity_id, parseFields(r.fields)]));
+    },
+
+    /**
+     * The overlays of structured documents `ids` (of one kind) into `langcode`, by id, each with
+     * its sources when it has them (lib/translation-overlay.ts); none for the default language.
+     */
+    async overlaysOf(
+      entityType: string,
+      ids: readonly (string | number)[],
+      langcode: Locale,
+    ): Promise<Map<string, { fields: TranslatedFields; sources: TranslatedFields | undefined }>> {
+      if (langcode === DEFAULT_LOCALE || !ids.length) return new Map();
+      const rows = await tables(db)
+        .selectFrom('content_translations')
+        .select(['entity_id', 'fields', 'sources'])
+        .where('entity_type', '=', entityType)
+        .where('langcode', '=', langcode)
+        .where('entity_id', 'in', [...new Set(ids.map(String))])
+        .execute();
+      return new Map(
+        rows.map((r) => [
+          r.entity_id,
+          { fields: parseFields(r.fields), sources: r.sources ? parseFields(r.sources) : undefined },
+        ]),
+      );
     },
 
     /**
@@ -185,12 +217,15 @@ export function translationsOf(db: Db) {
       langcode: Locale,
       fields: TranslatedFields,
       userId: number | null,
+      /** An overlay's sources (lib/translation-overlay.ts); none for the other kinds. */
+      sources?: TranslatedFields,
     ): Promise<{ before: TranslatedFields | undefined; row: TranslationRow }> {
       const before = await itemRows(entityType, id)
         .where('langcode', '=', langcode)
         .forUpdate()
         .executeTakeFirst();
       const json = JSON.stringify(fields);
+      const sourcesJson = sources ? JSON.stringify(sources) : null;
       const updated = new Date();
       await tables(db)
         .insertInto('content_translations')
@@ -199,18 +234,19 @@ export function translationsOf(db: Db) {
           entity_id: String(id),
           langcode,
           fields: json,
+          sources: sourcesJson,
           updated,
           updated_by: userId,
         })
         .onConflict((oc) =>
           oc
             .columns(['entity_type', 'entity_id', 'langcode'])
-            .doUpdateSet({ fields: json, updated, updated_by: userId }),
+            .doUpdateSet({ fields: json, sources: sourcesJson, updated, updated_by: userId }),
         )
         .execute();
       return {
         before: before && parseFields(before.fields),
-        row: rowOf({ langcode, fields, updated, updated_by: userId }),
+        row: rowOf({ langcode, fields, sources, updated, updated_by: userId }),
       };
     },
 
@@ -377,8 +413,19 @@ function rendered(
   return out;
 }
 
-/** A stored translation as the routes answer it: each map field as one object (and its HTML). */
-function answered(fields: Record<string, TranslatableField>, row: TranslationRow) {
+/**
+ * A stored translation as the routes answer it: each map field as one object (and its HTML); a
+ * structured document's overlay where its English is now (lib/translation-overlay.ts), its
+ * sources kept to the server.
+ */
+function answered(fields: Record<string, TranslatableField>, stored: TranslationRow) {
+  const { sources, ...row } = stored;
+  if (sources) {
+    const current = new Map(
+      Object.entries(fields).flatMap(([k, f]) => (f.source === undefined ? [] : [[k, f.source] as const])),
+    );
+    row.fields = relocateOverlay(row.fields, sources, current);
+  }
   const out: AnsweredFields = { ...row.fields };
   for (const [name, f] of Object.entries(fields)) {
     if (!f.names) continue;
@@ -495,7 +542,7 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
     const langcode = langcodeOf(request.params.langcode);
     // A kind's fixed fields are checked before the transaction; a document's, once it is found.
     if (fixed) parseBody(fixed, request.body);
-    const row = await app.db.transaction().execute(async (trx) => {
+    const { row, fields: itemFields } = await app.db.transaction().execute(async (trx) => {
       const item = await found(trx, request.params.id);
       const input = parseBody(fixed ?? translationSchema(item.fields, true), request.body);
       await checkNames(trx, item.fields, adapter.messages, item.ref, input.fields);
@@ -503,12 +550,20 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
       if (adapter.sparse && !Object.keys(fields).length) {
         throw new HttpError(400, EMPTY_MESSAGE, { code: 'invalid_input', pointer: '/fields' });
       }
+      // A structured document's leaves: the English each text is translated from (decision 064).
+      const sources = Object.fromEntries(
+        Object.keys(fields).flatMap((k) => {
+          const source = item.fields[k]?.source;
+          return source === undefined ? [] : [[k, source] as const];
+        }),
+      );
       const { before, row } = await translationsOf(trx).put(
         adapter.entityType,
         item.ref,
         langcode,
         fields,
         user.id,
+        Object.keys(sources).length ? sources : undefined,
       );
       await adapter.search?.write(trx, String(item.ref), langcode, fields);
       await recordAudit(trx, actorOf(request), {
@@ -519,10 +574,10 @@ export function translationRoutes(app: FastifyInstance, adapter: TranslationAdap
         before: auditValue(before),
         after: auditValue(fields),
       });
-      return row;
+      return { row, fields: item.fields };
     });
     reply.header('Cache-Control', 'no-store');
-    return { data: answered(adapter.fields ?? {}, row) };
+    return { data: answered(itemFields, row) };
   });
 
   app.delete<{ Params: Params }>(`${adapter.base}/:id/translations/:langcode`, async (request, reply) => {

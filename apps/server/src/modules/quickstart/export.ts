@@ -23,7 +23,7 @@ export async function exportStories(db: Db, contentDir: string): Promise<number>
     .execute();
   const translations = await exportStoryTranslations(
     db,
-    rows.map((r) => r.uuid),
+    rows.map((r) => ({ uuid: r.uuid, title: r.title, steps: r.steps })),
   );
   const stories = rows.map((r, index) => ({
     uuid: r.uuid,

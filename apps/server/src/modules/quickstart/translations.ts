@@ -40,14 +40,16 @@ export async function storiesIn<S extends StoryText & { uuid: string }>(
   stories: readonly S[],
   langcode: Locale,
 ): Promise<(S & { translation: TranslationMarker })[]> {
-  const found = await translationsOf(db).forItems(
+  const found = await translationsOf(db).overlaysOf(
     STORY_TRANSLATION_TYPE,
     stories.map((s) => s.uuid),
     langcode,
   );
   return stories.map((s) => {
     const overlay = found.get(s.uuid);
-    const text = overlay ? applyOverlay({ title: s.title, steps: s.steps }, overlay, STORY_OVERLAY) : s;
+    const text = overlay
+      ? applyOverlay({ title: s.title, steps: s.steps }, overlay.fields, STORY_OVERLAY, overlay.sources)
+      : s;
     return { ...s, title: text.title, steps: text.steps, translation: markerOf(langcode, !!overlay) };
   });
 }
@@ -65,11 +67,11 @@ export async function importStoryTranslations(
 /** Every story's overlays by uuid and language, for the export's `translations` blocks. */
 export async function exportStoryTranslations(
   db: Db,
-  uuids: readonly string[],
+  stories: readonly (StoryText & { uuid: string })[],
 ): Promise<Map<string, Record<string, Overlay>>> {
   const out = new Map<string, Record<string, Overlay>>();
-  for (const uuid of uuids) {
-    const overlays = await exportOverlays(db, STORY_TRANSLATION_TYPE, uuid);
+  for (const { uuid, title, steps } of stories) {
+    const overlays = await exportOverlays(db, STORY_TRANSLATION_TYPE, uuid, { title, steps }, STORY_OVERLAY);
     if (overlays) out.set(uuid, overlays);
   }
   return out;

@@ -24,7 +24,7 @@ export async function exportSiteContent(db: Db, contentDir: string): Promise<str
   for (const [key, file, schema] of files) {
     const data = await repo.get<unknown>(key);
     if (data === undefined) continue;
-    const translations = await exportSiteTranslations(db, key);
+    const translations = await exportSiteTranslations(db, key, data);
     const text = stringify(
       { ...schema.parse(data), ...(translations ? { translations } : {}) },
       { lineWidth: 0 },

@@ -49,8 +49,8 @@ export async function siteDocumentIn<T>(
   doc: T,
   langcode: Locale,
 ): Promise<T & { translation: TranslationMarker }> {
-  const overlay = (await translationsOf(db).forItems(SITE_TRANSLATION_TYPE, [key], langcode)).get(key);
-  const shown = overlay ? applyOverlay(doc, overlay, SITE_OVERLAYS[key]) : doc;
+  const overlay = (await translationsOf(db).overlaysOf(SITE_TRANSLATION_TYPE, [key], langcode)).get(key);
+  const shown = overlay ? applyOverlay(doc, overlay.fields, SITE_OVERLAYS[key], overlay.sources) : doc;
   return { ...shown, translation: markerOf(langcode, !!overlay) };
 }
 
@@ -68,8 +68,9 @@ export async function importSiteTranslations(
 export async function exportSiteTranslations(
   db: Db,
   key: SiteDocumentKey,
+  doc: unknown,
 ): Promise<Record<string, Overlay> | undefined> {
-  return exportOverlays(db, SITE_TRANSLATION_TYPE, key);
+  return exportOverlays(db, SITE_TRANSLATION_TYPE, key, doc, SITE_OVERLAYS[key]);
 }
 
 /**
