@@ -1,4 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { en } from '@portico/contracts/messages';
+import { parse } from 'yaml';
 import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
 import { consoleCall, contentEditor, newArticle } from '../support/console.ts';
@@ -129,5 +132,68 @@ test("an editor translates a basic page in its editor's panel; a German reader r
     }
   } finally {
     expect((await consoleCall(page, 'DELETE', `/admin-api/content/pages/${id}`)).status).toBe(204);
+  }
+});
+
+test('a German reader sees the FAQ categories in German; an editor translates a category', async ({
+  page,
+  browser,
+}) => {
+  // The demo FAQ's categories carry their German names in content/faq.yaml.
+  const faqFile = parse(
+    fs.readFileSync(path.resolve(import.meta.dirname, '../../content/faq.yaml'), 'utf8'),
+  ) as { categories: { name: string; translations: { de: { name: string } } }[] };
+  const demo = faqFile.categories[0]!;
+  const stamp = Date.now();
+  await signInDecliningCookies(page, contentEditor.email, contentEditor.password);
+  const created = await consoleCall(page, 'POST', '/admin-api/content/faq-categories', {
+    name: `Otter questions ${stamp}`,
+  });
+  expect(created.status).toBe(201);
+  const category = (created.body as { data: { id: string } }).data.id;
+  const asked = await consoleCall(page, 'POST', '/admin-api/content/faqs', {
+    question: `Do otters pay instantly ${stamp}?`,
+    answer: 'Always.',
+    category,
+    state: 'published',
+  });
+  expect(asked.status).toBe(201);
+  const question = (asked.body as { data: { id: string } }).data.id;
+
+  try {
+    // The console: the category's form, and below it its German name.
+    await page.goto(`/admin/content/faq/categories/${category}`);
+    const german = page.getByTestId('translation-de');
+    await german
+      .getByRole('button', { name: en.translations.console.open.replace('{{language}}', 'Deutsch') })
+      .click();
+    await german.getByLabel(`${M.categoryEditor.nameLabel} (Deutsch)`).fill(`Otter-Fragen ${stamp}`);
+    await german.getByRole('button', { name: en.translations.console.save }).click();
+    await expect(german.getByRole('status')).toHaveText(
+      en.translations.console.saved.replace('{{language}}', 'Deutsch'),
+    );
+    await expectNoViolations(page, 'the category editor with its translations');
+
+    const context = await browser.newContext({ locale: 'de-DE' });
+    trackTraffic(context);
+    try {
+      const reader = await context.newPage();
+      await reader.goto('/de/faq-page');
+      await expect(reader.getByRole('heading', { level: 2, name: demo.translations.de.name })).toBeVisible();
+      await expect(reader.getByRole('heading', { level: 2, name: demo.name })).toHaveCount(0);
+      await expect(reader.getByRole('heading', { level: 2, name: `Otter-Fragen ${stamp}` })).toBeVisible();
+      await expectNoViolations(reader, 'the FAQ in German with its categories');
+    } finally {
+      await context.close();
+    }
+    // English readers see the categories' own names.
+    await page.goto('/faq-page');
+    await expect(page.getByRole('heading', { level: 2, name: demo.name })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: `Otter questions ${stamp}` })).toBeVisible();
+  } finally {
+    expect((await consoleCall(page, 'DELETE', `/admin-api/content/faqs/${question}`)).status).toBe(204);
+    expect((await consoleCall(page, 'DELETE', `/admin-api/content/faq-categories/${category}`)).status).toBe(
+      204,
+    );
   }
 });

@@ -67,13 +67,15 @@ const CONTENT = {
     from quickstart_stories`,
   // The translations of the kinds the files carry (decision 063), by their item's natural key.
   translations: sql`select t.entity_type, t.langcode, t.fields,
-      coalesce(a.source_file, p.source_file, f.question, ap.alias) as item
+      coalesce(a.source_file, p.source_file, f.question, ap.alias, nc.name, fc.name) as item
     from content_translations t
       left join articles a on t.entity_type = 'article' and a.uuid::text = t.entity_id
       left join pages p on t.entity_type = 'page' and p.uuid::text = t.entity_id
       left join faqs f on t.entity_type = 'faq' and f.uuid::text = t.entity_id
       left join api_products ap on t.entity_type = 'api_product' and ap.uuid::text = t.entity_id
-    where t.entity_type in ('article', 'page', 'faq', 'api_product')`,
+      left join news_categories nc on t.entity_type = 'news_category' and nc.uuid::text = t.entity_id
+      left join faq_categories fc on t.entity_type = 'faq_category' and fc.uuid::text = t.entity_id
+    where t.entity_type in ('article', 'page', 'faq', 'api_product', 'news_category', 'faq_category')`,
 } as const;
 
 function tempDir(): string {
@@ -203,6 +205,13 @@ describe('export-content: the content folder round trip', () => {
       body: 'In der **Konsole** geändert.',
     });
 
+    // A category's name translated in the console (the demo categories have theirs from the files).
+    const newsCategories = (await (await admin.get('/admin-api/content/categories')).json()) as {
+      data: { id: string; name: string }[];
+    };
+    const security = newsCategories.data.find((c) => c.name === 'Security')!;
+    await translate(`/admin-api/content/categories/${security.id}`, { name: 'Sicherheit (Konsole)' });
+
     const dir = dirs[0]!;
     const result = await exportContent(t.app.db, t.app.storage, dir);
     expect(result.pages.written).toContain('pages/round-trip-page.md');
@@ -226,6 +235,8 @@ describe('export-content: the content folder round trip', () => {
         'Rundreise-API',
         '(Konsole)',
         'Konten-API',
+        'Sicherheit (Konsole)',
+        'Zugang erhalten',
       ]) {
         expect(
           before.translations.some((r) => r.includes(german)),

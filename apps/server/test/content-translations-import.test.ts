@@ -73,6 +73,17 @@ describe('content translations in the content files', () => {
     const faqs = await json<{ data: Resource[] }>(await f.visitor().get('/jsonapi/node/faq?langcode=de'));
     expect(faqs.data.map((q) => q.attributes.title)).toContain('Wie erhalte ich Zugang zu den APIs?');
     expect(faqs.data.every((q) => q.meta?.translation?.fallback === false)).toBe(true);
+    // The categories too (content/faq.yaml and content/blog/categories.yaml).
+    for (const taxonomy of ['faq_categories', 'news_categories']) {
+      const categories = await json<{
+        data: { attributes: { name: string }; meta?: { translation?: Marker } }[];
+      }>(await f.visitor().get(`/jsonapi/taxonomy_term/${taxonomy}?langcode=de`));
+      expect(categories.data.length, taxonomy).toBeGreaterThan(0);
+      expect(
+        categories.data.every((c) => c.meta?.translation?.fallback === false),
+        taxonomy,
+      ).toBe(true);
+    }
 
     const terms = await json<{ title: string; body: string; translation: Marker }>(
       await f.visitor().get('/terms?_format=json&langcode=de'),

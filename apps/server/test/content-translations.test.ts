@@ -249,6 +249,175 @@ describe('content translations', () => {
     expect(await auditActions(f.t, 'faq', faq.id)).toContain('faq.translated');
   });
 
+  it('translates news and FAQ categories: the console, the taxonomy routes and the included categories', async () => {
+    const editor = await f.as('content_editor');
+    const kinds = [
+      {
+        base: '/admin-api/content/faq-categories',
+        kind: 'faq_category',
+        taxonomy: '/jsonapi/taxonomy_term/faq_categories',
+      },
+      {
+        base: '/admin-api/content/categories',
+        kind: 'news_category',
+        taxonomy: '/jsonapi/taxonomy_term/news_categories',
+      },
+    ] as const;
+    for (const k of kinds) {
+      const category = await dataOf<{ id: string; name: string }>(
+        await editor.send('POST', k.base, { name: `Instant payments ${k.kind}` }, 'application/json'),
+        201,
+      );
+      const url = `${k.base}/${category.id}/translations/de`;
+      const german = { name: `Sofortzahlungen ${k.kind}` };
+      const taxonomy = async (langcode?: string) =>
+        f.visitor().get(`${k.taxonomy}${langcode ? `?langcode=${langcode}` : ''}`);
+      const englishBefore = await (await taxonomy()).text();
+      // Read (and cached) before the translation: the English name, marked as a fallback.
+      const fallback = (await json<{ data: Resource[] }>(await taxonomy('de'))).data.find(
+        (c) => c.id === category.id,
+      )!;
+      expect(fallback.attributes.name).toBe(category.name);
+      expect(fallback.meta?.translation).toEqual({ langcode: 'de', shown: 'en', fallback: true });
+
+      // Who may edit the category translates it; everyone else is refused.
+      for (const actor of ['developer', 'api_manager', 'support_agent'] as const) {
+        expect((await putTranslation(actor, url, german)).status, actor).toBe(403);
+      }
+      expect((await f.visitor().send('PUT', url, { fields: german }, 'application/json')).status).toBe(401);
+      const noName = await putTranslation('content_editor', url, { name: ' ' });
+      expect(noName.status).toBe(400);
+      expect((await json<ErrorDoc>(noName)).errors[0]!.source?.pointer).toBe('/fields/name');
+      const tooLong = await putTranslation('content_editor', url, { name: 'x'.repeat(256) });
+      expect(tooLong.status).toBe(400);
+      expect(
+        (
+          await putTranslation(
+            'content_editor',
+            `${k.base}/00000000-0000-4000-8000-000000000000/translations/de`,
+            german,
+          )
+        ).status,
+      ).toBe(404);
+      const saved = await dataOf<Translation>(await putTranslation('content_editor', url, german));
+      expect(saved.fields).toEqual(german);
+      expect(await auditActions(f.t, k.kind, category.id)).toContain(`${k.kind}.translated`);
+
+      const translated = (await json<{ data: Resource[] }>(await taxonomy('de'))).data;
+      const one = translated.find((c) => c.id === category.id)!;
+      expect(one.attributes.name).toBe(german.name);
+      expect(one.meta?.translation).toEqual({ langcode: 'de', shown: 'de', fallback: false });
+      // English readers get the answer exactly as before: no marker, the category's own name.
+      expect(await (await taxonomy()).text()).toBe(englishBefore);
+      expect((await json<{ data: Resource[] }>(await taxonomy('en'))).data).toEqual(
+        (JSON.parse(englishBefore) as { data: Resource[] }).data,
+      );
+      expect((await taxonomy('xx')).status).toBe(400);
+
+      // Deleting the category takes its translations with it.
+      expect((await deleteAs(editor, `${k.base}/${category.id}`)).status).toBe(204);
+      const left = await f.t.app.db
+        .withTables<{ content_translations: { entity_id: string } }>()
+        .selectFrom('content_translations')
+        .select('entity_id')
+        .where('entity_id', '=', category.id)
+        .execute();
+      expect(left).toEqual([]);
+    }
+  });
+
+  it("answers the FAQ's and the articles' included categories in the reader's language", async () => {
+    const editor = await f.as('content_editor');
+    const faqCategory = await dataOf<{ id: string; name: string }>(
+      await editor.send('POST', '/admin-api/content/faq-categories', { name: 'Cards' }, 'application/json'),
+      201,
+    );
+    const untranslated = await dataOf<{ id: string; name: string }>(
+      await editor.send('POST', '/admin-api/content/faq-categories', { name: 'Loans' }, 'application/json'),
+      201,
+    );
+    for (const [question, category] of [
+      ['Which cards are supported?', faqCategory.id],
+      ['Which loans are offered?', untranslated.id],
+    ] as const) {
+      await dataOf(
+        await editor.send(
+          'POST',
+          '/admin-api/content/faqs',
+          { question, answer: 'Several.', category, state: 'published' },
+          'application/json',
+        ),
+        201,
+      );
+    }
+    const FAQS = '/jsonapi/node/faq?include=field_category';
+    const englishBefore = await (await f.visitor().get(FAQS)).text();
+    await dataOf<Translation>(
+      await putTranslation(
+        'content_editor',
+        `/admin-api/content/faq-categories/${faqCategory.id}/translations/de`,
+        {
+          name: 'Karten',
+        },
+      ),
+    );
+    const german = await json<{ included: Resource[] }>(await f.visitor().get(`${FAQS}&langcode=de`));
+    const cards = german.included.find((c) => c.id === faqCategory.id)!;
+    expect(cards.attributes.name).toBe('Karten');
+    expect(cards.meta?.translation).toEqual({ langcode: 'de', shown: 'de', fallback: false });
+    const loans = german.included.find((c) => c.id === untranslated.id)!;
+    expect(loans.attributes.name).toBe('Loans');
+    expect(loans.meta?.translation).toEqual({ langcode: 'de', shown: 'en', fallback: true });
+    // English unchanged, byte for byte.
+    expect(await (await f.visitor().get(FAQS)).text()).toBe(englishBefore);
+
+    // An article's included category.
+    const newsCategory = await dataOf<{ id: string }>(
+      await editor.send('POST', '/admin-api/content/categories', { name: 'Payments' }, 'application/json'),
+      201,
+    );
+    const article = await dataOf<{ id: string }>(
+      await editor.send(
+        'POST',
+        ARTICLES,
+        {
+          title: 'Category news',
+          path: '/blog/category-news',
+          description: 'Filed.',
+          body: 'Filed under payments.',
+          category: newsCategory.id,
+          state: 'published',
+        },
+        'application/json',
+      ),
+      201,
+    );
+    const ONE = `/jsonapi/node/article/${article.id}?include=field_category`;
+    const englishArticle = await (await f.visitor().get(ONE)).text();
+    await dataOf<Translation>(
+      await putTranslation(
+        'content_editor',
+        `/admin-api/content/categories/${newsCategory.id}/translations/de`,
+        {
+          name: 'Zahlungen',
+        },
+      ),
+    );
+    const germanOne = await json<{ included: Resource[] }>(await f.visitor().get(`${ONE}&langcode=de`));
+    expect(germanOne.included.find((c) => c.id === newsCategory.id)?.attributes.name).toBe('Zahlungen');
+    const germanList = await json<{ included: Resource[] }>(
+      await f
+        .visitor()
+        .get(
+          '/jsonapi/node/article?filter[path.alias]=/blog/category-news&include=field_category&langcode=de',
+        ),
+    );
+    const listed = germanList.included.find((c) => c.id === newsCategory.id)!;
+    expect(listed.attributes.name).toBe('Zahlungen');
+    expect(listed.meta?.translation).toEqual({ langcode: 'de', shown: 'de', fallback: false });
+    expect(await (await f.visitor().get(ONE)).text()).toBe(englishArticle);
+  });
+
   it('translates basic pages', async () => {
     const editor = await f.as('content_editor');
     const page = await dataOf<{ id: string }>(

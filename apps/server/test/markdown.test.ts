@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { format } from '@portico/contracts/format';
 import { sql } from 'kysely';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentRepo } from '../src/modules/content/repo.ts';
 import { contentDb } from '../src/modules/content/tables.ts';
@@ -333,6 +337,32 @@ describe('Markdown and llms.txt', () => {
       expect(text, url).toContain('Web page: ');
       expect(text, url).not.toContain('Webseite');
     }
+  });
+
+  it("writes the FAQ page's category headings and an article's category in German", async () => {
+    type Category = { name: string; translations?: { de?: { name: string } } };
+    const contentFile = (file: string) =>
+      parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../content', file), 'utf8')) as unknown;
+    const faqCategories = (contentFile('faq.yaml') as { categories: Category[] }).categories;
+    const german = await markdown('/de/faq-page.md', '/de/faq-page');
+    const english = await markdown('/faq-page.md', '/faq-page');
+    for (const c of faqCategories) {
+      expect(german).toContain(`\n## ${c.translations!.de!.name}\n`);
+      expect(german).not.toContain(`\n## ${c.name}\n`);
+      expect(english).toContain(`\n## ${c.name}\n`);
+    }
+
+    // content/blog/articles/sandbox-tips.md is filed under 'Developer stories'.
+    const stories = (contentFile('blog/categories.yaml') as Category[]).find(
+      (c) => c.name === 'Developer stories',
+    )!;
+    const article = await markdown('/de/blog/sandbox-tips.md', '/de/blog/sandbox-tips');
+    expect(article).toContain(
+      format(markdownLabels('de').markdown.category, { category: stories.translations!.de!.name }),
+    );
+    expect((await get('/blog/sandbox-tips.md')).text).toContain(
+      format(markdownLabels('en').markdown.category, { category: stories.name }),
+    );
   });
 
   it("shows an untranslated item's English under /de/, in German words, and says so", async () => {

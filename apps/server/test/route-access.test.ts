@@ -183,6 +183,10 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/content/categories/:id': 'console:content_editor',
   'PATCH /admin-api/content/categories/:id': 'console:content_editor',
   'DELETE /admin-api/content/categories/:id': 'console:content_editor',
+  // Its name's translations (decision 063): who edits the category edits them.
+  'GET /admin-api/content/categories/:id/translations': 'console:content_editor',
+  'PUT /admin-api/content/categories/:id/translations/:langcode': 'console:content_editor',
+  'DELETE /admin-api/content/categories/:id/translations/:langcode': 'console:content_editor',
   'GET /admin-api/content/categories/:id/revisions': 'console:content_editor',
   'GET /admin-api/content/categories/:id/revisions/:version': 'console:content_editor',
   'POST /admin-api/content/categories/:id/revisions/:version/restore': 'console:content_editor',
@@ -239,6 +243,10 @@ const POLICY: Record<string, Access> = {
   'GET /admin-api/content/faq-categories/:id': 'console:content_editor',
   'PATCH /admin-api/content/faq-categories/:id': 'console:content_editor',
   'DELETE /admin-api/content/faq-categories/:id': 'console:content_editor',
+  // Its name's translations (decision 063): who edits the category edits them.
+  'GET /admin-api/content/faq-categories/:id/translations': 'console:content_editor',
+  'PUT /admin-api/content/faq-categories/:id/translations/:langcode': 'console:content_editor',
+  'DELETE /admin-api/content/faq-categories/:id/translations/:langcode': 'console:content_editor',
   'GET /admin-api/content/faq-categories/:id/revisions': 'console:content_editor',
   'GET /admin-api/content/faq-categories/:id/revisions/:version': 'console:content_editor',
   'POST /admin-api/content/faq-categories/:id/revisions/:version/restore': 'console:content_editor',

@@ -7,11 +7,13 @@ import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { UUID } from '../../lib/console-edits.ts';
 import { HttpError } from '../../lib/errors.ts';
+import { translationRoutes, translationsOf } from '../../lib/translations.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { versioned, versionedRoutes, type Versioned } from '../../lib/versioned-content.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { contentDb } from './tables.ts';
+import { CATEGORY_TRANSLATION_FIELDS } from './translatable.ts';
 
 /**
  * News (blog) and FAQ categories edited in the provider console as versioned content (README.md
@@ -202,6 +204,7 @@ function categoryComponent(k: CategoryKind) {
           { code: 'category_not_empty' },
         );
       await contentDb(trx).deleteFrom(tableOf(k)).where('id', '=', before.rowId).execute();
+      await translationsOf(trx).removeItems(k.kind, [before.uuid]);
     },
     sentFields: (input, current) => ({
       name: input.name,
@@ -319,6 +322,20 @@ function categoryRoutes(app: FastifyInstance, k: CategoryKind): void {
   versionedRoutes(app, component, k.base, (body) => {
     const { version, ...input } = parseBody(saveSchema, body);
     return { version, input };
+  });
+
+  // The category's name in other languages (decision 063). Categories are not in the site search:
+  // no search rows.
+  translationRoutes(app, {
+    entityType: k.kind,
+    base: k.base,
+    role: ROLE,
+    messages: { forbidden: M.forbidden, notFound: k.messages.notFound },
+    async find(db, id) {
+      const c = await findCategory(db, k, id, false);
+      return c && { ref: c.uuid, label: c.fields.name };
+    },
+    fields: CATEGORY_TRANSLATION_FIELDS,
   });
 }
 

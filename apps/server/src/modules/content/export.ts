@@ -1,10 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { parse, stringify } from 'yaml';
 import type { Db } from '../../db/client.ts';
-import { markdownTranslationText, translationEntry, translationsOfKind } from '../../lib/translations.ts';
+import {
+  markdownTranslationText,
+  translationEntry,
+  translationsOfKind,
+  type TranslatedFields,
+} from '../../lib/translations.ts';
 import { contentDb } from './tables.ts';
-import { ARTICLE_TRANSLATION_FIELDS, FAQ_TRANSLATION_FIELDS } from './translatable.ts';
+import {
+  ARTICLE_TRANSLATION_FIELDS,
+  CATEGORY_TRANSLATION_FIELDS,
+  FAQ_TRANSLATION_FIELDS,
+} from './translatable.ts';
 
 /**
  * Writes the articles of the database back to content/blog/articles/*.md in the format the import
@@ -120,25 +130,27 @@ export async function exportArticles(db: Db, contentDir: string): Promise<Export
     }
   }
 
-  // The categories (edited in the console too): written when the file lists others, or another order.
+  // The categories (edited in the console too) with their translations (decision 063): written
+  // when the file lists others, another order or other translations.
   const categoriesFile = path.join(blogDir, 'categories.yaml');
+  const categoryTranslations = await translationsOfKind(db, 'news_category');
   const categories = (
     await cdb
       .selectFrom('news_categories')
-      .select('name')
+      .select(['uuid', 'name'])
       .orderBy('weight')
       .orderBy('name')
       .orderBy('id')
       .execute()
-  ).map((c) => c.name);
+  ).map((c) => ({ name: c.name, ...categoryTranslationsBlock(categoryTranslations.get(c.uuid)) }));
   const listed = fs.existsSync(categoriesFile)
-    ? (parse(fs.readFileSync(categoriesFile, 'utf8')) as { name?: unknown }[] | null)
+    ? (parse(fs.readFileSync(categoriesFile, 'utf8')) as unknown)
     : null;
-  if (!Array.isArray(listed) || JSON.stringify(listed.map((c) => c?.name)) !== JSON.stringify(categories)) {
+  if (!isDeepStrictEqual(listed, categories)) {
     fs.writeFileSync(
       categoriesFile,
       '# News categories of the blog (GET /jsonapi/taxonomy_term/news_categories), in display order.\n' +
-        stringify(categories.map((name) => ({ name }))),
+        stringify(categories, { lineWidth: 0 }),
     );
   }
   const authorsFile = path.join(blogDir, 'authors.yaml');
@@ -171,7 +183,7 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
   const cdb = contentDb(db);
   const categories = await cdb
     .selectFrom('faq_categories')
-    .select(['id', 'name'])
+    .select(['id', 'uuid', 'name'])
     .orderBy('weight')
     .orderBy('name')
     .orderBy('id')
@@ -195,6 +207,7 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
   // differs from that place is written out, so that the round trip keeps it.
   let place = 0;
   const translations = await translationsOfKind(db, 'faq');
+  const categoryTranslations = await translationsOfKind(db, 'faq_category');
   const translationsOf = (uuid: string) => {
     const of = translations.get(uuid);
     if (!of?.size) return {};
@@ -219,6 +232,7 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
   const doc = {
     categories: categories.map((c) => ({
       name: c.name,
+      ...categoryTranslationsBlock(categoryTranslations.get(c.uuid)),
       questions: faqs.filter((f) => f.category_id === c.id).map(entry),
     })),
     questions: faqs.filter((f) => f.category_id === null || !known.has(f.category_id)).map(entry),
@@ -229,4 +243,14 @@ export async function exportFaq(db: Db, contentDir: string): Promise<{ questions
     '# Written by `npm run portal -- export-content`; `published: false` marks a draft, `publishAt` a scheduled question.\n';
   fs.writeFileSync(path.join(contentDir, 'faq.yaml'), header + stringify(doc, { lineWidth: 0 }));
   return { questions: faqs.length };
+}
+
+/** A category's `translations` block (`{ de: { name } }`, decision 063); none without translations. */
+function categoryTranslationsBlock(of: ReadonlyMap<string, TranslatedFields> | undefined) {
+  if (!of?.size) return {};
+  return {
+    translations: Object.fromEntries(
+      [...of].map(([langcode, fields]) => [langcode, translationEntry(CATEGORY_TRANSLATION_FIELDS, fields)]),
+    ),
+  };
 }

@@ -19,7 +19,11 @@ import { loadPageFiles, normalizeAlias, renderMarkdown } from '../pages/service.
 import { CONTENT_IMAGES_PATH, folderImages, internalLinks, leadsNowhere, type LinkTargets } from './links.ts';
 import { ARTICLE_SEARCH, contentRepo, FAQ_SEARCH, type FaqInput } from './repo.ts';
 import { contentDb } from './tables.ts';
-import { ARTICLE_TRANSLATION_FIELDS, FAQ_TRANSLATION_FIELDS } from './translatable.ts';
+import {
+  ARTICLE_TRANSLATION_FIELDS,
+  CATEGORY_TRANSLATION_FIELDS,
+  FAQ_TRANSLATION_FIELDS,
+} from './translatable.ts';
 
 /**
  * content/blog (categories.yaml, authors.yaml, articles/*.md, images/) and content/faq.yaml
@@ -79,7 +83,11 @@ const articleFrontMatter = z
   })
   .strict();
 
-const categoriesSchema = z.array(z.object({ name: z.string().trim().min(1) }).strict());
+/** A category's `translations`: `{ de: { name } }` (decision 063), checked by the translatable fields. */
+const categoryTranslations = z.record(z.string(), z.unknown()).optional();
+const categoriesSchema = z.array(
+  z.object({ name: z.string().trim().min(1), translations: categoryTranslations }).strict(),
+);
 const authorsSchema = z.array(
   z
     .object({
@@ -112,7 +120,13 @@ const faqSchema = z
   .object({
     categories: z
       .array(
-        z.object({ name: z.string().trim().min(1), questions: z.array(faqQuestion).default([]) }).strict(),
+        z
+          .object({
+            name: z.string().trim().min(1),
+            translations: categoryTranslations,
+            questions: z.array(faqQuestion).default([]),
+          })
+          .strict(),
       )
       .default([]),
     /** Questions of no category: shown after the categories. */
@@ -190,11 +204,15 @@ export function parseArticleFile(file: string, text: string): ArticleFile {
 
 export interface LoadedContent {
   categories: string[];
+  /** The translations of categories.yaml's categories, by name (as the file writes it). */
+  categoryTranslations: Map<string, Map<Locale, TranslatedFields>>;
   authors: z.infer<typeof authorsSchema>;
   articles: ArticleFile[];
   faq: z.infer<typeof faqSchema> | undefined;
   /** The translations of faq.yaml's questions, by question (as the file writes it). */
   faqTranslations: Map<string, Map<Locale, TranslatedFields>>;
+  /** The translations of faq.yaml's categories, by name. */
+  faqCategoryTranslations: Map<string, Map<Locale, TranslatedFields>>;
   /** The sha256 of faq.yaml: an unchanged file is not imported again (README.md 'Console: FAQ'). */
   faqHash: string | undefined;
 }
@@ -206,9 +224,21 @@ export function loadContent(contentDir: string): LoadedContent {
     return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
   };
   const categoriesText = read('blog/categories.yaml');
-  const categories = categoriesText
-    ? yamlFile('blog/categories.yaml', categoriesText, categoriesSchema).map((c) => c.name)
+  const categoryEntries = categoriesText
+    ? yamlFile('blog/categories.yaml', categoriesText, categoriesSchema)
     : [];
+  const categories = categoryEntries.map((c) => c.name);
+  const categoryTranslations = new Map(
+    categoryEntries.map((c, i) => [
+      c.name,
+      fileTranslations(
+        'blog/categories.yaml',
+        CATEGORY_TRANSLATION_FIELDS,
+        c.translations,
+        `${i}.translations`,
+      ),
+    ]),
+  );
   const authorsText = read('blog/authors.yaml');
   const authors = authorsText ? yamlFile('blog/authors.yaml', authorsText, authorsSchema) : [];
   const dir = path.join(contentDir, 'blog', 'articles');
@@ -250,6 +280,17 @@ export function loadContent(contentDir: string): LoadedContent {
   for (const { q, at } of faqEntries) {
     faqTranslations.set(q.question, fileTranslations('faq.yaml', FAQ_TRANSLATION_FIELDS, q.translations, at));
   }
+  const faqCategoryTranslations = new Map(
+    (faq?.categories ?? []).map((c, i) => [
+      c.name,
+      fileTranslations(
+        'faq.yaml',
+        CATEGORY_TRANSLATION_FIELDS,
+        c.translations,
+        `categories.${i}.translations`,
+      ),
+    ]),
+  );
 
   // Cross-file checks: categories and authors named by articles exist, paths are unique.
   const paths = new Map<string, string>();
@@ -294,7 +335,16 @@ export function loadContent(contentDir: string): LoadedContent {
   }
   if (broken.length) throw new Error(`Broken internal links in content:\n  ${broken.join('\n  ')}`);
   const faqHash = faqText ? createHash('sha256').update(`${RENDERING}\0${faqText}`).digest('hex') : undefined;
-  return { categories, authors, articles, faq, faqTranslations, faqHash };
+  return {
+    categories,
+    categoryTranslations,
+    authors,
+    articles,
+    faq,
+    faqTranslations,
+    faqCategoryTranslations,
+    faqHash,
+  };
 }
 
 export interface ContentImportResult {
@@ -337,6 +387,14 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
     for (const [weight, name] of content.categories.entries()) {
       categoryIds.set(name, await repo.upsertNewsCategory(name, weight));
     }
+    // The categories' translations (decision 063), by their ids (the console's).
+    count(
+      await writeFileTranslations(
+        trx,
+        'news_category',
+        await categoryUuids(trx, 'news_categories', [...categoryIds.values()], content.categoryTranslations),
+      ),
+    );
     const authorIds = new Map<string, number>();
     for (const a of content.authors) {
       authorIds.set(
@@ -463,10 +521,19 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
             published: q.publishAt ? false : q.published,
             publishAt: q.publishAt ? new Date(q.publishAt) : null,
           });
+        const faqCategoryIds: number[] = [];
         for (const [weight, c] of content.faq.categories.entries()) {
           const id = await repo.upsertFaqCategory(c.name, weight);
+          faqCategoryIds.push(id);
           for (const q of c.questions) add(q, id);
         }
+        count(
+          await writeFileTranslations(
+            trx,
+            'faq_category',
+            await categoryUuids(trx, 'faq_categories', faqCategoryIds, content.faqCategoryTranslations),
+          ),
+        );
         for (const q of content.faq.questions) add(q, null);
         result.faqKept = (await repo.replaceFaqs(faqs)).kept;
         result.faq = 'imported';
@@ -490,6 +557,23 @@ export async function importBlogAndFaq(db: Db, contentDir: string): Promise<Cont
     }
   });
   return result;
+}
+
+/** The imported categories (`ids`) with their file translations, keyed by their uuids. */
+async function categoryUuids(
+  db: Db,
+  table: 'news_categories' | 'faq_categories',
+  ids: readonly number[],
+  translations: ReadonlyMap<string, Map<Locale, TranslatedFields>>,
+): Promise<{ id: string; translations: Map<Locale, TranslatedFields> }[]> {
+  if (!ids.length) return [];
+  // The two tables have the same columns: typed as the FAQ's.
+  const rows = await contentDb(db)
+    .selectFrom(table as 'faq_categories')
+    .select(['uuid', 'name'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return rows.map((r) => ({ id: r.uuid, translations: translations.get(r.name) ?? new Map() }));
 }
 
 export const contentImporter: ContentImporter = {

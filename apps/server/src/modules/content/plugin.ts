@@ -16,15 +16,21 @@ import { parseJsonApiQuery, type JsonApiQuery, type ParseQueryOptions } from '..
 import { checkIncludes, values } from '../../jsonapi/resource.ts';
 import { serveContentImages } from '../../lib/content-images.ts';
 import { HttpError } from '../../lib/errors.ts';
-import { readerLocale, translated } from '../../lib/translations.ts';
-import type { Locale } from '@portico/contracts/locales';
+import {
+  markerOf,
+  readerLocale,
+  translationsOf,
+  type TranslatedFields,
+  type TranslationMarker,
+} from '../../lib/translations.ts';
+import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
 import { verifiedAddress } from '../identity/service.ts';
 import { consoleArticleRoutes } from './console.ts';
 import { consoleFaqRoutes } from './faq-console.ts';
 import { consoleCategoryRoutes } from './category-console.ts';
 import { CONTENT_IMAGES_PATH } from './importer.ts';
-import { articleTranslation, faqTranslation } from './translatable.ts';
+import { articleTranslation, categoryTranslation, faqTranslation } from './translatable.ts';
 import {
   articleIncludes,
   articleResource,
@@ -32,8 +38,25 @@ import {
   faqResource,
   newsCategoryResource,
   type ArticleRow,
+  type CategoryInLanguage,
 } from './resources.ts';
 import { contentDb } from './tables.ts';
+
+/**
+ * A kind's categories in the reader's language (decision 063): each one's translated name where
+ * one exists, marked; in the default language as they always were, with no marker (the English
+ * answers stay unchanged).
+ */
+function categoriesIn(
+  found: ReadonlyMap<string, TranslatedFields> | undefined,
+  langcode: Locale,
+): CategoryInLanguage {
+  return (category) => {
+    if (langcode === DEFAULT_LOCALE) return { category };
+    const shown = categoryTranslation(found?.get(category.uuid));
+    return { category: shown ? { ...category, ...shown } : category, marker: markerOf(langcode, !!shown) };
+  };
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -251,23 +274,35 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
 
   /**
    * Articles in the reader's language (decision 063): a translation's title, summary and body where
-   * one exists, else the default language's, marked as a fallback.
+   * one exists, else the default language's, marked as a fallback; the included categories too.
+   * The translations of both kinds in one query.
    */
-  const translatedArticles = (rows: readonly ArticleRow[], langcode: Locale) =>
-    translated(
-      app.db,
-      'article',
-      rows,
-      (r) => r.uuid,
-      langcode,
-      (r, t) => {
-        const shown = articleTranslation(t);
-        return shown
-          ? { ...r, title: shown.title, description: shown.description, body_html: shown.bodyHtml }
-          : r;
+  const translatedArticles = async (
+    rows: readonly ArticleRow[],
+    langcode: Locale,
+    include: readonly string[],
+  ): Promise<{ data: ResourceObject[]; included: ResourceObject[] }> => {
+    const found = await translationsOf(app.db).forKinds(
+      {
+        article: rows.map((r) => r.uuid),
+        news_category: include.includes('field_category')
+          ? rows.flatMap((r) => (r.category_uuid ? [r.category_uuid] : []))
+          : [],
       },
-      (r, marker) => articleResource(base(), r, marker),
+      langcode,
     );
+    const articles = found.get('article');
+    const data = rows.map((r) => {
+      const fields = articles?.get(r.uuid);
+      const shown = fields && articleTranslation(fields);
+      const row = shown
+        ? { ...r, title: shown.title, description: shown.description, body_html: shown.bodyHtml }
+        : r;
+      return articleResource(base(), row, markerOf(langcode, !!fields));
+    });
+    const inLanguage = categoriesIn(found.get('news_category'), langcode);
+    return { data, included: articleIncludes(base(), rows, include, inLanguage) };
+  };
 
   /** Articles the asker may see: published ones, internal ones only for the group. */
   function readableArticles(request: FastifyRequest) {
@@ -277,23 +312,42 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
     return qb;
   }
 
+  /** A kind's categories, their names in the reader's language (decision 063). */
   const categories = (
     table: 'news_categories' | 'faq_categories',
+    kind: 'news_category' | 'faq_category',
     type: string,
-    toResource: (base: string, c: { uuid: string; name: string; weight: number }) => ResourceObject,
+    toResource: (
+      base: string,
+      c: { uuid: string; name: string; weight: number },
+      marker?: TranslationMarker,
+    ) => ResourceObject,
   ): CollectionRoute => {
     const description = categoryDescription(type);
     return {
       path: `/jsonapi/taxonomy_term/${table}`,
       limits: { defaultLimit: 50, maxLimit: 50 },
       async page(_request, query) {
+        const langcode = readerLocale(query.extra.langcode);
         const { rows, count } = await fetchCollection(
           app.db,
           categoryBase(app.db, table),
           description,
           query,
         );
-        return { data: rows.map((r) => toResource(base(), r)), count };
+        const found = await translationsOf(app.db).forItems(
+          kind,
+          rows.map((r) => r.uuid),
+          langcode,
+        );
+        const inLanguage = categoriesIn(found, langcode);
+        return {
+          data: rows.map((r) => {
+            const { category, marker } = inLanguage(r);
+            return toResource(base(), { ...r, name: category.name }, marker);
+          }),
+          count,
+        };
       },
     };
   };
@@ -306,49 +360,52 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
         // Lists leave out the articles without a path.
         const visible = readableArticles(request).where('a.path', 'is not', null);
         const { rows, count } = await fetchCollection(app.db, visible, articleDescription, query);
-        const articles = rows as ArticleRow[];
-        return {
-          data: await translatedArticles(articles, readerLocale(query.extra.langcode)),
-          count,
-          included: articleIncludes(base(), articles, query.include),
-        };
+        const { data, included } = await translatedArticles(
+          rows as ArticleRow[],
+          readerLocale(query.extra.langcode),
+          query.include,
+        );
+        return { data, count, included };
       },
     },
-    categories('news_categories', 'taxonomy_term--news_categories', newsCategoryResource),
-    categories('faq_categories', 'taxonomy_term--faq_categories', faqCategoryResource),
+    categories('news_categories', 'news_category', 'taxonomy_term--news_categories', newsCategoryResource),
+    categories('faq_categories', 'faq_category', 'taxonomy_term--faq_categories', faqCategoryResource),
     {
       path: '/jsonapi/node/faq',
       limits: { defaultLimit: 50, maxLimit: 50 },
       async page(_request, query) {
         const { rows, count } = await fetchCollection(app.db, faqBase(app.db), faqDescription, query);
         const langcode = readerLocale(query.extra.langcode);
-        const included = query.include.includes('field_category')
-          ? rows
-              .filter((r) => r.category_uuid && r.category_name !== null)
-              .map((r) =>
-                faqCategoryResource(base(), {
-                  uuid: r.category_uuid!,
-                  name: r.category_name!,
-                  weight: r.category_weight ?? 0,
-                }),
-              )
+        const withCategory = query.include.includes('field_category')
+          ? rows.filter((r) => r.category_uuid && r.category_name !== null)
           : undefined;
-        const data = await translated(
-          app.db,
-          'faq',
-          rows,
-          (r) => r.uuid,
+        // The questions' translations and their categories' in one query (decision 063).
+        const found = await translationsOf(app.db).forKinds(
+          { faq: rows.map((r) => r.uuid), faq_category: (withCategory ?? []).map((r) => r.category_uuid!) },
           langcode,
-          (r, t) => {
-            const shown = faqTranslation(t);
-            return {
-              ...r,
-              question: shown.question ?? r.question,
-              answer_html: shown.answerHtml ?? r.answer_html,
-            };
-          },
-          (r, marker) => faqResource(base(), r, marker),
         );
+        const inLanguage = categoriesIn(found.get('faq_category'), langcode);
+        const included = withCategory?.map((r) => {
+          const { category, marker } = inLanguage({
+            uuid: r.category_uuid!,
+            name: r.category_name!,
+            weight: r.category_weight ?? 0,
+          });
+          return faqCategoryResource(base(), category, marker);
+        });
+        const faqs = found.get('faq');
+        const data = rows.map((r) => {
+          const fields = faqs?.get(r.uuid);
+          const shown = fields && faqTranslation(fields);
+          const row = shown
+            ? {
+                ...r,
+                question: shown.question ?? r.question,
+                answer_html: shown.answerHtml ?? r.answer_html,
+              }
+            : r;
+          return faqResource(base(), row, markerOf(langcode, !!fields));
+        });
         return { data, count, included };
       },
     },
@@ -394,14 +451,10 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
       ? await readableArticles(request).where('a.uuid', '=', id.toLowerCase()).executeTakeFirst()
       : undefined;
     if (!row) throw new HttpError(404, en.errors.notFoundText);
+    const { data, included } = await translatedArticles([row], langcode, query.include);
     return sendDocument(
       reply.header('Cache-Control', 'no-cache'),
-      resourceDocument({
-        url: requestUrl(request),
-        data: (await translatedArticles([row], langcode))[0]!,
-        included: articleIncludes(base(), [row], query.include),
-        fields: query.fields,
-      }),
+      resourceDocument({ url: requestUrl(request), data: data[0]!, included, fields: query.fields }),
     );
   });
 

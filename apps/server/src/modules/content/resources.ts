@@ -109,8 +109,13 @@ export function articleResource(
   };
 }
 
-export function newsCategoryResource(base: string, c: { uuid: string; name: string; weight: number }) {
+export function newsCategoryResource(
+  base: string,
+  c: { uuid: string; name: string; weight: number },
+  translation?: TranslationMarker,
+) {
   return {
+    ...(translation ? { meta: { translation } } : {}),
     type: 'taxonomy_term--news_categories',
     id: c.uuid,
     attributes: { name: c.name, weight: c.weight },
@@ -118,19 +123,29 @@ export function newsCategoryResource(base: string, c: { uuid: string; name: stri
   } satisfies ResourceObject;
 }
 
-/** The resources `include` asks for, of a list of articles. */
-export function articleIncludes(base: string, rows: readonly ArticleRow[], include: readonly string[]) {
+/** A category in the reader's language (decision 063): its name, and its marker (none in the default language). */
+export type CategoryInLanguage = (c: { uuid: string; name: string; weight: number }) => {
+  category: { uuid: string; name: string; weight: number };
+  marker?: TranslationMarker | undefined;
+};
+
+/** The resources `include` asks for, of a list of articles (their categories in the reader's language). */
+export function articleIncludes(
+  base: string,
+  rows: readonly ArticleRow[],
+  include: readonly string[],
+  inLanguage: CategoryInLanguage = (category) => ({ category }),
+) {
   const wanted = new Set(include);
   const out: ResourceObject[] = [];
   for (const a of rows) {
     if (wanted.has('field_category') && a.category_uuid && a.category_name !== null) {
-      out.push(
-        newsCategoryResource(base, {
-          uuid: a.category_uuid,
-          name: a.category_name,
-          weight: a.category_weight ?? 0,
-        }),
-      );
+      const { category, marker } = inLanguage({
+        uuid: a.category_uuid,
+        name: a.category_name,
+        weight: a.category_weight ?? 0,
+      });
+      out.push(newsCategoryResource(base, category, marker));
     }
     if (wanted.has('field_image') && a.image_url) out.push(imageFile(base, imageId(a), a.image_url));
     if ((wanted.has('uid') || wanted.has('uid.user_picture')) && a.author_uuid && a.author_name !== null) {
@@ -197,8 +212,13 @@ export function faqResource(base: string, f: FaqRow, translation?: TranslationMa
   };
 }
 
-export function faqCategoryResource(base: string, c: { uuid: string; name: string; weight: number }) {
+export function faqCategoryResource(
+  base: string,
+  c: { uuid: string; name: string; weight: number },
+  translation?: TranslationMarker,
+) {
   return {
+    ...(translation ? { meta: { translation } } : {}),
     type: 'taxonomy_term--faq_categories',
     id: c.uuid,
     attributes: { name: c.name, weight: c.weight },

@@ -10,7 +10,7 @@ import { contentDb } from './tables.ts';
  */
 export { itemsLinkingTo, refuseLinksTo, type LinkingItem } from './links.ts';
 export { FAQ_PAGE } from './repo.ts';
-export { articleTranslation, faqTranslation } from './translatable.ts';
+export { articleTranslation, categoryTranslation, faqTranslation } from './translatable.ts';
 
 export interface PublicArticle {
   /** Its id: the key of its translations (decision 063). */
@@ -20,6 +20,8 @@ export interface PublicArticle {
   description: string;
   bodyHtml: string;
   category: string | null;
+  /** The category's id: the key of its translations. */
+  categoryUuid: string | null;
   author: string | null;
   created: Date;
 }
@@ -38,6 +40,7 @@ export async function publicArticles(db: Db, path?: string): Promise<PublicArtic
       'a.body_html',
       'a.created',
       'c.name as category',
+      'c.uuid as category_uuid',
       'au.name as author',
     ])
     .where('a.published', '=', true)
@@ -53,19 +56,27 @@ export async function publicArticles(db: Db, path?: string): Promise<PublicArtic
     description: r.description,
     bodyHtml: r.body_html,
     category: r.category,
+    categoryUuid: r.category_uuid,
     author: r.author,
     created: r.created instanceof Date ? r.created : new Date(r.created),
   }));
 }
 
 /** Published FAQ questions in the FAQ page's order: categories in theirs, then the uncategorised. */
-export async function publicFaqs(
-  db: Db,
-): Promise<{ uuid: string; question: string; answerHtml: string; category: string | null }[]> {
+export async function publicFaqs(db: Db): Promise<
+  {
+    uuid: string;
+    question: string;
+    answerHtml: string;
+    category: string | null;
+    /** The category's id: the key of its translations. */
+    categoryUuid: string | null;
+  }[]
+> {
   const rows = await contentDb(db)
     .selectFrom('faqs as f')
     .leftJoin('faq_categories as c', 'c.id', 'f.category_id')
-    .select(['f.uuid', 'f.question', 'f.answer_html', 'c.name as category'])
+    .select(['f.uuid', 'f.question', 'f.answer_html', 'c.name as category', 'c.uuid as category_uuid'])
     .where('f.published', '=', true)
     .orderBy(sql`coalesce(c.weight, 2147483647)`)
     .orderBy('c.id')
@@ -77,5 +88,6 @@ export async function publicFaqs(
     question: r.question,
     answerHtml: r.answer_html,
     category: r.category,
+    categoryUuid: r.category_uuid,
   }));
 }

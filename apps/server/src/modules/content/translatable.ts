@@ -20,6 +20,11 @@ export const FAQ_TRANSLATION_FIELDS: Record<string, TranslatableField> = {
   answer: { max: 100_000, required: true, html: (md) => cleanHtml(renderMarkdown(md)) },
 };
 
+/** A news (blog) or FAQ category's: its name, as the console's save checks it. */
+export const CATEGORY_TRANSLATION_FIELDS: Record<string, TranslatableField> = {
+  name: { max: 255, required: true },
+};
+
 /**
  * What a translation replaces of an article (decision 063): its title, summary and body together;
  * without a title (the console requires one) nothing. The one rule of the blog's JSON:API and the
@@ -42,4 +47,13 @@ export function faqTranslation(t: TranslatedFields): { question?: string; answer
     ...(t.question ? { question: t.question } : {}),
     ...(t.answerHtml ? { answerHtml: t.answerHtml } : {}),
   };
+}
+
+/**
+ * What a translation replaces of a news or FAQ category (decision 063): its name; without one (the
+ * console requires it) nothing. The one rule of the categories' JSON:API, the articles' and the
+ * questions' included categories, and the Markdown of the FAQ page and an article.
+ */
+export function categoryTranslation(t: TranslatedFields | undefined): { name: string } | undefined {
+  return t?.name ? { name: t.name } : undefined;
 }

@@ -2,7 +2,7 @@ import { format } from '@portico/contracts/format';
 import { localizedPath } from '@portico/contracts/locale-path';
 import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import type { Db } from '../../db/client.ts';
-import { markerOf, translated, type TranslationMarker } from '../../lib/translations.ts';
+import { markerOf, translated, translationsOf, type TranslationMarker } from '../../lib/translations.ts';
 import {
   documentationTitles,
   findProduct,
@@ -11,6 +11,7 @@ import {
 } from '../catalog/service.ts';
 import {
   articleTranslation,
+  categoryTranslation,
   FAQ_PAGE,
   faqTranslation,
   publicArticles,
@@ -98,19 +99,23 @@ export async function articleMarkdown(
   path: string,
   locale: Locale = DEFAULT_LOCALE,
 ): Promise<ContentMarkdown | undefined> {
-  const found = await publicArticles(db, path);
-  if (!found.length) return undefined;
-  const { article, marker } = (
-    await translated(
-      db,
-      'article',
-      found.slice(0, 1),
-      (a) => a.uuid,
-      locale,
-      (a, t) => ({ ...a, ...articleTranslation(t) }),
-      (article, marker) => ({ article, marker }),
-    )
-  )[0]!;
+  const [found] = await publicArticles(db, path);
+  if (!found) return undefined;
+  // The article's translation and its category's, in one query.
+  const translations = await translationsOf(db).forKinds(
+    { article: [found.uuid], news_category: found.categoryUuid ? [found.categoryUuid] : [] },
+    locale,
+  );
+  const fields = translations.get('article')?.get(found.uuid);
+  const category = found.categoryUuid
+    ? categoryTranslation(translations.get('news_category')?.get(found.categoryUuid))
+    : undefined;
+  const article = {
+    ...found,
+    ...(fields ? articleTranslation(fields) : {}),
+    ...(category ? { category: category.name } : {}),
+  };
+  const marker = markerOf(locale, !!fields);
   const M = markdownLabels(locale).markdown;
   const byline = [
     format(M.published, { date: article.created.toISOString().slice(0, 10) }),
@@ -168,22 +173,35 @@ export async function faqMarkdown(
   origin: string,
   locale: Locale = DEFAULT_LOCALE,
 ): Promise<ContentMarkdown> {
-  const faqs = await translated(
-    db,
-    'faq',
-    await publicFaqs(db),
-    (f) => f.uuid,
+  const rows = await publicFaqs(db);
+  // The questions' translations and their categories' (the headings), in one query.
+  const translations = await translationsOf(db).forKinds(
+    {
+      faq: rows.map((f) => f.uuid),
+      faq_category: rows.flatMap((f) => (f.categoryUuid ? [f.categoryUuid] : [])),
+    },
     locale,
-    (f, t) => ({ ...f, ...faqTranslation(t) }),
-    (faq, marker) => ({ ...faq, fallback: marker.fallback }),
   );
+  const faqs = rows.map((f) => {
+    const fields = translations.get('faq')?.get(f.uuid);
+    const heading = f.categoryUuid
+      ? categoryTranslation(translations.get('faq_category')?.get(f.categoryUuid))
+      : undefined;
+    return {
+      ...f,
+      ...(fields ? faqTranslation(fields) : {}),
+      ...(heading ? { category: heading.name } : {}),
+      fallback: markerOf(locale, !!fields).fallback,
+    };
+  });
   const { markdown: M, content: C } = markdownLabels(locale);
   const out = [`# ${C.faqTitle}`, format(M.htmlPage, { url: `${origin}${localizedPath(locale, FAQ_PAGE)}` })];
+  // A new heading where the category changes (by its id: two may share a translated name).
   let category: string | null | undefined;
   for (const faq of faqs) {
-    if (faq.category !== category) {
-      category = faq.category;
-      out.push(`## ${category ?? M.uncategorised}`);
+    if (faq.categoryUuid !== category) {
+      category = faq.categoryUuid;
+      out.push(`## ${faq.category ?? M.uncategorised}`);
     }
     out.push(`### ${faq.question}`);
     const answer = htmlToMarkdown(faq.answerHtml, origin);

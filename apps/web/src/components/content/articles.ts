@@ -162,10 +162,12 @@ export function useArticleByPath(path: string) {
 
 export function useNewsCategories() {
   return useQuery({
-    queryKey: ['news-categories'],
+    queryKey: ['news-categories', readerLanguage()],
     queryFn: async () => {
+      // Their names in the page's language (decision 063).
       const doc = await apiRequest<{ data: { id: string; attributes: { name: string } }[] }>(
         '/jsonapi/taxonomy_term/news_categories',
+        { query: readerLanguage() },
       );
       return doc.data.map((c): Category => ({ uuid: c.id, name: c.attributes.name }));
     },

@@ -4,14 +4,16 @@ import { Link, useParams } from 'react-router';
 import { paths } from '../../config/paths';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
+import { TranslationsPanel } from '../console/translations-panel';
 import { RevisionsPanel } from './editing';
+import { CATEGORY_BASES } from './api';
 import { CATEGORY_SOURCES, categoryPath, type AnyCategory, type CategoryKind } from './categories';
 import { EditorConflict, LoadVersioned, useVersionedEditor } from './versioned-editor';
 
 /**
  * /admin/content/categories/:categoryId and /admin/content/faq/categories/:categoryId: a news or
  * FAQ category's form (its name and place) with its revisions, saved with the version it was
- * loaded at (a 409 shows what the other save changed).
+ * loaded at (a 409 shows what the other save changed), and its name's translations (decision 063).
  */
 export default function CategoryEditorPage({ kind }: { kind: CategoryKind }) {
   const { t } = useTranslation();
@@ -37,7 +39,15 @@ export default function CategoryEditorPage({ kind }: { kind: CategoryKind }) {
         notFound={t('console.content.categoryEditor.notFound')}
       >
         {(category, onReplaced) => (
-          <CategoryForm kind={kind} category={category} listPath={listPath} onReplaced={onReplaced} />
+          <>
+            <CategoryForm kind={kind} category={category} listPath={listPath} onReplaced={onReplaced} />
+            <TranslationsPanel
+              item={`${CATEGORY_BASES[kind]}/${category.id}`}
+              fields={[
+                { name: 'name', label: t('console.content.categoryEditor.nameLabel'), required: true },
+              ]}
+            />
+          </>
         )}
       </LoadVersioned>
     </ConsolePage>

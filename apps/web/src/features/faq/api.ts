@@ -11,7 +11,12 @@ interface FaqDocument {
     relationships: { field_category: { data: { id: string } | null } };
     meta?: { translation?: TranslationMarker };
   }[];
-  included?: { id: string; type: string; attributes: { name: string; weight: number } }[];
+  included?: {
+    id: string;
+    type: string;
+    attributes: { name: string; weight: number };
+    meta?: { translation?: TranslationMarker };
+  }[];
 }
 
 export interface Faq {
@@ -25,7 +30,7 @@ export interface Faq {
 
 export interface FaqSection {
   /** null: the questions of no category, after the categories (spec B 2.5). */
-  category: { uuid: string; name: string } | null;
+  category: { uuid: string; name: string; translation?: TranslationMarker } | null;
   faqs: Faq[];
 }
 
@@ -59,7 +64,11 @@ export function sections(doc: FaqDocument): FaqSection[] {
     translation: f.meta?.translation ?? null,
   }));
   const out: FaqSection[] = categories.map((c) => ({
-    category: { uuid: c.id, name: c.attributes.name },
+    category: {
+      uuid: c.id,
+      name: c.attributes.name,
+      ...(c.meta?.translation ? { translation: c.meta.translation } : {}),
+    },
     faqs: faqs.filter((f) => f.categoryId === c.id),
   }));
   const rest = faqs.filter((f) => f.categoryId === null || !categories.some((c) => c.id === f.categoryId));

@@ -48,7 +48,7 @@ export default function FaqPage() {
               const id = `faq-${section.category?.uuid ?? 'other'}`;
               return (
                 <section key={id} aria-labelledby={id} data-testid="faq-section">
-                  <Title order={2} size="h3" id={id} mb="sm">
+                  <Title order={2} size="h3" id={id} mb="sm" lang={langOf(section.category?.translation)}>
                     {name}
                   </Title>
                   <Accordion variant="separated" multiple>
