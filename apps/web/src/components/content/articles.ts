@@ -32,6 +32,7 @@ interface Included {
   id: string;
   attributes: Record<string, unknown>;
   relationships?: Record<string, { data: Ref | null }>;
+  meta?: { translation?: TranslationMarker };
 }
 interface ArticleDocument {
   data: ArticleResource[];
@@ -50,7 +51,8 @@ export interface Article {
   url: string;
   body: string;
   image: { url: string; alt: string } | null;
-  category: { uuid: string; name: string } | null;
+  /** Its category, with the language of its name (decision 063) when not the page's. */
+  category: { uuid: string; name: string; translation: TranslationMarker | null } | null;
   author: { name: string; first_name: string | null; last_name: string | null; image: string | null } | null;
   scrollspyVisible: boolean;
   /** The language of its texts (decision 063). */
@@ -85,7 +87,13 @@ export function toArticles(doc: ArticleDocument): Article[] {
         image: image
           ? { url: String(image.attributes.url), alt: a.relationships.field_image.data?.meta?.alt ?? '' }
           : null,
-        category: category ? { uuid: category.id, name: String(category.attributes.name) } : null,
+        category: category
+          ? {
+              uuid: category.id,
+              name: String(category.attributes.name),
+              translation: category.meta?.translation ?? null,
+            }
+          : null,
         author: user
           ? {
               name: String(user.attributes.name),

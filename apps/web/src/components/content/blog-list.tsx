@@ -24,6 +24,7 @@ import { useTranslation } from '../../lib/i18n';
 import { Loading } from '../ui/loading';
 import { useArticles, useNewsCategories, type Article } from './articles';
 import { AuthorAvatar } from './author-avatar';
+import { langOf } from './translation';
 import { ddmmyyyy } from './date';
 
 /** How many posts the embedded block view shows. */
@@ -46,7 +47,7 @@ function ArticleCard({ article }: { article: Article }) {
       )}
       <Group justify="space-between" mt="md" gap="xs">
         {article.category && (
-          <Badge variant="light" size="sm">
+          <Badge variant="light" size="sm" lang={langOf(article.category.translation)}>
             {article.category.name}
           </Badge>
         )}
