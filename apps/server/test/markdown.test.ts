@@ -244,6 +244,38 @@ describe('Markdown and llms.txt', () => {
     expect(full.text).toContain('# Five tips for testing in the sandbox');
   });
 
+  it('lists the same pages in German at /de/llms.txt, each link its German Markdown, and links the languages', async () => {
+    const english = (await get('/llms.txt')).text;
+    expect(english).toContain(`In other languages: [Deutsch](${origin}/de/llms.txt)`);
+    const { res, text } = await get('/de/llms.txt');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(res.headers.get('content-language')).toBe('de');
+    const de = markdownLabels('de').markdown;
+    expect(text.startsWith('# Entwicklerportal\n\n> ')).toBe(true);
+    expect(text).toContain(`> ${de.llmsSummary}`);
+    expect(text).toContain(`In anderen Sprachen: [English](${origin}/llms.txt)`);
+    expect([...text.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual([
+      de.sectionApis,
+      de.sectionProducts,
+      de.sectionArticles,
+      de.sectionPages,
+      de.sectionFaq,
+    ]);
+    expect(text).toContain(`- [Dokumentation: Konten-API](${origin}/de/documentation/accounts-v1.md)`);
+    const links = [...text.matchAll(/^- \[[^\]]+\]\(([^)]+)\)/gm)].map((m) => m[1]!);
+    // As many pages as in English, each under /de/, each answering its Markdown.
+    expect(links.length).toBe([...english.matchAll(/^- \[/gm)].length);
+    for (const link of links) {
+      expect(link.startsWith(`${origin}/de/`), link).toBe(true);
+      expect((await client().get(link.slice(origin.length))).status, link).toBe(200);
+    }
+    const full = await get('/de/llms-full.txt');
+    expect(full.res.status).toBe(200);
+    expect(full.text).toContain('# Dokumentation: Konten-API');
+    expect(full.text).not.toContain('# Accounts API Documentation');
+  });
+
   it('writes the reference in German under /de/: the translation and the labels', async () => {
     const md = await markdown('/de/documentation/accounts-v1.md', '/de/documentation/accounts-v1');
     expect(md.startsWith('# Dokumentation: Konten-API\n')).toBe(true);

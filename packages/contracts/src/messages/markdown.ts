@@ -10,6 +10,8 @@ export const markdownMessages = {
   sectionArticles: 'Articles',
   sectionPages: 'Pages',
   sectionFaq: 'FAQ',
+  /** llms.txt's line to the same list in the portal's other languages: `links` are Markdown links. */
+  otherLanguages: 'In other languages: {{links}}',
   /** The FAQ page's line in llms.txt. */
   faqCount: '{{count}} questions and answers',
   faqCount_one: '{{count}} question and answer',

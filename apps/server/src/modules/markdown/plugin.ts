@@ -8,7 +8,7 @@ import { documentationPages, oneOperation, wholeDocumentation } from './document
 import { markdownLabels } from './labels.ts';
 import { llmsSections, llmsText } from './llms.ts';
 import { prefersMarkdown } from './negotiation.ts';
-import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '@portico/contracts/locales';
 import { localizedPath, splitLocalePath } from '@portico/contracts/locale-path';
 import { readerLocale, type TranslationMarker } from '../../lib/translations.ts';
 
@@ -22,8 +22,12 @@ export interface MarkdownPage {
   partlyFallback?: boolean;
 }
 
-/** The data domains (db/data-versions.ts) of every table /llms-full.txt reads. */
-const LLMS_DOMAINS = ['catalog', 'content', 'pages'] as const;
+/** The data domains (db/data-versions.ts) of every table /llms-full.txt reads (its translations too). */
+const LLMS_DOMAINS = ['catalog', 'content', 'pages', 'translations'] as const;
+
+/** llms.txt in another language than the default is sent as that language (Content-Language). */
+const languageOf = (locale: Locale): Pick<MarkdownPage, 'translation'> =>
+  locale === DEFAULT_LOCALE ? {} : { translation: { langcode: locale, shown: locale, fallback: false } };
 
 const DOCUMENTATION = /^\/documentation\/([^/]+)$/;
 const OPERATION = /^\/documentation\/([^/]+)\/operations\/([^/]+)$/;
@@ -144,31 +148,49 @@ export default fp(
       return true;
     });
 
-    app.get('/llms.txt', async (request, reply) => {
-      const body = llmsText(await llmsSections(app.db), origin());
-      return send(request, reply, { body, htmlUrl: `${origin()}/` }, 'text/plain; charset=utf-8');
-    });
-
-    // Every public page's Markdown in one file: built again only when a table it reads changes
-    // (the catalog's, the content's and the pages' change counters, db/data-versions.ts, as the
-    // cached answers of plugins/http-cache.ts), on any instance.
-    let full: { stamp: string; body: string } | undefined;
-    const fullText = async () => {
+    // llms.txt and llms-full.txt in each language: `/llms.txt`, `/de/llms.txt`, … (the pages' own
+    // addresses, their Markdown in that language).
+    // Every public page's Markdown in one file per language: built again only when a table it
+    // reads changes (the catalog's, the content's and the pages' change counters,
+    // db/data-versions.ts, as the cached answers of plugins/http-cache.ts), on any instance.
+    const full = new Map<Locale, { stamp: string; body: string }>();
+    const fullText = async (locale: Locale) => {
       const parts: string[] = [];
-      for (const section of await llmsSections(app.db)) {
+      for (const section of await llmsSections(app.db, locale)) {
         for (const entry of section.entries) {
-          const page = await markdownFor(entry.path);
+          const page = await markdownFor(entry.path, locale);
           if (page) parts.push(page.body.trimEnd());
         }
       }
       return `${parts.join('\n\n---\n\n')}\n`;
     };
-    app.get('/llms-full.txt', async (request, reply) => {
-      const versions = await app.dataVersions.forRequest(request);
-      const stamp = LLMS_DOMAINS.map((d) => versions.get(d) ?? '0').join(',');
-      if (full?.stamp !== stamp) full = { stamp, body: await fullText() };
-      return send(request, reply, { body: full.body, htmlUrl: `${origin()}/` }, 'text/plain; charset=utf-8');
-    });
+    for (const locale of LOCALES) {
+      const htmlUrl = () => `${origin()}${localizedPath(locale, '/')}`;
+      app.get(localizedPath(locale, '/llms.txt'), async (request, reply) => {
+        const body = llmsText(await llmsSections(app.db, locale), origin(), locale);
+        return send(
+          request,
+          reply,
+          { body, htmlUrl: htmlUrl(), ...languageOf(locale) },
+          'text/plain; charset=utf-8',
+        );
+      });
+      app.get(localizedPath(locale, '/llms-full.txt'), async (request, reply) => {
+        const versions = await app.dataVersions.forRequest(request);
+        const stamp = LLMS_DOMAINS.map((d) => versions.get(d) ?? '0').join(',');
+        let built = full.get(locale);
+        if (built?.stamp !== stamp) {
+          built = { stamp, body: await fullText(locale) };
+          full.set(locale, built);
+        }
+        return send(
+          request,
+          reply,
+          { body: built.body, htmlUrl: htmlUrl(), ...languageOf(locale) },
+          'text/plain; charset=utf-8',
+        );
+      });
+    }
   },
   { name: 'markdown', dependencies: ['db', 'http-cache'] },
 );

@@ -38,6 +38,7 @@ export const REFERENCE_PRODUCT_KEYS = [
   'responses',
   'webhookResponses',
   'requestSamples',
+  'deprecatedTag',
 ] as const;
 
 /**

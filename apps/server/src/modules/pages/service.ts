@@ -27,10 +27,10 @@ export function publicPage(db: Db, alias: string): Promise<PageJson | undefined>
 }
 
 /** Every published page's canonical alias and title, by title: the Markdown module's llms.txt. */
-export async function publicPages(db: Db): Promise<{ alias: string; title: string }[]> {
+export async function publicPages(db: Db): Promise<{ uuid: string; alias: string; title: string }[]> {
   return pagesDb(db)
     .selectFrom('pages')
-    .select(['alias', 'title'])
+    .select(['uuid', 'alias', 'title'])
     .where('published', '=', true)
     .orderBy('title')
     .orderBy('id')
