@@ -77,6 +77,11 @@ export function requestUrl(request: FastifyRequest): URL {
   return new URL(`${new URL(publicOrigin(request.server, request)).origin}${request.url}`);
 }
 
+/** The origin the client addressed (on PUBLIC_URL, see requestUrl): the base of every link. */
+export function baseUrl(request: FastifyRequest): string {
+  return requestUrl(request).origin;
+}
+
 /** The same URL with page[offset] (and page[limit]) set; other parameters stay. */
 export function pageUrl(url: URL, page: PageParams): string {
   const u = new URL(url);

@@ -1,5 +1,7 @@
 import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { HttpError } from '../lib/errors.ts';
+import { JSONAPI_MEDIA_TYPE, JSONAPI_VERSION } from './document.ts';
 import type { ZodIssue } from '../lib/zod-language.ts';
 
 export interface JsonApiError {
@@ -147,5 +149,45 @@ export class ApiErrors extends Error {
     this.name = 'ApiErrors';
     this.status = status;
     this.entries = entries;
+  }
+}
+
+/** Sends an ApiErrors as a JSON:API error document: one error per entry, with its title and detail. */
+export function sendApiErrors(reply: FastifyReply, error: ApiErrors) {
+  const errors = error.entries.map((e): JsonApiError => ({
+    status: String(error.status),
+    code: e.code ?? (error.status === 422 ? 'unprocessable' : 'error'),
+    title: e.title,
+    detail: e.detail ?? e.title,
+    ...(e.pointer || e.parameter
+      ? {
+          source: {
+            ...(e.pointer ? { pointer: e.pointer } : {}),
+            ...(e.parameter ? { parameter: e.parameter } : {}),
+          },
+        }
+      : {}),
+  }));
+  return reply.status(error.status).type(JSONAPI_MEDIA_TYPE).send({ jsonapi: JSONAPI_VERSION, errors });
+}
+
+/**
+ * The set-up of a scope of routes that throw ApiErrors (organizations, applications, certificates):
+ * those are answered as JSON:API errors with all their entries (pointers into the body, a title
+ * and a separate detail), and a JSON content type with an empty body is accepted for the methods
+ * `emptyBodyOn` (the web app's DELETE calls, a revoke's POST).
+ */
+export function apiErrorsScope(scope: FastifyInstance, emptyBodyOn: readonly string[]): void {
+  scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
+    if (error instanceof ApiErrors) return sendApiErrors(reply, error);
+    throw error;
+  });
+  const json = scope.getDefaultJsonParser('error', 'error');
+  for (const type of ['application/json', 'application/vnd.api+json']) {
+    scope.removeContentTypeParser(type);
+    scope.addContentTypeParser(type, { parseAs: 'string' }, (request, raw, done) => {
+      if (raw === '' && emptyBodyOn.includes(request.method)) return done(null, undefined);
+      return json(request, String(raw), done);
+    });
   }
 }

@@ -10,9 +10,6 @@ import { badRequest, HttpError } from './errors.ts';
 
 export type { FieldChange };
 
-/** An id the console's items are named by in their routes. */
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A field's value as the diff sees it: lists one item a line, null as nothing. */
 function text(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -2,6 +2,9 @@ import { en } from '@portico/contracts/messages';
 import { format } from '@portico/contracts/format';
 import { HttpError } from './errors.ts';
 
+/** A UUID as the routes name items by (any version, either case). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The largest value of PostgreSQL's `integer` (the `serial` ids of every table but api_calls). */
 export const MAX_SERIAL_ID = 2 ** 31 - 1;
 

@@ -1,16 +1,9 @@
 import type { Db } from '../../db/client.ts';
 import { notFound, unauthorized } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
-import {
-  assertCan,
-  can,
-  loadOrgAccess,
-  UUID,
-  type OrgAccess,
-  type Permission,
-} from '../organizations/authz.ts';
 import { appDb, type ApplicationRow } from './tables.ts';
-import { serialId } from '../../lib/ids.ts';
+import { serialId, UUID } from '../../lib/ids.ts';
+import { assertCan, can, loadOrgAccess, type OrgAccess, type Permission } from '../organizations/service.ts';
 
 /**
  * Who may do what with applications (spec A 6), decided by the organizations module's roles:

@@ -4,9 +4,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { HttpError, badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { loadOrgAccess, UUID } from '../organizations/authz.ts';
-import { rejectUnknown, single, type Query } from '../organizations/query.ts';
-import { ApiErrors } from '../organizations/resources.ts';
 import { assertAllowed, findApplication } from './access.ts';
 import {
   analyticsEnabled,
@@ -18,6 +15,10 @@ import {
 import { issuesToErrors, objectBody } from './forms.ts';
 import { fill } from './psd2.ts';
 import type { Environment } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
+import { loadOrgAccess } from '../organizations/service.ts';
+import { rejectUnknown, single, type Query } from '../../jsonapi/legacy-query.ts';
+import { ApiErrors } from '../../jsonapi/errors.ts';
 
 const M = en.applications;
 const DAY_MS = 86_400_000;

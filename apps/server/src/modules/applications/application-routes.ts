@@ -8,16 +8,6 @@ import { HttpError, badRequest, notFound } from '../../lib/errors.ts';
 import { readerLocale } from '../../lib/translations.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { loadOrgAccess, permissionsFor, effectiveRoles, type OrgAccess } from '../organizations/authz.ts';
-import {
-  pageLinks,
-  parseInclude,
-  parsePage,
-  rejectUnknown,
-  single,
-  type Query,
-} from '../organizations/query.ts';
-import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
 import { assertAllowed, allowed, requireApplication } from './access.ts';
 import { assertRolesAllow } from './psd2-roles.ts';
 import {
@@ -60,6 +50,17 @@ import {
   loadViews,
   type Include,
 } from './views.ts';
+import { loadOrgAccess, permissionsFor, effectiveRoles, type OrgAccess } from '../organizations/service.ts';
+import {
+  pageLinks,
+  parseInclude,
+  parsePage,
+  rejectUnknown,
+  single,
+  type Query,
+} from '../../jsonapi/legacy-query.ts';
+import { ApiErrors } from '../../jsonapi/errors.ts';
+import { baseUrl, sendDocument } from '../../jsonapi/document.ts';
 
 const M = en.applications;
 
@@ -208,7 +209,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       : [];
     const row = await create(request, access, parsed.fields, productIds, clientAuth);
     const view = await viewOf(row, access);
-    return sendDocument(reply, 201, { data: applicationResource(baseUrl(request), view) });
+    return sendDocument(reply, { data: applicationResource(baseUrl(request), view) }, 201);
   });
 
   app.get<{ Params: { id: string }; Querystring: Query }>(
@@ -225,7 +226,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       const view = await viewOf(row, access, langcode);
       const base = baseUrl(request);
       reply.header('Cache-Control', 'private, no-store');
-      return sendDocument(reply, 200, {
+      return sendDocument(reply, {
         data: applicationResource(base, view),
         ...(include.size ? { included: includedOf(base, view, include) } : {}),
       });
@@ -410,7 +411,7 @@ export async function applicationRoutes(app: FastifyInstance): Promise<void> {
       await clearScopes(row.uuid);
       if (changed) request.log.info({ applicationId: row.id }, 'application subscriptions replaced');
       const view = await viewOf(row, access);
-      return sendDocument(reply, 200, { data: applicationResource(baseUrl(request), view) });
+      return sendDocument(reply, { data: applicationResource(baseUrl(request), view) });
     },
   );
 

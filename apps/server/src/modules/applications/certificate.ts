@@ -1,9 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import {
-  parseQcStatements,
-  PSD2_QC_STATEMENT_OID,
-  QC_STATEMENTS_OID,
-} from '../certificates/psd2-statement.ts';
+import { parseQcStatements, PSD2_QC_STATEMENT_OID, QC_STATEMENTS_OID } from '../certificates/service.ts';
 
 /**
  * The PSD2 certificate check of one file (spec A 3 'PSD certificate validation result'): an

@@ -6,8 +6,8 @@ import {
   type ClientAuthentication,
 } from '../../authz-server/client-auth.ts';
 import type { Config } from '../../config.ts';
-import { ApiErrors } from '../organizations/resources.ts';
 import type { ClientView } from './views.ts';
+import { ApiErrors } from '../../jsonapi/errors.ts';
 
 /**
  * The application document's client authentication attributes (issue 28, decision 049): checked

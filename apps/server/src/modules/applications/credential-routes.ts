@@ -9,14 +9,14 @@ import type { FastifyInstance } from 'fastify';
 import { sendDocument } from '../../jsonapi/document.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { clientSecretsRepo, type StoredClientSecret } from '../../authz-server/secret-rotation.ts';
-import { UUID } from '../organizations/authz.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { ApiErrors } from '../organizations/resources.ts';
 import { oauthClientsRepo } from '../../authz-server/clients.ts';
 import { requireApplication } from './access.ts';
 import { issuesToErrors, objectBody } from './forms.ts';
 import { clientIdOf, setSecretDeleted } from './service.ts';
+import { UUID } from '../../lib/ids.ts';
+import { ApiErrors } from '../../jsonapi/errors.ts';
 
 const M = en.applications;
 const S = en.clientSecrets;

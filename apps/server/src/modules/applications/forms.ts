@@ -6,9 +6,8 @@ import {
 } from '@portico/contracts/applications';
 import { en } from '@portico/contracts/messages';
 import { z } from 'zod';
-import { refuseUnknownFields } from '../../jsonapi/errors.ts';
+import { refuseUnknownFields, ApiErrors, type ErrorEntry } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
-import { ApiErrors, type ErrorEntry } from '../organizations/resources.ts';
 import { CLIENT_AUTH_KEYS } from './client-auth-fields.ts';
 import { sanitizeDescription } from './description.ts';
 import type { ApplicationFields } from './service.ts';

@@ -2,18 +2,18 @@ import { GO_LIVE_FIELDS, goLiveFormSchema, type GoLiveForm } from '@portico/cont
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { refuseUnknownFields } from '../../jsonapi/errors.ts';
+import { refuseUnknownFields, ApiErrors } from '../../jsonapi/errors.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { rejectUnknown, type Query } from '../organizations/query.ts';
-import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
 import { requireApplication } from './access.ts';
 import { issuesToErrors } from './forms.ts';
 import { submitGoLive } from './golive.ts';
 import { validateCertificates } from './psd2.ts';
 import { subscribedProductIds } from './service.ts';
 import type { GoLiveRequestRow } from './tables.ts';
+import { rejectUnknown, type Query } from '../../jsonapi/legacy-query.ts';
+import { baseUrl, sendDocument } from '../../jsonapi/document.ts';
 
 const M = en.applications;
 
@@ -141,6 +141,6 @@ export async function goLiveRoutes(app: FastifyInstance): Promise<void> {
       return submitted;
     });
     request.log.info({ applicationId: updated.id, goLiveRequestId: created.id }, 'go-live requested');
-    return sendDocument(reply, 201, { data: goLiveFormResource(baseUrl(request), created, updated.uuid) });
+    return sendDocument(reply, { data: goLiveFormResource(baseUrl(request), created, updated.uuid) }, 201);
   });
 }

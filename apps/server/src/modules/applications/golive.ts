@@ -9,10 +9,9 @@ import { oauthClientsRepo, type ClientGrantType } from '../../authz-server/clien
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import { UUID } from '../organizations/authz.ts';
-import { ApiErrors } from '../organizations/resources.ts';
 import { appDb, type ApplicationRow, type GoLiveRequestRow } from './tables.ts';
-import { serialId } from '../../lib/ids.ts';
+import { serialId, UUID } from '../../lib/ids.ts';
+import { ApiErrors } from '../../jsonapi/errors.ts';
 
 /**
  * The go-live request and the provider's decision, each in the caller's transaction:

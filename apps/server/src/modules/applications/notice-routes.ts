@@ -13,12 +13,17 @@ import { HttpError } from '../../lib/errors.ts';
 import { texts } from '../../lib/i18n.ts';
 import { recipientLocale } from '../../lib/mailer.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { findDraft, reviewOf, type DraftRow } from '../catalog/api-drafts.ts';
-import { requireApiManager } from '../catalog/api-draft-routes.ts';
-import { checkDocumentationAlias, DocumentationInputError } from '../catalog/store.ts';
-import { OWNER_ROLE } from '../organizations/authz.ts';
 import { requireApplication } from './access.ts';
 import { appDb } from './tables.ts';
+import { OWNER_ROLE } from '../organizations/service.ts';
+import {
+  findDraft,
+  reviewOf,
+  type DraftRow,
+  requireApiManager,
+  checkDocumentationAlias,
+  DocumentationInputError,
+} from '../catalog/service.ts';
 
 const M = en.console.apis;
 /** How far back the gateway's records are read for a notice's audience. */

@@ -1,8 +1,6 @@
 import { en } from '@portico/contracts/messages';
 import fp from 'fastify-plugin';
 import { cacheAnswers } from '../../plugins/http-cache.ts';
-import { organizationDeleteGuards, type OrganizationDeleteGuard } from '../organizations/authz.ts';
-import { apiErrorsScope } from '../organizations/resources.ts';
 import { analyticsRoutes } from './analytics-routes.ts';
 import { applicationRoutes } from './application-routes.ts';
 import { credentialRoutes } from './credential-routes.ts';
@@ -15,6 +13,8 @@ import { scheduleSecretExpiryReminders } from './secret-reminders.ts';
 import { roleLimitedScopes, scopeRefusal } from './psd2-roles.ts';
 import { creatorBlocked, deleteApplication } from './service.ts';
 import { appDb } from './tables.ts';
+import { organizationDeleteGuards, type OrganizationDeleteGuard } from '../organizations/service.ts';
+import { apiErrorsScope } from '../../jsonapi/errors.ts';
 
 /**
  * Applications, credentials, subscriptions, go-live and its review, analytics (issue 5). Hooks

@@ -1,9 +1,9 @@
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
-import { productScopes, splitScopes } from '../catalog/scopes.ts';
-import type { CertificateTables } from '../certificates/tables.ts';
-import { ApiErrors } from '../organizations/resources.ts';
 import type { ApplicationTables, ApplicationRow, Environment } from './tables.ts';
+import { ApiErrors } from '../../jsonapi/errors.ts';
+import { productScopes, splitScopes } from '../catalog/service.ts';
+import type { CertificateTables } from '../certificates/service.ts';
 
 /**
  * PSD2 roles limit an application (issue 28): an application linked to one of its organization's

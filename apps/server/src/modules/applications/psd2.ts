@@ -3,8 +3,8 @@ import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import type { FileStorage } from '../../lib/storage.ts';
 import { checkPsd2Certificate, type CertificateCheck } from './certificate.ts';
-import type { CertificateTables } from '../certificates/tables.ts';
 import { appDb, type ApplicationRow } from './tables.ts';
+import type { CertificateTables } from '../certificates/service.ts';
 
 /**
  * The go-live certificate check (spec A 4, issue 5): when a subscribed product requires a PSD2

@@ -5,14 +5,15 @@ import { sql } from 'kysely';
 import { notFound, badRequest } from '../../lib/errors.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { UUID } from '../organizations/authz.ts';
-import { pageLinks, parsePage, rejectUnknown, single, type Query } from '../organizations/query.ts';
-import { ApiErrors, baseUrl, sendDocument } from '../organizations/resources.ts';
 import { issuesToErrors, objectBody } from './forms.ts';
 import { approveGoLive, findRequest, ownerEmails, rejectGoLive } from './golive.ts';
 import { texts } from '../../lib/i18n.ts';
 import { recipientLocale } from '../../lib/mailer.ts';
 import { appDb, type ApplicationRow, type GoLiveRequestRow } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
+import { pageLinks, parsePage, rejectUnknown, single, type Query } from '../../jsonapi/legacy-query.ts';
+import { ApiErrors } from '../../jsonapi/errors.ts';
+import { baseUrl, sendDocument } from '../../jsonapi/document.ts';
 
 const M = en.applications;
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -162,7 +163,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
       .offset(page.offset)
       .execute();
     reply.header('Cache-Control', 'no-store');
-    return sendDocument(reply, 200, {
+    return sendDocument(reply, {
       data: await resources(baseUrl(request), rows),
       meta: { count: Number(count) },
       links: pageLinks(request, page, Number(count)),
@@ -174,7 +175,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
     const row = await findRequest(db, request.params.id);
     if (!row) throw notFound();
     reply.header('Cache-Control', 'no-store');
-    return sendDocument(reply, 200, { data: (await resources(baseUrl(request), [row]))[0] });
+    return sendDocument(reply, { data: (await resources(baseUrl(request), [row]))[0] });
   });
 
   /** A document of the request's organization (administrators are not members: no /files access). */
@@ -268,7 +269,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
       { subject: 'approvedSubject', text: 'approvedText' },
       values,
     );
-    return sendDocument(reply, 200, {
+    return sendDocument(reply, {
       data: (await resources(baseUrl(request), [result.request]))[0],
       meta: { mailed },
     });
@@ -308,7 +309,7 @@ export async function reviewRoutes(app: FastifyInstance): Promise<void> {
         values,
       );
     }
-    return sendDocument(reply, 200, {
+    return sendDocument(reply, {
       data: (await resources(baseUrl(request), [result.request]))[0],
       meta: { mailed },
     });

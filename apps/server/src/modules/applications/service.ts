@@ -3,11 +3,16 @@ import { ClientInputError, oauthClientsRepo, type ClientGrantType } from '../../
 import type { Db } from '../../db/client.ts';
 import { HttpError } from '../../lib/errors.ts';
 import type { SecretBox } from '../../lib/secret-box.ts';
-import { productScopes } from '../catalog/scopes.ts';
-import { UUID } from '../organizations/authz.ts';
-import { ApiErrors, type ErrorEntry } from '../organizations/resources.ts';
 import { appDb, type ApplicationRow, type Environment, type ProductRow } from './tables.ts';
-import { serialId } from '../../lib/ids.ts';
+import { serialId, UUID } from '../../lib/ids.ts';
+import { ApiErrors, type ErrorEntry } from '../../jsonapi/errors.ts';
+import { productScopes } from '../catalog/service.ts';
+// What the certificates module needs of applications: an application and its access check, the
+// request body's checks, the PSD2 roles an application holds, the applications' tables.
+export { requireApplication } from './access.ts';
+export { issuesToErrors, objectBody } from './forms.ts';
+export { heldRoles, subscriptionRefusal } from './psd2-roles.ts';
+export { appDb } from './tables.ts';
 // The console dashboard's figures of this domain (issue 27).
 export {
   activeOrganizations,

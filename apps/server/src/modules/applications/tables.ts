@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, JSONColumnType, Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import type { CatalogTables } from '../catalog/tables.ts';
+import type { CatalogTables } from '../catalog/service.ts';
 
 /** Kysely types of migration 0050-applications; the module reads the catalog's api_products too. */
 

@@ -5,10 +5,10 @@ import { ClientAuthInputError, checkAuthMethod } from '../../authz-server/client
 import type { Db } from '../../db/client.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { ApiErrors } from '../organizations/resources.ts';
 import { requireApplication } from './access.ts';
 import { objectBody } from './forms.ts';
 import { appDb } from './tables.ts';
+import { ApiErrors } from '../../jsonapi/errors.ts';
 
 const M = en.tokenSecurity;
 

@@ -5,9 +5,10 @@ import type { SecretBox } from '../../lib/secret-box.ts';
 import type { ClientAuthentication } from '../../authz-server/client-auth.ts';
 import { clientAuthFromRow, clientAuthOfClients } from './client-auth-fields.ts';
 import { catalogTitles } from '../catalog/service.ts';
-import type { OrgAccess } from '../organizations/authz.ts';
 import { allowed, rightsOf } from './access.ts';
 import { appDb, type ApplicationRow, type Environment, type GoLiveRequestRow } from './tables.ts';
+import type { OrgAccess } from '../organizations/service.ts';
+import type { ResourceObject } from '../../jsonapi/document.ts';
 
 /**
  * Everything a response needs about some applications, loaded in a few queries: clients (and
@@ -299,7 +300,7 @@ export function applicationResource(base: string, view: ApplicationView) {
 
 /** The included resources asked for with `include=`. */
 export function includedOf(base: string, view: ApplicationView, include: ReadonlySet<Include>) {
-  const out: object[] = [];
+  const out: ResourceObject[] = [];
   if (include.has('field_organization')) {
     const org = view.access.org;
     out.push({

@@ -7,8 +7,8 @@ import { sql } from 'kysely';
 import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { requireProviderRole, requireUser } from '../../plugins/session.ts';
-import { OWNER_ROLE, loadOrgAccess } from '../organizations/authz.ts';
 import { allAuditRows, auditPage, parseAuditQuery, recordedActions, type AuditRow } from './query.ts';
+import { OWNER_ROLE, loadOrgAccess } from '../organizations/service.ts';
 
 const M = en.console.audit;
 

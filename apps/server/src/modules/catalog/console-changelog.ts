@@ -15,8 +15,8 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf } from '../audit/service.ts';
 import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { changelogHtml } from './changelog-html.ts';
-import { UUID } from './repo.ts';
 import { catalogDb } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
 
 /**
  * A product's changelog edited in the provider console (issue 27, README.md 'Console: API

@@ -22,8 +22,8 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { versioned, versionedRoutes } from '../../lib/versioned-content.ts';
 import { actorOf } from '../audit/service.ts';
 import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
-import { UUID } from './repo.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
 
 /**
  * Comparison tables edited in the provider console (issue 27, spec B 3 'comparison table', README.md

@@ -9,9 +9,9 @@ import { HttpError, notFound } from '../../lib/errors.ts';
 import { parseBody } from '../../lib/validation.ts';
 import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { UUID } from './repo.ts';
 import { DEFAULT_PLAN } from './store.ts';
 import { catalogDb } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
 
 /**
  * The plans of a product's API documentations (spec B 2.12 'plan table', README.md 'Console: API

@@ -31,10 +31,10 @@ import { removeChangelogRevisions } from './console-changelog.ts';
 import { translationRoutes, translationsOf } from '../../lib/translations.ts';
 import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { PRODUCT_TRANSLATION_FIELDS } from './translatable.ts';
-import { UUID } from './repo.ts';
 import { generatedImageUrl } from './product-info.ts';
 import { indexProducts, PRODUCT_SEARCH } from './search-sync.ts';
 import { catalogDb } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
 
 /**
  * API products edited in the provider console (issue 27, README.md 'Console: API products'): API

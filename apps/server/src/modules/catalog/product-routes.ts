@@ -24,7 +24,6 @@ import {
   loadProductRelations,
   newVersionOf,
   resolveProductAlias,
-  UUID,
   type ProductRelations,
   type ProductRow,
 } from './repo.ts';
@@ -40,6 +39,7 @@ import {
   productResource,
 } from './resources.ts';
 import { catalogDb, type CatalogTables } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
 
 const M = en.catalog;
 export const PAGE = { defaultLimit: 50, maxLimit: 50 } as const;

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import { UUID } from '../../lib/ids.ts';
 import { aliasFamily, hasVersionSuffix, newestVersion, normalizeAlias, sameFamily } from './versions.ts';
 import {
   catalogDb,
@@ -27,8 +28,6 @@ export type DocumentationRow = Omit<
 > & {
   operation_count: number;
 };
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const DOCUMENTATION_COLUMNS = [
   'd.id',

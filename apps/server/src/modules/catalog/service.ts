@@ -125,3 +125,11 @@ export async function publicChangelog(db: Db, productRef?: string): Promise<Publ
     notesHtml: r.notes,
   }));
 }
+
+// What the applications module needs of the catalog: the API-draft notices (notice-routes.ts), the
+// products' scopes (PSD2 roles, subscriptions) and the catalog tables' types (applications/tables.ts).
+export { requireApiManager } from './api-draft-routes.ts';
+export { findDraft, reviewOf, type DraftRow } from './api-drafts.ts';
+export { productScopes, splitScopes } from './scopes.ts';
+export { checkDocumentationAlias, DocumentationInputError } from './store.ts';
+export type { CatalogTables } from './tables.ts';

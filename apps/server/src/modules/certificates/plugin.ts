@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
-import { apiErrorsScope } from '../organizations/resources.ts';
 import { sandboxCa } from './ca.ts';
 import { revocationOf } from './service.ts';
 import { certificateRoutes } from './routes.ts';
+import { apiErrorsScope } from '../../jsonapi/errors.ts';
 
 /**
  * Sandbox test certificates (issue 28, README.md): the sandbox CA, an organization's QWAC-like and

@@ -3,18 +3,13 @@ import {
   applicationCertificateSchema,
   issueCertificateSchema,
   type CertificateListDocument,
+  type CertificateResource,
 } from '@portico/contracts/certificates';
 import { en } from '@portico/contracts/messages';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { requireUser } from '../../plugins/session.ts';
-import { requireApplication } from '../applications/access.ts';
-import { issuesToErrors, objectBody } from '../applications/forms.ts';
-import { subscriptionRefusal, heldRoles } from '../applications/psd2-roles.ts';
-import { appDb } from '../applications/tables.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
-import { assertCan, loadOrgAccess, OWNER_ROLE, type OrgAccess } from '../organizations/authz.ts';
-import { ApiErrors, sendDocument } from '../organizations/resources.ts';
 import { sandboxCa } from './ca.ts';
 import {
   certificateResource,
@@ -27,6 +22,17 @@ import {
 } from './service.ts';
 import { certDb } from './tables.ts';
 import { CertificateInputError } from './x509.ts';
+import { assertCan, loadOrgAccess, OWNER_ROLE, type OrgAccess } from '../organizations/service.ts';
+import { ApiErrors } from '../../jsonapi/errors.ts';
+import { sendDocument, type JsonApiDocument } from '../../jsonapi/document.ts';
+import {
+  requireApplication,
+  issuesToErrors,
+  objectBody,
+  subscriptionRefusal,
+  heldRoles,
+  appDb,
+} from '../applications/service.ts';
 
 const M = en.certificates;
 
@@ -38,6 +44,18 @@ function isOwner(access: OrgAccess): boolean {
 function assertOwner(access: OrgAccess): void {
   assertCan(access, 'view group');
   if (!isOwner(access)) throw new HttpError(403, M.ownerRequired, { code: 'owner_required' });
+}
+
+/**
+ * Sends a certificate document with the shared layer's `sendDocument`. The contracts type these
+ * documents with interfaces, which TypeScript does not take for the layer's `ResourceObject`.
+ */
+function sendCertificates(
+  reply: FastifyReply,
+  document: { data: CertificateResource | CertificateResource[] | null; meta?: object },
+  status = 200,
+) {
+  return sendDocument(reply, document as Omit<JsonApiDocument, 'jsonapi'>, status);
 }
 
 /** Sandbox test certificates of an organization, the sandbox CA, and an application's certificate. */
@@ -71,7 +89,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       },
     };
     reply.header('Cache-Control', 'private, no-store');
-    return sendDocument(reply, 200, document);
+    return sendCertificates(reply, document);
   });
 
   app.post<{ Params: { org: string } }>('/api/organizations/:org/certificates', async (request, reply) => {
@@ -113,7 +131,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       throw error;
     }
     request.log.info({ organizationId: access.org.id, certificate: row.uuid }, 'sandbox certificate issued');
-    return sendDocument(reply, 201, { data: certificateResource(row) });
+    return sendCertificates(reply, { data: certificateResource(row) }, 201);
   });
 
   app.post<{ Params: { org: string; id: string } }>(
@@ -148,7 +166,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
       // gateway from now on (authz-server/certificate-trust.ts).
       const removed = await revokeCertificateBoundTokens(db, row.pem);
       request.log.info({ certificate: row.uuid, removed }, 'sandbox certificate revoked');
-      return sendDocument(reply, 200, { data: certificateResource(row) });
+      return sendCertificates(reply, { data: certificateResource(row) });
     },
   );
 
@@ -163,7 +181,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
             .where('id', '=', row.psd2_certificate_id)
             .executeTakeFirst();
     reply.header('Cache-Control', 'private, no-store');
-    return sendDocument(reply, 200, { data: cert ? certificateResource(cert) : null });
+    return sendCertificates(reply, { data: cert ? certificateResource(cert) : null });
   });
 
   app.put<{ Params: { id: string } }>('/api/applications/:id/psd2-certificate', async (request, reply) => {
@@ -245,6 +263,6 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
             .selectAll()
             .where('id', '=', updated.psd2_certificate_id)
             .executeTakeFirst();
-    return sendDocument(reply, 200, { data: cert ? certificateResource(cert) : null });
+    return sendCertificates(reply, { data: cert ? certificateResource(cert) : null });
   });
 }

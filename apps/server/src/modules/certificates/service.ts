@@ -8,10 +8,10 @@ import {
 } from '@portico/contracts/certificates';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
-import type { ErrorEntry } from '../organizations/resources.ts';
 import { isPsd2Role, PSD2_ROLES } from './psd2-statement.ts';
 import { certDb, type CertificateRow } from './tables.ts';
 import { CertificateInputError, issueCertificate, parseCsr, type SandboxCa } from './x509.ts';
+import type { ErrorEntry } from '../../jsonapi/errors.ts';
 
 const M = en.certificates;
 
@@ -175,3 +175,8 @@ export async function revocationOf(db: Db, serialHex: string): Promise<string | 
   if (!row?.revoked_at) return null;
   return `the client certificate (sandbox certificate, serial ${row.serial}) was revoked at ${new Date(row.revoked_at).toISOString()}`;
 }
+
+// What the applications module needs of certificates: the PSD2 statements of a certificate it is
+// given (applications/certificate.ts) and the certificates' table types (psd2-roles.ts, psd2.ts).
+export { parseQcStatements, PSD2_QC_STATEMENT_OID, QC_STATEMENTS_OID } from './psd2-statement.ts';
+export type { CertificateTables } from './tables.ts';

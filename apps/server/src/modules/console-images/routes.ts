@@ -12,7 +12,7 @@ import { en } from '@portico/contracts/messages';
 import type { ProviderRole } from '@portico/contracts/provider-roles';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { inTransaction } from '../../db/client.ts';
-import { pageParam, UUID } from '../../lib/console-edits.ts';
+import { pageParam } from '../../lib/console-edits.ts';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { removeDeletedFiles } from '../../lib/file-removal.ts';
 import { enforceRateLimit } from '../../lib/rate-limit.ts';
@@ -32,6 +32,7 @@ import { actorOf, recordAudit } from '../audit/service.ts';
 import { TYPE_OF_EXTENSION, fileNameOf, imageJson } from './service.ts';
 import { imagesDb } from './tables.ts';
 import { imageUses, type ImageUse } from './usage.ts';
+import { UUID } from '../../lib/ids.ts';
 
 const M = en.console.images;
 const O = en.organizations;

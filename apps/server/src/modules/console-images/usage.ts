@@ -1,9 +1,9 @@
 import { CONSOLE_IMAGES_PATH } from '@portico/contracts/console-images';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import { contentDb } from '../content/tables.ts';
-import { pagesDb } from '../pages/tables.ts';
-import { quickstartDb } from '../quickstart/tables.ts';
+import { contentDb } from '../content/service.ts';
+import { pagesDb } from '../pages/service.ts';
+import { quickstartDb } from '../quickstart/service.ts';
 
 /** Where an uploaded image is shown: the kind of item and its title (or question). */
 export interface ImageUse {

@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { UUID } from '../../lib/console-edits.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { translationRoutes, translationsOf } from '../../lib/translations.ts';
 import { parseBody } from '../../lib/validation.ts';
@@ -14,6 +13,7 @@ import { requireProviderRole } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { contentDb } from './tables.ts';
 import { CATEGORY_TRANSLATION_FIELDS } from './translatable.ts';
+import { UUID } from '../../lib/ids.ts';
 
 /**
  * News (blog) and FAQ categories edited in the provider console as versioned content (README.md

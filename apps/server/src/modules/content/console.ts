@@ -9,7 +9,6 @@ import {
   fieldChanges as changesOf,
   pageParam,
   searchParam,
-  UUID,
   type FieldChange as AnyFieldChange,
 } from '../../lib/console-edits.ts';
 import { badRequest, HttpError } from '../../lib/errors.ts';
@@ -23,6 +22,7 @@ import { refuseBrokenLinks, refuseLinksTo } from './links.ts';
 import { ARTICLE_SEARCH, contentRepo } from './repo.ts';
 import { ARTICLE_TRANSLATION_FIELDS } from './translatable.ts';
 import { contentDb } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
 
 /**
  * Articles edited in the provider console (README.md 'Console'): content editors and

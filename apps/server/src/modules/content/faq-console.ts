@@ -17,11 +17,12 @@ import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/v
 import { renderMarkdown } from '../pages/service.ts';
 import { translationRoutes } from '../../lib/translations.ts';
 import { parseBody } from '../../lib/validation.ts';
-import { fieldChanges, pageParam, searchParam, UUID, type FieldChange } from '../../lib/console-edits.ts';
+import { fieldChanges, pageParam, searchParam, type FieldChange } from '../../lib/console-edits.ts';
 import { refuseBrokenLinks } from './links.ts';
 import { contentRepo, FAQ_SEARCH } from './repo.ts';
 import { FAQ_TRANSLATION_FIELDS } from './translatable.ts';
 import { contentDb } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
 
 /**
  * The FAQ edited in the provider console (README.md 'Console: FAQ'): content editors and

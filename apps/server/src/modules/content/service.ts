@@ -91,3 +91,6 @@ export async function publicFaqs(db: Db): Promise<
     categoryUuid: r.category_uuid,
   }));
 }
+
+// The console's images module finds where an image is used in this module's tables.
+export { contentDb } from './tables.ts';

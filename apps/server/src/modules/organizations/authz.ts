@@ -4,7 +4,7 @@ import type { Database, MembershipStatus, MembershipsTable, OrganizationsTable }
 import { HttpError, notFound, unauthorized } from '../../lib/errors.ts';
 import type { SessionUser } from '../../plugins/session.ts';
 import { verifiedAddress, type ProvenAddress } from '../identity/service.ts';
-import { serialId } from '../../lib/ids.ts';
+import { serialId, UUID } from '../../lib/ids.ts';
 
 /**
  * Who may do what in an organization: the one place that decides (spec A 6). Every organization
@@ -178,8 +178,6 @@ export async function findOrganization(
   if (!UUID.test(s)) return undefined;
   return db.selectFrom('organizations').selectAll().where('uuid', '=', s.toLowerCase()).executeTakeFirst();
 }
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The caller's access to an organization; 401 anonymous, 404 unknown organization or non-member. */
 export async function loadOrgAccess(

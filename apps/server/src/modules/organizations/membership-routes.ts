@@ -5,8 +5,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import type { MembershipsTable } from '../../db/schema.ts';
-import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
-import { refuseUnknownFields } from '../../jsonapi/errors.ts';
+import {
+  collectionDocument,
+  requestUrl,
+  sendDocument,
+  type ResourceObject,
+  baseUrl,
+} from '../../jsonapi/document.ts';
+import { refuseUnknownFields, ApiErrors } from '../../jsonapi/errors.ts';
 import { checkQuery } from '../../jsonapi/resource.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
@@ -18,7 +24,6 @@ import { requireVerifiedEmail } from '../identity/service.ts';
 import {
   OWNER_ROLE,
   ROLE_IDS,
-  UUID,
   assertCan,
   isRoleId,
   loadOrgAccess,
@@ -33,8 +38,8 @@ import {
   organizationOf,
   roleCollection,
 } from './collections.ts';
-import { ApiErrors, baseUrl, membershipResource, roleResource, type RoleRow } from './resources.ts';
-import { serialId } from '../../lib/ids.ts';
+import { membershipResource, roleResource, type RoleRow } from './resources.ts';
+import { serialId, UUID } from '../../lib/ids.ts';
 
 const M = en.organizations;
 /** Invitation e-mails go to any address: an account may send this many per hour... */

@@ -11,8 +11,9 @@ import {
   sendDocument,
   type JsonApiDocument,
   type ResourceObject,
+  baseUrl,
 } from '../../jsonapi/document.ts';
-import { refuseUnknownFields } from '../../jsonapi/errors.ts';
+import { refuseUnknownFields, ApiErrors, type ErrorEntry } from '../../jsonapi/errors.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery, type JsonApiQuery } from '../../jsonapi/query.ts';
 import { HttpError, badRequest, notFound, unauthorized } from '../../lib/errors.ts';
@@ -24,7 +25,6 @@ import { requireUser } from '../../plugins/session.ts';
 import { actorOf, recordAudit } from '../audit/service.ts';
 import { verifiedAddress } from '../identity/service.ts';
 import {
-  UUID,
   assertCan,
   can,
   effectiveRoles,
@@ -42,14 +42,7 @@ import {
   singleOrganizationQuery,
   uploadOrganizationParameter,
 } from './collections.ts';
-import {
-  ApiErrors,
-  baseUrl,
-  fileResource,
-  organizationResource,
-  type ErrorEntry,
-  type FileRow,
-} from './resources.ts';
+import { fileResource, organizationResource, type FileRow } from './resources.ts';
 import {
   MAX_UPLOAD_BYTES,
   MIME_TYPES,
@@ -60,6 +53,7 @@ import {
   fileNameFromDisposition,
   type UploadField,
 } from '../../lib/uploads.ts';
+import { UUID } from '../../lib/ids.ts';
 
 const M = en.organizations;
 export const TITLE_MAX = 255;

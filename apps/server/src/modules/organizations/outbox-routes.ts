@@ -2,13 +2,18 @@ import { en } from '@portico/contracts/messages';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { OutboxTable } from '../../db/schema.ts';
-import { collectionDocument, requestUrl, sendDocument, type ResourceObject } from '../../jsonapi/document.ts';
+import {
+  collectionDocument,
+  requestUrl,
+  sendDocument,
+  type ResourceObject,
+  baseUrl,
+} from '../../jsonapi/document.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { notFound } from '../../lib/errors.ts';
 import { requireAdmin } from '../../plugins/session.ts';
 import { ORGANIZATION_PAGE, outboxCollection, outboxMessages } from './collections.ts';
-import { baseUrl } from './resources.ts';
 import { serialId } from '../../lib/ids.ts';
 
 /**

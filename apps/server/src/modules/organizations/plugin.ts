@@ -5,7 +5,7 @@ import { linkInvitations } from './authz.ts';
 import { membershipRoutes } from './membership-routes.ts';
 import { organizationRoutes } from './organization-routes.ts';
 import { outboxRoutes } from './outbox-routes.ts';
-import { apiErrorsScope } from './resources.ts';
+import { apiErrorsScope } from '../../jsonapi/errors.ts';
 
 /**
  * Organizations, members, roles, invitations and organization files (spec A 7 'Organizations and

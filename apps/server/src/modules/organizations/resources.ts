@@ -1,15 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { FilesTable, MembershipsTable, OrganizationRolesTable } from '../../db/schema.ts';
-import {
-  JSONAPI_MEDIA_TYPE,
-  JSONAPI_VERSION,
-  requestUrl,
-  sendDocument as sendJsonApiDocument,
-  type JsonApiDocument,
-  type ResourceObject,
-} from '../../jsonapi/document.ts';
-import { ApiErrors, type ErrorEntry, type JsonApiError } from '../../jsonapi/errors.ts';
+import type { ResourceObject } from '../../jsonapi/document.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import type { OrgAccess, OrganizationRow } from './authz.ts';
 
@@ -19,19 +10,6 @@ import type { OrgAccess, OrganizationRow } from './authz.ts';
  */
 export type FileRow = Selectable<FilesTable>;
 export type RoleRow = Selectable<OrganizationRolesTable>;
-
-/** The origin the client addressed (honours trustProxy): the base of every link. */
-export function baseUrl(request: FastifyRequest): string {
-  return requestUrl(request).origin;
-}
-
-/**
- * @deprecated The old argument order, kept for the applications module until it moves to
- * `sendDocument(reply, doc, status)` of src/jsonapi/document.ts, which this calls.
- */
-export function sendDocument(reply: FastifyReply, status: number, document: object) {
-  return sendJsonApiDocument(reply, document as Omit<JsonApiDocument, 'jsonapi'>, status);
-}
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -185,46 +163,4 @@ export function roleResource(base: string, role: RoleRow): ResourceObject {
     },
     links: { self: { href: `${base}/jsonapi/group_role/group_role/${role.uuid}` } },
   };
-}
-
-// The organizations' error entries live with the JSON:API errors (jsonapi/errors.ts).
-export { ApiErrors, type ErrorEntry };
-
-export function sendApiErrors(reply: FastifyReply, error: ApiErrors) {
-  const errors = error.entries.map((e): JsonApiError => ({
-    status: String(error.status),
-    code: e.code ?? (error.status === 422 ? 'unprocessable' : 'error'),
-    title: e.title,
-    detail: e.detail ?? e.title,
-    ...(e.pointer || e.parameter
-      ? {
-          source: {
-            ...(e.pointer ? { pointer: e.pointer } : {}),
-            ...(e.parameter ? { parameter: e.parameter } : {}),
-          },
-        }
-      : {}),
-  }));
-  return reply.status(error.status).type(JSONAPI_MEDIA_TYPE).send({ jsonapi: JSONAPI_VERSION, errors });
-}
-
-/**
- * The set-up of a scope of routes that throw ApiErrors (organizations, applications, certificates):
- * those are answered as JSON:API errors with all their entries (pointers into the body, a title
- * and a separate detail), and a JSON content type with an empty body is accepted for the methods
- * `emptyBodyOn` (the web app's DELETE calls, a revoke's POST).
- */
-export function apiErrorsScope(scope: FastifyInstance, emptyBodyOn: readonly string[]): void {
-  scope.setErrorHandler((error: FastifyError | ApiErrors, _request, reply) => {
-    if (error instanceof ApiErrors) return sendApiErrors(reply, error);
-    throw error;
-  });
-  const json = scope.getDefaultJsonParser('error', 'error');
-  for (const type of ['application/json', 'application/vnd.api+json']) {
-    scope.removeContentTypeParser(type);
-    scope.addContentTypeParser(type, { parseAs: 'string' }, (request, raw, done) => {
-      if (raw === '' && emptyBodyOn.includes(request.method)) return done(null, undefined);
-      return json(request, String(raw), done);
-    });
-  }
 }

@@ -63,3 +63,17 @@ export async function organizationsOfUsers(
   }
   return byUser;
 }
+
+// What other modules need of the organizations' authorization (authz.ts): they import it from here.
+export {
+  assertCan,
+  can,
+  effectiveRoles,
+  loadOrgAccess,
+  OWNER_ROLE,
+  organizationDeleteGuards,
+  permissionsFor,
+  type OrgAccess,
+  type OrganizationDeleteGuard,
+  type Permission,
+} from './authz.ts';

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
-import { pageParam, searchParam, UUID } from '../../lib/console-edits.ts';
+import { pageParam, searchParam } from '../../lib/console-edits.ts';
 import { publishAtOf, versioned, versionedRoutes, whereState } from '../../lib/versioned-content.ts';
 import { badRequest, HttpError } from '../../lib/errors.ts';
 import { API_PREFIXES } from '../../plugins/web-app.ts';
@@ -23,6 +23,7 @@ import { translationRoutes } from '../../lib/translations.ts';
 import { PAGE_TRANSLATION_FIELDS, renderMarkdown } from './importer.ts';
 import { normalizeAlias, PAGE_SEARCH, pagesRepo, type PageInput } from './repo.ts';
 import { pagesDb } from './tables.ts';
+import { UUID } from '../../lib/ids.ts';
 
 /**
  * Basic pages edited in the provider console (README.md 'Console'): content editors and

@@ -36,3 +36,6 @@ export async function publicPages(db: Db): Promise<{ uuid: string; alias: string
     .orderBy('id')
     .execute();
 }
+
+// The console's images module finds where an image is used in this module's tables.
+export { pagesDb } from './tables.ts';

@@ -14,7 +14,7 @@ import type { Db } from '../../db/client.ts';
 import { HttpErrorList } from '../../jsonapi/errors.ts';
 import type { ZodIssue } from '../../lib/zod-language.ts';
 import { escapeLike } from '../../jsonapi/kysely.ts';
-import { pageParam, searchParam, UUID } from '../../lib/console-edits.ts';
+import { pageParam, searchParam } from '../../lib/console-edits.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { translationsOf } from '../../lib/translations.ts';
 import { parseBody } from '../../lib/validation.ts';
@@ -24,6 +24,7 @@ import { actorOf } from '../audit/service.ts';
 import { STORIES_FILE } from './importer.ts';
 import { quickstartDb } from './tables.ts';
 import { STORY_TRANSLATION_TYPE, storyTranslationRoutes } from './translations.ts';
+import { UUID } from '../../lib/ids.ts';
 
 /**
  * Quick Start stories edited in the provider console (README.md 'Console'): content editors and

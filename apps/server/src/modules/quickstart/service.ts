@@ -53,3 +53,6 @@ export async function unknownStoryIds(db: Db, ids: readonly string[]): Promise<s
   const set = new Set(known.map((k) => k.uuid));
   return ids.filter((id) => !set.has(id.toLowerCase()));
 }
+
+// The console's images module finds where an image is used in this module's tables.
+export { quickstartDb } from './tables.ts';

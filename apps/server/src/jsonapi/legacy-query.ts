@@ -1,14 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import { pageLinks as sharedPageLinks, requestUrl, type Links } from '../../jsonapi/document.ts';
-import { parseCount, parseOffset } from '../../jsonapi/query.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { badRequest } from '../lib/errors.ts';
+import { pageLinks as sharedPageLinks, requestUrl, type Links } from './document.ts';
+import { parseCount, parseOffset } from './query.ts';
 
 /**
- * @deprecated Hand-rolled query helpers from before the shared JSON:API layer. The organizations
- * module no longer uses them (its lists are resource descriptions in collections.ts); only the
- * applications module still imports this file. New code: `parseJsonApiQuery` (extraParameters,
- * page options), `checkIncludes` and `pageLinks` of src/jsonapi/. Delete this file once the
- * applications routes have moved. Behaviour kept as it was for them: a `page[limit]` above 50 is
+ * @deprecated Hand-rolled query helpers from before the shared JSON:API layer (they were the
+ * organizations module's query.ts). The organizations module no longer uses them (its lists are
+ * resource descriptions in collections.ts); only the applications module still imports this
+ * file. New code: `parseJsonApiQuery` (extraParameters, page options), `checkIncludes` and
+ * `pageLinks` of src/jsonapi/. Delete this file once the applications routes have moved. Behaviour kept as it was for them: a `page[limit]` above 50 is
  * a 400 here, where the shared parser lowers it to the maximum.
  */
 export type Query = Record<string, string | string[] | undefined>;
