@@ -48,6 +48,8 @@ const POLICY: Record<string, Access> = {
   // Markdown of the public pages for assistants (modules/markdown, issue 30).
   'GET /llms.txt': 'public',
   'GET /llms-full.txt': 'public',
+  'GET /de/llms.txt': 'public',
+  'GET /de/llms-full.txt': 'public',
   'GET /readyz': 'public',
   // The MCP server (modules/mcp, decision 056): guarded by its own protocol, the MCP authorization
   // (a bearer token for /mcp; the session cookie is never read, so no CSRF token either). Anyone
