@@ -197,3 +197,47 @@ test('a German reader sees the FAQ categories in German; an editor translates a 
     );
   }
 });
+
+test("a German reader sees a product's comparison table in German", async ({ browser, page }) => {
+  // The demo table carries its German texts in content/catalog/documentation.yaml (decision 064).
+  const catalog = parse(
+    fs.readFileSync(path.resolve(import.meta.dirname, '../../content/catalog/documentation.yaml'), 'utf8'),
+  ) as {
+    comparisonTables: {
+      key: string;
+      title: string;
+      rows: { title: string }[];
+      translations: { de: Record<string, string> };
+    }[];
+  };
+  const table = catalog.comparisonTables.find((t) => t.key === 'account-apis')!;
+  const german = table.translations.de;
+  const rowTitle = german['/rows/1/title']!;
+
+  const context = await browser.newContext({ locale: 'de-DE' });
+  trackTraffic(context);
+  try {
+    const reader = await context.newPage();
+    await reader.goto('/de/apiProduct/accounts-api-v1');
+    const comparison = reader.getByTestId('comparison-table');
+    await expect(reader.getByRole('heading', { level: 2, name: german['/title']! })).toBeVisible();
+    await expect(comparison.getByRole('rowheader', { name: rowTitle, exact: true })).toBeVisible();
+    await expect(
+      comparison.getByRole('cell', { name: german['/rows/1/values/2']!, exact: true }),
+    ).toBeVisible();
+    await expect(comparison.getByRole('rowheader', { name: table.rows[1]!.title, exact: true })).toHaveCount(
+      0,
+    );
+    // Translated: not marked as English.
+    await expect(reader.locator('section[aria-labelledby="comparison"]')).not.toHaveAttribute('lang', 'en');
+    await expectNoViolations(reader, 'a product page in German with its comparison table');
+  } finally {
+    await context.close();
+  }
+  // English readers see the table's own texts.
+  await page.goto('/apiProduct/accounts-api-v1');
+  await expect(page.getByRole('heading', { level: 2, name: table.title })).toBeVisible();
+  await expect(
+    page.getByTestId('comparison-table').getByRole('rowheader', { name: table.rows[1]!.title, exact: true }),
+  ).toBeVisible();
+});

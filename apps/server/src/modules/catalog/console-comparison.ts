@@ -24,6 +24,12 @@ import { actorOf } from '../audit/service.ts';
 import { catalogAdapter, type CatalogRecord } from './console-versioned.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';
 import { UUID } from '../../lib/ids.ts';
+import { translationsOf } from '../../lib/translations.ts';
+import {
+  COMPARISON_TRANSLATION_TYPE,
+  comparisonTranslationRoutes,
+  comparisonView,
+} from './comparison-translations.ts';
 
 /**
  * Comparison tables edited in the provider console (issue 27, spec B 3 'comparison table', README.md
@@ -293,6 +299,8 @@ const tables = versioned<Fields, TableRecord>({
       .where('comparison_table_id', '=', before.rowId)
       .execute();
     await c.deleteFrom('comparison_tables').where('id', '=', before.rowId).execute();
+    // Its translations go with it (decision 064).
+    await translationsOf(trx).removeItems(COMPARISON_TRANSLATION_TYPE, [before.item.id]);
   },
   // A product deleted since no longer shows the table.
   async restoreInput(db, fields) {
@@ -382,5 +390,21 @@ export async function consoleComparisonRoutes(app: FastifyInstance): Promise<voi
   versionedRoutes(app, tables, BASE, (body) => {
     const { version, ...input } = parseBody(saveSchema, body);
     return { version, input };
+  });
+
+  // The table's texts in other languages (decision 064): an overlay over its view.
+  comparisonTranslationRoutes(app, BASE, async (db, id) => {
+    const found = await findTable(db, id);
+    if (!found) return undefined;
+    const t = found.item;
+    return {
+      uuid: t.id,
+      title: t.title,
+      view: comparisonView(
+        t.title,
+        t.columns.map((col) => ({ own: col.product === null, title: col.title })),
+        t.rows,
+      ),
+    };
   });
 }

@@ -5,6 +5,7 @@ import { isMap, isSeq, parseDocument, YAMLSeq, type Document, type YAMLMap } fro
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { entriesOf, translationEntry, translationsOf, translationsOfKind } from '../../lib/translations.ts';
+import { exportComparisonTranslations } from './comparison-translations.ts';
 import { DOCUMENTATION_TRANSLATION } from './documentation-translations.ts';
 import { catalogDb } from './tables.ts';
 import { PRODUCT_TRANSLATION_FIELDS } from './translatable.ts';
@@ -22,7 +23,8 @@ import { PRODUCT_TRANSLATION_FIELDS } from './translatable.ts';
  * Comparison tables saved in the console (`edited_at`) replace their entry of `comparisonTables`
  * (else go to console.yaml), and every product entry's `comparisonTable` follows the products such
  * a table is shown on. Every product entry's `translations` block follows the product's
- * translations (decision 063), whoever wrote them.
+ * translations (decision 063), and every table entry's the table's overlays (decision 064),
+ * whoever wrote them.
  */
 export interface CatalogExportResult {
   /** Aliases of the products written, by file (relative to content/). */
@@ -154,7 +156,16 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
   }
   // The documentations' translations written in the console: each documentation entry's block.
   const docTranslations = await consoleDocumentationTranslations(db);
-  if (!edited.length && !tables.list.length && !plans.size && !translations.size && !docTranslations.size)
+  // The comparison tables' translations (decision 064), by key: each table entry's block.
+  const tableTranslations = await exportComparisonTranslations(db);
+  if (
+    !edited.length &&
+    !tables.list.length &&
+    !plans.size &&
+    !translations.size &&
+    !docTranslations.size &&
+    !tableTranslations.size
+  )
     return result;
   const ids = [...edited.map((e) => e.id), -1];
   const [features, advantages, related, changelog] = await Promise.all([
@@ -261,6 +272,14 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
     put(item, 'translations', want && doc.createNode(want));
     return true;
   };
+  /** Sets a table entry's `translations` block to the table's overlays; true when it changed. */
+  const putTableTranslations = (doc: Document, item: YAMLMap, key: string): boolean => {
+    const want = tableTranslations.get(key);
+    const was = item.get('translations');
+    if (isDeepStrictEqual(isMap(was) ? was.toJSON() : was, want)) return false;
+    put(item, 'translations', want && doc.createNode(want));
+    return true;
+  };
   const writeFile = (file: string, doc: Document) => {
     fs.writeFileSync(path.join(catalogDir, file), doc.toString({ lineWidth: 100 }));
     if (!result.files.includes(`catalog/${file}`)) result.files.push(`catalog/${file}`);
@@ -284,6 +303,7 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
     const tableEntries = doc.get('comparisonTables');
     for (const item of isSeq(tableEntries) ? tableEntries.items : []) {
       if (!isMap(item)) continue;
+      if (putTableTranslations(doc, item, String(item.get('key') ?? ''))) changed = true;
       const t = tablesLeft.get(String(item.get('key') ?? ''));
       if (!t) continue;
       tablesLeft.delete(t.key);
@@ -327,6 +347,7 @@ export async function exportCatalogProducts(db: Db, contentDir: string): Promise
     for (const t of tablesLeft.values()) {
       const item = doc.createNode({ key: t.key }) as YAMLMap;
       writeTableEntry(doc, item, t);
+      putTableTranslations(doc, item, t.key);
       listOf('comparisonTables').items.push(item);
       result.tables.push(t.key);
     }

@@ -16,6 +16,7 @@ import { importDocumentationTranslations } from './documentation-translations.ts
 import { linkDocumentation, repointDocuments, saveDocumentation } from './store.ts';
 import { PRODUCT_SEARCH, syncCatalogSearch } from './search-sync.ts';
 import { catalogDb, type ComparisonRowType } from './tables.ts';
+import { importComparisonTranslations, storedComparisonView } from './comparison-translations.ts';
 import { PRODUCT_TRANSLATION_FIELDS } from './translatable.ts';
 import { normalizeAlias } from './versions.ts';
 
@@ -95,6 +96,8 @@ export const catalogFile = z
               values: z.array(z.union([z.string(), z.number(), z.boolean()]).transform(String)).default([]),
             }),
           ),
+          /** The table's translations (decision 064): language to JSON pointer of its view to text. */
+          translations: z.record(z.string(), z.record(z.string(), z.string().max(255))).optional(),
         }),
       )
       .default([]),
@@ -411,15 +414,26 @@ async function importCatalog(
             .doUpdateSet({ title: t.title, changed: new Date() })
             .where('comparison_tables.edited_at', 'is', null),
         )
-        .returning('id')
+        .returning(['id', 'uuid'])
         .executeTakeFirst()) ??
       (await c
         .selectFrom('comparison_tables')
-        .select('id')
+        .select(['id', 'uuid'])
         .where('key', '=', t.key)
         .executeTakeFirstOrThrow());
     tableIds.set(t.key, table.id);
-    if (consoleTables.has(table.id)) continue;
+    // The translations follow the table as it is (the console's, when it was saved there).
+    const importTranslations = async () =>
+      importComparisonTranslations(
+        trx as unknown as Db,
+        table.uuid,
+        await storedComparisonView(trx as unknown as Db, table.id),
+        t.translations,
+      );
+    if (consoleTables.has(table.id)) {
+      await importTranslations();
+      continue;
+    }
     const columns = await c
       .selectFrom('comparison_table_products')
       .selectAll()
@@ -495,6 +509,7 @@ async function importCatalog(
         },
       },
     );
+    await importTranslations();
   }
 
   const contentDocIds = [...docIds.values()];

@@ -15,6 +15,8 @@ import { checkFields, checkIncludes, values, type ResourceDescription } from '..
 import { HttpError } from '../../lib/errors.ts';
 import { readerLocale, translated } from '../../lib/translations.ts';
 import type { Locale } from '@portico/contracts/locales';
+import type { Db } from '../../db/client.ts';
+import { comparisonTablesIn, comparisonView } from './comparison-translations.ts';
 import { documentationTitles } from './documentation-translations.ts';
 import { productTranslation } from './translatable.ts';
 import {
@@ -24,6 +26,7 @@ import {
   loadProductRelations,
   newVersionOf,
   resolveProductAlias,
+  type ComparisonTableRow,
   type ProductRelations,
   type ProductRow,
 } from './repo.ts';
@@ -190,6 +193,11 @@ async function productIncludes(
 ): Promise<ResourceObject[]> {
   const wanted = new Set(include);
   const out: ResourceObject[] = [];
+  // The comparison tables, each loaded once, in the reader's language (one translations query).
+  const comparisons =
+    wanted.has('field_comparison_table') || wanted.has('field_comparison_table.field_rows')
+      ? await comparisonsIn(app.db, products, rel, langcode)
+      : new Map<number, ComparisonResources>();
   for (const p of products) {
     if (wanted.has('field_image')) out.push(...productImages(base, p, 'field_image'));
     if (wanted.has('field_header_image')) out.push(...productImages(base, p, 'field_header_image'));
@@ -230,19 +238,84 @@ async function productIncludes(
         }
       }
     }
-    if (
-      (wanted.has('field_comparison_table') || wanted.has('field_comparison_table.field_rows')) &&
-      p.comparison_table_id !== null
-    ) {
-      const table = rel.comparisonTables.get(p.comparison_table_id);
-      if (table) {
-        const { columns, rows } = await loadComparisonTable(app.db, table.id);
-        out.push(comparisonTableResource(base, table, columns, rows));
-        if (wanted.has('field_comparison_table.field_rows')) out.push(...rows.map(comparisonRowResource));
-      }
+    const comparison = p.comparison_table_id === null ? undefined : comparisons.get(p.comparison_table_id);
+    if (comparison) {
+      out.push(comparison.table(base));
+      if (wanted.has('field_comparison_table.field_rows')) out.push(...comparison.rows);
     }
   }
   return out;
+}
+
+/** A comparison table's resource and its rows' resources, in the reader's language. */
+interface ComparisonResources {
+  table(base: string): ResourceObject;
+  rows: ResourceObject[];
+}
+
+/**
+ * Comparison tables in `langcode` (decision 064): their texts from the overlaid view of each, the
+ * table's resource marked (`meta.translation`) when the language is not the default. In the
+ * default language the resources are those of the table as stored.
+ */
+async function comparisonResources(
+  db: Db,
+  tables: readonly ComparisonTableRow[],
+  langcode: Locale,
+): Promise<Map<number, ComparisonResources>> {
+  const loaded = await Promise.all(
+    tables.map(async (t) => {
+      const { columns, rows } = await loadComparisonTable(db, t.id);
+      return { t, columns, rows, view: comparisonView(t.title, columns, rows) };
+    }),
+  );
+  const shown = await comparisonTablesIn(
+    db,
+    loaded.map(({ t, view }) => ({ uuid: t.uuid, view })),
+    langcode,
+  );
+  return new Map(
+    loaded.map(({ t, columns, rows }) => {
+      const { view, translation } = shown.get(t.uuid)!;
+      // Untranslated (the default language, or a fallback): the table as stored.
+      const overlaid = translation !== undefined && !translation.fallback;
+      const table = overlaid ? { ...t, title: view.title } : t;
+      const cols = overlaid
+        ? columns.map((col, i) => {
+            const title = view.columns[i]?.title;
+            return title === undefined ? col : { ...col, title };
+          })
+        : columns;
+      const texts = overlaid
+        ? rows.map((r, i) => {
+            const v = view.rows[i];
+            return v ? { ...r, title: v.title, ...(v.values ? { values: v.values } : {}) } : r;
+          })
+        : rows;
+      return [
+        t.id,
+        {
+          table: (base: string) => {
+            const resource = comparisonTableResource(base, table, cols, texts);
+            return translation ? { ...resource, meta: { ...resource.meta, translation } } : resource;
+          },
+          rows: texts.map(comparisonRowResource),
+        },
+      ];
+    }),
+  );
+}
+
+/** The comparison tables the products show, by id. */
+function comparisonsIn(db: Db, products: readonly ProductRow[], rel: ProductRelations, langcode: Locale) {
+  const ids = [
+    ...new Set(products.flatMap((p) => (p.comparison_table_id === null ? [] : [p.comparison_table_id]))),
+  ];
+  const tables = ids.flatMap((id) => {
+    const t = rel.comparisonTables.get(id);
+    return t ? [t] : [];
+  });
+  return comparisonResources(db, tables, langcode);
 }
 
 export function originOf(request: FastifyRequest): string {
@@ -325,6 +398,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
 
   app.get<{ Params: { id: string } }>('/jsonapi/node/comparison_table/:id', async (request, reply) => {
     const query = singleQuery(request, 'node--comparison_table', ['field_rows', 'field_products']);
+    const langcode = readerLocale((request.query as Record<string, unknown>).langcode);
     if (!UUID.test(request.params.id)) throw new HttpError(404, M.comparisonTableNotFound);
     const table = await db
       .selectFrom('comparison_tables')
@@ -333,9 +407,10 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
       .executeTakeFirst();
     if (!table) throw new HttpError(404, M.comparisonTableNotFound);
     const base = originOf(request);
-    const { columns, rows } = await loadComparisonTable(app.db, table.id);
+    const { columns } = await loadComparisonTable(app.db, table.id);
+    const comparison = (await comparisonResources(app.db, [table], langcode)).get(table.id)!;
     const included: ResourceObject[] = [];
-    if (query.include.includes('field_rows')) included.push(...rows.map(comparisonRowResource));
+    if (query.include.includes('field_rows')) included.push(...comparison.rows);
     if (query.include.includes('field_products')) {
       const products = columns.flatMap((c) => (c.product ? [c.product] : []));
       const rel = await loadProductRelations(app.db, products);
@@ -345,7 +420,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
       reply,
       resourceDocument({
         url: requestUrl(request),
-        data: comparisonTableResource(base, table, columns, rows),
+        data: comparison.table(base),
         included: query.include.length ? included : undefined,
         fields: query.fields,
       }),

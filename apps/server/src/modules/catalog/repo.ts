@@ -375,6 +375,8 @@ export interface ComparisonColumn {
   /** The column's custom title (used when the product is gone or deprecated). */
   title: string | null;
   product: ProductRow | null;
+  /** The column names no product: its title is its own (translatable, comparison-translations.ts). */
+  own: boolean;
 }
 
 export async function loadComparisonTable(db: Db, tableId: number) {
@@ -398,8 +400,9 @@ export async function loadComparisonTable(db: Db, tableId: number) {
       .execute(),
   ]);
   return {
-    columns: columns.map((col) => ({
+    columns: columns.map((col): ComparisonColumn => ({
       title: col.column_title,
+      own: col.product_id === null,
       product:
         col.product_id === null || col.uuid === null || col.retired ? null : (col as unknown as ProductRow),
     })),

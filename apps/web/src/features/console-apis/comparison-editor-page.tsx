@@ -33,6 +33,7 @@ import { paths } from '../../config/paths';
 import { messageOf } from '../../lib/api-client';
 import { useTranslation } from '../../lib/i18n';
 import { ConsolePage } from '../console/console-layout';
+import { TranslationsPanel } from '../console/translations-panel';
 import { LoadVersioned, useVersionedEditor } from '../console/versioned-editor';
 import {
   comparisonSource,
@@ -97,7 +98,16 @@ export default function ComparisonEditorPage() {
           source={comparisonSource}
           notFound={t('console.products.errors.comparisonNotFound')}
         >
-          {(table, onReplaced) => <TableForm table={table} onReplaced={onReplaced} />}
+          {(table, onReplaced) => (
+            <>
+              <TableForm table={table} onReplaced={onReplaced} />
+              {/* The title's, rows' and own columns' texts in other languages (decision 064), anew for each version. */}
+              <TranslationsPanel
+                key={table.version}
+                item={`/admin-api/catalog/comparison-tables/${table.id}`}
+              />
+            </>
+          )}
         </LoadVersioned>
       )}
     </ConsolePage>

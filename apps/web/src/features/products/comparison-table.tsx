@@ -3,6 +3,7 @@ import { IconCheck, IconX } from '@tabler/icons-react';
 import { useTranslation } from '../../lib/i18n';
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
+import { langOf } from '../../components/content/translation';
 import type { Included, Resource } from './api-jsonapi';
 import type { ComparisonRowAttributes, ComparisonTableAttributes } from './api-products';
 import classes from './products.module.css';
@@ -10,7 +11,8 @@ import classes from './products.module.css';
 /**
  * The comparison table (spec B 3): one column per product, named by the server (the product's
  * title, else the column's own title, else 'Deprecated API'); rows are categories (a heading
- * across the table), text rows, or yes/no rows where '1' means yes.
+ * across the table), text rows, or yes/no rows where '1' means yes. Its texts come in the page's
+ * language (decision 064); a table with none is marked as the default language's (`lang`).
  */
 export function ComparisonTable({
   table,
@@ -28,7 +30,7 @@ export function ComparisonTable({
   const deprecatedApi = t('products.deprecatedApi');
 
   return (
-    <section aria-labelledby="comparison">
+    <section aria-labelledby="comparison" lang={langOf(table.meta?.translation)}>
       <Title order={2} id="comparison" mb="md">
         {table.attributes.title || t('products.comparison')}
       </Title>
