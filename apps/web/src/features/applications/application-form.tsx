@@ -16,7 +16,7 @@ import { applicationFormSchema, type ApplicationForm } from '@portico/contracts/
 import { REDOC_CALLBACK_PATH } from '@portico/contracts/constants';
 import { lazy, Suspense, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { issueText } from '../../lib/zod-text';
+import { issueText } from '../../components/forms/zod-text';
 import { useTouched } from '../../lib/touched';
 import { ClientAuthFields } from './client-auth-fields';
 

@@ -8,7 +8,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { issueText } from '../../lib/zod-text';
+import { issueText } from '../../components/forms/zod-text';
 import { useTouched } from '../../lib/touched';
 import { Link, useNavigate, useParams } from 'react-router';
 import { RequireLogin } from '../../components/require-login';

@@ -2,7 +2,7 @@ import { Alert, Button, Checkbox, Group, Stack } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { issueText } from '../../lib/zod-text';
+import { issueText } from '../../components/forms/zod-text';
 import {
   ORGANIZATION_ROLE_IDS,
   OWNER_ROLE_ID,

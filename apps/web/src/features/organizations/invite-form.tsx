@@ -2,7 +2,7 @@ import { ActionIcon, Alert, Button, Checkbox, Fieldset, Group, Stack, TextInput 
 import { IconTrash } from '@tabler/icons-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { issueText } from '../../lib/zod-text';
+import { issueText } from '../../components/forms/zod-text';
 import { afterPress } from '../../lib/touched';
 import { inviteMemberSchema, type OrganizationRoleId } from '@portico/contracts/organizations';
 import { ApiError, messageOf } from '../../lib/api-client';

@@ -2,7 +2,7 @@ import { Button, Checkbox, FileInput, Group, Image, Stack, TextInput, Textarea }
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from '../../lib/i18n';
-import { issueText } from '../../lib/zod-text';
+import { issueText } from '../../components/forms/zod-text';
 import { useTouched } from '../../lib/touched';
 import { useNavigate } from 'react-router';
 import {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { de, en } from 'zod/locales';
 import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
-import { locale, translateText } from './i18n';
+import { locale, translateText } from '../../lib/i18n';
 
 /**
  * A failed check's message as a form shows it, in the page's language: the catalogue's message a
