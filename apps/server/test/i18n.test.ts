@@ -409,6 +409,12 @@ describe("the API's errors", () => {
     expect((await body<JsonApiErrorBody>(alias)).errors[0]?.title).toBe(
       deErrors.console.products.errors.aliasInvalid,
     );
+    // A check's own message that is not a whole error (a feature's icon, inside '<path>: …').
+    const icon = await create({ features: [{ title: 'Schnell', icon: 'javascript:alert(1)' }] });
+    expect(icon.status).toBe(400);
+    const iconError = (await body<JsonApiErrorBody>(icon)).errors[0];
+    expect(`${iconError?.title} ${iconError?.detail}`).toContain(deErrors.api.httpsOrPath);
+    expect(`${iconError?.title} ${iconError?.detail}`).not.toContain('must be an https URL');
     const { rows } = await sql`select id from api_products where alias = 'zod-check'`.execute(t.app.db);
     expect(rows).toHaveLength(0);
 
@@ -422,6 +428,21 @@ describe("the API's errors", () => {
     expect((await body<JsonApiErrorBody>(org)).errors[0]?.title).toMatch(
       /^data\.relationships\.field_documents\.data: Ungültige Eingabe: erwartet \S+, erhalten string$/,
     );
+  });
+
+  it("the site search's own parameter checks answer in the reader's language", async () => {
+    const search = (query: string, headers: Record<string, string> = {}) =>
+      fetch(`${t.baseUrl}/phpsdk/search?${query}`, { headers });
+    const tooLong = await search(`q=${'x'.repeat(201)}`, GERMAN);
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.text()).toContain(format(deErrors.api.searchQueryTooLong, { max: '200' }));
+    const page = await search('q=api&pageSize=500', GERMAN);
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain(
+      format(deErrors.api.numberOutOfRange, { name: 'pageSize', min: '1', max: '50' }),
+    );
+    const english = await search('q=api&pageSize=500');
+    expect(await english.text()).toContain('pageSize must be a whole number from 1 to 50.');
   });
 
   it('fills placeholders in the translation with the values of the English message', async () => {

@@ -66,8 +66,8 @@ interface ErrorDocumentLike {
 /**
  * A JSON:API error document (as sent) with every title and detail in `locale`, or undefined. Each
  * text goes through the `errors` files; then each of `issues`' messages in it (a failed schema
- * check's, zod's own, alone or inside a text such as 'title: …' or a list of problems) is said by
- * zod's locale of the language.
+ * check's, alone or inside a text such as 'title: …' or a list of problems) is said again: zod's
+ * own by zod's locale of the language, a message the schema gives itself by the `errors` files.
  */
 export function translateErrorDocument(
   body: string,
@@ -88,8 +88,10 @@ export function translateErrorDocument(
       if (typeof value !== 'string') continue;
       let translated = translateError(value, locale);
       for (const issue of issues) {
-        const said = translated.includes(issue.message) && zodMessageIn(issue, locale);
-        if (said) translated = translated.split(issue.message).join(said);
+        if (!translated.includes(issue.message)) continue;
+        // zod's own message by zod's locale; a schema's own (the catalogue's) by the files.
+        const said = zodMessageIn(issue, locale) ?? translateError(issue.message, locale);
+        if (said !== issue.message) translated = translated.split(issue.message).join(said);
       }
       if (translated !== value) {
         error[field] = translated;

@@ -2,6 +2,9 @@ import { format } from '@portico/contracts/format';
 import { LOCALES } from '@portico/contracts/locales';
 import { en } from '@portico/contracts/messages';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import deErrors from '../locales/de/errors.json' with { type: 'json' };
+import enErrors from '../locales/en/errors.json' with { type: 'json' };
 import { errorKeyOf, translateError, translateErrorDocument } from './error-language.ts';
 import { forbidden, notFound, unauthorized } from './errors.ts';
 import {
@@ -117,6 +120,23 @@ describe('translateError', () => {
     expect(translated.errors[0]).toEqual({ ...doc.errors[0], title: 'Pflichtfeld', detail: 'Pflichtfeld' });
     expect(translateErrorDocument('{"data":[]}', 'de')).toBeUndefined();
     expect(translateErrorDocument('not json', 'de')).toBeUndefined();
+  });
+
+  it("says each failed check's message again inside a composed text: zod's own and the schema's own", () => {
+    const schema = z.object({
+      icon: z.string().regex(/^(https:\/\/|\/)/, enErrors.api.httpsOrPath),
+      title: z.string().max(3),
+    });
+    const parsed = schema.safeParse({ icon: 'javascript:x', title: 'long' }, { reportInput: true });
+    if (parsed.success) throw new Error('expected issues');
+    const composed = parsed.error.issues.map((i) => `${String(i.path[0])}: ${i.message}`).join('; ');
+    const doc = { errors: [{ status: '422', title: composed }] };
+    const translated = JSON.parse(
+      translateErrorDocument(JSON.stringify(doc), 'de', parsed.error.issues)!,
+    ) as typeof doc;
+    expect(translated.errors[0]!.title).toBe(
+      `icon: ${deErrors.api.httpsOrPath}; title: Zu groß: erwartet, dass string <=3 Zeichen hat`,
+    );
   });
 });
 

@@ -19,4 +19,12 @@ export const apiMessages = {
   invalidPath:
     'The URL path contains a character that text cannot hold (a NUL byte or a broken Unicode sequence).',
   idOutOfRange: '{{field}} must be a whole number from 1 to {{max}}.',
+  /** Checks of a field inside a document (the message follows the field's path). */
+  httpsOrPath: 'must be an https URL or a path starting with /',
+  documentId: 'must be a document id of letters, digits, _ and -',
+  /** The site search's parameters (`/phpsdk/search`). */
+  numberOutOfRange: '{{name}} must be a whole number from {{min}} to {{max}}.',
+  searchQueryTooLong: 'q must be at most {{max}} characters long.',
+  searchType: 'type must be ALL or one of {{types}}.',
+  paginationBoolean: 'pagination must be true or false.',
 } as const;

@@ -98,7 +98,7 @@ const fieldsSchema = z
             icon: z
               .string()
               .trim()
-              .regex(/^(https:\/\/|\/)/, 'must be an https URL or a path starting with /')
+              .regex(/^(https:\/\/|\/)/, en.api.httpsOrPath)
               .max(2000)
               .nullable()
               .default(null),

@@ -78,7 +78,7 @@ const fieldsSchema = z
     imageUrl: z
       .string()
       .trim()
-      .regex(/^(https:\/\/|\/)/, 'must be an https URL or a path starting with /')
+      .regex(/^(https:\/\/|\/)/, en.api.httpsOrPath)
       .max(2000)
       .nullable()
       .default(null),
@@ -88,7 +88,7 @@ const fieldsSchema = z
       .string()
       .trim()
       .max(200)
-      .regex(/^[A-Za-z0-9_-]*$/, 'must be a document id of letters, digits, _ and -')
+      .regex(/^[A-Za-z0-9_-]*$/, en.api.documentId)
       .nullable()
       .default(null)
       .transform((v) => v || null),

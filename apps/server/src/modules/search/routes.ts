@@ -1,6 +1,8 @@
 import { SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchType } from '@portico/contracts/constants';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { format } from '@portico/contracts/format';
+import { en } from '@portico/contracts/messages';
 import { DEFAULT_LOCALE } from '@portico/contracts/locales';
 import { HttpError } from '../../lib/errors.ts';
 import { readerLocale } from '../../lib/translations.ts';
@@ -19,7 +21,7 @@ const integer = (name: string, min: number, max: number, fallback: number) =>
       if (v === undefined || v === '') return fallback;
       const n = Number(v);
       if (!/^\d+$/.test(v) || n < min || n > max) {
-        ctx.addIssue({ code: 'custom', message: `${name} must be a whole number from ${min} to ${max}.` });
+        ctx.addIssue({ code: 'custom', message: format(en.api.numberOutOfRange, { name, min, max }) });
         return z.NEVER;
       }
       return n;
@@ -28,7 +30,7 @@ const integer = (name: string, min: number, max: number, fallback: number) =>
 const searchQuery = z.object({
   q: z
     .string()
-    .max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters long.`)
+    .max(MAX_QUERY_LENGTH, format(en.api.searchQueryTooLong, { max: MAX_QUERY_LENGTH }))
     .optional()
     .default(''),
   pageSize: integer('pageSize', 1, MAX_PAGE_SIZE, SEARCH_PAGE_SIZE),
@@ -40,10 +42,13 @@ const searchQuery = z.object({
     .transform((v, ctx): SearchType | 'ALL' => {
       if (v === undefined || v === '' || v.toUpperCase() === 'ALL') return 'ALL';
       if ((SEARCH_TYPES as readonly string[]).includes(v)) return v as SearchType;
-      ctx.addIssue({ code: 'custom', message: `type must be ALL or one of ${SEARCH_TYPES.join(', ')}.` });
+      ctx.addIssue({
+        code: 'custom',
+        message: format(en.api.searchType, { types: SEARCH_TYPES.join(', ') }),
+      });
       return z.NEVER;
     }),
-  pagination: z.enum(['true', 'false'], 'pagination must be true or false.').optional(),
+  pagination: z.enum(['true', 'false'], en.api.paginationBoolean).optional(),
   // The reader's language (decision 065), checked by readerLocale.
   langcode: z.unknown().optional(),
 });
