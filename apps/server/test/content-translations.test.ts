@@ -326,6 +326,39 @@ describe('content translations', () => {
     }
   });
 
+  it('sorts and filters categories by the name the reader sees', async () => {
+    const editor = await f.as('content_editor');
+    const base = '/admin-api/content/faq-categories';
+    const made: Record<string, string> = {};
+    for (const name of ['Sort Accounts', 'Sort Bonds', 'Sort Cards']) {
+      made[name] = (
+        await dataOf<{ id: string }>(await editor.send('POST', base, { name }, 'application/json'), 201)
+      ).id;
+    }
+    await putTranslation('content_editor', `${base}/${made['Sort Accounts']}/translations/de`, {
+      name: 'Sort Konten',
+    });
+    await putTranslation('content_editor', `${base}/${made['Sort Bonds']}/translations/de`, {
+      name: 'Sort Anleihen',
+    });
+    const names = async (query: string) =>
+      (
+        await json<{ data: Resource[] }>(
+          await f.visitor().get(`/jsonapi/taxonomy_term/faq_categories?${query}`),
+        )
+      ).data
+        .map((c) => String(c.attributes.name))
+        .filter((name) => name.startsWith('Sort '));
+    expect(await names('sort=name')).toEqual(['Sort Accounts', 'Sort Bonds', 'Sort Cards']);
+    // The German reader's order: 'Cards' has no translation and sorts by its English name.
+    expect(await names('sort=name&langcode=de')).toEqual(['Sort Anleihen', 'Sort Cards', 'Sort Konten']);
+    expect(await names('sort=-name&langcode=de')).toEqual(['Sort Konten', 'Sort Cards', 'Sort Anleihen']);
+    expect(await names(`filter[name]=${encodeURIComponent('Sort Konten')}&langcode=de`)).toEqual([
+      'Sort Konten',
+    ]);
+    expect(await names(`filter[name]=${encodeURIComponent('Sort Konten')}`)).toEqual([]);
+  });
+
   it("answers the FAQ's and the articles' included categories in the reader's language", async () => {
     const editor = await f.as('content_editor');
     const faqCategory = await dataOf<{ id: string; name: string }>(

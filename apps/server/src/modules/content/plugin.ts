@@ -165,7 +165,15 @@ function categoryBase(db: Db, table: 'news_categories' | 'faq_categories') {
     .selectFrom(`${table as 'news_categories'} as t`)
     .select(['t.id', 't.uuid', 't.name', 't.weight']);
 }
-const categoryDescription = (type: string): ResourceDescriptionFor<ReturnType<typeof categoryBase>> => ({
+/**
+ * A kind's categories as JSON:API describes them to a reader of `langcode`: `name` sorts and
+ * filters by the name the reader sees (its translation, else the default language's).
+ */
+const categoryDescription = (
+  type: string,
+  kind: 'news_category' | 'faq_category',
+  langcode: Locale,
+): ResourceDescriptionFor<ReturnType<typeof categoryBase>> => ({
   type,
   tiebreaker: 't.id',
   defaultSort: [
@@ -174,7 +182,19 @@ const categoryDescription = (type: string): ResourceDescriptionFor<ReturnType<ty
   ],
   fields: {
     id: { sql: 't.uuid', value: values.uuid, sort: false },
-    name: { sql: 't.name', value: values.text },
+    name: {
+      sql:
+        langcode === DEFAULT_LOCALE
+          ? 't.name'
+          : {
+              // One row per item and language (the table's primary key).
+              expression: () => sql<string>`coalesce((
+                select ct.fields->>'name' from content_translations ct
+                where ct.entity_type = ${kind} and ct.entity_id = t.uuid::text and ct.langcode = ${langcode}
+              ), t.name)`,
+            },
+      value: values.text,
+    },
     weight: { sql: 't.weight', value: values.integer },
   },
   sparseFields: { [type]: ['name', 'weight'] },
@@ -323,7 +343,6 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
       marker?: TranslationMarker,
     ) => ResourceObject,
   ): CollectionRoute => {
-    const description = categoryDescription(type);
     return {
       path: `/jsonapi/taxonomy_term/${table}`,
       limits: { defaultLimit: 50, maxLimit: 50 },
@@ -332,7 +351,7 @@ async function contentRoutes(app: FastifyInstance): Promise<void> {
         const { rows, count } = await fetchCollection(
           app.db,
           categoryBase(app.db, table),
-          description,
+          categoryDescription(type, kind, langcode),
           query,
         );
         const found = await translationsOf(app.db).forItems(
