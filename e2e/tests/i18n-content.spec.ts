@@ -228,6 +228,19 @@ test("a German reader sees a product's comparison table in German", async ({ bro
     await expect(comparison.getByRole('rowheader', { name: table.rows[1]!.title, exact: true })).toHaveCount(
       0,
     );
+    // A product's column has the product's German title; the deprecated version's says so in German.
+    const products = parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, '../../content/catalog/products.yaml'), 'utf8'),
+    ) as { products: { alias: string; title: string; translations?: { de?: { title: string } } }[] };
+    const accounts = products.products.find((p) => p.alias === 'accounts-api-v1')!;
+    await expect(
+      comparison.getByRole('columnheader', { name: accounts.translations!.de!.title, exact: true }),
+    ).toBeVisible();
+    await expect(comparison.getByRole('columnheader', { name: 'Veraltete API', exact: true })).toBeVisible();
+    await expect(comparison.getByRole('columnheader', { name: accounts.title, exact: true })).toHaveCount(0);
+    await expect(comparison.getByRole('columnheader', { name: 'Deprecated API', exact: true })).toHaveCount(
+      0,
+    );
     // Translated: not marked as English.
     await expect(reader.locator('section[aria-labelledby="comparison"]')).not.toHaveAttribute('lang', 'en');
     await expectNoViolations(reader, 'a product page in German with its comparison table');
@@ -239,5 +252,8 @@ test("a German reader sees a product's comparison table in German", async ({ bro
   await expect(page.getByRole('heading', { level: 2, name: table.title })).toBeVisible();
   await expect(
     page.getByTestId('comparison-table').getByRole('rowheader', { name: table.rows[1]!.title, exact: true }),
+  ).toBeVisible();
+  await expect(
+    page.getByTestId('comparison-table').getByRole('columnheader', { name: 'Deprecated API', exact: true }),
   ).toBeVisible();
 });

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { exportCatalogProducts } from '../src/modules/catalog/export.ts';
 import type { TranslationMarker as Marker } from '../src/lib/translations.ts';
+import dePages from '../src/locales/de/pages.json' with { type: 'json' };
 import { auditActions, consoleFixture, dataOf, deleteAs, json } from './console-fixtures.ts';
 
 /**
@@ -45,6 +46,7 @@ const demo = (
   }
 ).comparisonTables.find((t) => t.key === 'account-apis')!;
 const GERMAN = demo.translations.de;
+const deProducts = dePages.products;
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -93,10 +95,26 @@ describe('comparison table translations', () => {
     const de = tableOf(await productsIn('de'));
     expect(de.table.attributes.title).toBe(GERMAN['/title']);
     expect(de.table.meta?.translation).toEqual({ langcode: 'de', shown: 'de', fallback: false });
-    // A product's column shows the product's title; a column of its own, its German title.
+    // A product's column shows the product's title in German (the product's own translation);
+    // a column of its own, its German title.
     const names = de.table.attributes.field_product_names as string[];
     expect(names[2]).toBe(GERMAN['/columns/2/title']);
-    expect(names.slice(0, 2)).toEqual((en.table.attributes.field_product_names as string[]).slice(0, 2));
+    // A deprecated product's column says so in German (spec B 3's 'Deprecated API').
+    const englishNames = en.table.attributes.field_product_names as string[];
+    const productIds = (de.table.attributes.field_product_ids as (string | null)[]).slice(0, 2);
+    const germanTitles = await Promise.all(
+      productIds.map(async (id, i) => {
+        if (englishNames[i] === 'Deprecated API') return deProducts.deprecatedApi;
+        const product = await json<{ data: Resource }>(
+          await f.visitor().get(`/jsonapi/node/api_product/${id}?langcode=de`),
+        );
+        expect(product.data.meta?.translation?.fallback).toBe(false);
+        return product.data.attributes.title;
+      }),
+    );
+    expect(englishNames.slice(0, 2)).toContain('Deprecated API');
+    expect(names.slice(0, 2)).toEqual(germanTitles);
+    expect(names.slice(0, 2)).not.toEqual(englishNames.slice(0, 2));
     expect(de.rows[0]!.attributes.title).toBe(GERMAN['/rows/0/title']);
     expect(de.rows[1]!.attributes).toMatchObject({
       title: GERMAN['/rows/1/title'],
@@ -116,7 +134,19 @@ describe('comparison table translations', () => {
       await f.visitor().get(`/jsonapi/node/comparison_table/${id}?include=field_rows&langcode=de`),
     );
     expect(own.data.attributes.title).toBe(GERMAN['/title']);
+    expect(own.data.attributes.field_product_names).toEqual(names);
     expect(own.included.find((r) => r.attributes.title === GERMAN['/rows/4/title'])).toBeDefined();
+    // Its included products in German, as the product's own read.
+    const withProducts = await json<{ included: Resource[] }>(
+      await f.visitor().get(`/jsonapi/node/comparison_table/${id}?include=field_products&langcode=de`),
+    );
+    const live = productIds.filter((_, i) => englishNames[i] !== 'Deprecated API');
+    expect(live.length).toBeGreaterThan(0);
+    for (const pid of live) {
+      const included = withProducts.included.find((r) => r.id === pid)!;
+      expect(included.meta?.translation).toEqual({ langcode: 'de', shown: 'de', fallback: false });
+      expect(names).toContain(included.attributes.title);
+    }
     expect((await f.visitor().get(productsUrl('fr'))).status).toBe(400);
   });
 

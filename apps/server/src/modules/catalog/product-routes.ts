@@ -13,7 +13,8 @@ import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery, type JsonApiQuery } from '../../jsonapi/query.ts';
 import { checkFields, checkIncludes, values, type ResourceDescription } from '../../jsonapi/resource.ts';
 import { HttpError } from '../../lib/errors.ts';
-import { readerLocale, translated } from '../../lib/translations.ts';
+import { texts } from '../../lib/i18n.ts';
+import { readerLocale, translated, translationsOf } from '../../lib/translations.ts';
 import type { Locale } from '@portico/contracts/locales';
 import type { Db } from '../../db/client.ts';
 import { comparisonTablesIn, comparisonView } from './comparison-translations.ts';
@@ -26,6 +27,7 @@ import {
   loadProductRelations,
   newVersionOf,
   resolveProductAlias,
+  type ComparisonColumn,
   type ComparisonTableRow,
   type ProductRelations,
   type ProductRow,
@@ -231,11 +233,12 @@ async function productIncludes(
       const related = rel.related.get(p.id) ?? [];
       if (related.length) {
         const relatedRel = await loadProductRelations(app.db, related);
-        for (const r of related) {
-          out.push(productResource(base, r, relatedRel));
+        const shown = await productsIn(app.db, base, related, relatedRel, langcode);
+        related.forEach((r, i) => {
+          out.push(shown[i]!);
           if (wanted.has('field_related_products.field_image'))
             out.push(...productImages(base, r, 'field_image'));
-        }
+        });
       }
     }
     const comparison = p.comparison_table_id === null ? undefined : comparisons.get(p.comparison_table_id);
@@ -245,6 +248,31 @@ async function productIncludes(
     }
   }
   return out;
+}
+
+/**
+ * Products in the reader's language (decision 063): a translation's title and description where
+ * one exists, else the default language's, marked as a fallback (`meta.translation`).
+ */
+function productsIn(
+  db: Db,
+  base: string,
+  rows: readonly ProductRow[],
+  rel: ProductRelations,
+  langcode: Locale,
+): Promise<ResourceObject[]> {
+  return translated(
+    db,
+    'api_product',
+    rows,
+    (p) => p.uuid,
+    langcode,
+    (p, t) => ({ ...p, ...productTranslation(t) }),
+    (p, translation) => {
+      const resource = productResource(base, p, rel);
+      return { ...resource, meta: { ...resource.meta, translation } };
+    },
+  );
 }
 
 /** A comparison table's resource and its rows' resources, in the reader's language. */
@@ -269,24 +297,40 @@ async function comparisonResources(
       return { t, columns, rows, view: comparisonView(t.title, columns, rows) };
     }),
   );
-  const shown = await comparisonTablesIn(
-    db,
-    loaded.map(({ t, view }) => ({ uuid: t.uuid, view })),
-    langcode,
-  );
+  const [shown, products] = await Promise.all([
+    comparisonTablesIn(
+      db,
+      loaded.map(({ t, view }) => ({ uuid: t.uuid, view })),
+      langcode,
+    ),
+    // A product's column shows the product's title in the reader's language (decision 064).
+    translationsOf(db).forItems(
+      'api_product',
+      loaded.flatMap(({ columns }) => columns.flatMap((c) => (c.product ? [c.product.uuid] : []))),
+      langcode,
+    ),
+  ]);
+  const productIn = (col: ComparisonColumn): ComparisonColumn => {
+    const fields = col.product && products.get(col.product.uuid);
+    const text = fields && productTranslation(fields);
+    return text && col.product ? { ...col, product: { ...col.product, title: text.title } } : col;
+  };
+  const deprecatedApi = texts(langcode, 'pages', 'products')('deprecatedApi');
   return new Map(
     loaded.map(({ t, columns, rows }) => {
       const { view, translation } = shown.get(t.uuid)!;
       // Untranslated (the default language, or a fallback): the table as stored.
       const overlaid = translation !== undefined && !translation.fallback;
       const table = overlaid ? { ...t, title: view.title } : t;
-      const cols = overlaid
-        ? columns.map((col, i) => {
-            const title = view.columns[i]?.title;
-            return title === undefined ? col : { ...col, title };
-          })
-        : columns;
-      const texts = overlaid
+      const cols = (
+        overlaid
+          ? columns.map((col, i) => {
+              const title = view.columns[i]?.title;
+              return title === undefined ? col : { ...col, title };
+            })
+          : columns
+      ).map(productIn);
+      const shownRows = overlaid
         ? rows.map((r, i) => {
             const v = view.rows[i];
             return v ? { ...r, title: v.title, ...(v.values ? { values: v.values } : {}) } : r;
@@ -296,10 +340,10 @@ async function comparisonResources(
         t.id,
         {
           table: (base: string) => {
-            const resource = comparisonTableResource(base, table, cols, texts);
+            const resource = comparisonTableResource(base, table, cols, shownRows, deprecatedApi);
             return translation ? { ...resource, meta: { ...resource.meta, translation } } : resource;
           },
-          rows: texts.map(comparisonRowResource),
+          rows: shownRows.map(comparisonRowResource),
         },
       ];
     }),
@@ -333,23 +377,8 @@ function singleQuery(request: FastifyRequest, type: string, includes: readonly s
 export async function productRoutes(app: FastifyInstance): Promise<void> {
   const db = catalogDb(app.db);
 
-  /**
-   * Products in the reader's language (decision 063): a translation's title and description where
-   * one exists, else the default language's, marked as a fallback (`meta.translation`).
-   */
   const inLanguage = (base: string, rows: readonly ProductRow[], rel: ProductRelations, langcode: Locale) =>
-    translated(
-      app.db,
-      'api_product',
-      rows,
-      (p) => p.uuid,
-      langcode,
-      (p, t) => ({ ...p, ...productTranslation(t) }),
-      (p, translation) => {
-        const resource = productResource(base, p, rel);
-        return { ...resource, meta: { ...resource.meta, translation } };
-      },
-    );
+    productsIn(app.db, base, rows, rel, langcode);
 
   app.get('/jsonapi/node/api_product', async (request, reply) => {
     const query = parseJsonApiQuery(request.query, { ...PAGE, extraParameters: ['langcode'] });
@@ -414,7 +443,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
     if (query.include.includes('field_products')) {
       const products = columns.flatMap((c) => (c.product ? [c.product] : []));
       const rel = await loadProductRelations(app.db, products);
-      included.push(...products.map((p) => productResource(base, p, rel)));
+      included.push(...(await inLanguage(base, products, rel, langcode)));
     }
     return sendDocument(
       reply,

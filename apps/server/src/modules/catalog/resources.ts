@@ -225,10 +225,16 @@ export function changeLogResource(base: string, e: ChangeLogRow, productUuid: st
   };
 }
 
-/** A column's title: the live product's, else the custom title, else 'Deprecated API' (spec B 3). */
-export function columnName(column: ComparisonColumn): string {
+/**
+ * A column's title: the live product's, else the custom title, else 'Deprecated API' (spec B 3),
+ * said in the reader's language by the caller.
+ */
+export function columnName(
+  column: ComparisonColumn,
+  deprecatedApi: string = en.catalog.deprecatedApi,
+): string {
   if (column.product && !column.product.deprecated) return column.product.title;
-  return column.title || en.catalog.deprecatedApi;
+  return column.title || deprecatedApi;
 }
 
 export function comparisonTableResource(
@@ -236,6 +242,7 @@ export function comparisonTableResource(
   t: ComparisonTableRow,
   columns: ComparisonColumn[],
   rows: ComparisonRowRow[],
+  deprecatedApi?: string,
 ): ResourceObject {
   return {
     type: 'node--comparison_table',
@@ -243,7 +250,7 @@ export function comparisonTableResource(
     attributes: {
       drupal_internal__nid: t.id,
       title: t.title,
-      field_product_names: columns.map(columnName),
+      field_product_names: columns.map((c) => columnName(c, deprecatedApi)),
       field_product_ids: columns.map((c) => c.product?.uuid ?? null),
       created: iso(t.created),
       changed: iso(t.changed),
