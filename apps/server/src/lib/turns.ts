@@ -11,7 +11,7 @@
  */
 
 /** Work a long task does between two turns of the event loop. */
-export const SLICE_MS = 8;
+export const SLICE_MS = 4;
 
 const waiting: (() => void)[] = [];
 

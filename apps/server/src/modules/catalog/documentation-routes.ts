@@ -6,7 +6,6 @@ import type { ResourceObject } from '../../jsonapi/document.ts';
 import { fetchCollection } from '../../jsonapi/kysely.ts';
 import { parseJsonApiQuery } from '../../jsonapi/query.ts';
 import { checkFields, checkIncludes, values, type ResourceDescription } from '../../jsonapi/resource.ts';
-import { storedDocument } from '../../openapi/stored-document.ts';
 import { HttpError } from '../../lib/errors.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
 import { markerOf, readerLocale } from '../../lib/translations.ts';
@@ -17,7 +16,7 @@ import {
   documentationTranslation,
   translatedIndex,
 } from './documentation-translations.ts';
-import { operationDetailText, storedTextStream, yamlStream } from './downloads.ts';
+import { operationDetailText, storedTextStream, yamlDownload } from './downloads.ts';
 import { PAGE, SPARSE_FIELDS, originOf } from './product-routes.ts';
 import {
   DOCUMENTATION_COLUMNS,
@@ -287,12 +286,12 @@ export async function documentationRoutes(app: FastifyInstance): Promise<void> {
       if (format === 'openapi.json') {
         return sendStored(request, reply, row.id, row.content_hash, file);
       }
-      const entry = await storedDocument(app.db, row.id, row.content_hash ?? `id:${row.id}`);
-      if (!entry) throw new HttpError(404, M.swaggerNotFound);
+      const yaml = await yamlDownload(app.db, row.id, row.content_hash ?? `id:${row.id}`);
+      if (!yaml) throw new HttpError(404, M.swaggerNotFound);
       return reply
         .header('Content-Disposition', `attachment; filename="${file}"`)
         .type('application/yaml; charset=utf-8')
-        .send(yamlStream(entry.doc));
+        .send(yaml);
     },
   );
 }

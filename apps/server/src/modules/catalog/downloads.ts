@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import { timeSlices } from '../../lib/turns.ts';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
 import { storedDocument } from '../../openapi/stored-document.ts';
@@ -36,93 +35,47 @@ export async function storedTextStream(
   return Readable.from(bytes(), { objectMode: false });
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const YAML_TASK = new URL('./yaml-task.ts', import.meta.url);
 
-/** Strings written without quotes: nothing YAML could read as another type or as syntax. */
-const PLAIN = /^[A-Za-z_/][A-Za-z0-9_ ./()-]*$/;
-const RESERVED = /^(?:true|false|null|yes|no|on|off|y|n|~)$/i;
-
-/** Dotted versions ('3.1.0'): no YAML schema reads them as anything but a string. */
-const VERSION = /^\d+\.\d+\.\d+$/;
-
-function scalar(v: string): string {
-  if (VERSION.test(v)) return v;
-  if (v !== '' && PLAIN.test(v) && !RESERVED.test(v) && !v.endsWith(' ') && !v.includes(' #')) return v;
-  // A JSON string is a YAML double-quoted scalar.
-  return JSON.stringify(v);
-}
-
-/** A multi-line string as a literal block, when one can hold it exactly; else undefined. */
-function literal(v: string, pad: string): string | undefined {
-  if (!v.includes('\n') || /^[ \n]|\r|[^\n\t\x20-\x7e\u00a0-\ud7ff\ue000-\ufffd]|\n\n$|[ \t]\n/.test(v))
-    return undefined;
-  const body = v.endsWith('\n') ? v.slice(0, -1) : v;
-  if (/[ \t]$/.test(body)) return undefined;
-  const lines = body.split('\n').map((l) => (l ? `${pad}${l}` : ''));
-  return `${v.endsWith('\n') ? '|' : '|-'}\n${lines.join('\n')}`;
-}
-
-function value(v: unknown, pad: string): string {
-  if (v === null || v === undefined) return 'null';
-  if (typeof v === 'string') return literal(v, pad) ?? scalar(v);
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
-}
+/** YAML downloads by document and content, as the worker wrote them; bounded by their bytes. */
+const yamlDownloads = new LRUCache<string, Promise<Uint8Array | undefined>>({
+  maxSize: 32 * 1024 * 1024,
+  sizeCalculation: () => 1,
+});
 
 /**
- * YAML (block style) of a JSON value, one piece per member of the top three levels, written
- * without a YAML library: `yaml` takes over a second per megabyte, too slow for a 13 MB document.
- * JSON strings are valid YAML double-quoted scalars; multi-line text becomes a literal block.
+ * The YAML download of a stored document, undefined when it has no stored JSON: written in a
+ * worker thread of the document pool (yaml-task.ts) on first request, kept while it fits the
+ * cache, and sent in pieces as the client takes them. This thread only reads the rows and writes
+ * the bytes.
  */
-function* yamlPieces(v: unknown, pad: string, depth: number): Generator<string> {
-  if (isPlainObject(v)) {
-    for (const [k, item] of Object.entries(v)) {
-      const key = `${pad}${scalar(k)}:`;
-      if (isPlainObject(item) && Object.keys(item).length) {
-        yield `${key}\n`;
-        if (depth < 3) yield* yamlPieces(item, `${pad}  `, depth + 1);
-        else yield [...yamlPieces(item, `${pad}  `, depth + 1)].join('');
-      } else if (Array.isArray(item) && item.length) {
-        yield `${key}\n${[...yamlPieces(item, pad, depth + 1)].join('')}`;
-      } else yield `${key} ${value(item, `${pad}  `)}\n`;
-    }
-  } else if (Array.isArray(v)) {
-    for (const item of v) {
-      if (
-        (isPlainObject(item) || Array.isArray(item)) &&
-        (Array.isArray(item) ? item.length : Object.keys(item).length)
-      ) {
-        // The first member goes on the dash's line.
-        const inner = [...yamlPieces(item, `${pad}  `, depth + 1)].join('');
-        yield `${pad}- ${inner.slice(pad.length + 2)}`;
-      } else yield `${pad}- ${value(item, `${pad}  `)}\n`;
-    }
-  } else yield `${pad}${value(v, `${pad}  `)}\n`;
-}
-
-/**
- * The YAML of a document, written a piece at a time with a turn of the event loop between pieces,
- * so writing a big document never holds the server.
- */
-export function yamlStream(doc: Record<string, unknown>): Readable {
-  async function* chunks() {
-    const breathe = timeSlices();
-    const parts: string[] = [];
-    let size = 0;
-    for (const piece of yamlPieces(doc, '', 0)) {
-      parts.push(piece);
-      size += piece.length;
-      if (size >= 256 * 1024) {
-        yield parts.join('');
-        parts.length = 0;
-        size = 0;
+export async function yamlDownload(db: Db, id: number, hash: string | null): Promise<Readable | undefined> {
+  const key = `${id}:${hash ?? ''}`;
+  let bytes = yamlDownloads.get(key);
+  if (!bytes) {
+    const writing = (async () => {
+      const rows: string[] = [];
+      for await (const row of documentTextChunks(db, id, 'converted')) rows.push(row);
+      if (!rows.length) return undefined;
+      return runInDocumentWorker<Uint8Array>(YAML_TASK, 'documentYaml', { rows });
+    })();
+    bytes = writing.then((written) => {
+      if (written && yamlDownloads.get(key) === bytes) {
+        yamlDownloads.set(key, bytes, { size: Math.max(1, written.byteLength) });
       }
-      await breathe();
-    }
-    if (parts.length) yield parts.join('');
+      return written;
+    });
+    yamlDownloads.set(key, bytes);
+    bytes.catch(() => yamlDownloads.delete(key));
   }
-  return Readable.from(chunks(), { objectMode: false });
+  const yaml = await bytes;
+  if (!yaml) return undefined;
+  function* pieces() {
+    for (let at = 0; at < yaml!.byteLength; at += 256 * 1024) {
+      yield Buffer.from(yaml!.buffer, yaml!.byteOffset + at, Math.min(256 * 1024, yaml!.byteLength - at));
+    }
+  }
+  return Readable.from(pieces(), { objectMode: false });
 }
 
 const DETAIL_TASK = new URL('./detail-task.ts', import.meta.url);
