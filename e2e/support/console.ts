@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { en } from '@portico/contracts/messages';
 import { consoleMessages as C } from '@portico/contracts/messages/console';
 
 /** The header's one link to the provider console (for any provider role). */
@@ -63,4 +64,20 @@ export async function newArticle(
   });
   expect(created.status).toBe(201);
   return (created.body as { data: { id: string } }).data.id;
+}
+
+const TR = en.translations.console;
+
+/** Opens the German part of a console editor's translations panel (within `scope`); the part. */
+export async function openGermanTranslation(scope: Page | Locator): Promise<Locator> {
+  const german = scope.getByTestId('translation-de');
+  await german.getByRole('button', { name: TR.open.replace('{{language}}', 'Deutsch') }).click();
+  return german;
+}
+
+/** Fills the German fields (by their labels without ' (Deutsch)'), saves, and waits for the note. */
+export async function saveGermanTranslation(german: Locator, texts: Record<string, string>): Promise<void> {
+  for (const [label, text] of Object.entries(texts)) await german.getByLabel(`${label} (Deutsch)`).fill(text);
+  await german.getByRole('button', { name: TR.save }).click();
+  await expect(german.getByRole('status')).toHaveText(TR.saved.replace('{{language}}', 'Deutsch'));
 }

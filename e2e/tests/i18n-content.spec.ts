@@ -4,7 +4,13 @@ import { en } from '@portico/contracts/messages';
 import { parse } from 'yaml';
 import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
-import { consoleCall, contentEditor, newArticle } from '../support/console.ts';
+import {
+  consoleCall,
+  contentEditor,
+  newArticle,
+  openGermanTranslation,
+  saveGermanTranslation,
+} from '../support/console.ts';
 import { signInDecliningCookies } from '../support/session.ts';
 import { expect, test, trackTraffic } from '../support/traffic.ts';
 
@@ -43,17 +49,11 @@ test('an editor translates an article; a German reader reads it, and an untransl
   try {
     // The console: the article's form, and below it the German texts.
     await page.goto(`/admin/content/articles/${translated}`);
-    const german = page.getByTestId('translation-de');
-    await german
-      .getByRole('button', { name: en.translations.console.open.replace('{{language}}', 'Deutsch') })
-      .click();
-    await german.getByLabel(`${M.editor.titleLabel} (Deutsch)`).fill(`Otter-Zahlungen ${stamp}`);
-    await german.getByLabel(`${M.editor.summaryLabel} (Deutsch)`).fill('Zahlungen in Sekunden.');
-    await german.getByLabel(`${M.editor.bodyLabel} (Deutsch)`).fill('Geld kommt **sofort** an.');
-    await german.getByRole('button', { name: en.translations.console.save }).click();
-    await expect(german.getByRole('status')).toHaveText(
-      en.translations.console.saved.replace('{{language}}', 'Deutsch'),
-    );
+    await saveGermanTranslation(await openGermanTranslation(page), {
+      [M.editor.titleLabel]: `Otter-Zahlungen ${stamp}`,
+      [M.editor.summaryLabel]: 'Zahlungen in Sekunden.',
+      [M.editor.bodyLabel]: 'Geld kommt **sofort** an.',
+    });
     await expectNoViolations(page, 'the article editor with its translations');
 
     // A German reader.
@@ -106,16 +106,10 @@ test("an editor translates a basic page in its editor's panel; a German reader r
 
   try {
     await page.goto(`/admin/content/pages/${id}`);
-    const german = page.getByTestId('translation-de');
-    await german
-      .getByRole('button', { name: en.translations.console.open.replace('{{language}}', 'Deutsch') })
-      .click();
-    await german.getByLabel(`${P.titleLabel} (Deutsch)`).fill(`Otter-Seite ${stamp}`);
-    await german.getByLabel(`${P.bodyLabel} (Deutsch)`).fill('Otter schwimmen **schnell**.');
-    await german.getByRole('button', { name: en.translations.console.save }).click();
-    await expect(german.getByRole('status')).toHaveText(
-      en.translations.console.saved.replace('{{language}}', 'Deutsch'),
-    );
+    await saveGermanTranslation(await openGermanTranslation(page), {
+      [P.titleLabel]: `Otter-Seite ${stamp}`,
+      [P.bodyLabel]: 'Otter schwimmen **schnell**.',
+    });
     await expectNoViolations(page, 'the page editor with its translations');
 
     const context = await browser.newContext({ locale: 'de-DE' });
@@ -163,15 +157,9 @@ test('a German reader sees the FAQ categories in German; an editor translates a 
   try {
     // The console: the category's form, and below it its German name.
     await page.goto(`/admin/content/faq/categories/${category}`);
-    const german = page.getByTestId('translation-de');
-    await german
-      .getByRole('button', { name: en.translations.console.open.replace('{{language}}', 'Deutsch') })
-      .click();
-    await german.getByLabel(`${M.categoryEditor.nameLabel} (Deutsch)`).fill(`Otter-Fragen ${stamp}`);
-    await german.getByRole('button', { name: en.translations.console.save }).click();
-    await expect(german.getByRole('status')).toHaveText(
-      en.translations.console.saved.replace('{{language}}', 'Deutsch'),
-    );
+    await saveGermanTranslation(await openGermanTranslation(page), {
+      [M.categoryEditor.nameLabel]: `Otter-Fragen ${stamp}`,
+    });
     await expectNoViolations(page, 'the category editor with its translations');
 
     const context = await browser.newContext({ locale: 'de-DE' });

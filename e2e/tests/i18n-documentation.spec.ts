@@ -3,7 +3,7 @@ import deShell from '../../apps/web/src/locales/de/shell.json' with { type: 'jso
 import deProducts from '../../apps/web/src/locales/de/products.json' with { type: 'json' };
 import deTranslations from '../../apps/web/src/locales/de/translations.json' with { type: 'json' };
 import { expectNoViolations } from '../support/axe.ts';
-import { consoleCall } from '../support/console.ts';
+import { consoleCall, openGermanTranslation, saveGermanTranslation } from '../support/console.ts';
 import { e2eApiManager, signInDecliningCookies } from '../support/session.ts';
 import { expect, test, trackTraffic } from '../support/traffic.ts';
 
@@ -90,20 +90,12 @@ test("an API manager saves a German title in the documentation's Translations pa
   try {
     await page.goto('/admin/apis');
     await page.getByRole('button', { name: `${M.translate}: FX Rates API` }).click();
-    const german = page.getByTestId('documentation-translations').getByTestId('translation-de');
-    await german
-      .getByRole('button', { name: en.translations.console.open.replace('{{language}}', 'Deutsch') })
-      .click();
-    const titleField = german.getByLabel(`${M.translationTitle} (Deutsch)`);
-    await expect(titleField).toHaveValue('Devisenkurs-API');
+    const german = await openGermanTranslation(page.getByTestId('documentation-translations'));
+    await expect(german.getByLabel(`${M.translationTitle} (Deutsch)`)).toHaveValue('Devisenkurs-API');
     await expect(german.getByLabel(`${M.translationTag.replace('{{tag}}', 'Rates')} (Deutsch)`)).toHaveValue(
       'Aktuelle und historische Kurse.',
     );
-    await titleField.fill(title);
-    await german.getByRole('button', { name: en.translations.console.save }).click();
-    await expect(german.getByRole('status')).toHaveText(
-      en.translations.console.saved.replace('{{language}}', 'Deutsch'),
-    );
+    await saveGermanTranslation(german, { [M.translationTitle]: title });
     await expectNoViolations(page, 'the APIs with a documentation translation');
 
     const context = await browser.newContext({ locale: 'de-DE' });

@@ -1,6 +1,16 @@
+import type { Locale } from '@portico/contracts/locales';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { relocateOverlay } from './overlay-relocation.ts';
-import { TRANSLATION_LOCALES, translationsOf, type TranslatableField } from './translations.ts';
+import {
+  markerOf,
+  TRANSLATION_LOCALES,
+  translationRoutes,
+  translationsOf,
+  type TranslatableField,
+  type TranslationAdapter,
+  type TranslationMarker,
+} from './translations.ts';
 
 /**
  * Translations of structured documents (decision 064): the site's block layout and cookie texts,
@@ -173,4 +183,72 @@ export async function exportOverlays(
   if (!rows.length) return undefined;
   const current = leafTexts(doc, kind);
   return Object.fromEntries(rows.map((r) => [r.langcode, relocateOverlay(r.fields, r.sources, current)]));
+}
+
+/** What a kind's console routes need of it: the adapter's own parts, and the document an id names. */
+export type OverlayRoutes<V, I extends string> = Pick<TranslationAdapter, 'base' | 'role' | 'messages'> & {
+  /** The document the routes' id names (its entity id, label and translatable view), or none. */
+  find(db: Db, id: string): Promise<{ id: I; label: string; doc: V } | undefined>;
+};
+
+/**
+ * One kind of overlaid document as its module declares it: its `entity_type` and its overlay kind
+ * (the same for every document, or each document's by id). Gives the kind's public reads, the
+ * content files' import and export of its `translations` blocks, and its console routes.
+ */
+export function overlayTranslations<V, I extends string = string>(spec: {
+  type: string;
+  kind: OverlayKind | ((id: I) => OverlayKind);
+}) {
+  const { type, kind } = spec;
+  const kindOf = (id: I) => (typeof kind === 'function' ? kind(id) : kind);
+  return {
+    /**
+     * The documents in `langcode`, in order (one query): each with the overlay of `langcode`
+     * applied where its English is now, and its translation marker.
+     */
+    async shownIn<D extends V>(
+      db: Db,
+      docs: readonly (readonly [I, D])[],
+      langcode: Locale,
+    ): Promise<{ doc: D; translation: TranslationMarker }[]> {
+      const found = await translationsOf(db).overlaysOf(
+        type,
+        docs.map(([id]) => id),
+        langcode,
+      );
+      return docs.map(([id, doc]) => {
+        const overlay = found.get(id);
+        return {
+          doc: overlay ? applyOverlay(doc, overlay.fields, kindOf(id), overlay.sources) : doc,
+          translation: markerOf(langcode, !!overlay),
+        };
+      });
+    },
+    /** A document's `translations` block of a content file (importOverlays). */
+    importFor: (db: Db, id: I, doc: V, block: unknown): Promise<void> =>
+      importOverlays(db, type, id, doc, kindOf(id), block),
+    /** A document's overlays for an export's `translations` block (exportOverlays; none: undefined). */
+    exportFor: (db: Db, id: I, doc: V): Promise<Record<string, Overlay> | undefined> =>
+      exportOverlays(db, type, id, doc, kindOf(id)),
+    /**
+     * The console's routes (lib/translations.ts): `GET {base}/{id}/translations`, `PUT` and `DELETE
+     * …/{langcode}`, sparse; the fields are the document's translatable leaves, each with its English.
+     */
+    routes(app: FastifyInstance, { base, role, messages, find }: OverlayRoutes<V, I>): void {
+      translationRoutes(app, {
+        entityType: type,
+        base,
+        role,
+        messages,
+        sparse: true,
+        async find(db, id) {
+          const found = await find(db, id);
+          return (
+            found && { ref: found.id, label: found.label, fields: overlayFields(found.doc, kindOf(found.id)) }
+          );
+        },
+      });
+    },
+  };
 }

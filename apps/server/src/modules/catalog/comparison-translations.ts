@@ -3,20 +3,8 @@ import { COMPARISON_TITLE_MAX, COMPARISON_VALUE_MAX } from '@portico/contracts/c
 import { DEFAULT_LOCALE, type Locale } from '@portico/contracts/locales';
 import { en } from '@portico/contracts/messages';
 import type { Db } from '../../db/client.ts';
-import {
-  applyOverlay,
-  exportOverlays,
-  importOverlays,
-  overlayFields,
-  type Overlay,
-  type OverlayKind,
-} from '../../lib/translation-overlay.ts';
-import {
-  markerOf,
-  translationRoutes,
-  translationsOf,
-  type TranslationMarker,
-} from '../../lib/translations.ts';
+import { overlayTranslations, type Overlay } from '../../lib/translation-overlay.ts';
+import type { TranslationMarker } from '../../lib/translations.ts';
 import { catalogDb } from './tables.ts';
 
 /**
@@ -29,11 +17,6 @@ import { catalogDb } from './tables.ts';
  */
 
 export const COMPARISON_TRANSLATION_TYPE = 'comparison_table';
-
-export const COMPARISON_OVERLAY: OverlayKind = {
-  texts: ['title', 'values'],
-  max: Math.max(COMPARISON_TITLE_MAX, COMPARISON_VALUE_MAX),
-};
 
 /** The translatable part of a comparison table: what its overlay's pointers name. */
 export interface ComparisonView {
@@ -54,6 +37,11 @@ export interface ViewRow {
   title: string;
   values: readonly string[] | string;
 }
+
+const tableOverlays = overlayTranslations<ComparisonView>({
+  type: COMPARISON_TRANSLATION_TYPE,
+  kind: { texts: ['title', 'values'], max: Math.max(COMPARISON_TITLE_MAX, COMPARISON_VALUE_MAX) },
+});
 
 const valuesOf = (values: readonly string[] | string): string[] =>
   typeof values === 'string' ? (JSON.parse(values) as string[]) : [...values];
@@ -88,22 +76,16 @@ export async function comparisonTablesIn(
   tables: readonly { uuid: string; view: ComparisonView }[],
   langcode: Locale,
 ): Promise<Map<string, ShownComparison>> {
-  const found = await translationsOf(db).overlaysOf(
-    COMPARISON_TRANSLATION_TYPE,
-    tables.map((t) => t.uuid),
+  const shown = await tableOverlays.shownIn(
+    db,
+    tables.map((t) => [t.uuid, t.view] as const),
     langcode,
   );
   return new Map(
-    tables.map((t) => {
-      const overlay = found.get(t.uuid);
-      return [
-        t.uuid,
-        {
-          view: overlay ? applyOverlay(t.view, overlay.fields, COMPARISON_OVERLAY, overlay.sources) : t.view,
-          translation: langcode === DEFAULT_LOCALE ? undefined : markerOf(langcode, !!overlay),
-        },
-      ];
-    }),
+    tables.map((t, i) => [
+      t.uuid,
+      { view: shown[i]!.doc, translation: langcode === DEFAULT_LOCALE ? undefined : shown[i]!.translation },
+    ]),
   );
 }
 
@@ -135,14 +117,7 @@ export async function storedComparisonView(db: Db, tableId: number): Promise<Com
 }
 
 /** A table's `translations` block of the content file (lib/translation-overlay.ts), over its live view. */
-export async function importComparisonTranslations(
-  db: Db,
-  uuid: string,
-  view: ComparisonView,
-  block: Record<string, Overlay> | undefined,
-): Promise<void> {
-  await importOverlays(db, COMPARISON_TRANSLATION_TYPE, uuid, view, COMPARISON_OVERLAY, block);
-}
+export const importComparisonTranslations = tableOverlays.importFor;
 
 /** Every table's overlays by key and language, for the export's `translations` blocks. */
 export async function exportComparisonTranslations(db: Db): Promise<Map<string, Record<string, Overlay>>> {
@@ -153,41 +128,31 @@ export async function exportComparisonTranslations(db: Db): Promise<Map<string, 
     .orderBy('id')
     .execute();
   for (const t of tables) {
-    const view = await storedComparisonView(db, t.id);
-    const overlays = await exportOverlays(db, COMPARISON_TRANSLATION_TYPE, t.uuid, view, COMPARISON_OVERLAY);
+    const overlays = await tableOverlays.exportFor(db, t.uuid, await storedComparisonView(db, t.id));
     if (overlays) out.set(t.key, overlays);
   }
   return out;
 }
 
 /**
- * The console's routes (lib/translations.ts): `GET /admin-api/catalog/comparison-tables/{id}/translations`,
- * `PUT` and `DELETE …/{langcode}`, for those who edit the tables (API managers). The fields are the
- * table's view's leaves as saved, each with its English.
+ * The console's routes: `GET /admin-api/catalog/comparison-tables/{id}/translations`, `PUT` and
+ * `DELETE …/{langcode}`, for those who edit the tables (API managers), over the table's view as saved.
  */
 export function comparisonTranslationRoutes(
   app: FastifyInstance,
   base: string,
   find: (db: Db, id: string) => Promise<{ uuid: string; title: string; view: ComparisonView } | undefined>,
 ): void {
-  translationRoutes(app, {
-    entityType: COMPARISON_TRANSLATION_TYPE,
+  tableOverlays.routes(app, {
     base,
     role: 'api_manager',
     messages: {
       forbidden: en.console.products.managersOnly,
       notFound: en.console.products.errors.comparisonNotFound,
     },
-    sparse: true,
     async find(db, id) {
       const table = await find(db, id);
-      return (
-        table && {
-          ref: table.uuid,
-          label: table.title,
-          fields: overlayFields(table.view, COMPARISON_OVERLAY),
-        }
-      );
+      return table && { id: table.uuid, label: table.title, doc: table.view };
     },
   });
 }

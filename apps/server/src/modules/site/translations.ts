@@ -4,20 +4,8 @@ import { en } from '@portico/contracts/messages';
 import type { Locale } from '@portico/contracts/locales';
 import type { Db } from '../../db/client.ts';
 import { cleanHtml } from '../../lib/content-html.ts';
-import {
-  applyOverlay,
-  exportOverlays,
-  importOverlays,
-  overlayFields,
-  type Overlay,
-  type OverlayKind,
-} from '../../lib/translation-overlay.ts';
-import {
-  markerOf,
-  translationRoutes,
-  translationsOf,
-  type TranslationMarker,
-} from '../../lib/translations.ts';
+import { overlayTranslations, type OverlayKind } from '../../lib/translation-overlay.ts';
+import type { TranslationMarker } from '../../lib/translations.ts';
 
 /**
  * The site documents' translations (decision 064): one overlay per document and language in
@@ -42,6 +30,11 @@ export const SITE_OVERLAYS: Record<SiteDocumentKey, OverlayKind> = {
 const isKey = (key: string): key is SiteDocumentKey =>
   (SITE_DOCUMENT_KEYS as readonly string[]).includes(key);
 
+const siteOverlays = overlayTranslations<unknown, SiteDocumentKey>({
+  type: SITE_TRANSLATION_TYPE,
+  kind: (key) => SITE_OVERLAYS[key],
+});
+
 /** A live document in the reader's language, with the translation marker of decision 063. */
 export async function siteDocumentIn<T>(
   db: Db,
@@ -49,48 +42,28 @@ export async function siteDocumentIn<T>(
   doc: T,
   langcode: Locale,
 ): Promise<T & { translation: TranslationMarker }> {
-  const overlay = (await translationsOf(db).overlaysOf(SITE_TRANSLATION_TYPE, [key], langcode)).get(key);
-  const shown = overlay ? applyOverlay(doc, overlay.fields, SITE_OVERLAYS[key], overlay.sources) : doc;
-  return { ...shown, translation: markerOf(langcode, !!overlay) };
+  const [shown] = await siteOverlays.shownIn(db, [[key, doc]], langcode);
+  return { ...shown!.doc, translation: shown!.translation };
 }
 
 /** A document's `translations` block of the content files (lib/translation-overlay.ts). */
-export async function importSiteTranslations(
-  db: Db,
-  key: SiteDocumentKey,
-  doc: unknown,
-  block: unknown,
-): Promise<void> {
-  await importOverlays(db, SITE_TRANSLATION_TYPE, key, doc, SITE_OVERLAYS[key], block);
-}
+export const importSiteTranslations = siteOverlays.importFor;
 
 /** Each language's overlay of a document, for the export's `translations` block (none: undefined). */
-export async function exportSiteTranslations(
-  db: Db,
-  key: SiteDocumentKey,
-  doc: unknown,
-): Promise<Record<string, Overlay> | undefined> {
-  return exportOverlays(db, SITE_TRANSLATION_TYPE, key, doc, SITE_OVERLAYS[key]);
-}
+export const exportSiteTranslations = siteOverlays.exportFor;
 
 /**
- * The console's routes (lib/translations.ts): `GET /admin-api/site/{key}/translations`, `PUT` and
- * `DELETE …/{langcode}`, for content editors and administrators like the documents' own saves.
- * The fields are the live document's translatable leaves, each with its English.
+ * The console's routes: `GET /admin-api/site/{key}/translations`, `PUT` and `DELETE …/{langcode}`,
+ * for content editors and administrators like the documents' own saves, over the live document.
  */
 export function siteTranslationRoutes(
   app: FastifyInstance,
   live: (db: Db, key: SiteDocumentKey) => Promise<object>,
 ): void {
-  translationRoutes(app, {
-    entityType: SITE_TRANSLATION_TYPE,
+  siteOverlays.routes(app, {
     base: '/admin-api/site',
     role: 'content_editor',
     messages: { forbidden: en.console.content.forbidden, notFound: en.console.site.errors.unknownDocument },
-    sparse: true,
-    async find(db, id) {
-      if (!isKey(id)) return undefined;
-      return { ref: id, label: id, fields: overlayFields(await live(db, id), SITE_OVERLAYS[id]) };
-    },
+    find: async (db, id) => (isKey(id) ? { id, label: id, doc: await live(db, id) } : undefined),
   });
 }
