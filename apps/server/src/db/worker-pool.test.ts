@@ -1,3 +1,4 @@
+import { BACKGROUND_YOUNG_GENERATION_MB } from '../lib/thread-priority.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -131,6 +132,10 @@ describe('the embedded database in its worker thread', () => {
     expect((duplicate as Error).message).toContain('duplicate key');
     const deleted = await db.deleteFrom('items').executeTakeFirst();
     expect(deleted.numDeletedRows).toBe(2n);
+  });
+
+  it("keeps the thread's young generation small, so that fast allocation leaves no resident pages (decision 069)", () => {
+    expect(pool.resourceLimits?.maxYoungGenerationSizeMb).toBe(BACKGROUND_YOUNG_GENERATION_MB);
   });
 
   it("keeps postgres's shared buffers at 16 MB, so that its memory stays at its initial size (decision 066)", async () => {

@@ -1,3 +1,4 @@
+import { BACKGROUND_YOUNG_GENERATION_MB } from '../lib/thread-priority.ts';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
@@ -73,7 +74,10 @@ export class PGliteWorkerPool implements PostgresPool {
 
   /** Starts the worker and opens PGlite in it; rejects with PGlite's error when it cannot. */
   static async open(options: WorkerOptions, onError?: (err: Error) => void): Promise<PGliteWorkerPool> {
-    const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), { workerData: options });
+    const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
+      workerData: options,
+      resourceLimits: { maxYoungGenerationSizeMb: BACKGROUND_YOUNG_GENERATION_MB },
+    });
     const [opened] = (await once(worker, 'message')) as [Opened];
     if (!opened.opened) {
       await worker.terminate();
@@ -81,6 +85,11 @@ export class PGliteWorkerPool implements PostgresPool {
     }
     if (onError) worker.on('error', onError);
     return new PGliteWorkerPool(worker);
+  }
+
+  /** The limits of the thread's heap (decision 069: its young generation is kept small). */
+  get resourceLimits(): Worker['resourceLimits'] {
+    return this.worker.resourceLimits;
   }
 
   #send(statement: Statement | { conn?: never }): Promise<Result> {

@@ -27,3 +27,12 @@ export function lowerThisThreadsPriority(increment = BACKGROUND_NICENESS): numbe
     return undefined;
   }
 }
+
+/**
+ * The young generation of the background threads' heaps, in MB (Worker `resourceLimits`,
+ * decision 069). V8 lets a thread's young generation grow to tens of megabytes when it allocates
+ * fast (parsing a 13 MB document, a database answer of many rows) and the process keeps those
+ * pages resident: the embedded database's thread and two document threads held about 210 MB more
+ * at rest after an import of GitHub's description (bench:large), for no gain a user sees.
+ */
+export const BACKGROUND_YOUNG_GENERATION_MB = 8;
