@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { en } from '@portico/contracts/messages';
 import { createOrganization, signUp } from '../support/applications.ts';
 import { signIn } from '../support/session.ts';
@@ -11,12 +11,21 @@ import { signIn } from '../support/session.ts';
  */
 test.describe.configure({ timeout: 60_000 });
 
+/**
+ * A new account's address is not confirmed yet: the notice saying so comes above the page once
+ * the account is read, and moves everything below it down. The presses here must wait for it,
+ * or a busy machine shows it between a control's position being read and the press.
+ */
+const noticeShown = (page: Page) =>
+  expect(page.getByRole('region', { name: en.identity.verifyTitle })).toBeVisible();
+
 test('one click on a grant type right after an over-long description checks it', async ({ page }) => {
   await signUp(page, 'Quinn', 'Clicker');
   const organization = await createOrganization(page, `Quick Co ${Date.now()}`);
   await page.goto(`/application?organization=${organization}`);
   const description = page.getByRole('textbox', { name: en.applications.ui.description });
   await expect(description).toBeVisible();
+  await noticeShown(page);
   await description.fill('x'.repeat(1001));
   const clientCredentials = page.getByRole('checkbox', { name: en.applications.ui.clientCredentials });
   await clientCredentials.click();
@@ -31,6 +40,7 @@ test('a press and release on a grant type’s label right after leaving an empty
   const organization = await createOrganization(page, `Press Co ${Date.now()}`);
   await page.goto(`/application?organization=${organization}`);
   await expect(page.getByRole('textbox', { name: en.applications.ui.description })).toBeVisible();
+  await noticeShown(page);
   // The raw mouse below neither scrolls nor waits for what covers the label: the cookie notice goes.
   await page
     .getByRole('dialog', { name: en.cookies.settingsTitle })
@@ -54,6 +64,7 @@ test('one click on a role right after an invalid invitation e-mail checks it', a
   await signUp(page, 'Rhea', 'Inviter');
   const organization = await createOrganization(page, `Invite Co ${Date.now()}`);
   await page.goto(`/organization/${organization}/members`);
+  await noticeShown(page);
   await page.getByRole('button', { name: en.organizations.inviteButton }).click();
   const dialog = page.getByRole('dialog', { name: en.organizations.inviteTitle });
   const row = dialog.getByRole('group', { name: 'Member 1' });
