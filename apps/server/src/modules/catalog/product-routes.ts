@@ -377,9 +377,6 @@ function singleQuery(request: FastifyRequest, type: string, includes: readonly s
 export async function productRoutes(app: FastifyInstance): Promise<void> {
   const db = catalogDb(app.db);
 
-  const inLanguage = (base: string, rows: readonly ProductRow[], rel: ProductRelations, langcode: Locale) =>
-    productsIn(app.db, base, rows, rel, langcode);
-
   app.get('/jsonapi/node/api_product', async (request, reply) => {
     const query = parseJsonApiQuery(request.query, { ...PAGE, extraParameters: ['langcode'] });
     const langcode = readerLocale(query.extra.langcode);
@@ -394,7 +391,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
       reply,
       collectionDocument({
         url: requestUrl(request),
-        data: await inLanguage(base, rows, rel, langcode),
+        data: await productsIn(app.db, base, rows, rel, langcode),
         count,
         page: query.page,
         included: query.include.length
@@ -416,7 +413,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
       reply,
       resourceDocument({
         url: requestUrl(request),
-        data: (await inLanguage(base, [product], rel, langcode))[0]!,
+        data: (await productsIn(app.db, base, [product], rel, langcode))[0]!,
         included: query.include.length
           ? await productIncludes(app, base, [product], rel, query.include, langcode)
           : undefined,
@@ -443,7 +440,7 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
     if (query.include.includes('field_products')) {
       const products = columns.flatMap((c) => (c.product ? [c.product] : []));
       const rel = await loadProductRelations(app.db, products);
-      included.push(...(await inLanguage(base, products, rel, langcode)));
+      included.push(...(await productsIn(app.db, base, products, rel, langcode)));
     }
     return sendDocument(
       reply,
