@@ -22,6 +22,11 @@ export interface ApplicationUser {
   /** Provider roles (issue 27): which parts of the console at /admin the user may use. */
   providerRoles: string[];
   /**
+   * False while the signed-in account has not opened the link sent to its address. Kept with the
+   * user so that the notice asking for it comes with the page's first render, not after a fetch.
+   */
+  emailVerified: boolean;
+  /**
    * The signed-in user's completed Quick Start stories, as the server keeps them. An anonymous
    * visitor's are in the Quick Start store (lib/quickstart-store.ts): logout resets this object.
    */
@@ -119,6 +124,7 @@ export const initialApplicationUser: ApplicationUser = {
   roles: ['anonymous'],
   isAdmin: false,
   providerRoles: [],
+  emailVerified: true,
   completedStories: [],
   redirects: {},
   loginError: null,
@@ -166,6 +172,7 @@ export const useAppStore = create<AppState>()(
             roles: user.roles,
             isAdmin: user.isAdmin,
             providerRoles: user.providerRoles ?? [],
+            emailVerified: user.emailVerified !== false,
             completedStories: user.completedStories,
           },
         })),

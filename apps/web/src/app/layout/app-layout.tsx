@@ -15,6 +15,7 @@ import classes from './layout.module.css';
 import { SessionSync } from './session-sync';
 import { FeatureMessages } from '../../lib/feature-messages-gate';
 import { revealApp } from '../../lib/first-screen';
+import { EmailVerificationNotice } from '../../features/auth/email-verification-notice';
 
 // The terminal is for signed-in users only: its code is not part of the first page (spec B 2.14).
 const TerminalLauncher = lazy(() =>
@@ -23,8 +24,6 @@ const TerminalLauncher = lazy(() =>
 
 // Rarely needed: loaded only when the session expires.
 const SessionExpiredModal = lazy(() => import('../../features/auth/session-expired-modal'));
-// Signed-in users only: asks an account with an unproven address to confirm it.
-const EmailVerificationNotice = lazy(() => import('../../features/auth/email-verification-notice'));
 
 /** The frame of every page: header, the page (lazy, behind an error boundary), footer, popups. */
 export function AppLayout() {
@@ -44,11 +43,8 @@ export function AppLayout() {
       </a>
       <SessionSync />
       <Header />
-      {loggedIn && (
-        <Suspense fallback={null}>
-          <EmailVerificationNotice />
-        </Suspense>
-      )}
+      {/* Signed-in users only: asks an account with an unproven address to confirm it. */}
+      <EmailVerificationNotice />
       <Box component="main" id="main" className={classes.main} tabIndex={-1}>
         <ErrorBoundary resetKey={pathname}>
           <Suspense fallback={<Loading />}>
