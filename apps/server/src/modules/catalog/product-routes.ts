@@ -279,6 +279,8 @@ function productsIn(
 interface ComparisonResources {
   table(base: string): ResourceObject;
   rows: ResourceObject[];
+  /** The products of its columns, as stored (for `include=field_products`). */
+  products: ProductRow[];
 }
 
 /**
@@ -344,6 +346,7 @@ async function comparisonResources(
             return translation ? { ...resource, meta: { ...resource.meta, translation } } : resource;
           },
           rows: shownRows.map(comparisonRowResource),
+          products: columns.flatMap((c) => (c.product ? [c.product] : [])),
         },
       ];
     }),
@@ -433,14 +436,12 @@ export async function productRoutes(app: FastifyInstance): Promise<void> {
       .executeTakeFirst();
     if (!table) throw new HttpError(404, M.comparisonTableNotFound);
     const base = originOf(request);
-    const { columns } = await loadComparisonTable(app.db, table.id);
     const comparison = (await comparisonResources(app.db, [table], langcode)).get(table.id)!;
     const included: ResourceObject[] = [];
     if (query.include.includes('field_rows')) included.push(...comparison.rows);
     if (query.include.includes('field_products')) {
-      const products = columns.flatMap((c) => (c.product ? [c.product] : []));
-      const rel = await loadProductRelations(app.db, products);
-      included.push(...(await productsIn(app.db, base, products, rel, langcode)));
+      const rel = await loadProductRelations(app.db, comparison.products);
+      included.push(...(await productsIn(app.db, base, comparison.products, rel, langcode)));
     }
     return sendDocument(
       reply,
