@@ -157,6 +157,12 @@ async function startPortalIn(
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
   child.stderr.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
+  // BENCH_PORTAL_OUTPUT=<file>: the portal's whole output kept there (its log, a --trace-gc's lines).
+  if (process.env.BENCH_PORTAL_OUTPUT) {
+    const kept = fs.createWriteStream(process.env.BENCH_PORTAL_OUTPUT, { flags: 'a' });
+    child.stdout.pipe(kept);
+    child.stderr.pipe(kept);
+  }
   let exited = false;
   const exit = new Promise<void>((r) =>
     child.once('exit', () => {
