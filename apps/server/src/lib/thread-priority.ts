@@ -2,6 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 
 /**
+ * How background threads run below the answering thread (decisions 066 and 069): the embedded
+ * database's thread and the document worker pool's threads take a lower CPU priority than the
+ * thread that answers requests, and keep a small young generation, so that their work neither
+ * delays answers nor holds memory at rest. (The file's name is older than the young generation.)
+ */
+
+/**
  * The niceness the portal's background threads add to their own (decision 066): the embedded
  * database's thread and the document worker pool's threads. When they and the thread that answers
  * requests want the same core, the scheduler gives the answering thread about ten times their

@@ -1,5 +1,5 @@
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
+import { sizedPromiseCache, type SizedPromiseCache } from '../lib/sized-promise-cache.ts';
 import { parseJsonInPieces } from '../lib/text-pieces.ts';
 import { documentTextChunks } from './document-texts.ts';
 
@@ -21,17 +21,20 @@ export interface StoredDocument {
   id: number;
   hash: string;
   doc: Obj;
+  /** The length of its JSON text: its size in the cache. */
+  chars: number;
 }
 
-const stores = new WeakMap<Db, LRUCache<string, Promise<StoredDocument | undefined>>>();
+const stores = new WeakMap<Db, SizedPromiseCache<StoredDocument | undefined>>();
 
 function storeOf(db: Db) {
   let store = stores.get(db);
   if (!store) {
-    store = new LRUCache<string, Promise<StoredDocument | undefined>>({
+    store = sizedPromiseCache<StoredDocument | undefined>({
       maxSize: DOCUMENT_CACHE_CHARS,
-      // Sized once loaded; an entry still loading counts as small.
-      sizeCalculation: () => 1,
+      // Sized once loaded (an entry still loading counts as small); one bigger than the whole
+      // budget is kept alone.
+      sizeOf: (entry) => Math.min(entry.chars, DOCUMENT_CACHE_CHARS),
     });
     stores.set(db, store);
   }
@@ -45,11 +48,7 @@ function storeOf(db: Db) {
  * 30-90 ms.
  */
 export function storedDocument(db: Db, id: number, hash: string | null): Promise<StoredDocument | undefined> {
-  const store = storeOf(db);
-  const key = `${id}:${hash ?? ''}`;
-  const hit = store.get(key);
-  if (hit) return hit;
-  async function load(): Promise<{ entry: StoredDocument; chars: number } | undefined> {
+  return storeOf(db).get(`${id}:${hash ?? ''}`, async () => {
     // The rows are parsed as they are, never joined: joining them is one fresh copy of the whole
     // text in one turn (49 ms of a bench:large turn for Kubernetes' 4 MB).
     const rows: string[] = [];
@@ -61,19 +60,8 @@ export function storedDocument(db: Db, id: number, hash: string | null): Promise
     if (!chars) return undefined;
     const doc = await parseJsonInPieces(rows);
     if (typeof doc !== 'object' || doc === null) return undefined;
-    const entry: StoredDocument = { id, hash: hash ?? '', doc: doc as Obj };
-    return { entry, chars };
-  }
-  const loading: Promise<StoredDocument | undefined> = load().then((loaded) => {
-    // Set again with its real size now that it is known (evicts others beyond the budget).
-    if (loaded && store.get(key) === loading) {
-      store.set(key, loading, { size: Math.max(1, Math.min(loaded.chars, DOCUMENT_CACHE_CHARS)) });
-    }
-    return loaded?.entry;
+    return { id, hash: hash ?? '', doc: doc as Obj, chars };
   });
-  store.set(key, loading);
-  loading.catch(() => store.delete(key));
-  return loading;
 }
 
 /** Forgets every parsed document of this database (the sandbox's cache clear). */

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
+import { sizedPromiseCache } from '../../lib/sized-promise-cache.ts';
 import { storedDocument } from '../../openapi/stored-document.ts';
 import { documentTextChunks, readDocumentText, type DocumentTextPart } from '../../openapi/document-texts.ts';
 import { runInDocumentWorker } from '../../openapi/pool.ts';
@@ -38,9 +38,9 @@ export async function storedTextStream(
 const YAML_TASK = new URL('./yaml-task.ts', import.meta.url);
 
 /** YAML downloads by document and content, as the worker wrote them; bounded by their bytes. */
-const yamlDownloads = new LRUCache<string, Promise<Uint8Array | undefined>>({
+const yamlDownloads = sizedPromiseCache<Uint8Array | undefined>({
   maxSize: 32 * 1024 * 1024,
-  sizeCalculation: () => 1,
+  sizeOf: (written) => written.byteLength,
 });
 
 /**
@@ -50,25 +50,12 @@ const yamlDownloads = new LRUCache<string, Promise<Uint8Array | undefined>>({
  * the bytes.
  */
 export async function yamlDownload(db: Db, id: number, hash: string | null): Promise<Readable | undefined> {
-  const key = `${id}:${hash ?? ''}`;
-  let bytes = yamlDownloads.get(key);
-  if (!bytes) {
-    const writing = (async () => {
-      const rows: string[] = [];
-      for await (const row of documentTextChunks(db, id, 'converted')) rows.push(row);
-      if (!rows.length) return undefined;
-      return runInDocumentWorker<Uint8Array>(YAML_TASK, 'documentYaml', { rows });
-    })();
-    bytes = writing.then((written) => {
-      if (written && yamlDownloads.get(key) === bytes) {
-        yamlDownloads.set(key, bytes, { size: Math.max(1, written.byteLength) });
-      }
-      return written;
-    });
-    yamlDownloads.set(key, bytes);
-    bytes.catch(() => yamlDownloads.delete(key));
-  }
-  const yaml = await bytes;
+  const yaml = await yamlDownloads.get(`${id}:${hash ?? ''}`, async () => {
+    const rows: string[] = [];
+    for await (const row of documentTextChunks(db, id, 'converted')) rows.push(row);
+    if (!rows.length) return undefined;
+    return runInDocumentWorker<Uint8Array>(YAML_TASK, 'documentYaml', { rows });
+  });
   if (!yaml) return undefined;
   function* pieces() {
     for (let at = 0; at < yaml!.byteLength; at += 256 * 1024) {
@@ -81,9 +68,9 @@ export async function yamlDownload(db: Db, id: number, hash: string | null): Pro
 const DETAIL_TASK = new URL('./detail-task.ts', import.meta.url);
 
 /** Operation details as JSON text, by document and key; bounded by their total size. */
-const details = new LRUCache<string, Promise<string | undefined>>({
+const details = sizedPromiseCache<string | undefined>({
   maxSize: 32 * 1024 * 1024,
-  sizeCalculation: () => 1,
+  sizeOf: (text) => text.length,
 });
 
 /** The reference's details of one operation, worked out on first request (slice.ts). */
@@ -107,9 +94,6 @@ export function operationDetailOf(
   load: () => Promise<{ doc: Obj } | undefined>,
   key: string,
 ): Promise<string | undefined> {
-  const cacheKey = `${document}:${key}`;
-  const hit = details.get(cacheKey);
-  if (hit) return hit;
   async function compute(): Promise<string | undefined> {
     const entry = await load();
     if (!entry) return undefined;
@@ -135,13 +119,5 @@ export function operationDetailOf(
       return detail === undefined ? undefined : JSON.stringify(detail);
     }
   }
-  const computing: Promise<string | undefined> = compute().then((text) => {
-    if (text !== undefined && details.get(cacheKey) === computing) {
-      details.set(cacheKey, computing, { size: Math.max(1, text.length) });
-    }
-    return text;
-  });
-  details.set(cacheKey, computing);
-  computing.catch(() => details.delete(cacheKey));
-  return computing;
+  return details.get(`${document}:${key}`, compute);
 }

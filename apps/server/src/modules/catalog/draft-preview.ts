@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
+import { sizedPromiseCache, type SizedPromiseCache } from '../../lib/sized-promise-cache.ts';
 import { parseJsonInPieces, sharedTextPieces, type SharedText } from '../../lib/text-pieces.ts';
 import { nextTurn } from '../../lib/turns.ts';
 import { prepareDocument, type PreparedDocument } from '../../openapi/index.ts';
@@ -20,6 +20,8 @@ interface DraftDocument {
   /** The operation index (OperationIndex) as JSON, as `/api/apidocs/:alias/index` sends it. */
   indexText: string;
   contentHash: string;
+  /** The length of the converted text: its size in the cache. */
+  chars: number;
   /** The converted document parsed, once its first operation is asked for. */
   doc: () => Promise<Obj>;
 }
@@ -27,14 +29,16 @@ interface DraftDocument {
 /** Documents of drafts, per database, bounded by the size of their converted texts. */
 const DRAFT_CACHE_CHARS = 64 * 1024 * 1024;
 
-const stores = new WeakMap<Db, LRUCache<string, Promise<DraftDocument>>>();
+const stores = new WeakMap<Db, SizedPromiseCache<DraftDocument>>();
+
+const sizeOf = (chars: number) => Math.min(chars, DRAFT_CACHE_CHARS);
 
 function storeOf(db: Db) {
   let store = stores.get(db);
   if (!store) {
-    store = new LRUCache<string, Promise<DraftDocument>>({
+    store = sizedPromiseCache<DraftDocument>({
       maxSize: DRAFT_CACHE_CHARS,
-      sizeCalculation: () => 1,
+      sizeOf: (found) => sizeOf(found.chars),
     });
     stores.set(db, store);
   }
@@ -63,6 +67,7 @@ async function draftDocument(processed: PreparedDocument): Promise<DraftDocument
   return {
     indexText: (await decoded(processed.operationIndexText)).join(''),
     contentHash: processed.contentHash,
+    chars: converted.length,
     // Parsed a piece at a time (turns of the event loop between), as stored documents are.
     doc: () =>
       (parsed ??= decoded(converted).then(async (pieces) => (await parseJsonInPieces(pieces)) as Obj)),
@@ -100,15 +105,9 @@ async function sourceOf(db: Db, uuid: string): Promise<string> {
   return row.source;
 }
 
-function remember(db: Db, uuid: string, loading: Promise<DraftDocument>, chars?: number) {
-  const store = storeOf(db);
-  store.set(uuid, loading, { size: Math.max(1, Math.min(chars ?? 1, DRAFT_CACHE_CHARS)) });
-  loading.catch(() => store.delete(uuid));
-}
-
 /** The upload's processed document kept for the draft's preview: no second processing. */
 export function rememberDraftDocument(db: Db, uuid: string, processed: PreparedDocument): void {
-  remember(db, uuid, draftDocument(processed), processed.convertedText.length);
+  storeOf(db).set(uuid, draftDocument(processed), sizeOf(processed.convertedText.length));
 }
 
 /** A discarded draft's document is not kept any longer. */
@@ -118,24 +117,15 @@ export function forgetDraftDocument(db: Db, uuid: string): void {
 
 /** The draft's converted document and index: kept, else the draft's source processed again. */
 function documentOf(db: Db, draft: PreviewedDraft, publicUrl: string): Promise<DraftDocument> {
-  const hit = storeOf(db).get(draft.uuid);
-  if (hit) return hit;
   // The draft's source was checked on upload: processed with the same options, in the worker pool.
-  const loading = sourceOf(db, draft.uuid)
-    .then((source) =>
-      prepareDocument(source, {
-        alias: draft.documentation_alias,
-        publicUrl,
-        filename: path.basename(draft.source_filename ?? draft.documentation_alias),
-      }),
-    )
-    .then((processed) => {
-      if (storeOf(db).get(draft.uuid) === loading)
-        remember(db, draft.uuid, loading, processed.convertedText.length);
-      return draftDocument(processed);
+  return storeOf(db).get(draft.uuid, async () => {
+    const processed = await prepareDocument(await sourceOf(db, draft.uuid), {
+      alias: draft.documentation_alias,
+      publicUrl,
+      filename: path.basename(draft.source_filename ?? draft.documentation_alias),
     });
-  remember(db, draft.uuid, loading);
-  return loading;
+    return draftDocument(processed);
+  });
 }
 
 /** The draft's operation index as JSON text, the published reference's index answer. */

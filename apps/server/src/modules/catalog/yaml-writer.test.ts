@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { yamlBytes } from './yaml-writer.ts';
+import { yamlBytes, yamlPieces } from './yaml-writer.ts';
 
 const yamlStream = (doc: unknown) => Readable.from([Buffer.from(yamlBytes(doc))]);
 
@@ -61,6 +61,29 @@ describe('the YAML download (yaml-writer.ts)', () => {
       deep: { a: { b: { c: { d: { e: ['f', { g: 'h\ni' }] } } } } },
     };
     expect(parseYaml(await text(yamlStream(doc)))).toEqual(doc);
+  });
+
+  test('is the UTF-8 of the pieces, in a buffer of its own that can be moved', () => {
+    // Over a megabyte, so that it is written in several parts, with non-ASCII text throughout.
+    const doc = {
+      info: { title: 'Café ☕ 中文 😀', description: 'é ü\nnext 😀' },
+      paths: Object.fromEntries(
+        Array.from({ length: 12_000 }, (_, i) => [
+          `/things/${i}/ünïcode`,
+          { get: { summary: `Ding ${i}: Größe 中文 😀`, description: `line ${i}\nzweite Zeile é` } },
+        ]),
+      ),
+    };
+    const bytes = yamlBytes(doc);
+    expect(bytes.byteLength).toBeGreaterThan(1.5 * 1024 * 1024);
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
+    expect(new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toBe(
+      [...yamlPieces(doc, '', 0)].join(''),
+    );
+    const moved = structuredClone(bytes, { transfer: [bytes.buffer] });
+    expect(bytes.byteLength).toBe(0);
+    expect(parseYaml(new TextDecoder().decode(moved))).toEqual(doc);
   });
 
   test('every sample document of @readme/oas-examples', async () => {

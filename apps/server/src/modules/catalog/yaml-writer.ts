@@ -69,16 +69,21 @@ export function* yamlPieces(v: unknown, pad: string, depth: number): Generator<s
   } else yield `${pad}${value(v, `${pad}  `)}\n`;
 }
 
-/** The whole YAML of a JSON value as UTF-8 bytes: one buffer of its own, to be moved to another thread. */
-export function yamlBytes(doc: unknown): Uint8Array {
-  const parts: Buffer[] = [];
+/**
+ * The whole YAML of a JSON value as UTF-8 bytes: one buffer of its own, to be moved to another
+ * thread. The pieces are joined a megabyte at a time and measured, then each part is encoded once,
+ * straight into a buffer of the exact size: an ArrayBuffer of its own (never a slice of Node's
+ * pool), so that it can be moved.
+ */
+export function yamlBytes(doc: unknown): Uint8Array<ArrayBuffer> {
+  const parts: string[] = [];
   let pending: string[] = [];
   let size = 0;
   let total = 0;
   const flush = () => {
-    const bytes = Buffer.from(pending.join(''), 'utf8');
-    parts.push(bytes);
-    total += bytes.length;
+    const part = pending.join('');
+    parts.push(part);
+    total += Buffer.byteLength(part, 'utf8');
     pending = [];
     size = 0;
   };
@@ -88,12 +93,10 @@ export function yamlBytes(doc: unknown): Uint8Array {
     if (size >= 1024 * 1024) flush();
   }
   if (pending.length) flush();
-  // An ArrayBuffer of its own (never a slice of Node's pool), so that it can be moved.
   const whole = new Uint8Array(new ArrayBuffer(total));
+  const encoder = new TextEncoder();
   let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.length;
-  }
+  for (const part of parts) at += encoder.encodeInto(part, whole.subarray(at)).written;
+  if (at !== total) throw new Error(`YAML of ${total} bytes came out as ${at}`);
   return whole;
 }

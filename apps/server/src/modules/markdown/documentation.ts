@@ -1,6 +1,6 @@
 import { format } from '@portico/contracts/format';
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../../db/client.ts';
+import { sizedPromiseCache } from '../../lib/sized-promise-cache.ts';
 import { readDocumentText } from '../../openapi/document-texts.ts';
 import { runInDocumentWorker } from '../../openapi/pool.ts';
 import type { OperationIndex } from '@portico/contracts/catalog';
@@ -23,9 +23,9 @@ const TASK = new URL('./documentation-task.ts', import.meta.url);
  * Rendered references by documentation, content hash, title, version, origin and language: worked out once
  * per version of a document (in a worker thread), then answered from memory. Bounded by size.
  */
-const rendered = new LRUCache<string, Promise<DocumentationMarkdown | undefined>>({
+const rendered = sizedPromiseCache<DocumentationMarkdown | undefined>({
   maxSize: 96 * 1024 * 1024,
-  sizeCalculation: () => 1,
+  sizeOf: (result) => result.header.length + result.operations.reduce((n, [, s]) => n + s.length, 0),
 });
 
 /** Forgets every rendered reference (tests, benches). */
@@ -76,38 +76,24 @@ export async function documentationPages(
     locale,
     translation.stamp,
   ]);
-  let hit = rendered.get(key);
-  if (!hit) {
-    const computing = (async () => {
-      const [converted, index] = await Promise.all([
-        readDocumentText(db, doc.id, 'converted'),
-        readDocumentText(db, doc.id, 'operation_index'),
-      ]);
-      if (!converted || !index) return undefined;
-      return render({
-        converted,
-        index: translation.fields
-          ? JSON.stringify(translatedIndex(JSON.parse(index) as OperationIndex, translation.fields))
-          : index,
-        title,
-        version: doc.version,
-        htmlUrl: base,
-        markdownBase: base,
-        labels,
-      });
-    })();
-    hit = computing;
-    rendered.set(key, computing);
-    computing.then(
-      (result) => {
-        if (!result) return;
-        const size = result.header.length + result.operations.reduce((n, [, s]) => n + s.length, 0);
-        if (rendered.get(key) === computing) rendered.set(key, computing, { size: Math.max(1, size) });
-      },
-      () => rendered.delete(key),
-    );
-  }
-  const markdown = await hit;
+  const markdown = await rendered.get(key, async () => {
+    const [converted, index] = await Promise.all([
+      readDocumentText(db, doc.id, 'converted'),
+      readDocumentText(db, doc.id, 'operation_index'),
+    ]);
+    if (!converted || !index) return undefined;
+    return render({
+      converted,
+      index: translation.fields
+        ? JSON.stringify(translatedIndex(JSON.parse(index) as OperationIndex, translation.fields))
+        : index,
+      title,
+      version: doc.version,
+      htmlUrl: base,
+      markdownBase: base,
+      labels,
+    });
+  });
   return (
     markdown && {
       title,
