@@ -7,6 +7,7 @@ import { prepareDocument, type PreparedDocument } from '../../openapi/index.ts';
 import type { Obj } from '../../openapi/operations.ts';
 import { catalogDb } from './tables.ts';
 import { operationDetailOf } from './downloads.ts';
+import { detailCutInTurns } from './document-tasks.ts';
 
 /**
  * The documentation of a draft before it is published (issue 27): the same answers as the
@@ -147,7 +148,7 @@ export async function draftOperationText(
   const found = await documentOf(db, draft, publicUrl);
   return operationDetailOf(
     `draft:${draft.uuid}:${found.contentHash}`,
-    async () => ({ doc: await found.doc() }),
+    async () => detailCutInTurns(await found.doc(), key),
     key,
   );
 }
