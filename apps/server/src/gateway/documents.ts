@@ -4,8 +4,8 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
 import type { OpenApiDocument } from '../openapi/document.ts';
 import { runInDocumentWorker } from '../openapi/pool.ts';
-import { dereference } from '../openapi/slice.ts';
-import { clearStoredDocuments, onStoredDocument, warmDocumentThread } from '../openapi/document-thread.ts';
+import { cutOperationSlice, operationSlice } from '../openapi/slice.ts';
+import { clearStoredDocuments, storedDocument, type StoredDocument } from '../openapi/stored-document.ts';
 import { CompiledApi, type MatchedOperation } from './compiled-api.ts';
 import type { ValidatorCode } from './validator-code.ts';
 
@@ -22,17 +22,13 @@ type Obj = Record<string, unknown>;
 /** Compiled operations kept per document (each is a small dereferenced slice). */
 const OPERATIONS_PER_DOCUMENT = 200;
 
-/** Documents whose router and compiled operations are kept (by id and content hash). */
-const DOCUMENTS_COMPILED = 32;
-
 /** What the sandbox worked out of one stored document so far. */
 interface Compiled {
   /**
-   * Routes every method and path of the document, from its route table (document-tasks.ts: the
-   * methods of each path, the servers), built a slice of the paths at a time; undefined when the
-   * documentation has no stored document.
+   * Routes every method and path of the document (its operations as stored, `$ref`s kept), built
+   * a slice of the paths at a time.
    */
-  router?: Promise<CompiledApi | undefined>;
+  router?: Promise<CompiledApi>;
   /**
    * Per-operation APIs compiled from dereferenced slices, by "METHOD template": the validators
    * generated in a worker and evaluated here (decision 032). Calls arriving meanwhile wait for the
@@ -41,13 +37,17 @@ interface Compiled {
   operations: LRUCache<string, Promise<CompiledApi>>;
 }
 
-/** A stored document of one database, as the stored documents' thread keys it. */
-interface StoredRef {
-  id: number;
-  hash: string;
-}
+/** Kept beside each parsed document (openapi/stored-document.ts): it goes when the document goes. */
+const compiledOf = new WeakMap<StoredDocument, Compiled>();
 
-const TASKS = new URL('./document-tasks.ts', import.meta.url);
+function compiled(entry: StoredDocument): Compiled {
+  let found = compiledOf.get(entry);
+  if (!found) {
+    found = { operations: new LRUCache({ max: OPERATIONS_PER_DOCUMENT }) };
+    compiledOf.set(entry, found);
+  }
+  return found;
+}
 
 /** An imported API as the sandbox sees it: routing on the whole document, the rest per operation. */
 export interface SandboxApi {
@@ -72,13 +72,8 @@ const SLICE_TASK = new URL('./slice-task.ts', import.meta.url);
  * operation needs (the slice task's module, validator-code.ts warmUp): called once the server
  * listens, in the background (decision 039). Answers the id of the thread that is kept for it.
  */
-export async function warmSandboxWorker(): Promise<number> {
-  // And the stored documents' thread with the sandbox's tasks (decision 070).
-  const [thread] = await Promise.all([
-    runInDocumentWorker<number>(SLICE_TASK, 'warmUp', null),
-    warmDocumentThread([TASKS]),
-  ]);
-  return thread;
+export function warmSandboxWorker(): Promise<number> {
+  return runInDocumentWorker<number>(SLICE_TASK, 'warmUp', null);
 }
 
 /**
@@ -87,26 +82,22 @@ export async function warmSandboxWorker(): Promise<number> {
  * validators are compiled here on first use, as before decision 032.
  */
 async function compileOperation(
-  db: Db,
-  stored: StoredRef,
+  doc: Obj,
   matched: MatchedOperation,
   onSchemaError: (what: string, err: unknown) => void,
   log?: FastifyBaseLogger,
 ): Promise<CompiledApi> {
-  // The slice is cut in the stored documents' thread (decision 070) and dereferenced in a worker
-  // of the pool with its validators' code (decision 038); should that worker fail, it is
-  // dereferenced here, as before.
-  const cut = await onStoredDocument<Obj>(db, stored.id, stored.hash, {
-    module: TASKS,
-    name: 'operationCut',
-    args: { method: matched.method, template: matched.template },
-  });
-  if (!cut) throw new Error(`the stored document ${stored.id} is gone`);
+  // The slice is cut here (a quick walk) and dereferenced in a worker with its validators' code
+  // (decision 038); should the worker fail, it is dereferenced here, as before.
   let ready: { slice: OpenApiDocument; code?: ValidatorCode; codeError?: string };
   try {
-    ready = await runInDocumentWorker(SLICE_TASK, 'operationSliceAndCode', cut);
+    ready = await runInDocumentWorker(
+      SLICE_TASK,
+      'operationSliceAndCode',
+      cutOperationSlice(doc, matched.method, matched.template),
+    );
   } catch (err) {
-    const slice = (await dereference(cut)) as OpenApiDocument;
+    const slice = (await operationSlice(doc, matched.method, matched.template)) as OpenApiDocument;
     ready = { slice, codeError: String((err as Error)?.message ?? err) };
   }
   const { slice, code } = ready;
@@ -139,40 +130,25 @@ const ALIASES_KEPT = 2_000;
 export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
   const catalog = db.withTables<{ api_documentations: ApiDocumentationsTable }>();
   const rows = new LRUCache<string, { stamp: string; row: Promise<Row> }>({ max: ALIASES_KEPT });
-  const documents = new LRUCache<string, Compiled>({ max: DOCUMENTS_COMPILED });
 
-  function compiled(stored: StoredRef): Compiled {
-    const key = `${stored.id}:${stored.hash}`;
-    let found = documents.get(key);
-    if (!found) {
-      found = { operations: new LRUCache({ max: OPERATIONS_PER_DOCUMENT }) };
-      documents.set(key, found);
-    }
-    return found;
-  }
-
-  function sandboxApi(alias: string, stored: StoredRef, router: CompiledApi): SandboxApi {
+  function sandboxApi(alias: string, entry: StoredDocument, router: CompiledApi): SandboxApi {
     const onSchemaError = (what: string, err: unknown) =>
       log?.warn({ alias, err }, `sandbox: a schema of ${what} cannot be compiled; it is not validated`);
     return {
       match: (method, path, request) => router.match(method, path, request),
       async resolve(matched, method, path, request) {
         const key = `${matched.method} ${matched.template}`;
-        const { operations } = compiled(stored);
+        const { operations } = compiled(entry);
         let compiling = operations.get(key);
         if (!compiling) {
-          compiling = compileOperation(db, stored, matched, onSchemaError, log);
+          compiling = compileOperation(entry.doc, matched, onSchemaError, log);
           operations.set(key, compiling);
           compiling.catch(() => operations.delete(key));
         }
         const api = await compiling;
         const again = api.match(method, path, request);
-        // The slice holds that one operation: it matches as the whole document did. The router's
-        // match knows no operation (its route table has none): never answer from it.
-        if (!again || 'allowed' in again) {
-          throw new Error(`the slice of ${key} does not match ${method} ${path}`);
-        }
-        return { api, matched: again };
+        // The slice holds that one operation: it matches as the whole document did.
+        return { api, matched: again && !('allowed' in again) ? again : matched };
       },
     };
   }
@@ -215,32 +191,15 @@ export function createDocumentCache(db: Db, log?: FastifyBaseLogger) {
     async get(alias: string, versions?: ReadonlyMap<string, string>): Promise<SandboxApi | undefined> {
       const row = await currentRow(alias, versions);
       if (!row) return undefined;
-      const stored: StoredRef = { id: row.id, hash: row.content_hash ?? `id:${row.id}` };
-      const work = compiled(stored);
-      if (!work.router) {
-        const building = onStoredDocument<OpenApiDocument>(db, stored.id, stored.hash, {
-          module: TASKS,
-          name: 'routeTable',
-          args: null,
-        }).then((table) => table && CompiledApi.router(table));
-        work.router = building;
-        // Not kept when it failed or found no document: the next call asks again.
-        building.then(
-          (router) => {
-            if (!router && work.router === building) work.router = undefined;
-          },
-          () => {
-            if (work.router === building) work.router = undefined;
-          },
-        );
-      }
-      const router = await work.router;
-      return router && sandboxApi(alias, stored, router);
+      const entry = await storedDocument(db, row.id, row.content_hash ?? `id:${row.id}`);
+      if (!entry) return undefined;
+      const work = compiled(entry);
+      work.router ??= CompiledApi.router(entry.doc as OpenApiDocument);
+      return sandboxApi(alias, entry, await work.router);
     },
     clear(): void {
       rows.clear();
-      documents.clear();
-      void clearStoredDocuments(db);
+      clearStoredDocuments(db);
     },
   };
 }

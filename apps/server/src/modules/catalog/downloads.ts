@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
 import type { Db } from '../../db/client.ts';
 import { sizedPromiseCache } from '../../lib/sized-promise-cache.ts';
-import { onStoredDocument } from '../../openapi/document-thread.ts';
+import { storedDocument } from '../../openapi/stored-document.ts';
 import { documentTextChunks, readDocumentText, type DocumentTextPart } from '../../openapi/document-texts.ts';
 import { runInDocumentWorker } from '../../openapi/pool.ts';
-import { operationDetailText as detailTextHere } from './detail-task.ts';
-import type { DetailCut } from './document-tasks.ts';
+import { cutOperationSlice } from '../../openapi/slice.ts';
+import { detailTargetInTurns, operationDetail } from './operation-details.ts';
+import type { Obj } from '../../openapi/operations.ts';
 
 /**
  * Large stored documents leave the server in pieces (decisions 017, 031): the stored text is read a
@@ -72,51 +73,51 @@ const details = sizedPromiseCache<string | undefined>({
   sizeOf: (text) => text.length,
 });
 
-const DOCUMENT_TASKS = new URL('./document-tasks.ts', import.meta.url);
-
-/**
- * The reference's details of one operation, worked out on first request: the operation found and
- * its slice cut in the stored documents' thread (decision 070), where the parsed document lives.
- */
+/** The reference's details of one operation, worked out on first request (slice.ts). */
 export function operationDetailText(
   db: Db,
   id: number,
   hash: string | null,
   key: string,
 ): Promise<string | undefined> {
-  return operationDetailOf(
-    `${id}:${hash ?? ''}`,
-    async () =>
-      (await onStoredDocument<DetailCut | null>(db, id, hash, {
-        module: DOCUMENT_TASKS,
-        name: 'detailCut',
-        args: key,
-      })) ?? undefined,
-    key,
-  );
+  return operationDetailOf(`${id}:${hash ?? ''}`, () => storedDocument(db, id, hash ?? `id:${id}`), key);
 }
 
 /**
  * The details of one operation of a document, whichever document it is: a published one
  * (operationDetailText) or a draft's (draft-preview.ts). `document` names the document and its
- * content for the cache (two documents never share a name); `cut` finds the operation of `key`
- * and cuts its slice (document-tasks.ts), when the details are not cached: undefined when the
- * document or the operation is not there.
+ * content for the cache (two documents never share a name); `load` gives it parsed, when the
+ * details are not cached.
  */
 export function operationDetailOf(
   document: string,
-  cut: () => Promise<DetailCut | undefined>,
+  load: () => Promise<{ doc: Obj } | undefined>,
   key: string,
 ): Promise<string | undefined> {
   async function compute(): Promise<string | undefined> {
-    const found = await cut();
-    if (!found) return undefined;
-    // The slice is dereferenced, worked out and serialized in a worker (decision 038): here, a
-    // big operation's took up to 227 ms of one turn. Should the worker fail, it is done here.
-    const text = await runInDocumentWorker<string | null>(DETAIL_TASK, 'operationDetailText', found).catch(
-      () => detailTextHere(found),
+    const entry = await load();
+    if (!entry) return undefined;
+    const target = await detailTargetInTurns(entry.doc, key);
+    if (!target) return undefined;
+    // The slice is cut here (a quick walk) and dereferenced, worked out and serialized in a worker
+    // (decision 038): here, a big operation's took up to 227 ms of one turn. Should the worker
+    // fail, it is all done here, as before.
+    const slice = cutOperationSlice(
+      entry.doc,
+      target.method,
+      target.path,
+      target.webhook ? 'webhooks' : 'paths',
     );
-    return text ?? undefined;
+    try {
+      const text = await runInDocumentWorker<string | null>(DETAIL_TASK, 'operationDetailText', {
+        slice,
+        target,
+      });
+      return text ?? undefined;
+    } catch {
+      const detail = await operationDetail(entry.doc, key);
+      return detail === undefined ? undefined : JSON.stringify(detail);
+    }
   }
   return details.get(`${document}:${key}`, compute);
 }

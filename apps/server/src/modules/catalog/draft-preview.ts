@@ -7,7 +7,6 @@ import { prepareDocument, type PreparedDocument } from '../../openapi/index.ts';
 import type { Obj } from '../../openapi/operations.ts';
 import { catalogDb } from './tables.ts';
 import { operationDetailOf } from './downloads.ts';
-import { detailCutInTurns } from './document-tasks.ts';
 
 /**
  * The documentation of a draft before it is published (issue 27): the same answers as the
@@ -148,7 +147,7 @@ export async function draftOperationText(
   const found = await documentOf(db, draft, publicUrl);
   return operationDetailOf(
     `draft:${draft.uuid}:${found.contentHash}`,
-    async () => detailCutInTurns(await found.doc(), key),
+    async () => ({ doc: await found.doc() }),
     key,
   );
 }
