@@ -38,6 +38,7 @@ import path from 'node:path';
 import { freshDatabase } from './database.ts';
 import { check, demoAccounts, signedIn } from './portal-api.ts';
 import { freePort, loadAverage, percentiles, portalEnv, root } from './support.ts';
+import { serverNodeFlags } from '../apps/server/src/node-flags.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -142,7 +143,8 @@ async function startPortalIn(
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   const child = spawn(
     process.execPath,
-    [...nodeFlags, ...profiling, '--import', loopProbe, 'apps/server/src/server.ts'],
+    // As that checkout's `npm run serve` starts it (decision 070), then the flags asked for here.
+    [...serverNodeFlags(cwd), ...nodeFlags, ...profiling, '--import', loopProbe, 'apps/server/src/server.ts'],
     {
       cwd,
       env: portalEnv(dataDir, {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { startChatBotStandIn, withChatBot } from './support/chat-bot-standin.ts';
 import { STANDIN_CLIENT_ID, startCloudDocsStandIn } from './support/cloud-docs-standin.ts';
 import { seedProviderTeam } from './support/provider-team.ts';
+import { serverNodeFlags } from '../apps/server/src/node-flags.ts';
 
 /**
  * The folders of a run are named after its process (`portico-e2e-<pid>-…`): a run killed before
@@ -48,7 +49,8 @@ const standIn = await startCloudDocsStandIn();
 const bot = await startChatBotStandIn();
 const catalogFile = path.join(contentDir, 'catalog', 'documentation.yaml');
 fs.writeFileSync(catalogFile, withChatBot(fs.readFileSync(catalogFile, 'utf8'), bot.url));
-const child = spawn(process.execPath, ['apps/server/src/server.ts'], {
+// Started as `npm run serve` starts it: its Node flags from package.json (decision 070).
+const child = spawn(process.execPath, [...serverNodeFlags(process.cwd()), 'apps/server/src/server.ts'], {
   stdio: 'inherit',
   env: {
     CLOUD_DOCS_CLIENT_ID: STANDIN_CLIENT_ID,
