@@ -358,11 +358,11 @@ describe('large documents', () => {
   }, 120_000);
 
   it('an import of a large document never blocks the event loop for more than 50 ms', async () => {
-    // About 0.9 MB: processed on the main thread, it held the loop for a few hundred ms. (On
-    // PGlite the database itself works on the main thread, about 12 ms per MB written: far bigger
-    // documents exceed the aim there for that write alone; see decision 017.)
-    const big = JSON.stringify(largeDocument(1000, 60));
-    expect(big.length).toBeGreaterThan(800_000);
+    // About 1.4 MB: processed on the main thread, 0.9 MB held the loop for a few hundred ms. Big
+    // enough that the import takes over 200 ms on a quiet, fast machine too (0.9 MB took 183-198
+    // ms on PostgreSQL there, and the check below that the import meant something failed).
+    const big = JSON.stringify(largeDocument(1500, 60));
+    expect(big.length).toBeGreaterThan(1_200_000);
     const blocks = watchEventLoop();
     const started = performance.now();
     const saved = await saveDocumentation(
