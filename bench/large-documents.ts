@@ -38,7 +38,7 @@ import path from 'node:path';
 import { freshDatabase } from './database.ts';
 import { check, demoAccounts, signedIn } from './portal-api.ts';
 import { freePort, loadAverage, percentiles, portalEnv, root } from './support.ts';
-import { serverNodeFlags } from '../apps/server/src/node-flags.ts';
+import { serverProcess } from '../apps/server/src/node-flags.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -141,13 +141,15 @@ async function startPortalIn(
 ) {
   const loopFile = path.join(dataDir, 'event-loop.json');
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  // As that checkout's `npm run serve` starts it (decisions 070 and 071), then the flags asked for here.
+  const server = serverProcess(cwd);
   const child = spawn(
     process.execPath,
-    // As that checkout's `npm run serve` starts it (decision 070), then the flags asked for here.
-    [...serverNodeFlags(cwd), ...nodeFlags, ...profiling, '--import', loopProbe, 'apps/server/src/server.ts'],
+    [...server.flags, ...nodeFlags, ...profiling, '--import', loopProbe, 'apps/server/src/server.ts'],
     {
       cwd,
       env: portalEnv(dataDir, {
+        ...server.env,
         ...databaseEnv,
         PORT: String(port),
         IMPORT_CONTENT: String(importContent),

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
-import { serverNodeFlags } from '../apps/server/src/node-flags.ts';
+import { serverProcess } from '../apps/server/src/node-flags.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -71,10 +71,17 @@ export async function startPortal(options: {
   const { port, dataDir, host } = options;
   const started = performance.now();
   const checkout = options.checkout ?? root;
-  // As that checkout's `npm run serve` starts it: with its package.json's Node flags (decision 070).
-  const child = spawn(process.execPath, [...serverNodeFlags(checkout), 'apps/server/src/server.ts'], {
+  // As that checkout's `npm run serve` starts it: with its package.json's Node flags and
+  // environment (decisions 070 and 071).
+  const server = serverProcess(checkout);
+  const child = spawn(process.execPath, [...server.flags, 'apps/server/src/server.ts'], {
     cwd: checkout,
-    env: portalEnv(dataDir, { PORT: String(port), ...(host ? { HOST: host } : {}), ...options.env }),
+    env: portalEnv(dataDir, {
+      ...server.env,
+      PORT: String(port),
+      ...(host ? { HOST: host } : {}),
+      ...options.env,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

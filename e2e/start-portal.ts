@@ -12,7 +12,7 @@ import path from 'node:path';
 import { startChatBotStandIn, withChatBot } from './support/chat-bot-standin.ts';
 import { STANDIN_CLIENT_ID, startCloudDocsStandIn } from './support/cloud-docs-standin.ts';
 import { seedProviderTeam } from './support/provider-team.ts';
-import { serverNodeFlags } from '../apps/server/src/node-flags.ts';
+import { serverProcess } from '../apps/server/src/node-flags.ts';
 
 /**
  * The folders of a run are named after its process (`portico-e2e-<pid>-…`): a run killed before
@@ -49,8 +49,10 @@ const standIn = await startCloudDocsStandIn();
 const bot = await startChatBotStandIn();
 const catalogFile = path.join(contentDir, 'catalog', 'documentation.yaml');
 fs.writeFileSync(catalogFile, withChatBot(fs.readFileSync(catalogFile, 'utf8'), bot.url));
-// Started as `npm run serve` starts it: its Node flags from package.json (decision 070).
-const child = spawn(process.execPath, [...serverNodeFlags(process.cwd()), 'apps/server/src/server.ts'], {
+// Started as `npm run serve` starts it: its Node flags and environment from package.json
+// (decisions 070 and 071).
+const server = serverProcess(process.cwd());
+const child = spawn(process.execPath, [...server.flags, 'apps/server/src/server.ts'], {
   stdio: 'inherit',
   env: {
     CLOUD_DOCS_CLIENT_ID: STANDIN_CLIENT_ID,
@@ -61,6 +63,7 @@ const child = spawn(process.execPath, [...serverNodeFlags(process.cwd()), 'apps/
     // "at least" count and its pager's end are seen (decision 029); the portal's default is 1,000.
     SEARCH_RESULTS_MAX: '20',
     ...process.env,
+    ...server.env,
     CONTENT_DIR: contentDir,
     DATA_DIR: dataDir,
     NODE_ENV: 'test',

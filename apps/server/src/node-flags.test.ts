@@ -2,30 +2,48 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serverNodeFlags } from './node-flags.ts';
+import { serverProcess } from './node-flags.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-describe('the server process flags', () => {
-  it("are those of package.json's serve script, and npm start starts the server with the same", () => {
-    const flags = serverNodeFlags(root);
-    expect(flags).toEqual(['--max-semi-space-size=8']);
+function checkoutWith(serve: string | undefined): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-flags-'));
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ scripts: serve ? { serve } : {} }));
+  return dir;
+}
+
+describe('the server process', () => {
+  it("is started as package.json's serve script says, and npm start starts it the same way", () => {
+    const server = serverProcess(root);
+    expect(server).toEqual({
+      flags: ['--max-semi-space-size=8', '--heap-growing-percent=25'],
+      env: { MALLOC_ARENA_MAX: '2' },
+    });
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(pkg.scripts['start:node24']).toContain(`node ${flags.join(' ')} apps/server/src/server.ts`);
+    expect(pkg.scripts['start:node24']).toContain(
+      `env MALLOC_ARENA_MAX=2 node ${server.flags.join(' ')} apps/server/src/server.ts`,
+    );
   });
 
-  it('are none for a checkout whose script gives none', () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-flags-'));
+  it('has no flags and no environment of its own when the script gives none', () => {
+    for (const serve of ['node scripts/node24.mjs node apps/server/src/server.ts', undefined]) {
+      const dir = checkoutWith(serve);
+      try {
+        expect(serverProcess(dir)).toEqual({ flags: [], env: {} });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('reads only the assignments given to env before node, not words elsewhere in the script', () => {
+    const dir = checkoutWith(
+      'FOO=1 node scripts/node24.mjs env -u X A_B=c=d lower=no node --x=1 apps/server/src/server.ts --y=2',
+    );
     try {
-      fs.writeFileSync(
-        path.join(dir, 'package.json'),
-        JSON.stringify({ scripts: { serve: 'node scripts/node24.mjs node apps/server/src/server.ts' } }),
-      );
-      expect(serverNodeFlags(dir)).toEqual([]);
-      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ scripts: {} }));
-      expect(serverNodeFlags(dir)).toEqual([]);
+      expect(serverProcess(dir)).toEqual({ flags: ['--x=1'], env: { A_B: 'c=d' } });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -2,16 +2,31 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The Node/V8 flags the server's process starts with. Their one home is the `serve` script of the
- * checkout's package.json (`npm start` runs the same command); whoever starts a server process of
- * a checkout (the browser tests' portal, the benches, a baseline checkout's server) passes the
- * flags that checkout's script gives, so that it runs as `npm run serve` would run it.
+ * How the server's process is started: the Node/V8 flags and the environment variables it starts
+ * with. Their one home is the `serve` script of the checkout's package.json (`npm start` runs the
+ * same command); whoever starts a server process of a checkout (the browser tests' portal, the
+ * benches, a baseline checkout's server) passes what that checkout's script gives, so that it runs
+ * as `npm run serve` would run it.
  *
- * Today one flag (decision 070): `--max-semi-space-size=8`, the main thread's young generation in
- * semi-spaces of 8 MB. V8's default let it grow to 64 MB, which the process kept resident and
- * which every full collection evacuated in its pause.
+ * Today (decisions 070 and 071):
+ * - `--max-semi-space-size=8`: the main thread's young generation in semi-spaces of 8 MB. V8's
+ *   default let it grow to 64 MB, which the process kept resident and which every full collection
+ *   evacuated in its pause.
+ * - `--heap-growing-percent=25`: after a full collection, each heap may grow to 1.25 times what
+ *   was live before the next one (V8 picks up to 4 times when collecting is quick), so the garbage
+ *   of an import does not stay resident between collections.
+ * - `MALLOC_ARENA_MAX=2` (through `env`): glibc gives each thread that allocates a malloc arena of
+ *   its own and keeps what they freed; the server's threads (the main one, the document pool's, the
+ *   database's, V8's and libuv's helpers) share two.
  */
-export function serverNodeFlags(checkout: string): string[] {
+export interface ServerProcess {
+  /** Node and V8 flags, before the entry point. */
+  flags: string[];
+  /** Environment variables the script sets for the process (`env NAME=value ... node ...`). */
+  env: Record<string, string>;
+}
+
+export function serverProcess(checkout: string): ServerProcess {
   const pkg = JSON.parse(fs.readFileSync(path.join(checkout, 'package.json'), 'utf8')) as {
     scripts?: Record<string, string>;
   };
@@ -19,6 +34,14 @@ export function serverNodeFlags(checkout: string): string[] {
   const words = serve.split(/\s+/);
   const entry = words.indexOf('apps/server/src/server.ts');
   const node = words.lastIndexOf('node', entry);
-  if (entry === -1 || node === -1) return [];
-  return words.slice(node + 1, entry).filter((w) => w.startsWith('--'));
+  if (entry === -1 || node === -1) return { flags: [], env: {} };
+  const env: Record<string, string> = {};
+  const envCommand = words.lastIndexOf('env', node);
+  if (envCommand !== -1) {
+    for (const word of words.slice(envCommand + 1, node)) {
+      const assignment = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(word);
+      if (assignment) env[assignment[1]!] = assignment[2]!;
+    }
+  }
+  return { flags: words.slice(node + 1, entry).filter((w) => w.startsWith('--')), env };
 }
