@@ -103,10 +103,10 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
   // A cached anonymous answer goes out before any other hook runs (plugins/http-cache.ts).
   app.addHook('onRequest', answerEarly);
   // Graceful shutdown: requests in flight finish, but their keep-alive connections must not hold
-  // the close open (Fastify keeps idle sockets 72 s), so responses sent while closing end them.
-  // Fastify's forceCloseConnections: 'idle' closes them once, when the close begins; Node can miss
-  // one whose last response has only just ended (measured: 1 close in 2 then waited for its 72 s),
-  // so they are closed again every 100 ms until the server has closed.
+  // the close open (Fastify keeps idle sockets 72 s). Responses begun while closing say
+  // `Connection: close`. Fastify's forceCloseConnections: 'idle' closes the idle ones once, when the
+  // close begins; a response already under way then (a streamed file whose client has every byte)
+  // falls idle later, so idle connections are closed again every 100 ms until the server has closed.
   let closing = false;
   let sweep: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +7,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
+import { freePort } from './free-port.ts';
 
 /**
  * A real portal for a test file: its own database (a fresh PGlite folder, or a fresh database on
@@ -25,18 +25,7 @@ export function testDbKind(): 'pglite' | 'postgres' {
   return process.env.PORTICO_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port);
-        else reject(new Error('no port'));
-      });
-    });
-  });
-}
+export { freePort };
 
 /** Creates an empty database on the TEST_DATABASE_URL server and returns its URL and a dropper. */
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {

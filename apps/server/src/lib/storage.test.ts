@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../test/free-port.ts';
 import { S3_CREDENTIALS, startS3Server, type TestS3Server } from '../../test/s3-server.ts';
 import { createS3Storage, type S3Settings } from './s3-storage.ts';
 import { createLocalStorage, storageKeyFor, StorageUnavailableError, type FileStorage } from './storage.ts';
@@ -174,13 +174,8 @@ describe('S3 storage', () => {
   });
 
   it('fails the check when nothing answers at the endpoint', async () => {
-    // A port that was free a moment ago: the connection is refused. (Not test-app.ts's freePort:
-    // importing it loads the whole server, seconds of a unit test's five on a busy machine.)
-    const listener = net.createServer();
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    const { port } = listener.address() as net.AddressInfo;
-    await new Promise((resolve) => listener.close(resolve));
-    const storage = createS3Storage(s3Settings({ endpoint: `http://127.0.0.1:${port}` }));
+    // A port that was free a moment ago: the connection is refused.
+    const storage = createS3Storage(s3Settings({ endpoint: `http://127.0.0.1:${await freePort()}` }));
     try {
       await expect(storage.check()).rejects.toBeInstanceOf(StorageUnavailableError);
     } finally {

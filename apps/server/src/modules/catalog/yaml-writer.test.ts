@@ -83,7 +83,7 @@ describe('the YAML download (yaml-writer.ts)', () => {
     const moved = structuredClone(bytes, { transfer: [bytes.buffer] });
     expect(bytes.byteLength).toBe(0);
     // The moved buffer holds the same text. That the pieces read back as the document is the other
-    // tests' concern: \`yaml\` takes 3-5 s to parse these 1.8 MB, more than a unit test's time on a
+    // tests' concern: `yaml` takes 3-5 s to parse these 1.8 MB, more than a unit test's time on a
     // busy machine (the clean-clone run's one failure).
     expect(new TextDecoder('utf-8', { fatal: true }).decode(moved)).toBe(pieces);
     const hundred = pieces.lastIndexOf('\n', pieces.indexOf('/things/100/'));
