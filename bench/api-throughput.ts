@@ -19,7 +19,7 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { autocannon } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
-import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
+import { clientCredentialsToken, demoAccounts, signedIn, subscribedApplication } from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -87,19 +87,7 @@ try {
     title: 'Throughput probe',
     productAlias: 'accounts-api-v1',
   });
-  const token = await json<{ access_token: string }>(
-    await fetch(`${base}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-      }),
-    }),
-    200,
-    'token',
-  );
+  const token = await clientCredentialsToken(base, clientId, clientSecret);
   const cookie = developer.cookieHeader();
   const cases: { label: string; path: string; headers: Record<string, string> }[] = [
     { label: 'product list (anonymous, spec filter, include=field_image)', path: LIST, headers: {} },

@@ -31,7 +31,7 @@ import { migrateToLatest } from '../apps/server/src/db/migrate.ts';
 import { importApi, prepareApiImport } from '../apps/server/src/modules/catalog/import-api.ts';
 import { harRequest } from '../apps/server/src/openapi/samples.ts';
 import { freshDatabase } from './database.ts';
-import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
+import { clientCredentialsToken, demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
 import { freePort, launchChromium, root, startPortal, type RunningPortal } from './support.ts';
 
 // ajv-formats is CommonJS with a default export that Node's ESM interop wraps once more.
@@ -223,19 +223,7 @@ try {
     await res.arrayBuffer();
     if (res.status !== 200) r.failures.push(`subscribe: ${res.status}`);
   }
-  const token = await json<{ access_token: string }>(
-    await fetch(`${base}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: app.clientId,
-        client_secret: app.clientSecret,
-      }),
-    }),
-    200,
-    'client_credentials token',
-  );
+  const token = await clientCredentialsToken(base, app.clientId, app.clientSecret);
   const credentials: Record<string, string> = {
     '<CLIENT_ID>': app.clientId,
     '<ACCESS_TOKEN>': token.access_token,

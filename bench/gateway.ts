@@ -18,7 +18,7 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase } from '../apps/server/src/db/client.ts';
-import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
+import { clientCredentialsToken, demoAccounts, signedIn, subscribedApplication } from './portal-api.ts';
 import { freshDatabase } from './database.ts';
 import { freePort, loadAverage, percentiles, startPortal, type RunningPortal } from './support.ts';
 const { values: args } = parseArgs({
@@ -74,19 +74,7 @@ try {
     title: 'Latency probe',
     productAlias: 'accounts-api-v1',
   });
-  const token = await json<{ access_token: string; scope?: string }>(
-    await fetch(`${base}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-      }),
-    }),
-    200,
-    'client_credentials token',
-  );
+  const token = await clientCredentialsToken(base, clientId, clientSecret);
   console.log(`application ${appUuid}, client ${clientId}, token scope '${token.scope ?? ''}'`);
 
   // --- The three calls ------------------------------------------------------------------------

@@ -108,3 +108,24 @@ export async function subscribedApplication(
     throw new Error('the application has no development credentials');
   return { uuid, clientId: clientId.development, clientSecret };
 }
+
+/** A client_credentials token from the portal's token endpoint for a client's development credentials. */
+export async function clientCredentialsToken(
+  base: string,
+  clientId: string,
+  clientSecret: string,
+): Promise<{ access_token: string; scope?: string }> {
+  return json<{ access_token: string; scope?: string }>(
+    await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+      }),
+    }),
+    200,
+    'client_credentials token',
+  );
+}

@@ -28,7 +28,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { autocannon, type CannonResult } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
-import { demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
+import { clientCredentialsToken, demoAccounts, signedIn, subscribedApplication } from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -120,19 +120,7 @@ async function benchOne(
       title: 'Sandbox throughput probe',
       productAlias: 'accounts-api-v1',
     });
-    const token = await json<{ access_token: string }>(
-      await fetch(`${base}/oauth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: clientId,
-          client_secret: clientSecret,
-        }),
-      }),
-      200,
-      'client_credentials token',
-    );
+    const token = await clientCredentialsToken(base, clientId, clientSecret);
     const headers = { authorization: `Bearer ${token.access_token}` };
     // The call really checks the token: without it, 401 (not recorded: no client is known).
     const refused = await fetch(`${base}${SANDBOX_PATH}`);

@@ -28,7 +28,14 @@ import { parseArgs } from 'node:util';
 import { TestClient } from '../apps/server/test/http-client.ts';
 import { autocannon } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
-import { check, demoAccounts, json, signedIn, subscribedApplication } from './portal-api.ts';
+import {
+  check,
+  clientCredentialsToken,
+  demoAccounts,
+  json,
+  signedIn,
+  subscribedApplication,
+} from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -163,19 +170,7 @@ try {
     title: 'Scale-out probe',
     productAlias: 'accounts-api-v1',
   });
-  const token = await json<{ access_token: string }>(
-    await fetch(`${lbBase}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-      }),
-    }),
-    200,
-    'token',
-  );
+  const token = await clientCredentialsToken(lbBase, clientId, clientSecret);
 
   // A write on one instance is seen on the others at once.
   const org = await json<{ data: { id: string } }>(

@@ -17,13 +17,14 @@ describe('the server process', () => {
     const server = serverProcess(root);
     expect(server).toEqual({
       flags: ['--max-semi-space-size=8', '--heap-growing-percent=25'],
-      env: { MALLOC_ARENA_MAX: '2' },
+      env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
     });
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
+    const assignments = Object.entries(server.env).map(([name, value]) => `${name}=${value}`);
     expect(pkg.scripts['start:node24']).toContain(
-      `env MALLOC_ARENA_MAX=2 node ${server.flags.join(' ')} apps/server/src/server.ts`,
+      `env ${assignments.join(' ')} node ${server.flags.join(' ')} apps/server/src/server.ts`,
     );
   });
 
