@@ -2,7 +2,7 @@
  * Two checkouts' portals, alternately, on the requests that a launch setting (package.json's
  * `serve` script: Node flags and glibc's environment, decisions 070 and 071) can slow down: the
  * home page compressed per request (zlib's and brotli's work buffers) and the sandbox call.
- *   npm run bench:launch -- --baseline /work/wt/base [--rounds 2 --duration 4 --connections 10]
+ *   npm run bench:launch -- --baseline <checkout> [--rounds 2 --duration 4 --connections 10]
  * For each round, the baseline's portal and then this checkout's, each on a fresh PGlite folder
  * with the demo content and started as its own `serve` script starts it; through its API the demo
  * developer gets a client_credentials token for an application subscribed to the Accounts API.
