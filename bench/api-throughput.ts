@@ -19,7 +19,7 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { autocannon } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
-import { clientCredentialsToken, demoAccounts, signedIn, subscribedApplication } from './portal-api.ts';
+import { sandboxClient } from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -81,13 +81,10 @@ try {
     `database: ${dbLabel}; portal ready in ${(portal.ms / 1000).toFixed(1)} s; load ${loadAverage().join(' ')}`,
   );
 
-  const developer = await signedIn(base, demoAccounts().developer);
-  const { clientId, clientSecret } = await subscribedApplication(developer, {
+  const { developer, token } = await sandboxClient(base, {
     organization: 'Throughput bench',
     title: 'Throughput probe',
-    productAlias: 'accounts-api-v1',
   });
-  const token = await clientCredentialsToken(base, clientId, clientSecret);
   const cookie = developer.cookieHeader();
   const cases: { label: string; path: string; headers: Record<string, string> }[] = [
     { label: 'product list (anonymous, spec filter, include=field_image)', path: LIST, headers: {} },

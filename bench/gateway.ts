@@ -18,7 +18,7 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { openDatabase } from '../apps/server/src/db/client.ts';
-import { clientCredentialsToken, demoAccounts, signedIn, subscribedApplication } from './portal-api.ts';
+import { sandboxClient } from './portal-api.ts';
 import { freshDatabase } from './database.ts';
 import { freePort, loadAverage, percentiles, startPortal, type RunningPortal } from './support.ts';
 const { values: args } = parseArgs({
@@ -64,17 +64,10 @@ try {
   );
 
   // --- An application with a client_credentials token, through the portal's API ---------------
-  const developer = await signedIn(base, demoAccounts().developer);
   const {
-    uuid: appUuid,
-    clientId,
-    clientSecret,
-  } = await subscribedApplication(developer, {
-    organization: 'Gateway bench',
-    title: 'Latency probe',
-    productAlias: 'accounts-api-v1',
-  });
-  const token = await clientCredentialsToken(base, clientId, clientSecret);
+    application: { uuid: appUuid, clientId },
+    token,
+  } = await sandboxClient(base, { organization: 'Gateway bench', title: 'Latency probe' });
   console.log(`application ${appUuid}, client ${clientId}, token scope '${token.scope ?? ''}'`);
 
   // --- The three calls ------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { autocannon } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
-import { clientCredentialsToken, demoAccounts, signedIn, subscribedApplication } from './portal-api.ts';
+import { sandboxClient } from './portal-api.ts';
 import { freePort, loadAverage, root, startPortal } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -42,13 +42,10 @@ for (let round = 1; round <= ROUNDS; round++) {
     const base = `http://127.0.0.1:${port}`;
     const portal = await startPortal({ port, dataDir: database.dataDir, host: '127.0.0.1', checkout });
     try {
-      const developer = await signedIn(base, demoAccounts().developer);
-      const { clientId, clientSecret } = await subscribedApplication(developer, {
+      const { token } = await sandboxClient(base, {
         organization: 'Launch settings bench',
         title: 'Launch settings probe',
-        productAlias: 'accounts-api-v1',
       });
-      const token = await clientCredentialsToken(base, clientId, clientSecret);
       const targets: Record<(typeof requests)[number], { path: string; headers: Record<string, string> }> = {
         'home page, compressed': { path: '/', headers: { 'accept-encoding': 'gzip, deflate, br' } },
         'sandbox call': {

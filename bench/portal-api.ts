@@ -129,3 +129,22 @@ export async function clientCredentialsToken(
     'client_credentials token',
   );
 }
+
+/**
+ * What the benches that call the sandbox start with: the demo developer signed in, a new
+ * organization with a client_credentials application subscribed to the demo's Accounts API, and a
+ * token for its development credentials.
+ */
+export async function sandboxClient(
+  base: string,
+  names: { organization: string; title: string },
+): Promise<{
+  developer: TestClient;
+  application: { uuid: string; clientId: string; clientSecret: string };
+  token: { access_token: string; scope?: string };
+}> {
+  const developer = await signedIn(base, demoAccounts().developer);
+  const application = await subscribedApplication(developer, { ...names, productAlias: 'accounts-api-v1' });
+  const token = await clientCredentialsToken(base, application.clientId, application.clientSecret);
+  return { developer, application, token };
+}

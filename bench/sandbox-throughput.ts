@@ -28,7 +28,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { autocannon, type CannonResult } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
-import { clientCredentialsToken, demoAccounts, signedIn, subscribedApplication } from './portal-api.ts';
+import { sandboxClient } from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -114,13 +114,13 @@ async function benchOne(
       `${label}: portal ready in ${(portal.ms / 1000).toFixed(1)} s; load average ${loadAverage().join(' ')}`,
     );
 
-    const developer = await signedIn(base, demoAccounts().developer);
-    const { clientId, clientSecret } = await subscribedApplication(developer, {
+    const {
+      application: { clientId },
+      token,
+    } = await sandboxClient(base, {
       organization: 'Sandbox throughput bench',
       title: 'Sandbox throughput probe',
-      productAlias: 'accounts-api-v1',
     });
-    const token = await clientCredentialsToken(base, clientId, clientSecret);
     const headers = { authorization: `Bearer ${token.access_token}` };
     // The call really checks the token: without it, 401 (not recorded: no client is known).
     const refused = await fetch(`${base}${SANDBOX_PATH}`);

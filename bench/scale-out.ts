@@ -28,14 +28,7 @@ import { parseArgs } from 'node:util';
 import { TestClient } from '../apps/server/test/http-client.ts';
 import { autocannon } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
-import {
-  check,
-  clientCredentialsToken,
-  demoAccounts,
-  json,
-  signedIn,
-  subscribedApplication,
-} from './portal-api.ts';
+import { check, json, sandboxClient } from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -164,13 +157,10 @@ try {
     portals.map((p) => p.port),
     work,
   );
-  const developer = await signedIn(lbBase, demoAccounts().developer);
-  const { clientId, clientSecret } = await subscribedApplication(developer, {
+  const { developer, token } = await sandboxClient(lbBase, {
     organization: 'Scale-out bench',
     title: 'Scale-out probe',
-    productAlias: 'accounts-api-v1',
   });
-  const token = await clientCredentialsToken(lbBase, clientId, clientSecret);
 
   // A write on one instance is seen on the others at once.
   const org = await json<{ data: { id: string } }>(

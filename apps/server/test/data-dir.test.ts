@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
+import { serverProcess } from '../src/node-flags.ts';
 import { freePort } from './test-app.ts';
 
 /**
@@ -12,6 +13,8 @@ import { freePort } from './test-app.ts';
  * start recovers by itself, with every committed row.
  */
 const serverEntry = path.resolve(import.meta.dirname, '../src/server.ts');
+// Started as `npm start` starts it: the checkout's launch flags and environment (decisions 070, 071).
+const launch = serverProcess(path.resolve(import.meta.dirname, '../../..'));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-datadir-'));
 const children: ChildProcess[] = [];
 
@@ -19,6 +22,7 @@ function start(port: number): { child: ChildProcess; output: () => string; exite
   let out = '';
   const env: Record<string, string | undefined> = {
     ...process.env,
+    ...launch.env,
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -26,7 +30,7 @@ function start(port: number): { child: ChildProcess; output: () => string; exite
     IMPORT_CONTENT: 'false',
   };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [serverEntry], {
+  const child = spawn(process.execPath, [...launch.flags, serverEntry], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -36,18 +40,26 @@ function start(port: number): { child: ChildProcess; output: () => string; exite
   return { child, output: () => out, exited };
 }
 
-async function waitReady(port: number, timeoutMs = 60_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
+/**
+ * Waits until the server answers /readyz, or fails as soon as its process ends. No clock of its
+ * own: opening a fresh embedded database takes seconds on a quiet machine and over 80 s on a loaded
+ * one, so only the test's timeout (a guard against a hang) bounds the wait.
+ */
+async function waitReady(port: number, server: { exited: Promise<number | null>; output: () => string }) {
+  let ended: number | null | undefined;
+  void server.exited.then((code) => (ended = code));
+  for (;;) {
+    if (ended !== undefined)
+      throw new Error(`the server exited (${ended}) before it was ready:\n${server.output()}`);
     try {
       const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      await res.arrayBuffer();
       if (res.ok) return;
     } catch {
       /* not listening yet */
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`server on ${port} did not become ready`);
 }
 
 afterAll(() => {
@@ -58,11 +70,12 @@ afterAll(() => {
 describe('DATA_DIR ownership', () => {
   it(
     'refuses a second server on the same folder, then recovers after kill -9',
-    { timeout: 180_000 },
+    // Two starts of the embedded database: minutes on a loaded machine (waitReady).
+    { timeout: 600_000 },
     async () => {
       const port = await freePort();
       const first = start(port);
-      await waitReady(port);
+      await waitReady(port, first);
 
       const secondPort = await freePort();
       const second = start(secondPort);
@@ -96,7 +109,7 @@ describe('DATA_DIR ownership', () => {
       // The next start must not hang on the stale postmaster.pid.
       const thirdPort = await freePort();
       const third = start(thirdPort);
-      await waitReady(thirdPort, 60_000);
+      await waitReady(thirdPort, third);
       third.child.kill('SIGTERM');
       expect(await third.exited).toBe(0);
 

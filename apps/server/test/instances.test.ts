@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
+import { serverProcess } from '../src/node-flags.ts';
 import { SecretKeyMismatchError } from '../src/lib/secret-box.ts';
 import { createPostgresDatabase, freePort, testDbKind } from './test-app.ts';
 
@@ -13,8 +14,11 @@ describe('a start whose database cannot be opened', () => {
     const closedPort = await freePort();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-instances-'));
     try {
+      // Started as `npm start` starts it: the checkout's launch flags and environment.
+      const launch = serverProcess(path.resolve(import.meta.dirname, '../../..'));
       const env: Record<string, string | undefined> = {
         ...process.env,
+        ...launch.env,
         DATA_DIR: dataDir,
         DATABASE_URL: `postgres://portico:hidden@127.0.0.1:${closedPort}/portal`,
         PORT: String(await freePort()),
@@ -23,7 +27,7 @@ describe('a start whose database cannot be opened', () => {
       };
       const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const server = path.resolve(import.meta.dirname, '../src/server.ts');
-        execFile(process.execPath, [server], { env }, (err, _stdout, stderr) =>
+        execFile(process.execPath, [...launch.flags, server], { env }, (err, _stdout, stderr) =>
           resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
         );
       });
