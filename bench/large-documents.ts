@@ -27,8 +27,9 @@
  *     reference and the sandbox called (with `--only`, the one document is both): the /healthz
  *     latencies (p50/p99/max), and the portal's longest main-thread work between two turns of
  *     its event loop in CPU time (bench/event-loop-probe.mjs, preloaded): on a busy machine the
- *     wall-clock latencies mostly measure the other processes. This start imports the demo content (for the administrator's
- *     account), before /readyz. A checkout without the endpoint (404) measures the rest alone.
+ *     wall-clock latencies mostly measure the other processes. This start imports the demo
+ *     content (for the administrator's account), before /readyz. A checkout without the endpoint
+ *     (404) measures the rest alone.
  *     Also the portal's peak resident memory meanwhile (VmRSS, sampled every 50 ms), and a row
  *     with issue 29's three figures: /healthz p99, the import's time, that peak.
  */
@@ -321,12 +322,11 @@ async function measure(label: string, cwd: string) {
     const loadAtStart = loadAverage()[0];
     // /healthz polled from a process of its own (the figure), and from this one as well (which
     // also uploads and downloads the documents, so its own turns and pauses add to what it sees).
+    // It stops when its standard input ends: at the end of the step, or when this process ends.
     const ownPoller = spawn(
       process.execPath,
       [path.join(root, 'bench', 'healthz-poller.ts'), `${base}/healthz`, '10'],
-      {
-        stdio: ['pipe', 'pipe', 'inherit'],
-      },
+      { stdio: ['pipe', 'pipe', 'inherit'] },
     );
     let ownPollerOutput = '';
     ownPoller.stdout.on('data', (c: Buffer) => (ownPollerOutput += c.toString()));
