@@ -322,6 +322,7 @@ async function measure(label: string, cwd: string) {
     const loadAtStart = loadAverage()[0];
     // /healthz polled from a process of its own (the figure), and from this one as well (which
     // also uploads and downloads the documents, so its own turns and pauses add to what it sees).
+    // Two probes every 10 ms, where the figures before 2026-12-06's night had one.
     // It stops when its standard input ends: at the end of the step, or when this process ends.
     const ownPoller = spawn(
       process.execPath,
