@@ -40,7 +40,7 @@ import path from 'node:path';
 import { freshDatabase } from './database.ts';
 import { check, demoAccounts, signedIn } from './portal-api.ts';
 import { freePort, loadAverage, percentiles, portalEnv, root } from './support.ts';
-import { serverProcess } from '../apps/server/src/node-flags.ts';
+import { serverCommand } from '../apps/server/src/node-flags.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -144,22 +144,18 @@ async function startPortalIn(
   const loopFile = path.join(dataDir, 'event-loop.json');
   const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
   // As that checkout's `npm run serve` starts it (decisions 070 and 071), then the flags asked for here.
-  const server = serverProcess(cwd);
-  const child = spawn(
-    process.execPath,
-    [...server.flags, ...nodeFlags, ...profiling, '--import', loopProbe, 'apps/server/src/server.ts'],
-    {
-      cwd,
-      env: portalEnv(dataDir, {
-        ...server.env,
-        ...databaseEnv,
-        PORT: String(port),
-        IMPORT_CONTENT: String(importContent),
-        BENCH_LOOP_FILE: loopFile,
-      }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const server = serverCommand(cwd, [...nodeFlags, ...profiling, '--import', loopProbe]);
+  const child = spawn(process.execPath, server.args, {
+    cwd,
+    env: portalEnv(dataDir, {
+      ...server.env,
+      ...databaseEnv,
+      PORT: String(port),
+      IMPORT_CONTENT: String(importContent),
+      BENCH_LOOP_FILE: loopFile,
+    }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
   child.stderr.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));

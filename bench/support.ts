@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../e2e/playwright.config.ts';
-import { serverProcess } from '../apps/server/src/node-flags.ts';
+import { serverCommand } from '../apps/server/src/node-flags.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
 
@@ -73,8 +73,8 @@ export async function startPortal(options: {
   const checkout = options.checkout ?? root;
   // As that checkout's `npm run serve` starts it: with its package.json's Node flags and
   // environment (decisions 070 and 071).
-  const server = serverProcess(checkout);
-  const child = spawn(process.execPath, [...server.flags, 'apps/server/src/server.ts'], {
+  const server = serverCommand(checkout);
+  const child = spawn(process.execPath, server.args, {
     cwd: checkout,
     env: portalEnv(dataDir, {
       ...server.env,

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { startChatBotStandIn, withChatBot } from './support/chat-bot-standin.ts';
 import { STANDIN_CLIENT_ID, startCloudDocsStandIn } from './support/cloud-docs-standin.ts';
 import { seedProviderTeam } from './support/provider-team.ts';
-import { serverProcess } from '../apps/server/src/node-flags.ts';
+import { serverCommand } from '../apps/server/src/node-flags.ts';
 
 /**
  * The folders of a run are named after its process (`portico-e2e-<pid>-…`): a run killed before
@@ -51,8 +51,8 @@ const catalogFile = path.join(contentDir, 'catalog', 'documentation.yaml');
 fs.writeFileSync(catalogFile, withChatBot(fs.readFileSync(catalogFile, 'utf8'), bot.url));
 // Started as `npm run serve` starts it: its Node flags and environment from package.json
 // (decisions 070 and 071).
-const server = serverProcess(process.cwd());
-const child = spawn(process.execPath, [...server.flags, 'apps/server/src/server.ts'], {
+const server = serverCommand(process.cwd());
+const child = spawn(process.execPath, server.args, {
   stdio: 'inherit',
   env: {
     CLOUD_DOCS_CLIENT_ID: STANDIN_CLIENT_ID,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { serverProcess } from './node-flags.ts';
+import { SERVER_ENTRY, serverCommand, serverProcess } from './node-flags.ts';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -45,6 +45,20 @@ describe('the server process', () => {
     );
     try {
       expect(serverProcess(dir)).toEqual({ flags: ['--x=1'], env: { A_B: 'c=d' } });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives a command line of the checkout's flags, then the flags asked for, then the checkout's entry point", () => {
+    const dir = checkoutWith(`node scripts/node24.mjs env A=1 node --x=1 --y=2 ${SERVER_ENTRY}`);
+    try {
+      expect(serverCommand(dir, ['--cpu-prof', '--import', 'probe.ts'])).toEqual({
+        args: ['--x=1', '--y=2', '--cpu-prof', '--import', 'probe.ts', path.join(dir, SERVER_ENTRY)],
+        env: { A: '1' },
+      });
+      expect(serverCommand(dir).args).toEqual(['--x=1', '--y=2', path.join(dir, SERVER_ENTRY)]);
+      expect(fs.existsSync(path.join(root, SERVER_ENTRY))).toBe(true);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

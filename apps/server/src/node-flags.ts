@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The server's entry point, relative to a checkout. */
+export const SERVER_ENTRY = 'apps/server/src/server.ts';
+
 /**
  * How the server's process is started: the Node/V8 flags and the environment variables it starts
  * with. Their one home is the `serve` script of the checkout's package.json (`npm start` runs the
@@ -39,7 +42,7 @@ export function serverProcess(checkout: string): ServerProcess {
   };
   const serve = pkg.scripts?.serve ?? '';
   const words = serve.split(/\s+/);
-  const entry = words.indexOf('apps/server/src/server.ts');
+  const entry = words.indexOf(SERVER_ENTRY);
   const node = words.lastIndexOf('node', entry);
   if (entry === -1 || node === -1) return { flags: [], env: {} };
   const env: Record<string, string> = {};
@@ -51,4 +54,22 @@ export function serverProcess(checkout: string): ServerProcess {
     }
   }
   return { flags: words.slice(node + 1, entry).filter((w) => w.startsWith('--')), env };
+}
+
+/** A command that starts a checkout's server: what to give `process.execPath`, and what to add to the environment. */
+export interface ServerCommand {
+  /** The checkout's flags, then `extraFlags`, then the checkout's entry point (an absolute path). */
+  args: string[];
+  /** The environment variables the checkout's `serve` script sets. */
+  env: Record<string, string>;
+}
+
+/**
+ * How whoever starts a checkout's server (the browser tests' portal, the server tests that start
+ * real processes, the benches and their baseline checkouts) starts it: as its `npm run serve`
+ * does, with `extraFlags` (a profiler, a probe, a flag under test) after the script's own.
+ */
+export function serverCommand(checkout: string, extraFlags: readonly string[] = []): ServerCommand {
+  const server = serverProcess(checkout);
+  return { args: [...server.flags, ...extraFlags, path.resolve(checkout, SERVER_ENTRY)], env: server.env };
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
-import { serverProcess } from '../src/node-flags.ts';
+import { serverCommand } from '../src/node-flags.ts';
 import { freePort } from './test-app.ts';
 
 /**
@@ -12,9 +12,8 @@ import { freePort } from './test-app.ts';
  * refused, and a server killed with SIGKILL in the middle of writes leaves a folder that the next
  * start recovers by itself, with every committed row.
  */
-const serverEntry = path.resolve(import.meta.dirname, '../src/server.ts');
 // Started as `npm start` starts it: the checkout's launch flags and environment (decisions 070, 071).
-const launch = serverProcess(path.resolve(import.meta.dirname, '../../..'));
+const launch = serverCommand(path.resolve(import.meta.dirname, '../../..'));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-datadir-'));
 const children: ChildProcess[] = [];
 
@@ -30,7 +29,7 @@ function start(port: number): { child: ChildProcess; output: () => string; exite
     IMPORT_CONTENT: 'false',
   };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [...launch.flags, serverEntry], {
+  const child = spawn(process.execPath, launch.args, {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { serverProcess } from '../src/node-flags.ts';
+import { serverCommand } from '../src/node-flags.ts';
 import { SecretKeyMismatchError } from '../src/lib/secret-box.ts';
 import { createPostgresDatabase, freePort, testDbKind } from './test-app.ts';
 
@@ -15,7 +15,7 @@ describe('a start whose database cannot be opened', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'portico-instances-'));
     try {
       // Started as `npm start` starts it: the checkout's launch flags and environment.
-      const launch = serverProcess(path.resolve(import.meta.dirname, '../../..'));
+      const launch = serverCommand(path.resolve(import.meta.dirname, '../../..'));
       const env: Record<string, string | undefined> = {
         ...process.env,
         ...launch.env,
@@ -26,8 +26,7 @@ describe('a start whose database cannot be opened', () => {
         LOG_LEVEL: 'silent',
       };
       const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const server = path.resolve(import.meta.dirname, '../src/server.ts');
-        execFile(process.execPath, [...launch.flags, server], { env }, (err, _stdout, stderr) =>
+        execFile(process.execPath, launch.args, { env }, (err, _stdout, stderr) =>
           resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
         );
       });
