@@ -3,7 +3,7 @@
  *   npm run bench:gateway [-- --requests 2000 --warmup 200]                 (PGlite, temp DATA_DIR)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:gateway
  *                                          (PostgreSQL: a fresh database on that server, dropped after)
- * Starts the portal (`node apps/server/src/server.ts`, its own process) on a fresh database with
+ * Starts the portal (its own process, started as `npm run serve` starts it) on a fresh database with
  * the demo content. Through its HTTP API the demo developer creates an organization and an
  * application (client_credentials) subscribed to the Accounts API, and gets a token at
  * /oauth/token. Then, sequentially over one keep-alive loopback connection, after the warm-up, in

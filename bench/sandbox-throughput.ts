@@ -1,6 +1,7 @@
 /**
  * The sandbox call under concurrent load against a plain `node:http` hello world in the same run,
- * and whether every call is recorded (issue 29, decision 055).
+ * and whether every call is recorded (issue 29, decision 055), with what a recorded call takes on
+ * disk (the rows and the indexes of `api_calls`, per call, after the run).
  *   npm run bench:sandbox [-- --duration 5 --connections 10,50 --rounds 2]          (PGlite only)
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:sandbox
  *                     (PGlite, then PostgreSQL: a fresh database on that server, dropped after)
@@ -9,7 +10,7 @@
  *                                             same way, for each database: before and after)
  *   BENCH_PORTAL_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench:sandbox  (profile)
  *
- * For each database: the portal (`node apps/server/src/server.ts`, its own process) on a fresh
+ * For each database: the portal (its own process, started as `npm run serve` starts it) on a fresh
  * database with the demo content; through its API the demo developer creates an organization and
  * an application (client_credentials) subscribed to the Accounts API and gets a token. A plain
  * `node:http` hello world runs in its own process. Then, with autocannon, for each connection
@@ -174,19 +175,27 @@ async function benchOne(
     const { ms: stopMs, code } = await portal.stop();
     if (code !== 0) throw new Error(`the portal stopped with exit code ${code}:\n${portal.output()}`);
     const handle = await openDatabase({ databaseUrl, dataDir });
-    let counted: { calls: number; daily: number; per_api: number };
+    let counted: {
+      calls: number;
+      daily: number;
+      per_api: number;
+      all_calls: number;
+      heap: number;
+      indexes: number;
+    };
     try {
       counted = (
         await sql<typeof counted>`select
           (select count(*) from api_calls where client_id = ${clientId}) as calls,
           (select coalesce(sum(calls), 0) from api_call_daily where client_id = ${clientId}) as daily,
-          (select coalesce(sum(calls), 0) from api_calls_per_api_day where api_alias = 'accounts-v1') as per_api`.execute(
-          handle.db,
-        )
+          (select coalesce(sum(calls), 0) from api_calls_per_api_day where api_alias = 'accounts-v1') as per_api,
+          (select count(*) from api_calls) as all_calls,
+          pg_relation_size('api_calls') as heap, pg_indexes_size('api_calls') as indexes`.execute(handle.db)
       ).rows[0]!;
     } finally {
       await handle.close();
     }
+    const perCall = (bytes: number) => Math.round(Number(bytes) / Math.max(1, Number(counted.all_calls)));
     const ok =
       Number(counted.calls) === answered &&
       Number(counted.daily) === answered &&
@@ -194,7 +203,8 @@ async function benchOne(
     const recording =
       `${label}: ${answered.toLocaleString('en')} sandbox answers received; after the graceful stop (${stopMs.toFixed(0)} ms) ` +
       `api_calls holds ${Number(counted.calls).toLocaleString('en')}, api_call_daily counts ${Number(counted.daily).toLocaleString('en')}, ` +
-      `api_calls_per_api_day ${Number(counted.per_api).toLocaleString('en')}: ${ok ? 'all recorded' : 'MISSING OR EXTRA CALLS'}`;
+      `api_calls_per_api_day ${Number(counted.per_api).toLocaleString('en')}: ${ok ? 'all recorded' : 'MISSING OR EXTRA CALLS'}; ` +
+      `on disk per call of api_calls: ${perCall(counted.heap)} bytes of rows, ${perCall(counted.indexes)} of indexes`;
     console.log(recording);
     return { rows, recording, ok };
   } finally {

@@ -57,7 +57,8 @@ export interface RunningPortal {
 }
 
 /**
- * Starts `node apps/server/src/server.ts` (of `checkout`) on `dataDir` and resolves once /readyz answers 200
+ * Starts the server of `checkout` as its `npm run serve` does (node-flags.ts `serverCommand`) on `dataDir`
+ * and resolves once /readyz answers 200
  * (polled every 25 ms at `http://<host>:<port>`); rejects when the process exits first.
  */
 export async function startPortal(options: {

@@ -55,6 +55,7 @@ import * as m0309 from './migrations/0309-preferred-language.ts';
 import * as m0310 from './migrations/0310-content-translations.ts';
 import * as m0315 from './migrations/0315-search-languages.ts';
 import * as m0316 from './migrations/0316-translation-sources.ts';
+import * as m0317 from './migrations/0317-api-calls-occurred-at-dropped.ts';
 
 /**
  * Migrations are code, listed here in order, forward-only. Callers run them under the start-up lock
@@ -117,6 +118,7 @@ const migrations: Record<string, Migration> = {
   '0310-content-translations': m0310,
   '0315-search-languages': m0315,
   '0316-translation-sources': m0316,
+  '0317-api-calls-occurred-at-dropped': m0317,
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */

@@ -44,6 +44,22 @@ interface AudienceApp {
 }
 
 /**
+ * The query of the raw calls behind an audience: which application called which of `endpoints`
+ * (as the gateway records them, 'GET /<alias>/pets/{petId}') of the API in the last AUDIENCE_DAYS.
+ * The only reader of `api_calls` in the portal; it goes through `api_calls_alias_time` (migration
+ * 0275, tested with its plan).
+ */
+export const audienceCalls = (db: Db, alias: string, endpoints: string[]) =>
+  db
+    .selectFrom('api_calls')
+    .select(['application_uuid', 'endpoint'])
+    .where('api_alias', '=', alias)
+    .where('occurred_at', '>=', sql<Date>`now() - make_interval(days => ${AUDIENCE_DAYS})`)
+    .where('endpoint', 'in', endpoints)
+    .where('application_uuid', 'is not', null)
+    .groupBy(['application_uuid', 'endpoint']);
+
+/**
  * The applications that called those operations of the API in the sandbox or production in the
  * last 30 days (the gateway's records: api_calls.application_uuid, api_alias and endpoint, the
  * method and the alias and path template), each with the operations it called ('GET /pets/{id}').
@@ -57,15 +73,7 @@ export async function noticeAudience(db: Db, alias: string, endpoints: string[])
       return [`${e.slice(0, space)} /${alias}${e.slice(space + 1)}`, e];
     }),
   );
-  const calls = await db
-    .selectFrom('api_calls')
-    .select(['application_uuid', 'endpoint'])
-    .where('api_alias', '=', alias)
-    .where('occurred_at', '>=', sql<Date>`now() - make_interval(days => ${AUDIENCE_DAYS})`)
-    .where('endpoint', 'in', [...recorded.keys()])
-    .where('application_uuid', 'is not', null)
-    .groupBy(['application_uuid', 'endpoint'])
-    .execute();
+  const calls = await audienceCalls(db, alias, [...recorded.keys()]).execute();
   const called = new Map<string, string[]>();
   for (const c of calls) {
     const uuid = c.application_uuid!.toLowerCase();
