@@ -57,9 +57,9 @@ export interface RunningPortal {
 }
 
 /**
- * Starts the server of `checkout` as its `npm run serve` does (node-flags.ts `serverCommand`) on `dataDir`
- * and resolves once /readyz answers 200
- * (polled every 25 ms at `http://<host>:<port>`); rejects when the process exits first.
+ * Starts the server of `checkout` as its `npm run serve` does (node-flags.ts `serverCommand`) on
+ * `dataDir` and resolves once /readyz answers 200 (polled every 25 ms at `http://<host>:<port>`);
+ * rejects when the process exits first.
  */
 export async function startPortal(options: {
   port: number;
