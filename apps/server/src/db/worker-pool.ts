@@ -1,4 +1,4 @@
-import { BACKGROUND_YOUNG_GENERATION_MB } from '../lib/thread-priority.ts';
+import { backgroundResourceLimits } from '../lib/thread-priority.ts';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
@@ -76,7 +76,7 @@ export class PGliteWorkerPool implements PostgresPool {
   static async open(options: WorkerOptions, onError?: (err: Error) => void): Promise<PGliteWorkerPool> {
     const worker = new Worker(new URL('./pglite-worker.ts', import.meta.url), {
       workerData: options,
-      resourceLimits: { maxYoungGenerationSizeMb: BACKGROUND_YOUNG_GENERATION_MB },
+      resourceLimits: backgroundResourceLimits(),
     });
     const [opened] = (await once(worker, 'message')) as [Opened];
     if (!opened.opened) {

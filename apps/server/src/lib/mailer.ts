@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { sql } from 'kysely';
 import type { Locale } from '@portico/contracts/locales';
 import type { Db } from '../db/client.ts';
@@ -22,16 +22,23 @@ export interface Mailer {
 }
 
 export function createMailer(db: Db, options: { smtpUrl: string | undefined; from: string }): Mailer {
-  const transport: Transporter | undefined = options.smtpUrl
-    ? nodemailer.createTransport(options.smtpUrl)
-    : undefined;
+  // nodemailer (about 5 MB of the main thread's heap) is loaded with the first message sent through
+  // SMTP_URL, not at every start: without SMTP_URL it is never needed.
+  const smtpUrl = options.smtpUrl;
+  let transport: Promise<Transporter> | undefined;
+  let opened: Transporter | undefined;
+  const smtp = (url: string) =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) => {
+      opened = nodemailer.createTransport(url);
+      return opened;
+    }));
   return {
     async send(message) {
       let status = 'stored';
       let error: string | null = null;
-      if (transport) {
+      if (smtpUrl) {
         try {
-          await transport.sendMail({ from: options.from, ...message });
+          await (await smtp(smtpUrl)).sendMail({ from: options.from, ...message });
           status = 'sent';
         } catch (err) {
           status = 'failed';
@@ -52,7 +59,7 @@ export function createMailer(db: Db, options: { smtpUrl: string | undefined; fro
       if (status === 'failed') throw new Error(`Could not send e-mail to ${message.to}: ${error}`);
     },
     close() {
-      transport?.close();
+      opened?.close();
     },
   };
 }

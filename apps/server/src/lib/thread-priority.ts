@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import v8 from 'node:v8';
+import type { ResourceLimits } from 'node:worker_threads';
 
 /**
  * How background threads run below the answering thread (decisions 066 and 069): the embedded
@@ -43,3 +45,22 @@ export function lowerThisThreadsPriority(increment = BACKGROUND_NICENESS): numbe
  * at rest after an import of GitHub's description (bench:large), for no gain a user sees.
  */
 export const BACKGROUND_YOUNG_GENERATION_MB = 8;
+
+let semiSpaceFlagCleared = false;
+
+/**
+ * The `resourceLimits` of a background thread (the embedded database's, the document pool's).
+ * The server starts with `--max-semi-space-size=8` for its main thread (decision 070, the `serve`
+ * script), and V8 applies a process's flag to every isolate created after it, over a worker's own
+ * limit: each background thread then kept 16 MB of young generation, not its 8 (decision 072).
+ * A heap reads the flag when it is created, so once the main thread's heap exists the flag is set
+ * back to V8's default (0: none) before the first background thread starts; from then on each
+ * worker's limit applies, and the main thread keeps the semi-spaces it started with.
+ */
+export function backgroundResourceLimits(): ResourceLimits {
+  if (!semiSpaceFlagCleared) {
+    v8.setFlagsFromString('--max-semi-space-size=0');
+    semiSpaceFlagCleared = true;
+  }
+  return { maxYoungGenerationSizeMb: BACKGROUND_YOUNG_GENERATION_MB };
+}

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { BACKGROUND_NICENESS, BACKGROUND_YOUNG_GENERATION_MB } from '../lib/thread-priority.ts';
+import { BACKGROUND_NICENESS, backgroundResourceLimits } from '../lib/thread-priority.ts';
 import { nextTurn } from '../lib/turns.ts';
 import { Piscina } from 'piscina';
 import { TEXT_CHUNK_CHARS } from './document-texts.ts';
@@ -29,7 +29,7 @@ function workers(): Piscina {
     idleTimeout: 60_000,
     // Below the thread that answers requests when both want a core (decision 066).
     niceIncrement: BACKGROUND_NICENESS,
-    resourceLimits: { maxYoungGenerationSizeMb: BACKGROUND_YOUNG_GENERATION_MB },
+    resourceLimits: backgroundResourceLimits(),
   });
   return pool;
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { OperationIndex } from '@portico/contracts/catalog';
-import s2o from 'swagger2openapi';
 import { buildOperationIndex, isObj, type Obj } from './operations.ts';
 import type { SharedText } from '../lib/text-pieces.ts';
 import { parseSource, type SourceFormat } from './parse.ts';
@@ -116,6 +115,8 @@ export async function processOpenApi(source: string, options: ProcessOptions): P
 
     let v3: Obj;
     if (version.kind === 'swagger') {
+      // The converter (about 4 MB of heap) is loaded by the first Swagger 2.0 document only.
+      const { default: s2o } = await import('swagger2openapi');
       try {
         const result = await s2o.convertObj(
           doc as never,

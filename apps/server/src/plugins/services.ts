@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import { scheduleFileRemoval } from '../lib/file-removal.ts';
 import { createMailer, type Mailer } from '../lib/mailer.ts';
-import { createS3Storage } from '../lib/s3-storage.ts';
 import { createSecretBox, loadSecretKey, type SecretBox } from '../lib/secret-box.ts';
 import { createLocalStorage, type FileStorage } from '../lib/storage.ts';
 
@@ -11,7 +10,11 @@ export default fp(
     const secretBox = createSecretBox(loadSecretKey(app.config.secretKey, app.config.dataDir));
     const mailer = createMailer(app.db, { smtpUrl: app.config.smtpUrl, from: app.config.mailFrom });
     const settings = app.config.storage;
-    const storage = settings.kind === 's3' ? createS3Storage(settings) : createLocalStorage(settings.dir);
+    // The S3 client (about 5 MB of the main thread's heap) is loaded only when it is used.
+    const storage =
+      settings.kind === 's3'
+        ? (await import('../lib/s3-storage.ts')).createS3Storage(settings)
+        : createLocalStorage(settings.dir);
     app.decorate('secretBox', secretBox);
     app.decorate('mailer', mailer);
     app.decorate('storage', storage);

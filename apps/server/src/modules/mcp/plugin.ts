@@ -1,5 +1,3 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { format } from '@portico/contracts/format';
 import { en } from '@portico/contracts/messages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +14,20 @@ export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 const SERVER_INFO = { name: 'portico', version: '1.0.0' } as const;
 const INSTRUCTIONS =
   "The developer portal's MCP server. Anyone may search the portal and read its API products, API documentation (operations with parameters, schemas and samples), changelog, FAQ and articles. The tools that act for a user (their organizations and applications, subscriptions, sandbox tokens and calls, support tickets) need the user's authorization: the server answers 401 with the resource metadata, and the user signs in and consents at the portal.";
+
+/**
+ * The MCP SDK (about 7 MB of the main thread's heap), loaded with the first call of /mcp rather
+ * than at every start: most portals' processes never answer one.
+ */
+async function loadSdk() {
+  const [{ McpServer }, { StreamableHTTPServerTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+  ]);
+  return { McpServer, StreamableHTTPServerTransport };
+}
+let sdk: ReturnType<typeof loadSdk> | undefined;
+const mcpSdk = () => (sdk ??= loadSdk());
 
 interface JsonRpcMessage {
   jsonrpc?: unknown;
@@ -126,6 +138,7 @@ export default fp(
           'mcp tool call',
         );
 
+      const { McpServer, StreamableHTTPServerTransport } = await mcpSdk();
       const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
       registerPublicTools(server, app);
       registerAccountTools(server, app, agent);

@@ -1,0 +1,50 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { serverProcess } from '../node-flags.ts';
+import { BACKGROUND_YOUNG_GENERATION_MB } from './thread-priority.ts';
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+const MB = 1024 * 1024;
+
+/**
+ * A process started with the server's own flags (package.json's `serve`, decision 070) starts a
+ * worker with backgroundResourceLimits(), lets both threads allocate short-lived objects, and
+ * reports the largest their young generations grew to.
+ */
+async function youngGenerations(): Promise<{ main: number; worker: number }> {
+  const module = pathToFileURL(path.join(import.meta.dirname, 'thread-priority.ts')).href;
+  const churn = `
+    const v8 = await import('node:v8');
+    let kept = [];
+    for (let i = 0; i < 3e6; i++) { kept.push({ i, s: 'x' + i }); if (kept.length > 100000) kept = []; }
+    const newSpace = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;`;
+  const code = `
+    import { Worker } from 'node:worker_threads';
+    import { backgroundResourceLimits } from ${JSON.stringify(module)};
+    const worker = new Worker(${JSON.stringify(`(async () => { ${churn} (await import('node:worker_threads')).parentPort.postMessage(newSpace()); })()`)}, { eval: true, resourceLimits: backgroundResourceLimits() });
+    const inWorker = await new Promise((resolve, reject) => { worker.once('message', resolve); worker.once('error', reject); });
+    await worker.terminate();
+    ${churn}
+    console.log(JSON.stringify({ main: newSpace(), worker: inWorker }));`;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...serverProcess(root).flags, '--input-type=module', '-e', code],
+    { cwd: root },
+  );
+  return JSON.parse(stdout) as { main: number; worker: number };
+}
+
+describe('background threads keep their young generation small', () => {
+  it("under the server's flags, a worker keeps its own limit and the main thread its semi-spaces", async () => {
+    expect(serverProcess(root).flags).toContain('--max-semi-space-size=8');
+    const sizes = await youngGenerations();
+    // The worker's new space stays within its limit (V8 gave it 16 MB before decision 072).
+    expect(sizes.worker).toBeGreaterThan(0);
+    expect(sizes.worker).toBeLessThanOrEqual(BACKGROUND_YOUNG_GENERATION_MB * MB);
+    // The main thread's two 8 MB semi-spaces, as the flag asks.
+    expect(sizes.main).toBe(16 * MB);
+  }, 60_000);
+});
