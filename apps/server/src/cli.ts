@@ -249,10 +249,7 @@ async function exportContentCommand(args: string[]): Promise<void> {
   if (!config.databaseUrl && rerunWithoutWasmOptimizer()) return;
   const dir = args[0] ?? config.contentDir;
   const { exportContent } = await import('./content/exporters.ts');
-  const storage =
-    config.storage.kind === 's3'
-      ? (await import('./lib/s3-storage.ts')).createS3Storage(config.storage)
-      : (await import('./lib/storage.ts')).createLocalStorage(config.storage.dir);
+  const storage = await (await import('./lib/storage.ts')).openStorage(config.storage);
   const { articles, faq, pages, site, catalog, stories, images } = await withCommandDatabase(config, (db) =>
     exportContent(db, storage, dir).finally(() => storage.close()),
   );

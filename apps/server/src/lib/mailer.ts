@@ -25,13 +25,12 @@ export function createMailer(db: Db, options: { smtpUrl: string | undefined; fro
   // nodemailer (about 5 MB of the main thread's heap) is loaded with the first message sent through
   // SMTP_URL, not at every start: without SMTP_URL it is never needed.
   const smtpUrl = options.smtpUrl;
-  let transport: Promise<Transporter> | undefined;
   let opened: Transporter | undefined;
+  let opening: Promise<Transporter> | undefined;
   const smtp = (url: string) =>
-    (transport ??= import('nodemailer').then(({ default: nodemailer }) => {
-      opened = nodemailer.createTransport(url);
-      return opened;
-    }));
+    (opening ??= import('nodemailer').then(
+      ({ default: nodemailer }) => (opened = nodemailer.createTransport(url)),
+    ));
   return {
     async send(message) {
       let status = 'stored';

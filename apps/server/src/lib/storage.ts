@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { StorageConfig } from '../config.ts';
 
 /**
  * Where uploaded files live. One interface with two implementations: the local folder of a single
@@ -43,6 +44,16 @@ export function checkStorageKey(key: string): void {
 /** A storage key for a new file: sharded by the first two characters of its uuid. */
 export function storageKeyFor(uuid: string): string {
   return `${uuid.slice(0, 2)}/${uuid}`;
+}
+
+/**
+ * The storage the configuration names: the folder, or the S3 bucket (its client, about 5 MB of
+ * heap, loaded only then). The server's and the commands' one way to open it.
+ */
+export async function openStorage(settings: StorageConfig): Promise<FileStorage> {
+  return settings.kind === 's3'
+    ? (await import('./s3-storage.ts')).createS3Storage(settings)
+    : createLocalStorage(settings.dir);
 }
 
 /** Files in a local folder; writes go to a temporary file in the same folder, then rename. */

@@ -2,19 +2,14 @@ import fp from 'fastify-plugin';
 import { scheduleFileRemoval } from '../lib/file-removal.ts';
 import { createMailer, type Mailer } from '../lib/mailer.ts';
 import { createSecretBox, loadSecretKey, type SecretBox } from '../lib/secret-box.ts';
-import { createLocalStorage, type FileStorage } from '../lib/storage.ts';
+import { openStorage, type FileStorage } from '../lib/storage.ts';
 
 /** Shared services every module may use: secret encryption, outgoing mail and file storage. */
 export default fp(
   async (app) => {
     const secretBox = createSecretBox(loadSecretKey(app.config.secretKey, app.config.dataDir));
     const mailer = createMailer(app.db, { smtpUrl: app.config.smtpUrl, from: app.config.mailFrom });
-    const settings = app.config.storage;
-    // The S3 client (about 5 MB of the main thread's heap) is loaded only when it is used.
-    const storage =
-      settings.kind === 's3'
-        ? (await import('../lib/s3-storage.ts')).createS3Storage(settings)
-        : createLocalStorage(settings.dir);
+    const storage = await openStorage(app.config.storage);
     app.decorate('secretBox', secretBox);
     app.decorate('mailer', mailer);
     app.decorate('storage', storage);
