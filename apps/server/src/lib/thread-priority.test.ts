@@ -4,17 +4,17 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { serverProcess } from '../node-flags.ts';
-import { BACKGROUND_YOUNG_GENERATION_MB } from './thread-priority.ts';
+import { BACKGROUND_YOUNG_GENERATION_MB, launchedWithSemiSpaceFlag } from './thread-priority.ts';
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const MB = 1024 * 1024;
 
 /**
- * A process started with the server's own flags (package.json's `serve`, decision 070) starts a
- * worker with backgroundResourceLimits(), lets both threads allocate short-lived objects, and
- * reports the largest their young generations grew to.
+ * A process started with the given flags starts a worker with backgroundResourceLimits(), lets
+ * both threads allocate short-lived objects, and reports the largest their young generations grew
+ * to.
  */
-async function youngGenerations(): Promise<{ main: number; worker: number }> {
+async function youngGenerations(flags: readonly string[]): Promise<{ main: number; worker: number }> {
   const module = pathToFileURL(path.join(import.meta.dirname, 'thread-priority.ts')).href;
   const churn = `
     const v8 = await import('node:v8');
@@ -31,8 +31,9 @@ async function youngGenerations(): Promise<{ main: number; worker: number }> {
     console.log(JSON.stringify({ main: newSpace(), worker: inWorker }));`;
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [...serverProcess(root).flags, '--input-type=module', '-e', code],
-    { cwd: root },
+    [...flags, '--input-type=module', '-e', code],
+    // NODE_OPTIONS of the test runner's own would count as the launch's flags.
+    { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } },
   );
   return JSON.parse(stdout) as { main: number; worker: number };
 }
@@ -40,11 +41,25 @@ async function youngGenerations(): Promise<{ main: number; worker: number }> {
 describe('background threads keep their young generation small', () => {
   it("under the server's flags, a worker keeps its own limit and the main thread its semi-spaces", async () => {
     expect(serverProcess(root).flags).toContain('--max-semi-space-size=8');
-    const sizes = await youngGenerations();
+    const sizes = await youngGenerations(serverProcess(root).flags);
     // The worker's new space stays within its limit (V8 gave it 16 MB before decision 072).
     expect(sizes.worker).toBeGreaterThan(0);
     expect(sizes.worker).toBeLessThanOrEqual(BACKGROUND_YOUNG_GENERATION_MB * MB);
     // The main thread's two 8 MB semi-spaces, as the flag asks.
     expect(sizes.main).toBe(16 * MB);
   }, 60_000);
+
+  it('without the flag, a worker keeps its own limit all the same', async () => {
+    const sizes = await youngGenerations([]);
+    expect(sizes.worker).toBeGreaterThan(0);
+    expect(sizes.worker).toBeLessThanOrEqual(BACKGROUND_YOUNG_GENERATION_MB * MB);
+  }, 60_000);
+
+  it('tells a launch with a semi-space size from one without, on the command line or in NODE_OPTIONS', () => {
+    expect(launchedWithSemiSpaceFlag(['--max-semi-space-size=8'], '')).toBe(true);
+    expect(launchedWithSemiSpaceFlag(['--max_semi_space_size', '8'], '')).toBe(true);
+    expect(launchedWithSemiSpaceFlag([], '--inspect --max-semi-space-size=4')).toBe(true);
+    expect(launchedWithSemiSpaceFlag(['--heap-growing-percent=25'], '--max-old-space-size=512')).toBe(false);
+    expect(launchedWithSemiSpaceFlag([], '')).toBe(false);
+  });
 });

@@ -46,7 +46,20 @@ export function lowerThisThreadsPriority(increment = BACKGROUND_NICENESS): numbe
  */
 export const BACKGROUND_YOUNG_GENERATION_MB = 8;
 
-let semiSpaceFlagCleared = false;
+/**
+ * Whether this process was launched with a semi-space size for its heaps (the `serve` script's
+ * `--max-semi-space-size=8`, on the command line or in NODE_OPTIONS).
+ */
+export function launchedWithSemiSpaceFlag(
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? '',
+): boolean {
+  return [...execArgv, ...nodeOptions.split(/\s+/)].some((arg) =>
+    /^--max[-_]semi[-_]space[-_]size\b/.test(arg),
+  );
+}
+
+let semiSpaceFlagChecked = false;
 
 /**
  * The `resourceLimits` of a background thread (the embedded database's, the document pool's).
@@ -55,12 +68,14 @@ let semiSpaceFlagCleared = false;
  * limit: each background thread then kept 16 MB of young generation, not its 8 (decision 072).
  * A heap reads the flag when it is created, so once the main thread's heap exists the flag is set
  * back to V8's default (0: none) before the first background thread starts; from then on each
- * worker's limit applies, and the main thread keeps the semi-spaces it started with.
+ * worker's limit applies, and the main thread keeps the semi-spaces it started with. A process
+ * launched without the flag (the test runner's, an embedder's) has nothing to undo, and V8's
+ * flags are left alone there: Node's documentation warns against changing them after start-up.
  */
 export function backgroundResourceLimits(): ResourceLimits {
-  if (!semiSpaceFlagCleared) {
-    v8.setFlagsFromString('--max-semi-space-size=0');
-    semiSpaceFlagCleared = true;
+  if (!semiSpaceFlagChecked) {
+    semiSpaceFlagChecked = true;
+    if (launchedWithSemiSpaceFlag()) v8.setFlagsFromString('--max-semi-space-size=0');
   }
   return { maxYoungGenerationSizeMb: BACKGROUND_YOUNG_GENERATION_MB };
 }
