@@ -48,6 +48,8 @@ const option = (name: string) => {
   return i === -1 ? undefined : args[i + 1];
 };
 const baseline = option('--baseline');
+/** How long the portal stays idle after step 3 before its memory is read again. */
+const SETTLE_MS = 15_000;
 const only = option('--only');
 /**
  * Step 3's portal runs under `--cpu-prof` (this checkout only; it adds to every turn): its turns
@@ -314,7 +316,11 @@ async function measure(label: string, cwd: string) {
     };
     const rssBefore = rss();
     let peakRss = rssBefore;
-    const rssPoll = setInterval(() => (peakRss = Math.max(peakRss, rss())), 50);
+    let peakAt = 0;
+    const rssPoll = setInterval(() => {
+      const now = rss();
+      if (now > peakRss) [peakRss, peakAt] = [now, performance.now() - started];
+    }, 50);
     const loadAtStart = loadAverage()[0];
     // /healthz polled from a process of its own (the figure), and from this one as well (which
     // also uploads and downloads the documents, so its own turns and pauses add to what it sees).
@@ -389,6 +395,7 @@ async function measure(label: string, cwd: string) {
     });
     const loadMs = performance.now() - started;
     clearInterval(rssPoll);
+    const rssAtEnd = rss();
     const loadAtEnd = loadAverage()[0];
     const loopWork = loop();
     loading = false;
@@ -399,6 +406,10 @@ async function measure(label: string, cwd: string) {
       latencies: number[];
       ownLoopDelayMaxMs?: number;
     };
+    // What the portal gives back once idle (decision 073: a grown document thread is replaced
+    // after 10 s without a task).
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    const rssSettled = rss();
     await portal.stop();
     if (profileDir) {
       const turnsFile = path.join(profileDir, 'turns.json');
@@ -457,7 +468,7 @@ async function measure(label: string, cwd: string) {
     rows.push([
       label,
       'portal memory meanwhile',
-      `peak ${mb(peakRss)} RSS (sampled every 50 ms), ${mb(rssBefore)} before`,
+      `peak ${mb(peakRss)} RSS (sampled every 50 ms) ${s(peakAt)} after the step's start (the import took ${Number.isNaN(importMs) ? '–' : s(importMs)}), ${mb(rssBefore)} before, ${mb(rssAtEnd)} at the end of the step (${s(loadMs)}), ${mb(rssSettled)} ${s(SETTLE_MS)} later (idle)`,
     ]);
     console.log(rows.at(-1)!.join(' | '));
     // Issue 29's figures, read off the rows above.

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
 import type { OpenApiDocument } from '../openapi/document.ts';
-import { runInDocumentWorker } from '../openapi/pool.ts';
+import { keepDocumentWorkersWarm, runInDocumentWorker } from '../openapi/pool.ts';
 import { cutOperationSlice, operationSlice } from '../openapi/slice.ts';
 import { clearStoredDocuments, storedDocument, type StoredDocument } from '../openapi/stored-document.ts';
 import { CompiledApi, type MatchedOperation } from './compiled-api.ts';
@@ -73,7 +73,7 @@ const SLICE_TASK = new URL('./slice-task.ts', import.meta.url);
  * listens, in the background (decision 039). Answers the id of the thread that is kept for it.
  */
 export function warmSandboxWorker(): Promise<number> {
-  return runInDocumentWorker<number>(SLICE_TASK, 'warmUp', null);
+  return keepDocumentWorkersWarm<number>(SLICE_TASK, 'warmUp');
 }
 
 /**

@@ -16,8 +16,9 @@ import type { WorkerAnswer } from './worker.ts';
  * (the portal's machine may have two cores). Once started, one thread is kept for as long as the
  * process runs (about 45 MB with its modules loaded), so that a sandbox call never waits for a
  * thread to start and load them again (half a second to two seconds; decision 039); a second one
- * is kept a minute after its last task. Piscina unrefs idle threads, so they never keep a process
- * alive.
+ * is kept a minute after its last task. A thread that a big task left holding a big heap is
+ * replaced by a fresh, warmed one (decision 073). Piscina unrefs idle threads, so they never keep
+ * a process alive.
  */
 let pool: Piscina | undefined;
 
@@ -35,12 +36,83 @@ function workers(): Piscina {
 }
 
 /**
+ * A thread whose heap holds more than this after a task is replaced by a fresh one once the pool
+ * has been idle for RETIRE_WHEN_IDLE_MS (decision 073). At rest a thread holds 35-55 MB of heap
+ * pages with the import pipeline and the validator generator loaded; parsing GitHub's 13 MB
+ * description grows it past 120 MB, and V8 keeps those pages for as long as the process runs.
+ */
+export const RETIRED_THREAD_HEAP_BYTES = 96 * 1024 * 1024;
+
+/**
+ * How long the pool must have had no task before a grown thread is replaced: starting a thread
+ * takes CPU (its modules load again), which during an import's writes or a burst of first sandbox
+ * calls lengthened `/healthz`'s answers (bench/README.md, decision 073).
+ */
+export const RETIRE_WHEN_IDLE_MS = 10_000;
+
+/** What each new thread loads first (keepDocumentWorkersWarm), so no first call waits for it. */
+const warmUps: { filename: URL; name: string }[] = [];
+
+/** Pools whose threads were replaced and that are finishing the tasks they had. */
+const retiring = new Set<Promise<void>>();
+
+/** Tasks sent and not yet answered, and the timer of a replacement waiting for none. */
+let running = 0;
+let retirement: NodeJS.Timeout | undefined;
+
+/**
+ * After a task: when one of the pool's threads holds more than RETIRED_THREAD_HEAP_BYTES, the pool
+ * is replaced once it has been idle for RETIRE_WHEN_IDLE_MS (each task meanwhile starts the wait
+ * again). The next tasks go to a new pool, whose first thread starts at once and loads the
+ * warm-ups; the old one finishes what it has and ends its threads, which gives their memory back
+ * to the system.
+ */
+async function retireGrownThreads(p: Piscina): Promise<void> {
+  const heaps = await Promise.all(
+    p.threads.map((thread) =>
+      thread.getHeapStatistics().then(
+        (s) => s.total_physical_size,
+        () => 0,
+      ),
+    ),
+  );
+  if (pool !== p || !heaps.some((bytes) => bytes > RETIRED_THREAD_HEAP_BYTES)) return;
+  scheduleRetirement(p);
+}
+
+function scheduleRetirement(p: Piscina): void {
+  clearTimeout(retirement);
+  retirement = setTimeout(() => {
+    retirement = undefined;
+    if (pool !== p) return;
+    if (running) return scheduleRetirement(p);
+    pool = undefined;
+    const closing = p.close().finally(() => retiring.delete(closing));
+    retiring.add(closing);
+    const next = workers();
+    for (const { filename, name } of warmUps)
+      void next.run(null, { filename: filename.href, name }).catch(() => {});
+  }, RETIRE_WHEN_IDLE_MS);
+  retirement.unref();
+}
+
+/**
  * A task in a worker thread. Its answer is copied into this thread (structured clone) in the turn
  * of the event loop it arrives in, which for a big document's operations and index is tens of
  * milliseconds: what the caller does next gets a turn of its own.
  */
 async function run(task: unknown, options?: Parameters<Piscina['run']>[1]): Promise<unknown> {
-  const answer: unknown = await workers().run(task, options);
+  const p = workers();
+  running++;
+  // A replacement waits for a pool idle that long after the last task.
+  if (retirement) scheduleRetirement(p);
+  let answer: unknown;
+  try {
+    answer = await p.run(task, options);
+  } finally {
+    running--;
+  }
+  void retireGrownThreads(p);
   await nextTurn();
   return answer;
 }
@@ -111,9 +183,27 @@ export async function runInDocumentWorker<T>(filename: URL, name: string, task: 
   return (await run(task, { filename: filename.href, name })) as T;
 }
 
+/**
+ * Runs the export `name` of the module at `filename` (called with null) in the thread now, and
+ * first in every thread that replaces it (decision 073): what a first call must not wait for
+ * (the sandbox's validator generator, decision 039). Answers the first run's answer.
+ */
+export async function keepDocumentWorkersWarm<T>(filename: URL, name: string): Promise<T> {
+  if (!warmUps.some((w) => w.filename.href === filename.href && w.name === name))
+    warmUps.push({ filename, name });
+  return runInDocumentWorker<T>(filename, name, null);
+}
+
+/** The ids of the pool's threads now (none before the first task). */
+export function documentWorkerThreadIds(): number[] {
+  return pool?.threads.map((thread) => thread.threadId) ?? [];
+}
+
 /** Ends the worker threads (they start again when needed). */
 export async function closeDocumentWorkers(): Promise<void> {
   const p = pool;
   pool = undefined;
-  await p?.close();
+  clearTimeout(retirement);
+  retirement = undefined;
+  await Promise.all([p?.close(), ...retiring]);
 }
