@@ -16,7 +16,7 @@ describe('the server process', () => {
   it("is started as package.json's serve script says, and npm start starts it the same way", () => {
     const server = serverProcess(root);
     expect(server).toEqual({
-      flags: ['--max-semi-space-size=8', '--heap-growing-percent=25'],
+      flags: ['--max-semi-space-size=8', '--heap-growing-percent=25', '--expose-gc-as=porticoCollectGarbage'],
       env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
     });
     const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {

@@ -11,13 +11,15 @@ export const SERVER_ENTRY = 'apps/server/src/server.ts';
  * benches, a baseline checkout's server) passes what that checkout's script gives, so that it runs
  * as `npm run serve` would run it.
  *
- * Today (decisions 070 and 071):
+ * Today (decisions 070, 071 and 074):
  * - `--max-semi-space-size=8`: the main thread's young generation in semi-spaces of 8 MB. V8's
  *   default let it grow to 64 MB, which the process kept resident and which every full collection
  *   evacuated in its pause.
  * - `--heap-growing-percent=25`: after a full collection, each heap may grow to 1.25 times what
  *   was live before the next one (V8 picks up to 4 times when collecting is quick), so the garbage
  *   of an import does not stay resident between collections.
+ * - `--expose-gc-as=porticoCollectGarbage` (decision 074): V8's collector under a name of the
+ *   server's own, which it calls once when its start is done (lib/collector.ts reduceHeap).
  * - `MALLOC_ARENA_MAX=2` (through `env`): glibc gives each thread that allocates a malloc arena of
  *   its own and keeps what they freed; the server's threads (the main one, the document pool's, the
  *   database's, V8's and libuv's helpers) share two.
