@@ -13,8 +13,8 @@ type Who = { threadId: number; warmed: boolean };
 
 /**
  * A document thread whose heap grew past RETIRED_THREAD_HEAP_BYTES in a task is replaced by a new
- * one once the pool is idle, which loads the warm-ups before anything else (decision 073); a thread that stayed small is
- * kept (decision 039).
+ * one once the pool is idle, which loads the warm-ups before anything else (decision 073); a
+ * thread that stayed small is kept (decision 039).
  */
 describe('the document worker threads', () => {
   afterAll(() => closeDocumentWorkers());

@@ -61,9 +61,9 @@ let running = 0;
 let retirement: NodeJS.Timeout | undefined;
 
 /**
- * After a task: when one of the pool's threads holds more than RETIRED_THREAD_HEAP_BYTES, the pool
- * is replaced once it has been idle for RETIRE_WHEN_IDLE_MS (each task meanwhile starts the wait
- * again). The next tasks go to a new pool, whose first thread starts at once and loads the
+ * After a task (when no replacement is waiting already): when one of the pool's threads holds more
+ * than RETIRED_THREAD_HEAP_BYTES, the pool is replaced once it has been idle for RETIRE_WHEN_IDLE_MS
+ * (each task that ends meanwhile starts the wait again). The next tasks go to a new pool, whose first thread starts at once and loads the
  * warm-ups; the old one finishes what it has and ends its threads, which gives their memory back
  * to the system.
  */
@@ -87,7 +87,11 @@ function scheduleRetirement(p: Piscina): void {
     if (pool !== p) return;
     if (running) return scheduleRetirement(p);
     pool = undefined;
-    const closing = p.close().finally(() => retiring.delete(closing));
+    // Nothing runs in it any more, so its close cannot time out; were it to fail, nothing is lost.
+    const closing = p
+      .close()
+      .catch(() => {})
+      .finally(() => retiring.delete(closing));
     retiring.add(closing);
     const next = workers();
     for (const { filename, name } of warmUps)
@@ -104,15 +108,15 @@ function scheduleRetirement(p: Piscina): void {
 async function run(task: unknown, options?: Parameters<Piscina['run']>[1]): Promise<unknown> {
   const p = workers();
   running++;
-  // A replacement waits for a pool idle that long after the last task.
-  if (retirement) scheduleRetirement(p);
   let answer: unknown;
   try {
     answer = await p.run(task, options);
   } finally {
     running--;
   }
-  void retireGrownThreads(p);
+  // A replacement already waiting waits again from this task's end; otherwise, did a thread grow?
+  if (retirement && pool === p) scheduleRetirement(p);
+  else void retireGrownThreads(p);
   await nextTurn();
   return answer;
 }
