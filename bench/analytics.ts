@@ -313,6 +313,14 @@ try {
   await rollupFrom(0).execute(db);
   await perApiFrom(0).execute(db);
   const rolledUp = seconds(r0);
+  // The raw calls' index by client and time: the portal no longer keeps one (migration 0318, no
+  // query of it reads the raw calls), so the bench makes it for its own check against the raw
+  // rows below, whose time is what the rollup saves over the query it replaced.
+  const i0 = performance.now();
+  await sql`create index if not exists bench_api_calls_client_time on api_calls (client_id, occurred_at)`.execute(
+    db,
+  );
+  const indexed = seconds(i0);
   const a0 = performance.now();
   await analyze();
   const analyzed = seconds(a0);
@@ -320,7 +328,7 @@ try {
   if (Number(size.calls) !== CALLS) throw new Error(`api_calls holds ${size.calls} rows, not ${CALLS}`);
   console.log(
     `raw calls generated in ${generated} (api_calls ${Number(size.calls).toLocaleString('en')} rows, ${size.calls_size}); ` +
-      `rollup in ${rolledUp} (api_call_daily ${size.daily} rows, ${size.daily_size}); analyze ${analyzed}`,
+      `rollup in ${rolledUp} (api_call_daily ${size.daily} rows, ${size.daily_size}); the bench's index of the raw calls ${indexed}; analyze ${analyzed}`,
   );
 
   // --- The last month, as the analytics page asks for it ---------------------------------------
@@ -364,7 +372,7 @@ try {
     }
   }
 
-  // The raw calls of the range, read once through their own index: the answer's durations must be
+  // The raw calls of the range, read once through the bench's index: the answer's durations must be
   // theirs, and the time it takes is what the rollup saves.
   const q0 = performance.now();
   const raw = await sql<{
@@ -382,7 +390,7 @@ try {
     group by endpoint`.execute(db);
   const rawQueryMs = performance.now() - q0;
   const rawByEndpoint = new Map(raw.rows.map((r) => [r.endpoint, r]));
-  console.log(`the range from the raw calls (api_calls_client_time), once: ${ms(rawQueryMs)}`);
+  console.log(`the range from the raw calls (bench_api_calls_client_time), once: ${ms(rawQueryMs)}`);
 
   const clientIds = (
     await db.selectFrom('oauth_clients').select('client_id').where('application_uuid', '=', appUuid).execute()

@@ -63,6 +63,7 @@ const migrations: Record<string, () => Promise<Migration>> = {
   '0315-search-languages': () => import('./migrations/0315-search-languages.ts'),
   '0316-translation-sources': () => import('./migrations/0316-translation-sources.ts'),
   '0317-api-calls-occurred-at-dropped': () => import('./migrations/0317-api-calls-occurred-at-dropped.ts'),
+  '0318-api-calls-client-time-dropped': () => import('./migrations/0318-api-calls-client-time-dropped.ts'),
 };
 
 /** A migration failed: the database stays at the last migration that succeeded. */
