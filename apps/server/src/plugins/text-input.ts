@@ -50,12 +50,18 @@ export default fp(
   async (app) => {
     // Callback hooks (every request runs them): a refusal is passed to done, as a throw would be.
     const checkRequest = (request: FastifyRequest): void => {
-      const path = decodedPath(request.url);
-      if (path !== undefined && !isStorableText(path)) {
-        throw new HttpError(400, en.api.invalidPath, { code: 'invalid_text', parameter: 'path' });
+      // Only percent-encoding can bring a NUL or a lone surrogate into the path or the query:
+      // Node's HTTP parser refuses control characters and bytes past ASCII in a request's target.
+      // A URL without '%' (one test of it, in case the parser was made lenient) needs no decoding.
+      const url = request.url;
+      if (url.includes('%') || !isStorableText(url)) {
+        const path = decodedPath(url);
+        if (path !== undefined && !isStorableText(path)) {
+          throw new HttpError(400, en.api.invalidPath, { code: 'invalid_text', parameter: 'path' });
+        }
+        const query = findInvalidText(request.query);
+        if (query) throw invalidText(query.join('.'), { parameter: query[0] ?? '' });
       }
-      const query = findInvalidText(request.query);
-      if (query) throw invalidText(query.join('.'), { parameter: query[0] ?? '' });
       // The cookies the portal reads (its session, the OIDC providers' sessions and interactions),
       // before the session plugin looks one up. Other cookies on the host are none of our business.
       const cookie = request.headers.cookie;
