@@ -9,6 +9,9 @@
  *   npm run bench:sandbox -- --before /tmp/portico-before      (that checkout's server first, the
  *                                             same way, for each database: before and after)
  *   BENCH_PORTAL_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench:sandbox  (profile)
+ *   npm run bench:sandbox -- --compressed     (an operation with a 3 KB answer, imported by the demo
+ *                                             administrator, called with Accept-Encoding: gzip,
+ *                                             deflate, br as fetch and browsers call it)
  *
  * For each database: the portal (its own process, started as `npm run serve` starts it) on a fresh
  * database with the demo content; through its API the demo developer creates an organization and
@@ -29,7 +32,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { autocannon, type CannonResult } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
-import { sandboxClient } from './portal-api.ts';
+import { check, demoAccounts, sandboxClient, signedIn } from './portal-api.ts';
 import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -40,6 +43,8 @@ const { values: args } = parseArgs({
     databases: { type: 'string', default: '' },
     // Another checkout's server measured the same way right before this one's (a 'before').
     before: { type: 'string', default: '' },
+    // Calls an operation with a 3 KB answer, accepting br and gzip as fetch and browsers do.
+    compressed: { type: 'boolean', default: false },
   },
 });
 const DURATION = Number(args.duration);
@@ -53,7 +58,54 @@ if (DATABASES.includes('postgres') && !process.env.BENCH_DATABASE_URL)
     '--databases postgres needs BENCH_DATABASE_URL (a PostgreSQL server to create a database on)',
   );
 
-const SANDBOX_PATH = '/sandbox/accounts-v1/accounts?limit=5';
+const COMPRESSED = args.compressed;
+const SANDBOX_ALIAS = COMPRESSED ? 'bench-statements' : 'accounts-v1';
+const SANDBOX_PATH = COMPRESSED
+  ? `/sandbox/${SANDBOX_ALIAS}/statement`
+  : `/sandbox/${SANDBOX_ALIAS}/accounts?limit=5`;
+
+/**
+ * For --compressed: an API whose one operation answers 40 statement lines (about 3 KB of JSON),
+ * with the Accounts API's scope, so that the bench's application may call it and every call is
+ * recorded. Imported by the demo administrator as the console imports an API.
+ */
+const STATEMENTS_API = {
+  openapi: '3.0.3',
+  info: { title: 'Bench statements', version: '1.0.0' },
+  components: {
+    securitySchemes: {
+      oauth2: {
+        type: 'oauth2',
+        flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: { 'accounts:read': 'Read' } } },
+      },
+    },
+  },
+  security: [{ oauth2: ['accounts:read'] }],
+  paths: {
+    '/statement': {
+      get: {
+        operationId: 'statement',
+        responses: {
+          '200': {
+            description: 'The lines of a statement',
+            content: {
+              'application/json': {
+                example: {
+                  lines: Array.from({ length: 40 }, (_, i) => ({
+                    id: `line-${i}`,
+                    bookingDate: '2026-12-01',
+                    amount: { currency: 'EUR', amount: `-${(i * 3.7).toFixed(2)}` },
+                    remittanceInformation: `Card payment ${i} at a coffee roaster`,
+                  })),
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};
 
 /** A plain node:http hello world (its own process). */
 async function helloWorld(): Promise<{ url: string; stop: () => void }> {
@@ -122,7 +174,23 @@ async function benchOne(
       organization: 'Sandbox throughput bench',
       title: 'Sandbox throughput probe',
     });
-    const headers = { authorization: `Bearer ${token.access_token}` };
+    if (COMPRESSED) {
+      const admin = await signedIn(base, demoAccounts().administrator);
+      admin.csrfToken = await (await check(await admin.get('/session/token'), 200, 'CSRF token')).text();
+      const imported = await admin.request(
+        '/admin-api/catalog/import-api?product=bench-statements&alias=bench-statements&filename=statements.json',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': admin.csrfToken },
+          body: JSON.stringify(STATEMENTS_API),
+        },
+      );
+      await check(imported, 201, 'the statements API imported');
+    }
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${token.access_token}`,
+      ...(COMPRESSED ? { 'accept-encoding': 'gzip, deflate, br' } : {}),
+    };
     // The call really checks the token: without it, 401 (not recorded: no client is known).
     const refused = await fetch(`${base}${SANDBOX_PATH}`);
     await refused.arrayBuffer();
@@ -131,6 +199,10 @@ async function benchOne(
     const first = await fetch(`${base}${SANDBOX_PATH}`, { headers });
     await first.arrayBuffer();
     if (first.status !== 200) throw new Error(`the sandbox call answered ${first.status}`);
+    if (COMPRESSED && first.headers.get('content-encoding') !== 'br')
+      throw new Error(
+        `the sandbox answered in ${first.headers.get('content-encoding') ?? 'no encoding'}, not br`,
+      );
     /** Sandbox answers received: each must be one row of api_calls after the graceful stop. */
     let answered = 1;
 
@@ -188,7 +260,7 @@ async function benchOne(
         await sql<typeof counted>`select
           (select count(*) from api_calls where client_id = ${clientId}) as calls,
           (select coalesce(sum(calls), 0) from api_call_daily where client_id = ${clientId}) as daily,
-          (select coalesce(sum(calls), 0) from api_calls_per_api_day where api_alias = 'accounts-v1') as per_api,
+          (select coalesce(sum(calls), 0) from api_calls_per_api_day where api_alias = ${SANDBOX_ALIAS}) as per_api,
           (select count(*) from api_calls) as all_calls,
           pg_relation_size('api_calls') as heap, pg_indexes_size('api_calls') as indexes`.execute(handle.db)
       ).rows[0]!;

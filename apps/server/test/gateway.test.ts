@@ -1,3 +1,5 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { importJWK, SignJWT } from 'jose';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -426,6 +428,107 @@ describe('sandbox gateway', () => {
     });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+  });
+
+  it('sends a long answer compressed as the client accepts, each encoding made once', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => ({
+      id: `line-${i}`,
+      text: `Statement line ${i} of the account, with a remittance text long enough to count`,
+    }));
+    const small = { status: 'ok' };
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 'Statements API', version: '1.0.0' },
+      paths: {
+        '/statement': {
+          get: {
+            security: [],
+            responses: {
+              '200': { description: 'Lines', content: { 'application/json': { example: { lines } } } },
+            },
+          },
+        },
+        '/small': {
+          get: {
+            security: [],
+            responses: {
+              '200': { description: 'Small', content: { 'application/json': { example: small } } },
+            },
+          },
+        },
+      },
+    };
+    await insertDocument(t.app.db, 'statements-api', doc, 'statements-1');
+    /** The answer's bytes as they came (fetch would decode them). */
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = httpRequest(`${t.baseUrl}${path}`, { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const text = JSON.stringify({ lines });
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1024);
+
+    const plain = await raw('/sandbox/statements-api/statement', {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/);
+    expect(plain.body.toString()).toBe(text);
+
+    const br = await raw('/sandbox/statements-api/statement', { 'accept-encoding': 'gzip, deflate, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/);
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(Buffer.byteLength(text) / 2);
+    expect(brotliDecompressSync(br.body).toString()).toBe(text);
+    const brAgain = await raw('/sandbox/statements-api/statement', { 'accept-encoding': 'br' });
+    expect(brAgain.body.equals(br.body)).toBe(true);
+
+    const gz = await raw('/sandbox/statements-api/statement', { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(text);
+
+    const declined: Record<string, string>[] = [
+      { 'accept-encoding': 'identity' },
+      { 'accept-encoding': 'br', 'x-no-compression': '1' },
+    ];
+    for (const headers of declined) {
+      const sent = await raw('/sandbox/statements-api/statement', headers);
+      expect(sent.headers['content-encoding'], JSON.stringify(headers)).toBeUndefined();
+      expect(sent.body.toString()).toBe(text);
+    }
+    // An answer under 1 KB goes as it is, as the rest of the portal sends it.
+    const short = await raw('/sandbox/statements-api/small', { 'accept-encoding': 'br' });
+    expect(short.headers['content-encoding']).toBeUndefined();
+    expect(short.headers.vary ?? '').not.toMatch(/Accept-Encoding/);
+    expect(JSON.parse(short.body.toString())).toEqual(small);
+  });
+
+  it('reads a compressed request body', async () => {
+    const writer = await clientCredentialsToken(t, ['payments:write']);
+    const body = gzipSync(JSON.stringify({ amount: 12.5, creditorIban: 'DE89370400440532013000' }));
+    const headers = {
+      authorization: `Bearer ${writer.token}`,
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+      'x-request-id': 'req-1',
+    };
+    const res = await call(t, '/sandbox/accounts-api/payments', undefined, { method: 'POST', headers, body });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ paymentId: 'pay-1', status: 'ACCEPTED' });
+    const invalid = await call(t, '/sandbox/accounts-api/payments', undefined, {
+      method: 'POST',
+      headers,
+      body: gzipSync(JSON.stringify({ amount: -1, creditorIban: 'DE89' })),
+    });
+    expect(invalid.status).toBe(400);
   });
 
   it('needs no token for operations without security', async () => {

@@ -6,6 +6,7 @@ import { operationNeeds, presented, type SchemeNeed } from './credentials.ts';
 import { createDocumentCache } from './documents.ts';
 import { createDpopChecker, dpopChallenge, DpopError, presentedToken, type PresentedToken } from './dpop.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
+import { acceptedEncoding, compressible, encodeAnswer, type AnswerEncoding } from './answer-encoding.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
 import { peerCertificate } from '../authz-server/client-auth.ts';
 import { certificateBindingRefusal } from './certificate-binding.ts';
@@ -29,6 +30,10 @@ interface DocumentedAnswer {
   headers: Readonly<Record<string, string>>;
   contentType: string | undefined;
   payload: string | undefined;
+  /** Sent compressed to a client that accepts it (gateway/answer-encoding.ts). */
+  compressible: boolean;
+  /** Its compressed forms, each made on the first call that asks for it. */
+  encoded: Map<AnswerEncoding, Promise<Buffer>>;
 }
 /** Answers longer than this (characters) are worked out on every call rather than kept. */
 const ANSWER_KEPT_CHARS = 64 * 1024;
@@ -329,11 +334,14 @@ export default fp(
         preferExample,
         check: api.check,
       });
+      const payload = serializeBody(mock.contentType, mock.body);
       const answer: DocumentedAnswer = Object.freeze({
         status: mock.status,
         headers: Object.freeze({ ...mock.headers }),
         contentType: mock.contentType,
-        payload: serializeBody(mock.contentType, mock.body),
+        payload,
+        compressible: payload !== undefined && compressible(mock.contentType ?? '', payload),
+        encoded: new Map(),
       });
       if ((answer.payload?.length ?? 0) <= ANSWER_KEPT_CHARS) {
         if (!kept) answers.set(matched.compiled, (kept = new Map()));
@@ -424,12 +432,38 @@ export default fp(
         });
       }
 
-      // The documented answer.
+      // The documented answer, compressed once for the clients that accept it.
       const answer = await documentedAnswer(request, api, matched);
       reply.headers(answer.headers).status(answer.status).header('Cache-Control', 'no-store');
       if (answer.payload === undefined || request.method === 'HEAD') return reply.send();
-      return reply.type(answer.contentType!).send(answer.payload);
+      reply.type(answer.contentType!);
+      if (!answer.compressible) return reply.send(answer.payload);
+      const vary = reply.getHeader('vary');
+      reply.header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+      const encoding = acceptedEncoding(request.headers);
+      const encoded = encoding && (await encodedAnswer(answer, encoding));
+      if (!encoding || !encoded) return reply.send(answer.payload);
+      return reply.header('Content-Encoding', encoding).send(encoded);
     };
+
+    /** The answer in an encoding, made once; undefined (sent as it is) should compressing fail. */
+    async function encodedAnswer(
+      answer: DocumentedAnswer,
+      encoding: AnswerEncoding,
+    ): Promise<Buffer | undefined> {
+      let encoded = answer.encoded.get(encoding);
+      if (!encoded) {
+        encoded = encodeAnswer(answer.payload!, encoding);
+        answer.encoded.set(encoding, encoded);
+      }
+      try {
+        return await encoded;
+      } catch (err) {
+        answer.encoded.delete(encoding);
+        app.log.warn({ err }, 'sandbox: an answer could not be compressed; sent as it is');
+        return undefined;
+      }
+    }
 
     app.decorate('sandboxGateway', { onRequest, handler, onResponse });
   },

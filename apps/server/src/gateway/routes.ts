@@ -1,7 +1,7 @@
 import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorLanguagePlugin } from '../plugins/error-language.ts';
-import { setSecurityHeaders } from '../plugins/security.ts';
+import { COMPRESSION, setSecurityHeaders } from '../plugins/security.ts';
 import textInputPlugin from '../plugins/text-input.ts';
 import { SANDBOX_PREFIX } from './plugin.ts';
 
@@ -15,7 +15,8 @@ type SandboxRequest = FastifyRequest<{ Params: { alias: string; '*'?: string } }
  * the portal's: the Request-Id, the Connection: close of a graceful stop and the error handler
  * (app.ts, registered before), and here the security headers (the same ones, worked out once by
  * plugins/security.ts), the refusal of text no column can hold (plugins/text-input.ts), error
- * answers in the request's language (plugins/error-language.ts) and compression, as before.
+ * answers in the request's language (plugins/error-language.ts) and the decompression of request
+ * bodies; the handler compresses its answers itself.
  *
  * The work itself (the token, the scopes, validation, the answer, the record) is the gateway
  * plugin's (gateway/plugin.ts), registered later with what it depends on: the routes ask for it
@@ -34,7 +35,7 @@ export async function sandboxRoutes(scope: FastifyInstance): Promise<void> {
   await scope.register(textInputPlugin);
   await scope.register(errorLanguagePlugin);
   // As plugins/security.ts registers it for the rest of the portal.
-  await scope.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await scope.register(compress, COMPRESSION);
 
   scope.addHook('onRequest', (request, reply, done) => {
     if (!scope.sandboxGateway.onRequest(request, reply)) done();
@@ -46,6 +47,8 @@ export async function sandboxRoutes(scope: FastifyInstance): Promise<void> {
 
   const handler = (request: SandboxRequest, reply: FastifyReply) =>
     scope.sandboxGateway.handler(request, reply);
-  scope.all(`${SANDBOX_PREFIX}/:alias`, handler);
-  scope.all(`${SANDBOX_PREFIX}/:alias/*`, handler);
+  // The handler compresses its answers itself, each once (gateway/answer-encoding.ts): the
+  // plugin's hooks stay off these routes but its decompression of request bodies.
+  scope.all(`${SANDBOX_PREFIX}/:alias`, { compress: false }, handler);
+  scope.all(`${SANDBOX_PREFIX}/:alias/*`, { compress: false }, handler);
 }

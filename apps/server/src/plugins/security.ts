@@ -5,6 +5,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPrivateUseRedirectUri } from '@portico/contracts/redirect-uri';
 import { HSTS_VALUE, overTls } from '../lib/transport.ts';
 
+/** Answers at least this long are sent compressed, in the first of these the client accepts. */
+export const COMPRESSED_FROM_BYTES = 1024;
+export const COMPRESSION_ENCODINGS = ['br', 'gzip'] as const;
+/** @fastify/compress's options, here and in the sandbox's scope (gateway/routes.ts). */
+export const COMPRESSION = {
+  global: true,
+  threshold: COMPRESSED_FROM_BYTES,
+  encodings: [...COMPRESSION_ENCODINGS],
+};
+
 /** The policy with `sources` added to its directive `name`. */
 function withSources(policy: string, name: string, sources: readonly string[]): string {
   if (!sources.length) return policy;
@@ -158,7 +168,7 @@ export default fp(
         'PUBLIC_URL is plain http and TRUST_PROXY is false: session cookies are not Secure and there is no HSTS. Serve the portal over https (PUBLIC_URL=https://…), or set TRUST_PROXY=true behind a TLS-terminating proxy.',
       );
     }
-    await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+    await app.register(compress, COMPRESSION);
   },
   { name: 'security' },
 );
