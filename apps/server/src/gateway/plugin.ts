@@ -6,7 +6,7 @@ import { operationNeeds, presented, type SchemeNeed } from './credentials.ts';
 import { createDocumentCache } from './documents.ts';
 import { createDpopChecker, dpopChallenge, DpopError, presentedToken, type PresentedToken } from './dpop.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
-import { acceptedEncoding, compressible, encodeAnswer, type AnswerEncoding } from './answer-encoding.ts';
+import { acceptedEncoding, compressible, encodeAnswer, type AnswerEncoding } from '../lib/answer-encoding.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
 import { peerCertificate } from '../authz-server/client-auth.ts';
 import { certificateBindingRefusal } from './certificate-binding.ts';
@@ -30,7 +30,7 @@ interface DocumentedAnswer {
   headers: Readonly<Record<string, string>>;
   contentType: string | undefined;
   payload: string | undefined;
-  /** Sent compressed to a client that accepts it (gateway/answer-encoding.ts). */
+  /** Sent compressed to a client that accepts it (lib/answer-encoding.ts). */
   compressible: boolean;
   /** Its compressed forms, each made on the first call that asks for it. */
   encoded: Map<AnswerEncoding, Promise<Buffer>>;

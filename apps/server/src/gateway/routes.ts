@@ -47,7 +47,7 @@ export async function sandboxRoutes(scope: FastifyInstance): Promise<void> {
 
   const handler = (request: SandboxRequest, reply: FastifyReply) =>
     scope.sandboxGateway.handler(request, reply);
-  // The handler compresses its answers itself, each once (gateway/answer-encoding.ts): the
+  // The handler compresses its answers itself, each once (lib/answer-encoding.ts): the
   // plugin's hooks stay off these routes but its decompression of request bodies.
   scope.all(`${SANDBOX_PREFIX}/:alias`, { compress: false }, handler);
   scope.all(`${SANDBOX_PREFIX}/:alias/*`, { compress: false }, handler);

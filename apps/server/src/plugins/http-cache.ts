@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { DataVersionReader } from '../db/data-versions.ts';
+import {
+  acceptedEncoding,
+  COMPRESSED_FROM_BYTES,
+  encodeAnswerSync,
+  type AnswerEncoding,
+} from '../lib/answer-encoding.ts';
 import { HSTS_VALUE, overTls } from '../lib/transport.ts';
 import { AGENT_CALL_HEADER } from './session.ts';
 
@@ -39,8 +44,6 @@ const API_PREFIXES = [
 /** Largest answer kept in memory, and all of them together. */
 const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
 const MAX_CACHE_BYTES = 64 * 1024 * 1024;
-/** As @fastify/compress (plugins/security.ts): smaller answers are sent as they are. */
-const COMPRESS_THRESHOLD = 1024;
 
 interface CachedAnswer {
   /** The domains the answer depends on, and their counters when it was computed. */
@@ -92,20 +95,6 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
     const tag = t.trim();
     return tag === etag || tag === `W/${etag}`;
   });
-}
-
-/** The encoding of a cached answer for this Accept-Encoding: br, gzip or none. */
-function preferredEncoding(accept: string | undefined): 'br' | 'gzip' | undefined {
-  if (!accept) return undefined;
-  let gzip = false;
-  for (const part of accept.split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
-    const refused = params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p));
-    if (refused) continue;
-    if (name === 'br') return 'br';
-    if (name === 'gzip') gzip = true;
-  }
-  return gzip ? 'gzip' : undefined;
 }
 
 export default fp(
@@ -189,7 +178,7 @@ export function mergeVary(value: string | number | string[] | undefined, name: s
 function varyOf(entry: CachedAnswer): string | undefined {
   const names = [];
   if (entry.varyCookie) names.push('Cookie');
-  if (entry.body.length >= COMPRESS_THRESHOLD) names.push('Accept-Encoding');
+  if (entry.body.length >= COMPRESSED_FROM_BYTES) names.push('Accept-Encoding');
   return names.length ? names.join(', ') : undefined;
 }
 
@@ -197,12 +186,8 @@ function stampOf(versions: Map<string, string>, domains: readonly string[]): str
   return domains.map((d) => versions.get(d) ?? '0').join(',');
 }
 
-function compressed(entry: CachedAnswer, encoding: 'br' | 'gzip'): Buffer {
-  if (encoding === 'br')
-    return (entry.br ??= brotliCompressSync(entry.body, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
-    }));
-  return (entry.gzip ??= gzipSync(entry.body));
+function compressed(entry: CachedAnswer, encoding: AnswerEncoding): Buffer {
+  return (entry[encoding] ??= encodeAnswerSync(entry.body, encoding));
 }
 
 function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedAnswer): FastifyReply {
@@ -211,9 +196,9 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedA
   reply.header('X-Portico-Cache', 'hit');
   const vary = varyOf(entry);
   if (vary) reply.header('Vary', vary);
-  if (entry.body.length < COMPRESS_THRESHOLD || matchesEtag(request.headers['if-none-match'], entry.etag))
+  if (entry.body.length < COMPRESSED_FROM_BYTES || matchesEtag(request.headers['if-none-match'], entry.etag))
     return reply.send(entry.body);
-  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  const encoding = acceptedEncoding(request.headers);
   if (!encoding) return reply.send(entry.body);
   return reply.header('Content-Encoding', encoding).send(compressed(entry, encoding));
 }
@@ -337,8 +322,8 @@ export async function answerEarly(request: FastifyRequest, reply: FastifyReply):
   }
   headers['content-type'] = entry.contentType;
   let body = entry.body;
-  if (entry.body.length >= COMPRESS_THRESHOLD) {
-    const encoding = preferredEncoding(request.headers['accept-encoding']);
+  if (entry.body.length >= COMPRESSED_FROM_BYTES) {
+    const encoding = acceptedEncoding(request.headers);
     if (encoding) {
       body = compressed(entry, encoding);
       headers['content-encoding'] = encoding;

@@ -3,16 +3,17 @@ import helmet from 'helmet';
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isPrivateUseRedirectUri } from '@portico/contracts/redirect-uri';
+import { ANSWER_ENCODINGS, COMPRESSED_FROM_BYTES } from '../lib/answer-encoding.ts';
 import { HSTS_VALUE, overTls } from '../lib/transport.ts';
 
-/** Answers at least this long are sent compressed, in the first of these the client accepts. */
-export const COMPRESSED_FROM_BYTES = 1024;
-export const COMPRESSION_ENCODINGS = ['br', 'gzip'] as const;
-/** @fastify/compress's options, here and in the sandbox's scope (gateway/routes.ts). */
+/**
+ * @fastify/compress's options, here and in the sandbox's scope (gateway/routes.ts): the threshold
+ * and encodings of the answers kept compressed (lib/answer-encoding.ts).
+ */
 export const COMPRESSION = {
   global: true,
   threshold: COMPRESSED_FROM_BYTES,
-  encodings: [...COMPRESSION_ENCODINGS],
+  encodings: [...ANSWER_ENCODINGS],
 };
 
 /** The policy with `sources` added to its directive `name`. */
