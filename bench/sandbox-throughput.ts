@@ -9,7 +9,7 @@
  *   npm run bench:sandbox -- --before /tmp/portico-before      (that checkout's server first, the
  *                                             same way, for each database: before and after)
  *   BENCH_PORTAL_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench:sandbox  (profile)
- *   npm run bench:sandbox -- --compressed     (an operation with a 3 KB answer, imported by the demo
+ *   npm run bench:sandbox -- --compressed     (an operation with a 6 KB answer, imported by the demo
  *                                             administrator, called with Accept-Encoding: gzip,
  *                                             deflate, br as fetch and browsers call it)
  *
@@ -43,7 +43,7 @@ const { values: args } = parseArgs({
     databases: { type: 'string', default: '' },
     // Another checkout's server measured the same way right before this one's (a 'before').
     before: { type: 'string', default: '' },
-    // Calls an operation with a 3 KB answer, accepting br and gzip as fetch and browsers do.
+    // Calls an operation with a 6 KB answer, accepting br and gzip as fetch and browsers do.
     compressed: { type: 'boolean', default: false },
   },
 });
@@ -65,7 +65,7 @@ const SANDBOX_PATH = COMPRESSED
   : `/sandbox/${SANDBOX_ALIAS}/accounts?limit=5`;
 
 /**
- * For --compressed: an API whose one operation answers 40 statement lines (about 3 KB of JSON),
+ * For --compressed: an API whose one operation answers 40 statement lines (6 KB of JSON),
  * with the Accounts API's scope, so that the bench's application may call it and every call is
  * recorded. Imported by the demo administrator as the console imports an API.
  */
