@@ -21,9 +21,12 @@ export const ACCOUNT_TOOLS = [
 
 /** What a sandbox answer may hand back to the assistant, in characters. */
 const SANDBOX_BODY_MAX = 20_000;
-/** Headers an assistant may not set on a sandbox call: the caller and the transport are ours. */
+/**
+ * Headers an assistant may not set on a sandbox call: the caller and the transport are ours, and
+ * the tool hands back text, so the answer is never asked for compressed.
+ */
 const RESERVED_HEADERS =
-  /^(host|cookie|authorization|content-length|connection|transfer-encoding|x-portico-.*|x-csrf-token|x-forwarded-.*)$/i;
+  /^(host|cookie|authorization|content-length|connection|transfer-encoding|accept-encoding|x-portico-.*|x-csrf-token|x-forwarded-.*)$/i;
 
 /** Who the tools act for, and from where (the assistant's address). */
 export interface AgentContext {
