@@ -237,6 +237,21 @@ export async function insertDocument(
   );
 }
 
+/** An OpenAPI 3.1 document whose paths each answer GET with their example, without security. */
+export function examplesApi(title: string, examples: Record<string, unknown>) {
+  const get = (example: unknown) => ({
+    security: [],
+    responses: { '200': { description: 'The example', content: { 'application/json': { example } } } },
+  });
+  return {
+    openapi: '3.1.0',
+    info: { title, version: '1.0.0' },
+    paths: Object.fromEntries(
+      Object.entries(examples).map(([path, example]) => [path, { get: get(example) }]),
+    ),
+  };
+}
+
 /** A new sandbox client with `scopes`, and an access token it got by client credentials. */
 export async function clientCredentialsToken(t: TestApp, scopes: string[]) {
   const { clientId, clientSecret } = await t.app.oauthClients.createClient({

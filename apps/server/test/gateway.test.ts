@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.ts';
 import { loadOrCreateSigningKeys } from '../src/oidc/keys.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
-import { clientCredentialsToken, insertDocument } from './applications-fixtures.ts';
+import { clientCredentialsToken, examplesApi, insertDocument } from './applications-fixtures.ts';
 
 /** A tiny bank API, as the catalog stores it: OpenAPI 3.1, dereferenced, circular schemas as $ref. */
 const NODE_SCHEMA = {
@@ -436,28 +436,7 @@ describe('sandbox gateway', () => {
       text: `Statement line ${i} of the account, with a remittance text long enough to count`,
     }));
     const small = { status: 'ok' };
-    const doc = {
-      openapi: '3.1.0',
-      info: { title: 'Statements API', version: '1.0.0' },
-      paths: {
-        '/statement': {
-          get: {
-            security: [],
-            responses: {
-              '200': { description: 'Lines', content: { 'application/json': { example: { lines } } } },
-            },
-          },
-        },
-        '/small': {
-          get: {
-            security: [],
-            responses: {
-              '200': { description: 'Small', content: { 'application/json': { example: small } } },
-            },
-          },
-        },
-      },
-    };
+    const doc = examplesApi('Statements API', { '/statement': { lines }, '/small': small });
     await insertDocument(t.app.db, 'statements-api', doc, 'statements-1');
     /** The answer's bytes as they came (fetch would decode them). */
     const raw = (path: string, headers: Record<string, string>) =>

@@ -12,7 +12,7 @@ import {
   textOf,
   type Assistant,
 } from './mcp-fixtures.ts';
-import { insertDocument, makeWorld, type World } from './applications-fixtures.ts';
+import { examplesApi, insertDocument, makeWorld, type World } from './applications-fixtures.ts';
 import { createOrg, signedInUser } from './org-fixtures.ts';
 import { startTestApp, testDbKind, type TestApp } from './test-app.ts';
 
@@ -342,20 +342,7 @@ describe('MCP: a signed-in assistant acts for its user with the web app’s perm
     expect(JSON.stringify(answer.body)).toContain('DE89370400440532013000');
     // The tool answers text: an Accept-Encoding the assistant passes does not make it bytes.
     const lines = Array.from({ length: 40 }, (_, i) => ({ id: `line-${i}`, text: `Statement line ${i}` }));
-    const statements = {
-      openapi: '3.1.0',
-      info: { title: 'Statements' },
-      paths: {
-        '/statement': {
-          get: {
-            security: [],
-            responses: {
-              '200': { description: 'Lines', content: { 'application/json': { example: { lines } } } },
-            },
-          },
-        },
-      },
-    };
+    const statements = examplesApi('Statements', { '/statement': { lines } });
     await insertDocument(t.app.db, 'mcp-statements', statements, 'mcp-statements-1');
     const long = dataOf<{ status: number; body: unknown }>(
       await developer.call('call_sandbox_operation', {

@@ -7,6 +7,7 @@ import { createDocumentCache } from './documents.ts';
 import { createDpopChecker, dpopChallenge, DpopError, presentedToken, type PresentedToken } from './dpop.ts';
 import { mockResponseInTurns, serializeBody } from './mock.ts';
 import { acceptedEncoding, compressible, encodeAnswer, type AnswerEncoding } from '../lib/answer-encoding.ts';
+import { mergeVary } from '../plugins/http-cache.ts';
 import { createCallRecorder, type CallRecorder } from './recorder.ts';
 import { peerCertificate } from '../authz-server/client-auth.ts';
 import { certificateBindingRefusal } from './certificate-binding.ts';
@@ -438,8 +439,7 @@ export default fp(
       if (answer.payload === undefined || request.method === 'HEAD') return reply.send();
       reply.type(answer.contentType!);
       if (!answer.compressible) return reply.send(answer.payload);
-      const vary = reply.getHeader('vary');
-      reply.header('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
+      reply.header('Vary', mergeVary(reply.getHeader('vary'), 'Accept-Encoding'));
       const encoding = acceptedEncoding(request.headers);
       const encoded = encoding && (await encodedAnswer(answer, encoding));
       if (!encoding || !encoded) return reply.send(answer.payload);

@@ -63,9 +63,9 @@ let retirement: NodeJS.Timeout | undefined;
 /**
  * After a task (when no replacement is waiting already): when one of the pool's threads holds more
  * than RETIRED_THREAD_HEAP_BYTES, the pool is replaced once it has been idle for RETIRE_WHEN_IDLE_MS
- * (each task that ends meanwhile starts the wait again). The next tasks go to a new pool, whose first thread starts at once and loads the
- * warm-ups; the old one finishes what it has and ends its threads, which gives their memory back
- * to the system.
+ * (each task that ends meanwhile starts the wait again). The next tasks go to a new pool, whose
+ * first thread starts at once and loads the warm-ups; the old one finishes what it has and ends
+ * its threads, which gives their memory back to the system.
  */
 async function retireGrownThreads(p: Piscina): Promise<void> {
   const heaps = await Promise.all(
