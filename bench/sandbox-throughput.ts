@@ -24,6 +24,13 @@
  * number of requests (about `duration` seconds' worth, from its warm-up), so that every request
  * the bench makes gets its answer before the next run: after a graceful stop (SIGTERM) the rows of
  * `api_calls` and the rollups must count exactly the sandbox answers the bench received.
+ *
+ * Beside the calls a second, each run's CPU time per answered call (user + system, from /proc):
+ * the hello world's, and the portal's by thread (the answering thread, the worker threads, V8's
+ * and libuv's helpers) with, on PostgreSQL, the server's processes. On two cores shared with the
+ * load generator the calls a second of both servers move with the machine; the CPU a call costs
+ * moves with the code, and its share (node:http's CPU per call over the sandbox's) is the aim of
+ * 25 % read without the load generator's part.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -33,7 +40,7 @@ import { openDatabase } from '../apps/server/src/db/client.ts';
 import { autocannon, type CannonResult } from './autocannon.ts';
 import { freshDatabase } from './database.ts';
 import { check, demoAccounts, sandboxClient, signedIn } from './portal-api.ts';
-import { freePort, loadAverage, startPortal, type RunningPortal } from './support.ts';
+import { commandCpu, freePort, loadAverage, startPortal, threadCpu, type RunningPortal } from './support.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -108,7 +115,7 @@ const STATEMENTS_API = {
 };
 
 /** A plain node:http hello world (its own process). */
-async function helloWorld(): Promise<{ url: string; stop: () => void }> {
+async function helloWorld(): Promise<{ url: string; pid: number; stop: () => void }> {
   const port = await freePort();
   const code = `
     require('node:http').createServer((req, res) => {
@@ -117,11 +124,50 @@ async function helloWorld(): Promise<{ url: string; stop: () => void }> {
     }).listen(${port}, '127.0.0.1', () => console.log('ready'));`;
   const child: ChildProcess = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
   await once(child.stdout!, 'data');
-  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 const perSecond = (r: CannonResult) => r['2xx'] / r.duration;
 const fmt = (n: number) => Math.round(n).toLocaleString('en');
+
+/**
+ * CPU time per answered call (µs) of a run, by thread (/proc, support.ts threadCpu): what a
+ * change of the code moves, however the load generator and the machine's other work share the
+ * two cores, where calls a second move with both.
+ */
+interface CpuPerCall {
+  /** The portal's answering thread (or the hello world's only one). */
+  main: number;
+  /** Its worker threads (the embedded database's, the document pool's). */
+  workers: number;
+  /** V8's helpers (garbage collection, compilation) and libuv's pool. */
+  helpers: number;
+  /** The PostgreSQL server's processes (the bench's database; 0 on PGlite). */
+  postgres: number;
+  total: number;
+}
+
+/** Runs `run` and works out the CPU its answers cost the process `pid` (and PostgreSQL). */
+async function withCpu(
+  pid: number,
+  postgres: boolean,
+  run: () => Promise<CannonResult>,
+): Promise<{ result: CannonResult; cpu: CpuPerCall }> {
+  const before = threadCpu(pid);
+  const pgBefore = postgres ? commandCpu('postgres') : 0;
+  const result = await run();
+  const after = threadCpu(pid);
+  const pgMs = postgres ? commandCpu('postgres') - pgBefore : 0;
+  const used = (kind: (name: string) => boolean) =>
+    [...after].reduce((ms, [name, v]) => (kind(name) ? ms + v - (before.get(name) ?? 0) : ms), 0);
+  const calls = Math.max(1, result['2xx']);
+  const perCall = (ms: number) => (ms * 1000) / calls;
+  const main = perCall(used((n) => n === 'main'));
+  const workers = perCall(used((n) => n === 'WorkerThread'));
+  const helpers = perCall(used((n) => n !== 'main' && n !== 'WorkerThread'));
+  const pg = perCall(pgMs);
+  return { result, cpu: { main, workers, helpers, postgres: pg, total: main + workers + helpers + pg } };
+}
 
 interface Row {
   database: string;
@@ -130,8 +176,15 @@ interface Row {
   hello: number;
   sandbox: CannonResult;
   healthz: CannonResult;
+  cpu: { hello: CpuPerCall; sandbox: CpuPerCall; healthz: CpuPerCall };
   load: string;
 }
+
+const µs = (n: number) => Math.round(n).toLocaleString('en');
+/** The sandbox's CPU per call, by thread. */
+const cpuParts = (c: CpuPerCall) =>
+  `main ${µs(c.main)}, workers ${µs(c.workers)}, helpers ${µs(c.helpers)}` +
+  (c.postgres ? `, postgres ${µs(c.postgres)}` : '');
 
 async function benchOne(
   kind: string,
@@ -219,25 +272,36 @@ async function benchOne(
       await autocannon({ url: `${base}/healthz`, connections, duration: 1 });
       const warm = await sandbox(connections, Math.max(connections * 20, 500));
       const amount = Math.max(connections * 20, Math.round(perSecond(warm) * DURATION));
+      const pid = portal.pid!;
+      const onPostgres = Boolean(databaseUrl);
       for (let round = 1; round <= ROUNDS; round++) {
-        const h = await autocannon({ url: hello.url, connections, duration: DURATION });
-        if (h.non2xx || h.errors) throw new Error(`node:http: ${h.non2xx} non-2xx, ${h.errors} errors`);
-        const s = await sandbox(connections, amount);
-        const z = await autocannon({ url: `${base}/healthz`, connections, duration: DURATION });
+        const h = await withCpu(hello.pid, false, () =>
+          autocannon({ url: hello.url, connections, duration: DURATION }),
+        );
+        if (h.result.non2xx || h.result.errors)
+          throw new Error(`node:http: ${h.result.non2xx} non-2xx, ${h.result.errors} errors`);
+        const s = await withCpu(pid, onPostgres, () => sandbox(connections, amount));
+        const z = await withCpu(pid, onPostgres, () =>
+          autocannon({ url: `${base}/healthz`, connections, duration: DURATION }),
+        );
         const row: Row = {
           database: label,
           connections,
           round,
-          hello: perSecond(h),
-          sandbox: s,
-          healthz: z,
+          hello: perSecond(h.result),
+          sandbox: s.result,
+          healthz: z.result,
+          cpu: { hello: h.cpu, sandbox: s.cpu, healthz: z.cpu },
           load: loadAverage()[0]!,
         };
         rows.push(row);
+        const sr = s.result;
         console.log(
-          `  ${connections} connections, round ${round}: node:http ${fmt(row.hello)} req/s; sandbox ${fmt(perSecond(s))} req/s ` +
-            `(${((100 * perSecond(s)) / row.hello).toFixed(1)} %), p50 ${s.latency.p50} ms, p99 ${s.latency.p99} ms; ` +
-            `/healthz ${fmt(perSecond(z))} req/s, p99 ${z.latency.p99} ms; load ${row.load}`,
+          `  ${connections} connections, round ${round}: node:http ${fmt(row.hello)} req/s; sandbox ${fmt(perSecond(sr))} req/s ` +
+            `(${((100 * perSecond(sr)) / row.hello).toFixed(1)} %), p50 ${sr.latency.p50} ms, p99 ${sr.latency.p99} ms; ` +
+            `/healthz ${fmt(perSecond(z.result))} req/s, p99 ${z.result.latency.p99} ms; load ${row.load}\n` +
+            `    CPU per call: node:http ${µs(h.cpu.total)} µs; sandbox ${µs(s.cpu.total)} µs (${cpuParts(s.cpu)}; ` +
+            `${((100 * h.cpu.total) / s.cpu.total).toFixed(1)} % of it is node:http's); /healthz ${µs(z.cpu.total)} µs (${cpuParts(z.cpu)})`,
         );
       }
     }
@@ -296,15 +360,21 @@ console.log(
   `\n${DURATION} s runs, ${ROUNDS} round(s) per connection count; 1-minute load average after each round in the last column`,
 );
 console.log(
-  '| database | connections | node:http req/s | sandbox req/s | share | sandbox p50 / p99 | /healthz req/s, p99 | load |',
+  "CPU µs per answered call (user + system, /proc): node:http, the sandbox (its main thread; the rest: the portal's other threads and PostgreSQL) and /healthz; the CPU share is node:http's CPU per call over the sandbox's",
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log(
+  '| database | connections | node:http req/s | sandbox req/s | share | sandbox p50 / p99 | /healthz req/s, p99 | CPU µs: node:http; sandbox (main + rest); /healthz | CPU share | load |',
+);
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const { rows } of results) {
   for (const r of rows) {
     const s = perSecond(r.sandbox);
+    const { hello, sandbox, healthz } = r.cpu;
     console.log(
       `| ${r.database} | ${r.connections} | ${fmt(r.hello)} | ${fmt(s)} | ${((100 * s) / r.hello).toFixed(1)} % | ` +
-        `${r.sandbox.latency.p50} / ${r.sandbox.latency.p99} ms | ${fmt(perSecond(r.healthz))}, ${r.healthz.latency.p99} ms | ${r.load} |`,
+        `${r.sandbox.latency.p50} / ${r.sandbox.latency.p99} ms | ${fmt(perSecond(r.healthz))}, ${r.healthz.latency.p99} ms | ` +
+        `${µs(hello.total)}; ${µs(sandbox.total)} (${µs(sandbox.main)} + ${µs(sandbox.total - sandbox.main)}); ${µs(healthz.total)} | ` +
+        `${((100 * hello.total) / sandbox.total).toFixed(1)} % | ${r.load} |`,
     );
   }
 }

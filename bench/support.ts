@@ -4,6 +4,7 @@
  * scripts a page fetches.
  */
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -147,6 +148,61 @@ export function trackScripts(page: Page): () => Promise<ScriptFetch[]> {
 /** The machine's 1, 5 and 15 minute load averages, for the reports. */
 export function loadAverage(): string[] {
   return os.loadavg().map((n) => n.toFixed(2));
+}
+
+/** Clock ticks a second of /proc's CPU times (USER_HZ: 100 on Linux's every architecture). */
+const USER_HZ = 100;
+
+/** A /proc stat line's name and its user + system CPU time in milliseconds. */
+function statCpu(file: string): { name: string; ms: number } | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined; // the thread or process ended meanwhile
+  }
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  // utime and stime are the 14th and 15th fields of proc_pid_stat(5), the 12th and 13th after ')'.
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, close),
+    ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ,
+  };
+}
+
+/**
+ * CPU time (user + system, ms) a process has used, by kind of thread (Linux's /proc): `main`
+ * (the thread that answers requests), and the others by the names Node and V8 give them
+ * (`WorkerThread`: worker_threads such as the embedded database's; `V8Worker`: the garbage
+ * collector's and compiler's helpers; `libuv-worker`: libuv's pool). Read before and after a
+ * run, it tells what a call costs each thread, whatever else shares the machine's cores.
+ */
+export function threadCpu(pid: number): Map<string, number> {
+  const byKind = new Map<string, number>();
+  let tasks: string[];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byKind;
+  }
+  for (const tid of tasks) {
+    const cpu = statCpu(`/proc/${pid}/task/${tid}/stat`);
+    if (!cpu) continue;
+    const kind = tid === String(pid) ? 'main' : cpu.name;
+    byKind.set(kind, (byKind.get(kind) ?? 0) + cpu.ms);
+  }
+  return byKind;
+}
+
+/** CPU time (ms) used by every process of this name (`postgres`: the server and its backends). */
+export function commandCpu(name: string): number {
+  let ms = 0;
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cpu = statCpu(`/proc/${pid}/stat`);
+    if (cpu?.name === name) ms += cpu.ms;
+  }
+  return ms;
 }
 
 /** Nearest-rank percentiles (and mean, min, max) of a set of timings. */
