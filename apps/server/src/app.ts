@@ -1,16 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, {
-  LogController,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  type RouteOptions,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import type { Config } from './config.ts';
-import { HttpError } from './lib/errors.ts';
-import { TooManyRequests } from './lib/rate-limit.ts';
-import { errorDocument } from './jsonapi/errors.ts';
 import dbPlugin from './plugins/db.ts';
 import securityPlugin from './plugins/security.ts';
 import textInputPlugin from './plugins/text-input.ts';
@@ -23,7 +14,8 @@ import sitePlugin from './modules/site/plugin.ts';
 import catalogPlugin from './modules/catalog/plugin.ts';
 import authzServerPlugin from './authz-server/plugin.ts';
 import gatewayPlugin from './gateway/plugin.ts';
-import { sandboxRoutes } from './gateway/routes.ts';
+import sandboxAppPlugin, { serverWithSandbox, type SandboxDispatch } from './gateway/routes.ts';
+import { instanceOptions, requestBasics } from './plugins/request-basics.ts';
 import mtlsListenerPlugin from './authz-server/mtls-listener.ts';
 import applicationsPlugin from './modules/applications/plugin.ts';
 import certificatesPlugin from './modules/certificates/plugin.ts';
@@ -55,11 +47,12 @@ export interface BuildOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** Builds the whole portal as a Fastify instance without listening: server.ts and tests call it. */
 export async function buildApp({ config, logger, onRoute }: BuildOptions): Promise<FastifyInstance> {
+  // Where the server sends calls of the sandbox once its instance is ready (decision 075).
+  const sandbox: SandboxDispatch = {};
   const app = Fastify({
+    ...instanceOptions(config),
     logger: logger ?? {
       level: config.logLevel,
       redact: [
@@ -69,55 +62,25 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
         'req.headers["x-portico-agent-call"]',
       ],
     },
-    trustProxy: config.trustProxy,
-    // The web app sends a fresh Request-Id per call; we log it and echo it back.
-    requestIdHeader: false,
-    genReqId: (req) => {
-      const incoming = req.headers['request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
-    logController: new LogController({
-      requestIdLogLabel: 'requestId',
-      // Probes hit these every few seconds; logging them drowns the useful lines.
-      disableRequestLogging: (request) => request.url === '/healthz' || request.url === '/readyz',
-    }),
-    // Finish in-flight requests on close; idle keep-alive sockets are closed at once.
-    forceCloseConnections: 'idle',
-    bodyLimit: 1024 * 1024,
-    // No deadline for plugins: opening the database may take minutes on a busy machine or behind
-    // another instance's migrations, which is slow, not broken (plugins/db.ts reports progress).
-    pluginTimeout: 0,
-    // Path parameters up to 1,000 characters (find-my-way's default is 100): an operation's key is
-    // its operationId, or up to 120 characters of its method and path, encoded in the reference's
-    // addresses (VTEX's logistics API: `/api/apidocs/<alias>/operations/<key>` answered 404).
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    // Calls of the sandbox go to its own instance on the same server (decision 075).
+    serverFactory: serverWithSandbox(sandbox),
   });
   app.decorate('config', config);
   if (onRoute) app.addHook('onRoute', onRoute);
 
-  // Hooks every request runs take a callback, not a promise: one microtask less each.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('Request-Id', request.id);
-    done();
-  });
+  // The Request-Id, Connection: close while closing, the error handler.
+  requestBasics(app);
   // A cached anonymous answer goes out before any other hook runs (plugins/http-cache.ts).
   app.addHook('onRequest', answerEarly);
-  // Graceful shutdown: requests in flight finish, but their keep-alive connections must not hold
-  // the close open (Fastify keeps idle sockets 72 s). Responses begun while closing say
-  // `Connection: close`. Fastify's forceCloseConnections: 'idle' closes the idle ones once, when the
-  // close begins; a response already under way then (a streamed file whose client has every byte)
-  // falls idle later, so idle connections are closed again every 100 ms until the server has closed.
-  let closing = false;
+  // Graceful shutdown: Fastify's forceCloseConnections: 'idle' closes the idle connections once,
+  // when the close begins; a response already under way then (a streamed file whose client has
+  // every byte) falls idle later, so idle connections are closed again every 100 ms until the
+  // server has closed.
   let sweep: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
-    closing = true;
     sweep = setInterval(() => app.server.closeIdleConnections(), 100).unref();
   });
   app.addHook('onClose', async () => clearInterval(sweep));
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('Connection', 'close');
-    done(null, payload);
-  });
   // JSON:API documents are JSON.
   app.addContentTypeParser(
     'application/vnd.api+json',
@@ -125,29 +88,7 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     app.getDefaultJsonParser('error', 'error'),
   );
 
-  app.setErrorHandler((error, request, reply) => {
-    // A rate limit's refusal says when to try again (lib/rate-limit.ts).
-    if (error instanceof TooManyRequests) reply.header('Retry-After', String(error.retryAfterSeconds));
-    if (error instanceof HttpError) {
-      return reply.status(error.status).type('application/vnd.api+json').send(errorDocument(error));
-    }
-    const status =
-      typeof (error as { statusCode?: unknown }).statusCode === 'number'
-        ? (error as { statusCode: number }).statusCode
-        : 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      // 5xx details stay in the log, never in the response.
-      return reply.status(status).type('application/vnd.api+json').send(errorDocument({ status }));
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    return reply.status(status).type('application/vnd.api+json').send(errorDocument({ status, message }));
-  });
-
   try {
-    // The sandbox's routes first: their scope inherits only the hooks above, not the portal's
-    // global ones added by the plugins below (gateway/routes.ts, decision 059).
-    await app.register(sandboxRoutes);
     await app.register(securityPlugin);
     // Before anything reads the request: text no database column can hold is a 400 here.
     await app.register(textInputPlugin);
@@ -166,6 +107,8 @@ export async function buildApp({ config, logger, onRoute }: BuildOptions): Promi
     await app.register(catalogPlugin);
     await app.register(authzServerPlugin);
     await app.register(gatewayPlugin);
+    // The sandbox's routes in a Fastify instance of their own (decision 075).
+    await app.register(sandboxAppPlugin, { dispatch: sandbox });
     await app.register(mtlsListenerPlugin);
     await app.register(applicationsPlugin);
     await app.register(certificatesPlugin);

@@ -376,7 +376,7 @@ describe('sandbox gateway', () => {
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
-  it("answers in a scope of its own with the portal's security headers, request id and error language (decision 059)", async () => {
+  it("answers in an instance of its own with the portal's security headers, request id and error language (decision 075)", async () => {
     const health = await fetch(`${t.baseUrl}/healthz`);
     const security = [
       'content-security-policy',
@@ -635,6 +635,36 @@ describe('sandbox gateway', () => {
       .where('endpoint', '=', 'GET /accounts-api/accounts/{accountId}')
       .executeTakeFirstOrThrow();
     expect(again).toEqual({ calls: 5, success_calls: 4 });
+  });
+});
+
+describe('sandbox gateway apart from the portal (decision 075)', () => {
+  it("runs none of the portal's hooks, those its plugins add after the sandbox's routes included", async () => {
+    const seen: string[] = [];
+    // Added to the portal last, as its plugins add theirs: a Fastify scope of the portal's would
+    // run it too (Fastify passes a hook added later to the scopes made before).
+    const t = await startTestApp({}, (app) =>
+      app.addHook('onRequest', (request, _reply, done) => {
+        seen.push(request.url);
+        done();
+      }),
+    );
+    try {
+      await insertDocument(t.app.db, 'accounts-api', ACCOUNTS_API, 'hash-1');
+      const rec = await clientCredentialsToken(t, ['accounts:read']);
+      seen.length = 0;
+      const ok = await call(t, '/sandbox/accounts-api/accounts', rec.token, {
+        headers: { cookie: `${t.app.sessionCookieName}=not-a-session` },
+      });
+      const refused = await call(t, '/sandbox/accounts-api/accounts');
+      const unknown = await call(t, '/sandbox/no-such-api/accounts', rec.token);
+      const health = await fetch(`${t.baseUrl}/healthz`);
+      expect([ok.status, refused.status, unknown.status, health.status]).toEqual([200, 401, 404, 200]);
+      expect(ok.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(seen).toEqual(['/healthz']);
+    } finally {
+      await t.close();
+    }
   });
 });
 

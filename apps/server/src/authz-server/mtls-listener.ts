@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import fp from 'fastify-plugin';
+import { isSandboxCall } from '../gateway/routes.ts';
 import { selfSignedCertificate } from '../lib/self-signed-certificate.ts';
 
 /** The paths the mutual-TLS port serves: the token endpoint (and its siblings) and the sandbox. */
@@ -49,7 +50,8 @@ export default fp(
       },
       (req, res) => {
         if (servedOverMtls(req.url)) {
-          app.routing(req, res);
+          // The sandbox answers in an instance of its own (decision 075), as on the portal's port.
+          (isSandboxCall(req.url) ? app.sandboxApp : app).routing(req, res);
           return;
         }
         res.writeHead(404, { 'content-type': 'application/json' });

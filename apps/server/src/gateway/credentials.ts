@@ -1,3 +1,4 @@
+import { parseCookie } from 'cookie';
 import { credentialPlace, sandboxCredential } from '@portico/contracts/catalog';
 import type { FastifyRequest } from 'fastify';
 import type { CompiledApi, MatchedOperation } from './compiled-api.ts';
@@ -113,8 +114,9 @@ export function presented(
       const name = need.keyName!;
       let value: string | undefined;
       if (need.location === 'query') value = query.get(name) ?? undefined;
-      // Parsed once per request by @fastify/cookie (plugins/session.ts), with the `cookie` package.
-      else if (need.location === 'cookie') value = request.cookies[name];
+      // Parsed here, only for a scheme that asks for a cookie: the sandbox's instance runs none of
+      // the portal's cookie handling (decision 075). The `cookie` package, as @fastify/cookie.
+      else if (need.location === 'cookie') value = parseCookie(request.headers.cookie ?? '')[name];
       else {
         const h = request.headers[name.toLowerCase()];
         value = Array.isArray(h) ? h[0] : h;

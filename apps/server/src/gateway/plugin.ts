@@ -476,7 +476,7 @@ declare module 'fastify' {
     /** Writes every buffered call record now (tests, shutdown). */
     flushCallRecorder(): Promise<void>;
     sandboxDocuments: ReturnType<typeof createDocumentCache>;
-    /** What the sandbox's routes run (gateway/routes.ts declares them in a scope of their own). */
+    /** What the sandbox's routes run (gateway/routes.ts declares them in an instance of their own). */
     sandboxGateway: {
       onRequest(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined;
       handler(

@@ -149,7 +149,7 @@ export default fp(
       hsts: false,
     });
     // Its answer does not depend on the request (static directives, no nonces): worked out once
-    // and set per request from a list (decision 059), here and by the sandbox's own scope.
+    // and set per request from a list (decision 059), here and by the sandbox's own instance.
     const fixed = fixedHeaders(securityHeaders);
     app.decorate('securityHeaders', fixed);
     // On the raw response, from the start: answers written past Fastify's reply (oidc-provider's

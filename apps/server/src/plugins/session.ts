@@ -38,7 +38,7 @@ export interface SessionInfo {
   idToken: string | null;
 }
 
-const CSRF_EXEMPT = ['/idp/', '/oauth/', '/sandbox/'];
+const CSRF_EXEMPT = ['/idp/', '/oauth/'];
 /** The API's paths: their answers may depend on the session (the web app's files do not). */
 const SESSION_DEPENDENT_PREFIXES = [
   '/jsonapi/',

@@ -325,7 +325,8 @@ export function registerAccountTools(
         Object.entries(headers ?? {}).filter(([name]) => !RESERVED_HEADERS.test(name)),
       );
       if (!caller) throw new Error(en.mcp.signInRequired);
-      const res = await app.inject({
+      // The sandbox's own instance (decision 075), as a call from outside reaches it.
+      const res = await app.sandboxApp.inject({
         method,
         url: `${url.pathname}${url.search}`,
         remoteAddress: agent.ip,
