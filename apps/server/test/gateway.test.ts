@@ -355,6 +355,11 @@ describe('sandbox gateway', () => {
     const method = await call(t, '/sandbox/accounts-api/accounts', reader.token, { method: 'DELETE' });
     expect(method.status).toBe(405);
     expect(method.headers.get('allow')).toBe('GET');
+    // A method no route takes: the portal's 404 document, with the security headers.
+    const unrouted = await call(t, '/sandbox/accounts-api/accounts', reader.token, { method: 'PROPFIND' });
+    expect(unrouted.status).toBe(404);
+    expect(unrouted.headers.get('content-type')).toMatch(/^application\/vnd\.api\+json/);
+    expect(unrouted.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('lets browser apps of any origin call it (CORS, no cookies)', async () => {

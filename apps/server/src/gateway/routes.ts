@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyServerFactory,
 } from 'fastify';
 import fp from 'fastify-plugin';
+import { notFound } from '../lib/errors.ts';
 import { errorLanguagePlugin } from '../plugins/error-language.ts';
 import { instanceOptions, requestBasics } from '../plugins/request-basics.ts';
 import { COMPRESSION, setSecurityHeaders } from '../plugins/security.ts';
@@ -88,6 +89,12 @@ async function sandboxRoutes(scope: FastifyInstance): Promise<void> {
   scope.addHook('onResponse', (request, reply, done) => {
     gateway.onResponse(request, reply);
     done();
+  });
+
+  // Only a method no route takes gets here (every path under /sandbox/<alias> has a route): the
+  // portal's 404 document, as its own not-found handler answers an API path.
+  scope.setNotFoundHandler(() => {
+    throw notFound();
   });
 
   const handler = (request: SandboxRequest, reply: FastifyReply) => gateway.handler(request, reply);
