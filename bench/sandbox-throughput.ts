@@ -180,11 +180,13 @@ interface Row {
   load: string;
 }
 
-const µs = (n: number) => Math.round(n).toLocaleString('en');
+/** node:http's CPU per call over the sandbox's (the 25 % aim without the load generator's part). */
+const cpuShare = (hello: CpuPerCall, sandbox: CpuPerCall) =>
+  `${((100 * hello.total) / sandbox.total).toFixed(1)} %`;
 /** The sandbox's CPU per call, by thread. */
 const cpuParts = (c: CpuPerCall) =>
-  `main ${µs(c.main)}, workers ${µs(c.workers)}, helpers ${µs(c.helpers)}` +
-  (c.postgres ? `, postgres ${µs(c.postgres)}` : '');
+  `main ${fmt(c.main)}, workers ${fmt(c.workers)}, helpers ${fmt(c.helpers)}` +
+  (c.postgres ? `, postgres ${fmt(c.postgres)}` : '');
 
 async function benchOne(
   kind: string,
@@ -300,8 +302,8 @@ async function benchOne(
           `  ${connections} connections, round ${round}: node:http ${fmt(row.hello)} req/s; sandbox ${fmt(perSecond(sr))} req/s ` +
             `(${((100 * perSecond(sr)) / row.hello).toFixed(1)} %), p50 ${sr.latency.p50} ms, p99 ${sr.latency.p99} ms; ` +
             `/healthz ${fmt(perSecond(z.result))} req/s, p99 ${z.result.latency.p99} ms; load ${row.load}\n` +
-            `    CPU per call: node:http ${µs(h.cpu.total)} µs; sandbox ${µs(s.cpu.total)} µs (${cpuParts(s.cpu)}; ` +
-            `${((100 * h.cpu.total) / s.cpu.total).toFixed(1)} % of it is node:http's); /healthz ${µs(z.cpu.total)} µs (${cpuParts(z.cpu)})`,
+            `    CPU per call: node:http ${fmt(h.cpu.total)} µs; sandbox ${fmt(s.cpu.total)} µs (${cpuParts(s.cpu)}; ` +
+            `${cpuShare(h.cpu, s.cpu)} of it is node:http's); /healthz ${fmt(z.cpu.total)} µs (${cpuParts(z.cpu)})`,
         );
       }
     }
@@ -373,8 +375,8 @@ for (const { rows } of results) {
     console.log(
       `| ${r.database} | ${r.connections} | ${fmt(r.hello)} | ${fmt(s)} | ${((100 * s) / r.hello).toFixed(1)} % | ` +
         `${r.sandbox.latency.p50} / ${r.sandbox.latency.p99} ms | ${fmt(perSecond(r.healthz))}, ${r.healthz.latency.p99} ms | ` +
-        `${µs(hello.total)}; ${µs(sandbox.total)} (${µs(sandbox.main)} + ${µs(sandbox.total - sandbox.main)}); ${µs(healthz.total)} | ` +
-        `${((100 * hello.total) / sandbox.total).toFixed(1)} % | ${r.load} |`,
+        `${fmt(hello.total)}; ${fmt(sandbox.total)} (${fmt(sandbox.main)} + ${fmt(sandbox.total - sandbox.main)}); ${fmt(healthz.total)} | ` +
+        `${cpuShare(hello, sandbox)} | ${r.load} |`,
     );
   }
 }
