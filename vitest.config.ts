@@ -52,6 +52,8 @@ export default defineConfig({
                 // The DATA_DIR lock and crash recovery concern the embedded database only.
                 exclude: ['apps/server/test/data-dir.test.ts'],
                 env: { PORTICO_TEST_DB: 'postgres' },
+                // One migrated database that every test portal copies (postgres-template.ts).
+                globalSetup: ['apps/server/test/postgres-template.ts'],
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
               },

@@ -8,6 +8,7 @@ import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { freePort } from './free-port.ts';
+import { untilNoSessions } from './postgres-template.ts';
 
 /**
  * A real portal for a test file: its own database (a fresh PGlite folder, or a fresh database on
@@ -27,14 +28,19 @@ export function testDbKind(): 'pglite' | 'postgres' {
 
 export { freePort };
 
-/** Creates an empty database on the TEST_DATABASE_URL server and returns its URL and a dropper. */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * Creates a database on the TEST_DATABASE_URL server and returns its URL and a dropper: an empty one,
+ * or a copy of `template` (the run's migrated database, postgres-template.ts).
+ */
+export async function createPostgresDatabase(
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `portico_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -46,15 +52,7 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
       try {
         // pool.end() settles before its connections are gone: give them up to 5 s to leave, so
         // that the drop does not kill a connection that is still saying goodbye.
-        const deadline = Date.now() + 5_000;
-        while (Date.now() < deadline) {
-          const { rows } = await c.query<{ n: number }>(
-            'select count(*)::int as n from pg_stat_activity where datname = $1',
-            [name],
-          );
-          if (!rows[0]?.n) break;
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        await untilNoSessions(c, name);
         await c.query(`drop database if exists ${name} with (force)`);
       } finally {
         await c.end();
@@ -83,7 +81,8 @@ export async function startTestApp(
   };
   // A DATABASE_URL given by the test: another instance of a portal it already started.
   if (testDbKind() === 'postgres' && !env.DATABASE_URL) {
-    const created = await createPostgresDatabase();
+    // A copy of the migrated database made once for the whole run (postgres-template.ts).
+    const created = await createPostgresDatabase(inject('postgresTemplate'));
     vars.DATABASE_URL = created.url;
     dropDb = created.drop;
   } else if (!env.DATABASE_URL && !env.DATA_DIR) {
