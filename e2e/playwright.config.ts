@@ -11,9 +11,9 @@ export const baseURL = `http://localhost:${port}`;
 /**
  * The browser the flows run in: `CHROMIUM_PATH`, else Debian's `chromium-headless-shell` where it is
  * installed, else Debian's `chromium`. The headless shell is the same Chromium (Blink, V8, the
- * same Debian build) without the desktop browser's window, tab strip and Debian's wrapper flags
- * (GPU rasterization on SwiftShader among them); it is what Playwright itself runs for headless
- * tests. Measured on the 2-core CI machine (2026-12-08, load 1.13 at the start): the same 36 page
+ * same Debian build) without the desktop browser's window and tab strip; it is what Playwright
+ * itself runs for headless tests. The saving is the shell's: Debian's wrapper flags (GPU
+ * rasterization among them) made no difference when removed. Measured on the 2-core CI machine (2026-12-08, load 1.13 at the start): the same 36 page
  * loads cost Chromium's processes 18.3-18.7 s of CPU against 28.5-30.5 s, and the whole browser
  * suite took 21.3 min against 24.9 min (both runs right after other work: a shape), every
  * test passing in both. The benchmarks in bench/ keep

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { createPostgresDatabase, untilNoSessions } from './postgres-databases.ts';
 
 /**
  * Global setup of the server-postgres tests, as pglite-template.ts is for the embedded database:
@@ -13,16 +13,9 @@ import { migrateToLatest } from '../src/db/migrate.ts';
  * (createPostgresDatabase without a template: the migration tests, several instances together).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `portico_template_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const template = await createPostgresDatabase();
   try {
-    await admin.query(`create database ${name}`);
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+    const handle = await openDatabase({ databaseUrl: template.url, dataDir: '' });
     try {
       await migrateToLatest(handle.db);
     } finally {
@@ -30,33 +23,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
     // A template with a session still attached cannot be copied: the pool's connections may still
     // be leaving after it ended.
-    await untilNoSessions(admin, name);
-  } finally {
-    await admin.end();
-  }
-  project.provide('postgresTemplate', name);
-  return async () => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
     try {
-      await c.query(`drop database if exists ${name} with (force)`);
+      await untilNoSessions(admin, template.name);
     } finally {
-      await c.end();
+      await admin.end();
     }
-  };
-}
-
-/** Waits (up to 5 s) until no session is connected to the database `name`. */
-export async function untilNoSessions(client: pg.Client, name: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (Date.now() < deadline) {
-    const { rows } = await client.query<{ n: number }>(
-      'select count(*)::int as n from pg_stat_activity where datname = $1',
-      [name],
-    );
-    if (!rows[0]?.n) return;
-    await new Promise((r) => setTimeout(r, 50));
+  } catch (err) {
+    await template.drop();
+    throw err;
   }
+  project.provide('postgresTemplate', template.name);
+  return template.drop;
 }
 
 declare module 'vitest' {

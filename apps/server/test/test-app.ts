@@ -3,12 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { freePort } from './free-port.ts';
-import { untilNoSessions } from './postgres-template.ts';
+import { createPostgresDatabase } from './postgres-databases.ts';
 
 /**
  * A real portal for a test file: its own database (a fresh PGlite folder, or a fresh database on
@@ -26,40 +25,7 @@ export function testDbKind(): 'pglite' | 'postgres' {
   return process.env.PORTICO_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 }
 
-export { freePort };
-
-/**
- * Creates a database on the TEST_DATABASE_URL server and returns its URL and a dropper: an empty one,
- * or a copy of `template` (the run's migrated database, postgres-template.ts).
- */
-export async function createPostgresDatabase(
-  template?: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const name = `portico_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      try {
-        // pool.end() settles before its connections are gone: give them up to 5 s to leave, so
-        // that the drop does not kill a connection that is still saying goodbye.
-        await untilNoSessions(c, name);
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
+export { createPostgresDatabase, freePort };
 
 export async function startTestApp(
   env: Record<string, string> = {},
